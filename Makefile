@@ -1,0 +1,17 @@
+# kubesim: the usual entry points. `make run` plays the first scenario, `make test` runs what CI runs.
+.PHONY: run test bench vet fmt
+
+run:
+	go run ./cmd/kubesim run api-gates
+
+test:
+	go test -race ./...
+
+bench:
+	go test -run '^$$' -bench . -benchtime 2x ./apiserver/ ./store/
+
+vet:
+	gofmt -l . && go vet ./...
+
+fmt:
+	gofmt -w .

@@ -1,0 +1,208 @@
+// deepcopy.go: DeepCopy, SpecEqual, CopyStatus and HasStatus, the generic object helpers that
+// Kubernetes generates per type (zz_generated.deepcopy.go, and the apiserver strategies' spec and
+// status handling). kubesim derives them by reflection instead, once per Go type, and caches the
+// result, so adding a kind needs no generated code.
+//
+// Why copies matter: objects in an informer's cache are shared by every reader. A controller that
+// changes one in place corrupts the cache for everyone ("never modify objects from the cache"), so it
+// copies first. The copy must therefore share no map, slice or pointer with the original.
+package api
+
+import (
+	"reflect"
+	"sync"
+)
+
+// DeepCopy returns a copy of obj that shares no mutable memory with it. A nil obj is returned as is.
+func DeepCopy[T Object](obj T) T {
+	v := reflect.ValueOf(obj)
+	if v.Kind() != reflect.Pointer || v.IsNil() {
+		return obj
+	}
+	out := reflect.New(v.Elem().Type())
+	out.Elem().Set(v.Elem())
+	if fix := copierFor(v.Elem().Type()); fix != nil {
+		fix(out.Elem())
+	}
+	return out.Interface().(T)
+}
+
+// A copier takes a settable value that was copied by assignment, and so still shares the maps,
+// slices and pointees of the original, and replaces each of those with a copy of its own. A nil
+// copier means assignment alone already made an independent copy (strings, numbers, plain structs).
+type copier func(v reflect.Value)
+
+var (
+	copierMu sync.Mutex // serialises building; the built copiers are read without it
+	copiers  sync.Map   // reflect.Type -> copier (possibly nil); only complete copiers are stored
+)
+
+// copierFor returns the copier of t, building and caching it on first use.
+func copierFor(t reflect.Type) copier {
+	if c, ok := copiers.Load(t); ok {
+		return c.(copier)
+	}
+	copierMu.Lock()
+	defer copierMu.Unlock()
+	return (&copierBuild{building: map[reflect.Type]*copier{}}).copierLocked(t)
+}
+
+// copierBuild is one construction of copiers under copierMu. building holds the types whose copier
+// is under construction, so that a recursive type refers to its own copier through a slot filled in
+// later. Once that has happened (recursive), a copier is only published when the outermost one is
+// complete, so no reader can reach an unfilled slot.
+type copierBuild struct {
+	building  map[reflect.Type]*copier
+	recursive bool
+}
+
+func (b *copierBuild) copierLocked(t reflect.Type) copier {
+	if c, ok := copiers.Load(t); ok {
+		return c.(copier)
+	}
+	if slot, ok := b.building[t]; ok {
+		// Recursion only happens through a pointer, slice or map, so a copy is needed.
+		b.recursive = true
+		return func(v reflect.Value) { (*slot)(v) }
+	}
+	slot := new(copier)
+	b.building[t] = slot
+	*slot = b.makeLocked(t)
+	delete(b.building, t)
+	if !b.recursive || len(b.building) == 0 {
+		copiers.Store(t, *slot)
+	}
+	return *slot
+}
+
+var (
+	stringMapType = reflect.TypeFor[map[string]string]()
+	stringsType   = reflect.TypeFor[[]string]()
+)
+
+func (b *copierBuild) makeLocked(t reflect.Type) copier {
+	// A type that knows how to copy itself (resource.ResourceList) is trusted to do so.
+	if m, ok := t.MethodByName("DeepCopy"); ok && m.Type.NumIn() == 1 && m.Type.NumOut() == 1 && m.Type.Out(0) == t {
+		return func(v reflect.Value) { v.Set(m.Func.Call([]reflect.Value{v})[0]) }
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		elem := b.copierLocked(t.Elem())
+		return func(v reflect.Value) {
+			if v.IsNil() {
+				return
+			}
+			p := reflect.New(t.Elem())
+			p.Elem().Set(v.Elem())
+			if elem != nil {
+				elem(p.Elem())
+			}
+			v.Set(p)
+		}
+	case reflect.Slice:
+		if t == stringsType { // labels' values, finalizers, verbs: the common case, without reflection
+			return func(v reflect.Value) {
+				if !v.IsNil() {
+					v.Set(reflect.ValueOf(append([]string(nil), v.Interface().([]string)...)))
+				}
+			}
+		}
+		elem := b.copierLocked(t.Elem())
+		return func(v reflect.Value) {
+			if v.IsNil() {
+				return
+			}
+			s := reflect.MakeSlice(t, v.Len(), v.Len())
+			reflect.Copy(s, v)
+			if elem != nil {
+				for i := range s.Len() {
+					elem(s.Index(i))
+				}
+			}
+			v.Set(s)
+		}
+	case reflect.Map:
+		if t == stringMapType { // labels, annotations, selectors
+			return func(v reflect.Value) {
+				if v.IsNil() {
+					return
+				}
+				src := v.Interface().(map[string]string)
+				dst := make(map[string]string, len(src))
+				for k, s := range src {
+					dst[k] = s
+				}
+				v.Set(reflect.ValueOf(dst))
+			}
+		}
+		elem := b.copierLocked(t.Elem())
+		return func(v reflect.Value) {
+			if v.IsNil() {
+				return
+			}
+			m := reflect.MakeMapWithSize(t, v.Len())
+			iter := v.MapRange()
+			for iter.Next() {
+				val := iter.Value()
+				if elem != nil {
+					tmp := reflect.New(t.Elem()).Elem()
+					tmp.Set(val)
+					elem(tmp)
+					val = tmp
+				}
+				m.SetMapIndex(iter.Key(), val)
+			}
+			v.Set(m)
+		}
+	case reflect.Array:
+		elem := b.copierLocked(t.Elem())
+		if elem == nil {
+			return nil
+		}
+		return func(v reflect.Value) {
+			for i := range v.Len() {
+				elem(v.Index(i))
+			}
+		}
+	case reflect.Interface:
+		return func(v reflect.Value) {
+			if v.IsNil() {
+				return
+			}
+			dyn := v.Elem()
+			tmp := reflect.New(dyn.Type()).Elem()
+			tmp.Set(dyn)
+			if c := copierFor(dyn.Type()); c != nil { // at copy time, outside any build
+				c(tmp)
+			}
+			v.Set(tmp)
+		}
+	case reflect.Struct:
+		// Only exported fields are visited. Unexported fields keep what assignment gave them, which is
+		// right for the value-like types that have them (time.Time, resource.Quantity).
+		type fieldCopier struct {
+			index int
+			copy  copier
+		}
+		var fields []fieldCopier
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if !f.IsExported() {
+				continue
+			}
+			if c := b.copierLocked(f.Type); c != nil {
+				fields = append(fields, fieldCopier{i, c})
+			}
+		}
+		if len(fields) == 0 {
+			return nil
+		}
+		return func(v reflect.Value) {
+			for _, f := range fields {
+				f.copy(v.Field(f.index))
+			}
+		}
+	}
+	// Numbers, strings and bools are copied by assignment; channels and functions are shared.
+	return nil
+}

@@ -1,0 +1,329 @@
+// defaults.go: SetDefaults, the values the apiserver fills in before validation (the SetDefaults_*
+// functions of k8s.io/kubernetes/pkg/apis/core/v1, apps/v1, rbac/v1 and scheduling/v1). This is why
+// "kubectl get -o yaml" shows fields nobody wrote: strategy, restartPolicy, schedulerName,
+// imagePullPolicy, terminationGracePeriodSeconds. Each default applied is reported as one line for
+// the trace, in a fixed order, so a learner sees exactly what the apiserver added.
+//
+// Defaults that other apiserver stages add are not here: the service account (ServiceAccount
+// admission), priority (Priority admission), a namespace's "kubernetes" finalizer (the namespace
+// strategy), cluster IPs and node ports (the service registry).
+package api
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"kubesim/api/resource"
+)
+
+// SetDefaults fills in obj's unset fields as Kubernetes defaults them and returns one line per
+// default applied, such as "spec.replicas: 1". Kinds without defaults return nil.
+func SetDefaults(obj Object) []string {
+	var d defaulter
+	switch o := obj.(type) {
+	case *Pod:
+		d.podSpec("spec.", &o.Spec)
+		d.requestsFromLimits(o)
+	case *Deployment:
+		d.deployment(o)
+	case *ReplicaSet:
+		d.replicas("spec.replicas", &o.Spec.Replicas)
+		d.podSpec("spec.template.spec.", &o.Spec.Template.Spec)
+	case *DaemonSet:
+		d.daemonSet(o)
+	case *Service:
+		d.service(o)
+	case *Endpoints:
+		for i := range o.Subsets {
+			for j := range o.Subsets[i].Ports {
+				d.protocol(fmt.Sprintf("subsets[%d].ports[%d].protocol", i, j), &o.Subsets[i].Ports[j].Protocol)
+			}
+		}
+	case *Namespace:
+		d.namespace(o)
+	case *Node:
+		if o.Status.Allocatable == nil && o.Status.Capacity != nil {
+			o.Status.Allocatable = o.Status.Capacity.DeepCopy()
+			d.note("status.allocatable", "same as capacity")
+		}
+	case *PriorityClass:
+		if o.PreemptionPolicy == nil {
+			o.PreemptionPolicy = Ptr(PreemptLowerPriority)
+			d.note("preemptionPolicy", string(PreemptLowerPriority))
+		}
+	case *RoleBinding:
+		d.roleBinding(&o.RoleRef, o.Subjects)
+	case *ClusterRoleBinding:
+		d.roleBinding(&o.RoleRef, o.Subjects)
+	}
+	return d.applied
+}
+
+// defaulter collects the lines of the defaults it applies.
+type defaulter struct {
+	applied []string
+}
+
+func (d *defaulter) note(path, format string, args ...any) {
+	d.applied = append(d.applied, path+": "+fmt.Sprintf(format, args...))
+}
+
+func (d *defaulter) replicas(path string, replicas **int32) {
+	if *replicas == nil {
+		*replicas = Ptr[int32](1)
+		d.note(path, "1")
+	}
+}
+
+func (d *defaulter) deployment(o *Deployment) {
+	spec := &o.Spec
+	d.replicas("spec.replicas", &spec.Replicas)
+	typeDefaulted := spec.Strategy.Type == ""
+	if typeDefaulted {
+		spec.Strategy.Type = RollingUpdateDeploymentStrategyType
+	}
+	if spec.Strategy.Type == RollingUpdateDeploymentStrategyType {
+		params := d.rollingUpdate(&spec.Strategy.RollingUpdate, FromString("25%"), FromString("25%"))
+		switch {
+		case typeDefaulted:
+			d.note("spec.strategy", "RollingUpdate%s", parenthesised(params))
+		case len(params) > 0:
+			d.note("spec.strategy.rollingUpdate", "%s", strings.Join(params, ", "))
+		}
+	}
+	if spec.RevisionHistoryLimit == nil {
+		spec.RevisionHistoryLimit = Ptr[int32](10)
+		d.note("spec.revisionHistoryLimit", "10")
+	}
+	if spec.ProgressDeadlineSeconds == nil {
+		spec.ProgressDeadlineSeconds = Ptr[int32](600)
+		d.note("spec.progressDeadlineSeconds", "600")
+	}
+	d.podSpec("spec.template.spec.", &spec.Template.Spec)
+}
+
+// rollingUpdate fills maxSurge and maxUnavailable of a Deployment's or DaemonSet's rolling update
+// and returns what it set ("maxSurge 25%"). The two kinds share the shape but not the Go type.
+func (d *defaulter) rollingUpdate(ru **RollingUpdateDeployment, surge, unavailable IntOrString) []string {
+	if *ru == nil {
+		*ru = &RollingUpdateDeployment{}
+	}
+	var set []string
+	if (*ru).MaxSurge == nil {
+		(*ru).MaxSurge = &surge
+		set = append(set, "maxSurge "+surge.String())
+	}
+	if (*ru).MaxUnavailable == nil {
+		(*ru).MaxUnavailable = &unavailable
+		set = append(set, "maxUnavailable "+unavailable.String())
+	}
+	return set
+}
+
+func (d *defaulter) daemonSet(o *DaemonSet) {
+	spec := &o.Spec
+	typeDefaulted := spec.UpdateStrategy.Type == ""
+	if typeDefaulted {
+		spec.UpdateStrategy.Type = RollingUpdateDaemonSetStrategyType
+	}
+	if spec.UpdateStrategy.Type == RollingUpdateDaemonSetStrategyType {
+		// RollingUpdateDaemonSet has the same fields as RollingUpdateDeployment; convert to share the code.
+		ru := (*RollingUpdateDeployment)(spec.UpdateStrategy.RollingUpdate)
+		params := d.rollingUpdate(&ru, FromInt32(0), FromInt32(1))
+		spec.UpdateStrategy.RollingUpdate = (*RollingUpdateDaemonSet)(ru)
+		switch {
+		case typeDefaulted:
+			d.note("spec.updateStrategy", "RollingUpdate%s", parenthesised(params))
+		case len(params) > 0:
+			d.note("spec.updateStrategy.rollingUpdate", "%s", strings.Join(params, ", "))
+		}
+	}
+	if spec.RevisionHistoryLimit == nil {
+		spec.RevisionHistoryLimit = Ptr[int32](10)
+		d.note("spec.revisionHistoryLimit", "10")
+	}
+	d.podSpec("spec.template.spec.", &spec.Template.Spec)
+}
+
+func parenthesised(items []string) string {
+	if len(items) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(items, ", ") + ")"
+}
+
+// podSpec applies SetDefaults_PodSpec and the per-container defaults. prefix is the path of the
+// spec: "spec." in a Pod, "spec.template.spec." in a workload.
+func (d *defaulter) podSpec(prefix string, spec *PodSpec) {
+	if spec.DNSPolicy == "" {
+		spec.DNSPolicy = DNSClusterFirst
+		d.note(prefix+"dnsPolicy", string(DNSClusterFirst))
+	}
+	if spec.RestartPolicy == "" {
+		spec.RestartPolicy = RestartPolicyAlways
+		d.note(prefix+"restartPolicy", string(RestartPolicyAlways))
+	}
+	if spec.TerminationGracePeriodSeconds == nil {
+		spec.TerminationGracePeriodSeconds = Ptr[int64](30)
+		d.note(prefix+"terminationGracePeriodSeconds", "30")
+	}
+	if spec.SchedulerName == "" {
+		spec.SchedulerName = DefaultSchedulerName
+		d.note(prefix+"schedulerName", DefaultSchedulerName)
+	}
+	for i := range spec.Containers {
+		d.container(fmt.Sprintf("%scontainers[%d].", prefix, i), &spec.Containers[i], spec.HostNetwork)
+	}
+}
+
+func (d *defaulter) container(prefix string, c *Container, hostNetwork bool) {
+	if c.ImagePullPolicy == "" {
+		tag := imageTag(c.Image)
+		if tag == "latest" {
+			c.ImagePullPolicy = PullAlways
+		} else {
+			c.ImagePullPolicy = PullIfNotPresent
+		}
+		d.note(prefix+"imagePullPolicy", "%s (image tag %q)", c.ImagePullPolicy, tag)
+	}
+	for i := range c.Ports {
+		port := &c.Ports[i]
+		at := fmt.Sprintf("%sports[%d].", prefix, i)
+		d.protocol(at+"protocol", &port.Protocol)
+		// With the host's network, the container's port is the host's port.
+		if hostNetwork && port.HostPort == 0 {
+			port.HostPort = port.ContainerPort
+			d.note(at+"hostPort", "%d (hostNetwork)", port.HostPort)
+		}
+	}
+	d.probe(prefix+"livenessProbe", c.LivenessProbe)
+	d.probe(prefix+"readinessProbe", c.ReadinessProbe)
+	d.probe(prefix+"startupProbe", c.StartupProbe)
+}
+
+// imageTag returns an image reference's tag: "latest" when it has neither tag nor digest, as
+// Kubernetes reads "nginx" as "nginx:latest"; "" when it is pinned by digest only.
+func imageTag(image string) string {
+	name, _, digested := strings.Cut(image, "@")
+	lastPart := name[strings.LastIndex(name, "/")+1:] // a registry host may have a ":port"
+	if _, tag, tagged := strings.Cut(lastPart, ":"); tagged {
+		return tag
+	}
+	if digested {
+		return ""
+	}
+	return "latest"
+}
+
+func (d *defaulter) protocol(path string, p *Protocol) {
+	if *p == "" {
+		*p = ProtocolTCP
+		d.note(path, string(ProtocolTCP))
+	}
+}
+
+func (d *defaulter) probe(path string, p *Probe) {
+	if p == nil {
+		return
+	}
+	var set []string
+	for _, f := range []struct {
+		name  string
+		field *int32
+		value int32
+	}{
+		{"timeoutSeconds", &p.TimeoutSeconds, 1},
+		{"periodSeconds", &p.PeriodSeconds, 10},
+		{"successThreshold", &p.SuccessThreshold, 1},
+		{"failureThreshold", &p.FailureThreshold, 3},
+	} {
+		if *f.field == 0 {
+			*f.field = f.value
+			set = append(set, fmt.Sprintf("%s %d", f.name, f.value))
+		}
+	}
+	if get := p.HTTPGet; get != nil {
+		if get.Path == "" {
+			get.Path = "/"
+			set = append(set, "httpGet.path /")
+		}
+		if get.Scheme == "" {
+			get.Scheme = URISchemeHTTP
+			set = append(set, "httpGet.scheme HTTP")
+		}
+	}
+	if len(set) > 0 {
+		d.note(path, "%s", strings.Join(set, ", "))
+	}
+}
+
+// requestsFromLimits is SetDefaults_Pod's one rule: a container with a limit but no request for a
+// resource requests its limit. That is why a pod with only limits is Guaranteed. It applies to pods,
+// not to templates, so a Deployment's template keeps what its author wrote.
+func (d *defaulter) requestsFromLimits(pod *Pod) {
+	for i := range pod.Spec.Containers {
+		res := &pod.Spec.Containers[i].Resources
+		var set []string
+		for _, name := range slices.Sorted(maps.Keys(res.Limits)) {
+			if _, ok := res.Requests[name]; ok {
+				continue
+			}
+			if res.Requests == nil {
+				res.Requests = resource.ResourceList{}
+			}
+			limit := res.Limits[name]
+			res.Requests[name] = limit
+			set = append(set, fmt.Sprintf("%s %s", name, limit.String()))
+		}
+		if len(set) > 0 {
+			d.note(fmt.Sprintf("spec.containers[%d].resources.requests", i), "%s (from limits)", strings.Join(set, ", "))
+		}
+	}
+}
+
+func (d *defaulter) service(o *Service) {
+	if o.Spec.Type == "" {
+		o.Spec.Type = ServiceTypeClusterIP
+		d.note("spec.type", string(ServiceTypeClusterIP))
+	}
+	for i := range o.Spec.Ports {
+		port := &o.Spec.Ports[i]
+		at := fmt.Sprintf("spec.ports[%d].", i)
+		d.protocol(at+"protocol", &port.Protocol)
+		if port.TargetPort == FromInt32(0) || port.TargetPort == FromString("") {
+			port.TargetPort = FromInt32(port.Port)
+			d.note(at+"targetPort", "%d (same as port)", port.Port)
+		}
+	}
+}
+
+func (d *defaulter) namespace(o *Namespace) {
+	// Every namespace is labelled with its own name, so that selectors can pick namespaces by name.
+	if o.Name != "" && o.Labels[LabelMetadataName] != o.Name {
+		if o.Labels == nil {
+			o.Labels = map[string]string{}
+		}
+		o.Labels[LabelMetadataName] = o.Name
+		d.note("metadata.labels", "%s=%s", LabelMetadataName, o.Name)
+	}
+	if o.Status.Phase == "" {
+		o.Status.Phase = NamespaceActive
+		d.note("status.phase", string(NamespaceActive))
+	}
+}
+
+func (d *defaulter) roleBinding(ref *RoleRef, subjects []Subject) {
+	if ref.APIGroup == "" {
+		ref.APIGroup = RBACGroupName
+		d.note("roleRef.apiGroup", RBACGroupName)
+	}
+	for i := range subjects {
+		s := &subjects[i]
+		if s.APIGroup == "" && (s.Kind == UserKind || s.Kind == GroupKind) {
+			s.APIGroup = RBACGroupName
+			d.note(fmt.Sprintf("subjects[%d].apiGroup", i), RBACGroupName)
+		}
+	}
+}

@@ -1,0 +1,89 @@
+// service.go: Service and Endpoints (core/v1). A Service gives a stable virtual IP and name to the
+// pods its selector matches; the endpoints controller keeps an Endpoints object of the same name
+// listing those pods' IPs, ready ones in addresses and the rest in notReadyAddresses. kubesim
+// allocates cluster IPs and node ports but routes no traffic.
+package api
+
+// Service is a stable address for a set of pods.
+type Service struct {
+	TypeMeta   `json:",inline"`
+	ObjectMeta `json:"metadata,omitempty"`
+	Spec       ServiceSpec   `json:"spec,omitempty"`
+	Status     ServiceStatus `json:"status,omitempty"`
+}
+
+// ServiceType is how a service is exposed.
+type ServiceType string
+
+const (
+	ServiceTypeClusterIP    ServiceType = "ClusterIP"    // a virtual IP inside the cluster
+	ServiceTypeNodePort     ServiceType = "NodePort"     // plus a port (30000-32767) on every node
+	ServiceTypeLoadBalancer ServiceType = "LoadBalancer" // plus a cloud load balancer (not simulated)
+	ServiceTypeExternalName ServiceType = "ExternalName" // a DNS alias (not simulated)
+)
+
+// ClusterIPNone is the clusterIP of a headless service.
+const ClusterIPNone = "None"
+
+// ServiceSpec selects the pods and lists the ports.
+type ServiceSpec struct {
+	Type       ServiceType       `json:"type,omitempty"`
+	Selector   map[string]string `json:"selector,omitempty"`
+	ClusterIP  string            `json:"clusterIP,omitempty"`
+	ClusterIPs []string          `json:"clusterIPs,omitempty"`
+	Ports      []ServicePort     `json:"ports,omitempty"`
+}
+
+// ServicePort maps the service's port to targetPort on the pods, a number or a container port name.
+type ServicePort struct {
+	Name       string      `json:"name,omitempty"`
+	Protocol   Protocol    `json:"protocol,omitempty"`
+	Port       int32       `json:"port"`
+	TargetPort IntOrString `json:"targetPort,omitempty"`
+	NodePort   int32       `json:"nodePort,omitempty"`
+}
+
+// ServiceStatus is the load balancer status (empty in kubesim).
+type ServiceStatus struct {
+	LoadBalancer LoadBalancerStatus `json:"loadBalancer,omitempty"`
+}
+
+// LoadBalancerStatus lists a load balancer's ingress points.
+type LoadBalancerStatus struct {
+	Ingress []LoadBalancerIngress `json:"ingress,omitempty"`
+}
+
+// LoadBalancerIngress is one ingress point.
+type LoadBalancerIngress struct {
+	IP       string `json:"ip,omitempty"`
+	Hostname string `json:"hostname,omitempty"`
+}
+
+// Endpoints lists the addresses behind the service of the same name.
+type Endpoints struct {
+	TypeMeta   `json:",inline"`
+	ObjectMeta `json:"metadata,omitempty"`
+	Subsets    []EndpointSubset `json:"subsets,omitempty"`
+}
+
+// EndpointSubset is a set of addresses that all serve the same ports.
+type EndpointSubset struct {
+	Addresses         []EndpointAddress `json:"addresses,omitempty"`
+	NotReadyAddresses []EndpointAddress `json:"notReadyAddresses,omitempty"`
+	Ports             []EndpointPort    `json:"ports,omitempty"`
+}
+
+// EndpointAddress is one pod's IP, with the node it runs on and a reference to the pod.
+type EndpointAddress struct {
+	IP        string           `json:"ip"`
+	Hostname  string           `json:"hostname,omitempty"`
+	NodeName  *string          `json:"nodeName,omitempty"`
+	TargetRef *ObjectReference `json:"targetRef,omitempty"`
+}
+
+// EndpointPort is a resolved target port.
+type EndpointPort struct {
+	Name     string   `json:"name,omitempty"`
+	Port     int32    `json:"port"`
+	Protocol Protocol `json:"protocol,omitempty"`
+}

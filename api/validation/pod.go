@@ -1,0 +1,102 @@
+// pod.go: Pod and PodSpec validation (k8s.io/kubernetes pkg/apis/core/validation: ValidatePodCreate,
+// ValidatePodSpec, ValidatePodTemplateSpec). Interface: ValidatePod, ValidatePodSpec,
+// ValidatePodTemplateSpec. Containers live in container.go, scheduling constraints in scheduling.go,
+// update rules in podupdate.go.
+package validation
+
+import (
+	"slices"
+
+	"kubesim/api"
+	"kubesim/api/field"
+)
+
+var (
+	supportedRestartPolicies = []api.RestartPolicy{api.RestartPolicyAlways, api.RestartPolicyOnFailure, api.RestartPolicyNever}
+	supportedDNSPolicies     = []api.DNSPolicy{api.DNSClusterFirstWithHostNet, api.DNSClusterFirst, api.DNSDefault, api.DNSNone}
+	supportedPreemption      = []api.PreemptionPolicy{api.PreemptLowerPriority, api.PreemptNever}
+)
+
+// ValidatePod checks a pod on create: metadata (a namespaced DNS-1123 subdomain name) and spec.
+func ValidatePod(pod *api.Pod) field.ErrorList {
+	errs := ValidateObjectMeta(&pod.ObjectMeta, true, NameIsDNSSubdomain, field.NewPath("metadata"))
+	return append(errs, ValidatePodSpec(&pod.Spec, field.NewPath("spec"))...)
+}
+
+// ValidatePodTemplateSpec checks the pod template of a workload. As in Kubernetes, template label
+// and annotation errors are reported at <path>.labels and <path>.annotations (no "metadata").
+func ValidatePodTemplateSpec(template *api.PodTemplateSpec, path *field.Path) field.ErrorList {
+	errs := ValidateLabels(template.Labels, path.Child("labels"))
+	errs = append(errs, ValidateAnnotations(template.Annotations, path.Child("annotations"))...)
+	return append(errs, ValidatePodSpec(&template.Spec, path.Child("spec"))...)
+}
+
+// ValidatePodSpec checks a pod spec, in a pod or in a template. It expects a defaulted spec, as
+// Kubernetes does: restartPolicy, dnsPolicy, each container's imagePullPolicy and each port's
+// protocol are required here because defaulting fills them in before validation runs.
+func ValidatePodSpec(spec *api.PodSpec, path *field.Path) field.ErrorList {
+	errs := validateContainers(spec.Containers, path.Child("containers"))
+	errs = append(errs, validateRestartPolicy(spec.RestartPolicy, path.Child("restartPolicy"))...)
+	errs = append(errs, validateDNSPolicy(spec.DNSPolicy, path.Child("dnsPolicy"))...)
+	errs = append(errs, ValidateLabels(spec.NodeSelector, path.Child("nodeSelector"))...)
+	errs = append(errs, validateHostNetwork(spec, path.Child("containers"))...)
+	errs = append(errs, validateAffinity(spec.Affinity, path.Child("affinity"))...)
+	errs = append(errs, ValidateTolerations(spec.Tolerations, path.Child("tolerations"))...)
+	errs = append(errs, validateTopologySpreadConstraints(spec.TopologySpreadConstraints, path.Child("topologySpreadConstraints"))...)
+	errs = append(errs, validateOptionalName(spec.ServiceAccountName, path.Child("serviceAccountName"))...)
+	errs = append(errs, validateOptionalName(spec.NodeName, path.Child("nodeName"))...)
+	errs = append(errs, validateOptionalName(spec.PriorityClassName, path.Child("priorityClassName"))...)
+	errs = append(errs, validateOptionalName(spec.SchedulerName, path.Child("schedulerName"))...)
+	if spec.PreemptionPolicy != nil {
+		errs = append(errs, validatePreemptionPolicy(*spec.PreemptionPolicy, path.Child("preemptionPolicy"))...)
+	}
+	return errs
+}
+
+func validateRestartPolicy(policy api.RestartPolicy, path *field.Path) field.ErrorList {
+	switch {
+	case policy == "":
+		return field.ErrorList{field.Required(path, "")}
+	case !slices.Contains(supportedRestartPolicies, policy):
+		return field.ErrorList{field.NotSupported(path, policy, supportedRestartPolicies)}
+	}
+	return nil
+}
+
+func validateDNSPolicy(policy api.DNSPolicy, path *field.Path) field.ErrorList {
+	switch {
+	case policy == "":
+		return field.ErrorList{field.Required(path, "")}
+	case !slices.Contains(supportedDNSPolicies, policy):
+		return field.ErrorList{field.NotSupported(path, policy, supportedDNSPolicies)}
+	}
+	return nil
+}
+
+func validatePreemptionPolicy(policy api.PreemptionPolicy, path *field.Path) field.ErrorList {
+	switch {
+	case policy == "":
+		return field.ErrorList{field.Required(path, "")}
+	case !slices.Contains(supportedPreemption, policy):
+		return field.ErrorList{field.NotSupported(path, policy, supportedPreemption)}
+	}
+	return nil
+}
+
+// validateHostNetwork: a pod on the host network listens on the node's own ports, so a container
+// port cannot be remapped; hostPort (defaulted from containerPort) must equal it.
+func validateHostNetwork(spec *api.PodSpec, containersPath *field.Path) field.ErrorList {
+	if !spec.HostNetwork {
+		return nil
+	}
+	var errs field.ErrorList
+	for i, c := range spec.Containers {
+		for j, port := range c.Ports {
+			if port.HostPort != port.ContainerPort {
+				errs = append(errs, field.Invalid(containersPath.Index(i).Child("ports").Index(j).Child("containerPort"),
+					port.ContainerPort, "must match `hostPort` when `hostNetwork` is true"))
+			}
+		}
+	}
+	return errs
+}

@@ -1,0 +1,182 @@
+// admission.go: gates 3 and 5, admission control. After a request is authorised and before it is
+// stored, admission plugins may change the object (mutating: fill in defaults, inject a service
+// account or tolerations) or refuse it (validating: quota, namespace lifecycle). Kubernetes runs the
+// mutating plugins first, then schema validation, then the validating plugins; so does kubesim.
+//
+// Plugins here, in order: defaulting (Kubernetes applies these defaults while decoding the request;
+// kubesim shows them as an admission step so the trace names each one), NamespaceLifecycle,
+// ServiceAccount, DefaultTolerationSeconds, Priority.
+package apiserver
+
+import (
+	"context"
+	"fmt"
+
+	"kubesim/api"
+	apierrors "kubesim/api/errors"
+)
+
+// admissionAttributes is what a plugin sees of a write: who, what, the object and, for updates, the
+// object as it was.
+type admissionAttributes struct {
+	req  *Request
+	res  *api.Resource
+	user User
+	obj  api.Object
+	old  api.Object // nil on create
+}
+
+func (a *admissionAttributes) creating() bool { return a.old == nil }
+
+// mutatingPlugin may change the object; it returns one line per change, for the trace.
+type mutatingPlugin interface {
+	Name() string
+	Admit(ctx context.Context, a *admissionAttributes) ([]string, error)
+}
+
+// validatingPlugin may only refuse.
+type validatingPlugin interface {
+	Name() string
+	Validate(ctx context.Context, a *admissionAttributes) error
+}
+
+// defaulting fills in what the user left out, as Kubernetes' SetDefaults_* functions do.
+type defaulting struct{}
+
+func (defaulting) Name() string { return "defaulting" }
+
+func (defaulting) Admit(_ context.Context, a *admissionAttributes) ([]string, error) {
+	var changes []string
+	for _, c := range api.SetDefaults(a.obj) {
+		changes = append(changes, c)
+	}
+	return changes, nil
+}
+
+// namespaceLifecycle refuses new objects in a namespace that does not exist or is being deleted.
+type namespaceLifecycle struct{ s *Server }
+
+func (namespaceLifecycle) Name() string { return "NamespaceLifecycle" }
+
+func (p namespaceLifecycle) Admit(ctx context.Context, a *admissionAttributes) ([]string, error) {
+	if !a.creating() || !a.res.Namespaced {
+		return nil, nil
+	}
+	if err := p.s.fresh(ctx, "namespaces"); err != nil {
+		return nil, apierrors.NewTimeout(err.Error())
+	}
+	nsRes, _ := api.ResourceFor("namespaces")
+	ns, _ := p.s.cache.get(nsRes, a.req.Namespace).(*api.Namespace)
+	if ns == nil {
+		return nil, apierrors.NewNotFound("namespaces", a.req.Namespace)
+	}
+	if ns.Status.Phase == api.NamespaceTerminating && a.res.Name != "events" {
+		return nil, apierrors.NewForbidden(a.res.GroupResource(), a.obj.GetObjectMeta().Name,
+			fmt.Sprintf("unable to create new content in namespace %s because it is being terminated", a.req.Namespace))
+	}
+	return nil, nil
+}
+
+// serviceAccountAdmission gives every pod a service account ("default" unless named) and refuses pods
+// whose service account does not exist yet, as Kubernetes' ServiceAccount plugin does (the
+// serviceaccount controller creates "default" in every namespace).
+type serviceAccountAdmission struct{ s *Server }
+
+func (serviceAccountAdmission) Name() string { return "ServiceAccount" }
+
+func (p serviceAccountAdmission) Admit(ctx context.Context, a *admissionAttributes) ([]string, error) {
+	pod, ok := a.obj.(*api.Pod)
+	if !ok || !a.creating() {
+		return nil, nil
+	}
+	var changes []string
+	if pod.Spec.ServiceAccountName == "" {
+		pod.Spec.ServiceAccountName = "default"
+		changes = append(changes, "serviceAccountName: default")
+	}
+	if err := p.s.fresh(ctx, "serviceaccounts"); err != nil {
+		return nil, apierrors.NewTimeout(err.Error())
+	}
+	saRes, _ := api.ResourceFor("serviceaccounts")
+	if p.s.cache.get(saRes, pod.Namespace+"/"+pod.Spec.ServiceAccountName) == nil {
+		return nil, apierrors.NewForbidden("pods", pod.Name, fmt.Sprintf(
+			"error looking up service account %s/%s: serviceaccount %q not found",
+			pod.Namespace, pod.Spec.ServiceAccountName, pod.Spec.ServiceAccountName))
+	}
+	return changes, nil
+}
+
+// defaultTolerationSeconds lets every pod tolerate a not-ready or unreachable node for 300 seconds:
+// this is why pods on a dead node are evicted five minutes after its taint appears.
+type defaultTolerationSeconds struct{}
+
+// DefaultTolerationSeconds is the admission default (--default-not-ready-toleration-seconds and
+// --default-unreachable-toleration-seconds).
+const DefaultTolerationSeconds int64 = 300
+
+func (defaultTolerationSeconds) Name() string { return "DefaultTolerationSeconds" }
+
+func (defaultTolerationSeconds) Admit(_ context.Context, a *admissionAttributes) ([]string, error) {
+	pod, ok := a.obj.(*api.Pod)
+	if !ok || !a.creating() {
+		return nil, nil
+	}
+	var changes []string
+	for _, key := range []string{api.TaintNodeNotReady, api.TaintNodeUnreachable} {
+		if toleratesNoExecute(pod.Spec.Tolerations, key) {
+			continue
+		}
+		pod.Spec.Tolerations = append(pod.Spec.Tolerations, api.Toleration{
+			Key: key, Operator: api.TolerationOpExists, Effect: api.TaintEffectNoExecute,
+			TolerationSeconds: api.Ptr(DefaultTolerationSeconds),
+		})
+		changes = append(changes, fmt.Sprintf("toleration %s:NoExecute for %ds", key, DefaultTolerationSeconds))
+	}
+	return changes, nil
+}
+
+func toleratesNoExecute(ts []api.Toleration, key string) bool {
+	for _, t := range ts {
+		if (t.Key == key || t.Key == "" && t.Operator == api.TolerationOpExists) &&
+			(t.Effect == api.TaintEffectNoExecute || t.Effect == "") {
+			return true
+		}
+	}
+	return false
+}
+
+// priorityAdmission resolves a pod's priorityClassName into spec.priority (the scheduler's queue and
+// preemption read the number), using the globalDefault class when none is named.
+type priorityAdmission struct{ s *Server }
+
+func (priorityAdmission) Name() string { return "Priority" }
+
+func (p priorityAdmission) Admit(ctx context.Context, a *admissionAttributes) ([]string, error) {
+	pod, ok := a.obj.(*api.Pod)
+	if !ok || !a.creating() {
+		return nil, nil
+	}
+	if err := p.s.fresh(ctx, "priorityclasses"); err != nil {
+		return nil, apierrors.NewTimeout(err.Error())
+	}
+	pcRes, _ := api.ResourceFor("priorityclasses")
+	if pod.Spec.PriorityClassName == "" {
+		objs, _ := p.s.cache.list(pcRes, selection{labels: everythingLabels(), fields: everythingFields()})
+		for _, o := range objs {
+			if pc := o.(*api.PriorityClass); pc.GlobalDefault {
+				pod.Spec.PriorityClassName, pod.Spec.Priority = pc.Name, api.Ptr(pc.Value)
+				return []string{fmt.Sprintf("priority %d from the global default PriorityClass %s", pc.Value, pc.Name)}, nil
+			}
+		}
+		if pod.Spec.Priority == nil {
+			pod.Spec.Priority = api.Ptr(int32(0))
+		}
+		return nil, nil
+	}
+	pc, _ := p.s.cache.get(pcRes, pod.Spec.PriorityClassName).(*api.PriorityClass)
+	if pc == nil {
+		return nil, apierrors.NewForbidden("pods", pod.Name, fmt.Sprintf("no PriorityClass with name %s was found", pod.Spec.PriorityClassName))
+	}
+	pod.Spec.Priority = api.Ptr(pc.Value)
+	return []string{fmt.Sprintf("priority %d from PriorityClass %s", pc.Value, pc.Name)}, nil
+}

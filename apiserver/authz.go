@@ -1,0 +1,296 @@
+// authz.go: gate 2, authorization ("may you do this?"). kube-apiserver asks its authorizers in order
+// (here: Node, then RBAC, as --authorization-mode=Node,RBAC); the first that allows wins; if none does,
+// the answer is 403 Forbidden with the sentence every Kubernetes user learns to read:
+//
+//	pods is forbidden: User "alice" cannot list resource "pods" in API group "" in the namespace "default"
+//
+// RBAC is default-deny: a user may do only what some Role or ClusterRole bound to it (or to one of its
+// groups) allows. Roles and bindings are objects like any other, read here from the watch cache.
+package apiserver
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"kubesim/api"
+	apierrors "kubesim/api/errors"
+	"kubesim/api/fields"
+	"kubesim/api/labels"
+)
+
+// attributes is what the authorizers judge (authorizer.Attributes in Kubernetes).
+type attributes struct {
+	user        User
+	verb        string
+	group       string
+	resource    string
+	subresource string
+	namespace   string
+	name        string
+	// nodeSelector is the spec.nodeName a pod list or watch is pinned to, if any: the Node authorizer
+	// lets a kubelet read only its own pods.
+	nodeSelector string
+}
+
+func newAttributes(u User, req *Request, res *api.Resource) attributes {
+	a := attributes{user: u, verb: req.Verb, group: res.Group, resource: res.Name, subresource: req.Subresource,
+		namespace: req.Namespace, name: req.Name}
+	if req.Body != nil && req.Name == "" {
+		a.name = req.Body.GetObjectMeta().Name
+	}
+	if res.Name == "pods" && req.FieldSelector != "" {
+		if sel, err := fields.ParseSelector(req.FieldSelector); err == nil {
+			a.nodeSelector, _ = sel.RequiresExactMatch("spec.nodeName")
+		}
+	}
+	return a
+}
+
+func (a attributes) resourcePath() string {
+	if a.subresource != "" {
+		return a.resource + "/" + a.subresource
+	}
+	return a.resource
+}
+
+// forbidden builds the 403 exactly as Kubernetes words it.
+func forbidden(a attributes, why string) error {
+	scope := fmt.Sprintf("in the namespace %q", a.namespace)
+	if a.namespace == "" {
+		scope = "at the cluster scope"
+	}
+	msg := fmt.Sprintf("User %q cannot %s resource %q in API group %q %s", a.user.Name, a.verb, a.resourcePath(), a.group, scope)
+	if why != "" {
+		msg += ": " + why
+	}
+	gr := a.resource
+	if a.group != "" {
+		gr += "." + a.group
+	}
+	if a.subresource != "" {
+		gr = a.resourcePath()
+	}
+	return apierrors.NewForbidden(gr, a.name, msg)
+}
+
+// authorize returns whether the request is allowed and, either way, why (for the trace).
+func (s *Server) authorize(a attributes) (bool, string) {
+	if a.user.InGroup(GroupMasters) {
+		// kube-apiserver always allows system:masters, before asking any authorizer: it is how a
+		// fresh cluster's admin (and the apiserver's own loopback client) gets in before RBAC exists.
+		return true, `allowed: group "system:masters" is privileged (bound to ClusterRole cluster-admin)`
+	}
+	if a.user.InGroup(GroupNodes) && strings.HasPrefix(a.user.Name, "system:node:") {
+		return s.authorizeNode(a)
+	}
+	if ok, why := s.authorizeRBAC(a); ok {
+		return true, why
+	}
+	return false, ""
+}
+
+// authorizeRBAC looks for a binding of the user (or one of its groups) to a role with a matching rule:
+// ClusterRoleBindings first (they apply everywhere), then RoleBindings in the request's namespace.
+func (s *Server) authorizeRBAC(a attributes) (bool, string) {
+	crbRes, _ := api.ResourceFor("clusterrolebindings")
+	all := everythingSelection()
+	crbs, _ := s.cache.list(crbRes, all)
+	for _, o := range crbs {
+		b := o.(*api.ClusterRoleBinding)
+		if subj, ok := bindingSubject(b.Subjects, a.user, ""); ok {
+			if rules := s.roleRules(b.RoleRef, ""); rulesAllow(rules, a) {
+				return true, fmt.Sprintf("RBAC: allowed by ClusterRoleBinding %q of ClusterRole %q to %s", b.Name, b.RoleRef.Name, subj)
+			}
+		}
+	}
+	if a.namespace == "" {
+		return false, ""
+	}
+	rbRes, _ := api.ResourceFor("rolebindings")
+	rbs, _ := s.cache.list(rbRes, selection{namespace: a.namespace, labels: all.labels, fields: all.fields})
+	for _, o := range rbs {
+		b := o.(*api.RoleBinding)
+		if subj, ok := bindingSubject(b.Subjects, a.user, b.Namespace); ok {
+			if rules := s.roleRules(b.RoleRef, b.Namespace); rulesAllow(rules, a) {
+				return true, fmt.Sprintf("RBAC: allowed by RoleBinding %q of %s %q to %s", b.Namespace+"/"+b.Name, b.RoleRef.Kind, b.RoleRef.Name, subj)
+			}
+		}
+	}
+	return false, ""
+}
+
+func (s *Server) roleRules(ref api.RoleRef, namespace string) []api.PolicyRule {
+	switch ref.Kind {
+	case "ClusterRole":
+		res, _ := api.ResourceFor("clusterroles")
+		if r, ok := s.cache.get(res, ref.Name).(*api.ClusterRole); ok {
+			return r.Rules
+		}
+	case "Role":
+		res, _ := api.ResourceFor("roles")
+		if r, ok := s.cache.get(res, namespace+"/"+ref.Name).(*api.Role); ok {
+			return r.Rules
+		}
+	}
+	return nil
+}
+
+// bindingSubject reports which subject of a binding names the user, described as Kubernetes' audit
+// annotations describe it (`User "alice"`, `Group "system:masters"`).
+func bindingSubject(subjects []api.Subject, u User, bindingNamespace string) (string, bool) {
+	for _, sub := range subjects {
+		switch sub.Kind {
+		case "User":
+			if sub.Name == u.Name {
+				return fmt.Sprintf("User %q", sub.Name), true
+			}
+		case "Group":
+			if u.InGroup(sub.Name) {
+				return fmt.Sprintf("Group %q", sub.Name), true
+			}
+		case "ServiceAccount":
+			ns := sub.Namespace
+			if ns == "" {
+				ns = bindingNamespace
+			}
+			if u.Name == "system:serviceaccount:"+ns+":"+sub.Name {
+				return fmt.Sprintf("ServiceAccount %q", ns+"/"+sub.Name), true
+			}
+		}
+	}
+	return "", false
+}
+
+func rulesAllow(rules []api.PolicyRule, a attributes) bool {
+	for _, r := range rules {
+		if matches(r.Verbs, a.verb) && matches(r.APIGroups, a.group) && resourceMatches(r.Resources, a) &&
+			(len(r.ResourceNames) == 0 || matches(r.ResourceNames, a.name) && a.name != "") {
+			return true
+		}
+	}
+	return false
+}
+
+func matches(list []string, v string) bool {
+	for _, x := range list {
+		if x == "*" || x == v {
+			return true
+		}
+	}
+	return false
+}
+
+func resourceMatches(list []string, a attributes) bool {
+	want := a.resourcePath()
+	for _, x := range list {
+		if x == "*" || x == want || a.subresource != "" && x == "*/"+a.subresource {
+			return true
+		}
+	}
+	return false
+}
+
+// authorizeNode is the Node authorizer with NodeRestriction folded in: a kubelet (user
+// system:node:<name>, group system:nodes) may read nodes and services, write only its own Node and
+// Lease, read and update only the pods bound to it, and post events. This keeps one compromised node
+// from touching the rest of the cluster.
+func (s *Server) authorizeNode(a attributes) (bool, string) {
+	node := strings.TrimPrefix(a.user.Name, "system:node:")
+	read := a.verb == VerbGet || a.verb == VerbList || a.verb == VerbWatch
+	write := a.verb == VerbCreate || a.verb == VerbUpdate || a.verb == VerbPatch
+	allow := func(what string) (bool, string) { return true, "Node authorizer: " + what }
+	deny := func(why string) (bool, string) { return false, why }
+	switch a.resource {
+	case "nodes":
+		switch {
+		case read:
+			return allow("nodes may read Node objects")
+		case write && a.name == node:
+			return allow(fmt.Sprintf("node %q may write its own Node", node))
+		}
+		return deny(fmt.Sprintf("node %q is not allowed to modify node %q", node, a.name))
+	case "leases":
+		if a.namespace == "kube-node-lease" && a.name == node && (read || write) {
+			return allow(fmt.Sprintf("node %q may renew its own Lease", node))
+		}
+		return deny(fmt.Sprintf("node %q may only access its own lease in kube-node-lease", node))
+	case "pods":
+		switch {
+		case (a.verb == VerbList || a.verb == VerbWatch) && a.nodeSelector == node:
+			return allow(fmt.Sprintf("node %q may read the pods bound to it", node))
+		case a.verb == VerbList || a.verb == VerbWatch:
+			return deny(fmt.Sprintf("node %q can only list and watch pods with fieldSelector spec.nodeName=%s", node, node))
+		case a.name != "" && (a.verb == VerbGet || a.verb == VerbDelete || a.verb == VerbUpdate || a.verb == VerbPatch):
+			podRes, _ := api.ResourceFor("pods")
+			if p, ok := s.cache.get(podRes, a.namespace+"/"+a.name).(*api.Pod); ok && p.Spec.NodeName == node {
+				return allow(fmt.Sprintf("pod %s/%s is bound to node %q", a.namespace, a.name, node))
+			}
+		}
+		return deny(fmt.Sprintf("no relationship found between node '%s' and this object", node))
+	case "events":
+		if write {
+			return allow("nodes may post events")
+		}
+	case "services", "endpoints", "namespaces", "serviceaccounts":
+		if read {
+			return allow("nodes may read " + a.resource)
+		}
+	}
+	return deny(fmt.Sprintf("node %q is not allowed this request", node))
+}
+
+// CanI answers `kubectl auth can-i VERB RESOURCE` for a user, without making the request.
+func (s *Server) CanI(u User, verb, resource, namespace, name string) (bool, string) {
+	res, ok := api.ResourceFor(resource)
+	if !ok {
+		return false, fmt.Sprintf("the server doesn't have a resource type %q", resource)
+	}
+	if !res.Namespaced {
+		namespace = ""
+	}
+	return s.authorize(attributes{user: u, verb: verb, group: res.Group, resource: res.Name, namespace: namespace, name: name})
+}
+
+// RulesFor lists, sorted, the "verb resource" pairs RBAC grants the user in a namespace
+// (`kubectl auth can-i --list`).
+func (s *Server) RulesFor(u User, namespace string) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(rules []api.PolicyRule) {
+		for _, r := range rules {
+			line := fmt.Sprintf("%s [%s] %s", strings.Join(r.Resources, ","), strings.Join(r.APIGroups, ","), strings.Join(r.Verbs, ","))
+			if !seen[line] {
+				seen[line] = true
+				out = append(out, line)
+			}
+		}
+	}
+	crbRes, _ := api.ResourceFor("clusterrolebindings")
+	crbs, _ := s.cache.list(crbRes, everythingSelection())
+	for _, o := range crbs {
+		b := o.(*api.ClusterRoleBinding)
+		if _, ok := bindingSubject(b.Subjects, u, ""); ok {
+			add(s.roleRules(b.RoleRef, ""))
+		}
+	}
+	rbRes, _ := api.ResourceFor("rolebindings")
+	sel := everythingSelection()
+	sel.namespace = namespace
+	rbs, _ := s.cache.list(rbRes, sel)
+	for _, o := range rbs {
+		b := o.(*api.RoleBinding)
+		if _, ok := bindingSubject(b.Subjects, u, b.Namespace); ok {
+			add(s.roleRules(b.RoleRef, b.Namespace))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func everythingSelection() selection {
+	return selection{labels: everythingLabels(), fields: everythingFields()}
+}
+
+func everythingLabels() labels.Selector { return labels.Everything() }
+func everythingFields() fields.Selector { return fields.Everything() }

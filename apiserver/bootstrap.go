@@ -1,0 +1,117 @@
+// bootstrap.go: what kube-apiserver creates in a fresh cluster before anyone asks: the system
+// namespaces (default, kube-system, kube-public, kube-node-lease), the bootstrap RBAC roles and
+// bindings for each component (system:kube-scheduler, system:kube-controller-manager, cluster-admin
+// for system:masters, and the user-facing admin/edit/view roles), and the built-in PriorityClasses.
+//
+// kubesim simplification: the "default" ServiceAccount of the system namespaces is created here too,
+// so pods can be admitted before the serviceaccount controller runs; that controller creates it in
+// every other namespace.
+package apiserver
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"kubesim/api"
+	apierrors "kubesim/api/errors"
+	"kubesim/trace"
+)
+
+// LoopbackUser is the apiserver's own identity when it writes bootstrap objects.
+const LoopbackUser = "system:apiserver"
+
+// SystemNamespaces are created at start.
+var SystemNamespaces = []string{"default", "kube-system", "kube-public", "kube-node-lease"}
+
+func bootstrapObjects() []api.Object {
+	var objs []api.Object
+	for _, ns := range SystemNamespaces {
+		objs = append(objs, &api.Namespace{ObjectMeta: api.ObjectMeta{Name: ns}})
+	}
+	for _, ns := range SystemNamespaces {
+		objs = append(objs, &api.ServiceAccount{ObjectMeta: api.ObjectMeta{Name: "default", Namespace: ns}})
+	}
+	all := []string{"*"}
+	read := []string{"get", "list", "watch"}
+	write := []string{"create", "update", "patch", "delete", "deletecollection"}
+	rule := func(groups, resources, verbs []string) api.PolicyRule {
+		return api.PolicyRule{APIGroups: groups, Resources: resources, Verbs: verbs}
+	}
+	core, apps := []string{""}, []string{"apps"}
+	clusterRoles := map[string][]api.PolicyRule{
+		"cluster-admin": {rule(all, all, all)},
+		"admin":         {rule(all, all, all)},
+		"edit": {rule(core, []string{"pods", "services", "endpoints", "serviceaccounts", "events"}, append(read, write...)),
+			rule(apps, []string{"deployments", "replicasets", "daemonsets", "deployments/scale", "replicasets/scale"}, append(read, write...))},
+		"view": {rule(core, []string{"pods", "services", "endpoints", "serviceaccounts", "events", "namespaces", "resourcequotas"}, read),
+			rule(apps, []string{"deployments", "replicasets", "daemonsets"}, read)},
+		"system:kube-scheduler": {
+			rule(core, []string{"pods", "nodes", "namespaces", "services", "persistentvolumeclaims"}, read),
+			rule(core, []string{"pods/binding", "bindings"}, []string{"create"}),
+			rule(core, []string{"pods/status"}, []string{"update", "patch"}),
+			rule(core, []string{"pods"}, []string{"delete"}),
+			rule(core, []string{"events"}, []string{"create", "update", "patch"}),
+			rule([]string{"coordination.k8s.io"}, []string{"leases"}, append(read, "create", "update")),
+			rule([]string{"scheduling.k8s.io"}, []string{"priorityclasses"}, read),
+			rule(apps, []string{"replicasets", "daemonsets"}, read)},
+		"system:kube-controller-manager": {rule(all, all, all)},
+	}
+	for _, name := range sortedKeys(clusterRoles) {
+		objs = append(objs, &api.ClusterRole{ObjectMeta: api.ObjectMeta{Name: name}, Rules: clusterRoles[name]})
+	}
+	bind := func(name, role, kind, subject string) api.Object {
+		return &api.ClusterRoleBinding{ObjectMeta: api.ObjectMeta{Name: name},
+			RoleRef:  api.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: role},
+			Subjects: []api.Subject{{Kind: kind, Name: subject, APIGroup: "rbac.authorization.k8s.io"}}}
+	}
+	objs = append(objs,
+		bind("cluster-admin", "cluster-admin", "Group", GroupMasters),
+		bind("system:kube-scheduler", "system:kube-scheduler", "User", "system:kube-scheduler"),
+		bind("system:kube-controller-manager", "system:kube-controller-manager", "User", "system:kube-controller-manager"),
+		&api.PriorityClass{ObjectMeta: api.ObjectMeta{Name: "system-cluster-critical"}, Value: 2000000000,
+			Description: "Used for system critical pods that must run in the cluster, but can be moved to another node if necessary."},
+		&api.PriorityClass{ObjectMeta: api.ObjectMeta{Name: "system-node-critical"}, Value: 2000001000,
+			Description: "Used for system critical pods that must not be moved from their current node."},
+	)
+	return objs
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// bootstrap creates whatever bootstrap object is missing (a restarted apiserver on an existing etcd
+// finds them all), through the full pipeline under the loopback identity, untraced but summarised.
+func (s *Server) bootstrap(ctx context.Context) error {
+	token := fmt.Sprintf("loopback-%016x", s.random63())
+	s.AddCredential(Credential{Token: token, User: User{Name: LoopbackUser, Groups: []string{GroupMasters}}})
+	defer s.RevokeCredential(token)
+	tr := s.trace
+	s.trace = nil
+	defer func() { s.trace = tr }()
+	created := 0
+	for _, obj := range bootstrapObjects() {
+		res, _ := api.ResourceOf(obj)
+		m := obj.GetObjectMeta()
+		_, err := s.Do(ctx, &Request{Token: token, Agent: "kube-apiserver", Verb: VerbCreate,
+			Resource: res.Name, Namespace: m.Namespace, Body: obj})
+		switch {
+		case err == nil:
+			created++
+		case apierrors.IsAlreadyExists(err):
+		default:
+			return fmt.Errorf("bootstrap %s %s: %w", res.Name, m.Name, err)
+		}
+	}
+	if tr != nil && created > 0 {
+		tr.Record(trace.Event{Component: "kube-apiserver", Action: "bootstrap", Detail: true}.
+			Msgf("created %d bootstrap objects: namespaces %v, RBAC roles and bindings for each component, PriorityClasses", created, SystemNamespaces))
+	}
+	return nil
+}

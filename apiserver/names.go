@@ -1,0 +1,39 @@
+// names.go: the apiserver's random choices, all from one seeded source so that step mode is
+// reproducible: generateName suffixes and UIDs.
+package apiserver
+
+import "fmt"
+
+// suffixAlphabet is the alphabet Kubernetes draws generateName suffixes from: no vowels (so no words)
+// and no characters that look alike (0/o, 1/l).
+const suffixAlphabet = "bcdfghjklmnpqrstvwxz2456789"
+
+// randomSuffix returns 5 characters, as in "nginx-7c5d9f8b6-x2k9p".
+func (s *Server) randomSuffix() string {
+	s.randMu.Lock()
+	defer s.randMu.Unlock()
+	b := make([]byte, 5)
+	for i := range b {
+		b[i] = suffixAlphabet[s.rnd.Intn(len(suffixAlphabet))]
+	}
+	return string(b)
+}
+
+// newUID returns a version-4-shaped UUID from the seeded source.
+func (s *Server) newUID() string {
+	s.randMu.Lock()
+	defer s.randMu.Unlock()
+	var b [16]byte
+	for i := range b {
+		b[i] = byte(s.rnd.Intn(256))
+	}
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
+}
+
+func (s *Server) random63() int64 {
+	s.randMu.Lock()
+	defer s.randMu.Unlock()
+	return s.rnd.Int63()
+}

@@ -1,0 +1,544 @@
+// registry.go: gate 6 and the reads: how each verb turns into etcd operations (the generic registry,
+// k8s.io/apiserver/pkg/registry/generic/registry.Store). Objects are stored as readable JSON under
+// /registry/<resource>/<namespace>/<name>; an object's resourceVersion is the etcd revision that last
+// modified it, never stored in the value itself.
+package apiserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"kubesim/api"
+	apierrors "kubesim/api/errors"
+	"kubesim/api/field"
+	"kubesim/api/validation"
+	"kubesim/store"
+	"kubesim/trace"
+)
+
+// etcdKey is where an object lives: /registry/pods/default/nginx, /registry/nodes/node-1.
+// (Kubernetes keeps a few historical exceptions, such as nodes under /registry/minions; kubesim does
+// not.)
+func etcdKey(res *api.Resource, namespace, name string) string {
+	if res.Namespaced {
+		return "/registry/" + res.Name + "/" + namespace + "/" + name
+	}
+	return "/registry/" + res.Name + "/" + name
+}
+
+// encode serialises obj for etcd, without its resourceVersion.
+func encode(obj api.Object) ([]byte, error) {
+	m := obj.GetObjectMeta()
+	rv := m.ResourceVersion
+	m.ResourceVersion = ""
+	defer func() { m.ResourceVersion = rv }()
+	return json.Marshal(obj)
+}
+
+func decode(res *api.Resource, kv store.KV) (api.Object, error) {
+	obj := res.NewObject()
+	if err := json.Unmarshal(kv.Value, obj); err != nil {
+		return nil, fmt.Errorf("decoding %s: %w", kv.Key, err)
+	}
+	obj.GetObjectMeta().ResourceVersion = strconv.FormatInt(kv.ModRevision, 10)
+	return obj, nil
+}
+
+// storageError turns a store failure into the Status a client sees.
+func storageError(err error, res *api.Resource, name string) error {
+	switch {
+	case store.IsNotFound(err):
+		return apierrors.NewNotFound(res.GroupResource(), name)
+	case store.IsKeyExists(err):
+		return apierrors.NewAlreadyExists(res.GroupResource(), name)
+	case store.IsConflict(err):
+		return apierrors.NewConflict(res.GroupResource(), name, apierrors.OptimisticLockErrorMsg)
+	case store.IsCompacted(err):
+		return apierrors.NewResourceExpired(err.Error())
+	}
+	return apierrors.NewInternalError(err)
+}
+
+// read fetches the current object from etcd.
+func (s *Server) read(ctx context.Context, res *api.Resource, namespace, name string) (api.Object, error) {
+	kv, err := s.store.Get(ctx, etcdKey(res, namespace, name))
+	if err != nil {
+		return nil, storageError(err, res, name)
+	}
+	return decode(res, kv)
+}
+
+func (s *Server) get(ctx context.Context, req *Request, res *api.Resource) (*Response, error) {
+	if req.Subresource == "scale" {
+		return s.getScale(ctx, req, res)
+	}
+	obj, err := s.read(ctx, res, req.Namespace, req.Name)
+	if err != nil {
+		return nil, err
+	}
+	return &Response{Object: obj}, nil
+}
+
+// list serves from the watch cache. With no resourceVersion the list must be consistent (as fresh as
+// etcd), so the cache first catches up to etcd's current revision, which is how Kubernetes serves
+// consistent lists from its cache since 1.31. The items are shared with the cache: never modify them
+// (the client copies them before handing them out).
+func (s *Server) list(ctx context.Context, req *Request, res *api.Resource) (*Response, error) {
+	sel, err := newSelection(res, req.Namespace, req.LabelSelector, req.FieldSelector)
+	if err != nil {
+		return nil, err
+	}
+	var want int64
+	switch req.ResourceVersion {
+	case "":
+		if want, err = s.store.CurrentRevision(ctx); err != nil {
+			return nil, apierrors.NewInternalError(err)
+		}
+	case "0":
+	default:
+		if want, err = strconv.ParseInt(req.ResourceVersion, 10, 64); err != nil {
+			return nil, apierrors.NewBadRequest(fmt.Sprintf("invalid resourceVersion %q", req.ResourceVersion))
+		}
+	}
+	if err := s.cache.waitFor(ctx, want); err != nil {
+		return nil, apierrors.NewTimeout(fmt.Sprintf("waiting for the watch cache to reach revision %d: %v", want, err))
+	}
+	items, rev := s.cache.list(res, sel)
+	return &Response{List: &ListResult{Items: items, ResourceVersion: strconv.FormatInt(rev, 10)}}, nil
+}
+
+func (s *Server) watch(ctx context.Context, req *Request, res *api.Resource) (*Response, error) {
+	sel, err := newSelection(res, req.Namespace, req.LabelSelector, req.FieldSelector)
+	if err != nil {
+		return nil, err
+	}
+	var from *int64
+	if req.ResourceVersion != "" && req.ResourceVersion != "0" {
+		rv, err := strconv.ParseInt(req.ResourceVersion, 10, 64)
+		if err != nil {
+			return nil, apierrors.NewBadRequest(fmt.Sprintf("invalid resourceVersion %q", req.ResourceVersion))
+		}
+		if err := s.cache.waitFor(ctx, rv); err != nil {
+			return nil, apierrors.NewTimeout(fmt.Sprintf("too large resource version: %d", rv))
+		}
+		from = &rv
+	}
+	w, err := s.cache.watch(res, sel, from, req.AllowWatchBookmarks)
+	if err != nil {
+		return nil, err
+	}
+	return &Response{Watch: w}, nil
+}
+
+// create admits, validates and stores a new object.
+func (s *Server) create(ctx context.Context, req *Request, res *api.Resource, user User) (*Response, error) {
+	switch req.Subresource {
+	case "binding":
+		return s.bind(ctx, req, res, user)
+	case "eviction":
+		return s.evict(ctx, req, res, user)
+	case "":
+	default:
+		return nil, apierrors.NewMethodNotSupported(res.GroupResource()+"/"+req.Subresource, VerbCreate)
+	}
+	obj, err := s.bodyFor(req, res)
+	if err != nil {
+		return nil, err
+	}
+	m := obj.GetObjectMeta()
+	if m.Name == "" && m.GenerateName != "" {
+		m.Name = m.GenerateName + s.randomSuffix()
+	}
+	req.Name = m.Name
+
+	if err := s.admit(ctx, req, res, user, obj, nil); err != nil {
+		return nil, err
+	}
+	if err := s.validate(req, res, user, obj, nil); err != nil {
+		return nil, err
+	}
+
+	now := s.clock.Now()
+	m.UID = s.newUID()
+	m.CreationTimestamp = api.NewTime(now)
+	m.ResourceVersion = ""
+	m.DeletionTimestamp, m.DeletionGracePeriodSeconds = nil, nil
+	if api.HasStatus(obj) {
+		m.Generation = 1
+	}
+	if ns, ok := obj.(*api.Namespace); ok && len(ns.Spec.Finalizers) == 0 {
+		// The namespace controller's finalizer: deleting a namespace first empties it.
+		ns.Spec.Finalizers = []api.FinalizerName{api.FinalizerKubernetes}
+	}
+	if req.DryRun {
+		s.record(req, res, trace.Event{Component: "kube-apiserver", Actor: user.Name, Action: "dry-run"}.
+			Msgf("%s: passed every gate; dry run, nothing written to etcd", req.describe(res)))
+		return &Response{Object: obj}, nil
+	}
+	if err := s.persist(ctx, req, res, user, obj, 0); err != nil {
+		return nil, err
+	}
+	return &Response{Object: obj}, nil
+}
+
+// bodyFor checks the request body against the URL and returns a private copy to work on: the
+// apiserver never modifies the caller's object.
+func (s *Server) bodyFor(req *Request, res *api.Resource) (api.Object, error) {
+	if req.Body == nil {
+		return nil, apierrors.NewBadRequest("the request has no body: send the object to " + req.Verb)
+	}
+	if got, ok := api.ResourceOf(req.Body); !ok || got != res {
+		kind := reflect.TypeOf(req.Body).Elem().Name()
+		return nil, apierrors.NewBadRequest(fmt.Sprintf("the object provided is unrecognized (wrong kind): a %s cannot be stored as %s", kind, res.GroupResource()))
+	}
+	obj := api.DeepCopy(req.Body)
+	tm := obj.GetTypeMeta()
+	tm.APIVersion, tm.Kind = res.APIVersion(), res.Kind
+	m := obj.GetObjectMeta()
+	if res.Namespaced {
+		switch {
+		case m.Namespace == "":
+			m.Namespace = req.Namespace
+		case req.Namespace == "":
+			req.Namespace = m.Namespace
+		case m.Namespace != req.Namespace:
+			return nil, apierrors.NewBadRequest("the namespace of the provided object does not match the namespace sent on the request")
+		}
+		if m.Namespace == "" {
+			m.Namespace = "default"
+			req.Namespace = "default"
+		}
+	} else {
+		m.Namespace = ""
+	}
+	if req.Verb == VerbUpdate && req.Name != "" && m.Name != req.Name {
+		return nil, apierrors.NewBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", m.Name, req.Name))
+	}
+	return obj, nil
+}
+
+// admit runs the mutating admission chain, then nothing else: validation comes next. Each plugin
+// that changed something says so in one trace line.
+func (s *Server) admit(ctx context.Context, req *Request, res *api.Resource, user User, obj, old api.Object) error {
+	a := &admissionAttributes{req: req, res: res, user: user, obj: obj, old: old}
+	for _, p := range s.mutating {
+		changes, err := p.Admit(ctx, a)
+		if err != nil {
+			s.record(req, res, trace.Event{Component: "kube-apiserver", Actor: user.Name, Action: "admit", Code: apierrors.CodeForError(err)}.
+				Msgf("admission plugin %s rejected %s: %s", p.Name(), req.describe(res), err.Error()))
+			return recorded{err}
+		}
+		if len(changes) > 0 {
+			s.record(req, res, trace.Event{Component: "kube-apiserver", Actor: user.Name, Action: "admit", Detail: true}.
+				Msgf("%s: %s", p.Name(), strings.Join(changes, "; ")))
+		}
+	}
+	return nil
+}
+
+// recorded marks an error whose gate has already told the trace about it.
+type recorded struct{ error }
+
+func (r recorded) Unwrap() error { return r.error }
+
+// validate checks the object's fields (422 Invalid with one cause per field path), then runs the
+// validating admission plugins (ResourceQuota and webhooks; 403 when they refuse).
+func (s *Server) validate(req *Request, res *api.Resource, user User, obj, old api.Object) error {
+	var errs field.ErrorList
+	if old == nil {
+		errs = validation.ValidateObject(obj)
+	} else {
+		errs = validation.ValidateObjectUpdate(obj, old)
+	}
+	if len(errs) > 0 {
+		kind := res.Kind
+		if res.Group != "" {
+			kind += "." + res.Group
+		}
+		err := apierrors.NewInvalid(kind, obj.GetObjectMeta().Name, errs)
+		s.record(req, res, trace.Event{Component: "kube-apiserver", Actor: user.Name, Action: "validate", Code: 422}.
+			Msgf("%s -> 422 %s", req.describe(res), err.Error()))
+		return recorded{err}
+	}
+	s.record(req, res, trace.Event{Component: "kube-apiserver", Actor: user.Name, Action: "validate", Detail: true}.
+		Msgf("%s: valid", req.describe(res)))
+	a := &admissionAttributes{req: req, res: res, user: user, obj: obj, old: old}
+	for _, p := range s.validating {
+		if err := p.Validate(context.Background(), a); err != nil {
+			s.record(req, res, trace.Event{Component: "kube-apiserver", Actor: user.Name, Action: "admit", Code: apierrors.CodeForError(err)}.
+				Msgf("admission plugin %s rejected %s: %s", p.Name(), req.describe(res), err.Error()))
+			return recorded{err}
+		}
+	}
+	return nil
+}
+
+// persist writes obj to etcd: a create when modRev is 0, else a compare-and-swap on modRev. On success
+// obj carries its new resourceVersion.
+func (s *Server) persist(ctx context.Context, req *Request, res *api.Resource, user User, obj api.Object, modRev int64) error {
+	m := obj.GetObjectMeta()
+	val, err := encode(obj)
+	if err != nil {
+		return apierrors.NewInternalError(err)
+	}
+	key := etcdKey(res, m.Namespace, m.Name)
+	start := s.clock.Now()
+	var rev int64
+	if modRev == 0 {
+		rev, err = s.store.Create(ctx, key, val)
+	} else {
+		rev, err = s.store.Update(ctx, key, val, modRev)
+	}
+	if err != nil {
+		return storageError(err, res, m.Name)
+	}
+	m.ResourceVersion = strconv.FormatInt(rev, 10)
+	s.wrote(res.Name, rev)
+	msg := fmt.Sprintf("put %s -> revision %d", key, rev)
+	if waited := s.clock.Since(start); waited > 0 {
+		msg += fmt.Sprintf(" (the write waited %s in etcd)", waited)
+	}
+	s.record(req, res, trace.Event{Component: "etcd", Actor: user.Name, Action: "put",
+		Object: objectPath(res, m.Namespace, m.Name), ResourceVersion: m.ResourceVersion}.Msgf("%s", msg))
+	return nil
+}
+
+// update replaces an object (or one of its subresources) if the caller's resourceVersion is still
+// current: optimistic concurrency, Kubernetes' answer to two writers racing.
+func (s *Server) update(ctx context.Context, req *Request, res *api.Resource, user User) (*Response, error) {
+	switch req.Subresource {
+	case "status":
+		return s.updateStatus(ctx, req, res, user)
+	case "finalize":
+		return s.finalize(ctx, req, res, user)
+	case "scale":
+		return s.updateScale(ctx, req, res, user)
+	case "":
+	default:
+		return nil, apierrors.NewMethodNotSupported(res.GroupResource()+"/"+req.Subresource, VerbUpdate)
+	}
+	obj, err := s.bodyFor(req, res)
+	if err != nil {
+		return nil, err
+	}
+	req.Name = obj.GetObjectMeta().Name
+	old, err := s.read(ctx, res, req.Namespace, req.Name)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkResourceVersion(res, obj, old); err != nil {
+		return nil, err
+	}
+	m, om := obj.GetObjectMeta(), old.GetObjectMeta()
+	// Fields the server owns survive any update.
+	m.UID, m.CreationTimestamp, m.Generation = om.UID, om.CreationTimestamp, om.Generation
+	m.DeletionTimestamp, m.DeletionGracePeriodSeconds = om.DeletionTimestamp, om.DeletionGracePeriodSeconds
+	m.GenerateName = om.GenerateName
+	// With a status subresource, the main resource ignores status changes (and vice versa).
+	if res.HasSubresource("status") {
+		api.CopyStatus(obj, old)
+	}
+	if err := s.admit(ctx, req, res, user, obj, old); err != nil {
+		return nil, err
+	}
+	if !api.SpecEqual(obj, old) {
+		m.Generation = om.Generation + 1
+	}
+	if err := s.validate(req, res, user, obj, old); err != nil {
+		return nil, err
+	}
+	return s.finishUpdate(ctx, req, res, user, obj, old)
+}
+
+// checkResourceVersion enforces optimistic concurrency: a write based on an old read is refused with
+// 409 Conflict. An empty resourceVersion means an unconditional update.
+func checkResourceVersion(res *api.Resource, obj, old api.Object) error {
+	rv := obj.GetObjectMeta().ResourceVersion
+	if rv != "" && rv != old.GetObjectMeta().ResourceVersion {
+		return apierrors.NewConflict(res.GroupResource(), old.GetObjectMeta().Name, apierrors.OptimisticLockErrorMsg)
+	}
+	return nil
+}
+
+// finishUpdate writes obj over old unless nothing changed (a no-op update keeps the resourceVersion),
+// and deletes an object whose last finalizer was just removed.
+func (s *Server) finishUpdate(ctx context.Context, req *Request, res *api.Resource, user User, obj, old api.Object) (*Response, error) {
+	m := obj.GetObjectMeta()
+	m.ResourceVersion = old.GetObjectMeta().ResourceVersion
+	if m.DeletionTimestamp != nil && len(m.Finalizers) == 0 && !hasNamespaceFinalizer(obj) {
+		return s.remove(ctx, req, res, user, old)
+	}
+	if sameObject(obj, old) {
+		return &Response{Object: obj}, nil
+	}
+	if req.DryRun {
+		return &Response{Object: obj}, nil
+	}
+	modRev, _ := strconv.ParseInt(old.GetObjectMeta().ResourceVersion, 10, 64)
+	if err := s.persist(ctx, req, res, user, obj, modRev); err != nil {
+		return nil, err
+	}
+	return &Response{Object: obj}, nil
+}
+
+func sameObject(a, b api.Object) bool {
+	ea, err1 := encode(a)
+	eb, err2 := encode(b)
+	return err1 == nil && err2 == nil && string(ea) == string(eb)
+}
+
+// updateStatus writes only the status of an object (the status subresource): the kubelet reports a
+// pod's phase, a controller its observed state, without touching what the user asked for.
+func (s *Server) updateStatus(ctx context.Context, req *Request, res *api.Resource, user User) (*Response, error) {
+	body, err := s.bodyFor(req, res)
+	if err != nil {
+		return nil, err
+	}
+	req.Name = body.GetObjectMeta().Name
+	old, err := s.read(ctx, res, req.Namespace, req.Name)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkResourceVersion(res, body, old); err != nil {
+		return nil, err
+	}
+	obj := api.DeepCopy(old)
+	api.CopyStatus(obj, body)
+	if err := s.validate(req, res, user, obj, old); err != nil {
+		return nil, err
+	}
+	return s.finishUpdate(ctx, req, res, user, obj, old)
+}
+
+// finalize is namespaces/finalize: the namespace controller's way to clear spec.finalizers once the
+// namespace is empty, which lets a Terminating namespace go.
+func (s *Server) finalize(ctx context.Context, req *Request, res *api.Resource, user User) (*Response, error) {
+	body, ok := req.Body.(*api.Namespace)
+	if !ok {
+		return nil, apierrors.NewBadRequest("namespaces/finalize needs a Namespace body")
+	}
+	old, err := s.read(ctx, res, "", req.Name)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkResourceVersion(res, body, old); err != nil {
+		return nil, err
+	}
+	obj := api.DeepCopy(old).(*api.Namespace)
+	obj.Spec.Finalizers = append([]api.FinalizerName(nil), body.Spec.Finalizers...)
+	return s.finishUpdate(ctx, req, res, user, obj, old)
+}
+
+// delete removes an object, or marks it for deletion: an object with finalizers, or a pod bound to a
+// node (whose kubelet must stop its containers first, within the grace period), gets a
+// deletionTimestamp and stays until the finalizers are gone or the kubelet confirms.
+func (s *Server) delete(ctx context.Context, req *Request, res *api.Resource, user User) (*Response, error) {
+	old, err := s.read(ctx, res, req.Namespace, req.Name)
+	if err != nil {
+		return nil, err
+	}
+	if res.Name == "namespaces" {
+		switch req.Name {
+		case "default", "kube-system", "kube-public":
+			return nil, apierrors.NewForbidden(res.GroupResource(), req.Name, "this namespace may not be deleted")
+		}
+	}
+	obj := api.DeepCopy(old)
+	m := obj.GetObjectMeta()
+	switch req.PropagationPolicy {
+	case PropagationOrphan:
+		addFinalizer(m, "orphan")
+	case PropagationForeground:
+		addFinalizer(m, "foregroundDeletion")
+	case "", PropagationBackground:
+	default:
+		return nil, apierrors.NewInvalid("DeleteOptions", "", field.ErrorList{field.NotSupported(field.NewPath("propagationPolicy"), req.PropagationPolicy, []string{PropagationForeground, PropagationBackground, PropagationOrphan})})
+	}
+	if res.Name == "namespaces" {
+		// The namespace controller empties a namespace before it goes (the "kubernetes" finalizer).
+		if ns := obj.(*api.Namespace); ns.Status.Phase != api.NamespaceTerminating {
+			ns.Status.Phase = api.NamespaceTerminating
+		}
+	}
+	grace := gracePeriod(obj, req.GracePeriodSeconds)
+	now := s.clock.Now()
+	if len(m.Finalizers) > 0 || grace > 0 || res.Name == "namespaces" && hasNamespaceFinalizer(obj) {
+		if m.DeletionTimestamp == nil || grace < derefInt64(m.DeletionGracePeriodSeconds) {
+			m.DeletionTimestamp = api.Ptr(api.NewTime(now.Add(time.Duration(grace) * time.Second)))
+			m.DeletionGracePeriodSeconds = api.Ptr(grace)
+		}
+		if sameObject(obj, old) || req.DryRun {
+			return &Response{Object: obj}, nil
+		}
+		modRev, _ := strconv.ParseInt(old.GetObjectMeta().ResourceVersion, 10, 64)
+		if err := s.persist(ctx, req, res, user, obj, modRev); err != nil {
+			return nil, err
+		}
+		s.record(req, res, trace.Event{Component: "kube-apiserver", Actor: user.Name, Action: "delete", ResourceVersion: m.ResourceVersion}.
+			Msgf("%s: marked for deletion (deletionTimestamp set, grace %ds, finalizers %v)", req.describe(res), grace, m.Finalizers))
+		return &Response{Object: obj}, nil
+	}
+	if req.DryRun {
+		return &Response{Object: obj, Deleted: true}, nil
+	}
+	return s.remove(ctx, req, res, user, old)
+}
+
+// remove deletes the key from etcd, provided nobody changed the object since it was read.
+func (s *Server) remove(ctx context.Context, req *Request, res *api.Resource, user User, old api.Object) (*Response, error) {
+	m := old.GetObjectMeta()
+	modRev, _ := strconv.ParseInt(m.ResourceVersion, 10, 64)
+	key := etcdKey(res, m.Namespace, m.Name)
+	_, rev, err := s.store.Delete(ctx, key, modRev)
+	if err != nil {
+		return nil, storageError(err, res, m.Name)
+	}
+	s.wrote(res.Name, rev)
+	s.record(req, res, trace.Event{Component: "etcd", Actor: user.Name, Action: "delete",
+		Object: objectPath(res, m.Namespace, m.Name), ResourceVersion: strconv.FormatInt(rev, 10)}.
+		Msgf("delete %s -> revision %d", key, rev))
+	return &Response{Object: old, Deleted: true}, nil
+}
+
+func addFinalizer(m *api.ObjectMeta, f string) {
+	if !m.HasFinalizer(f) {
+		m.Finalizers = append(m.Finalizers, f)
+	}
+}
+
+func hasNamespaceFinalizer(obj api.Object) bool {
+	ns, ok := obj.(*api.Namespace)
+	return ok && len(ns.Spec.Finalizers) > 0
+}
+
+// gracePeriod is how long a pod gets to stop: the request's value, else the pod's
+// terminationGracePeriodSeconds (default 30 s). A pod that never reached a node has nothing to stop
+// and goes at once, as do all other kinds.
+func gracePeriod(obj api.Object, requested *int64) int64 {
+	pod, ok := obj.(*api.Pod)
+	if !ok || pod.Spec.NodeName == "" {
+		return 0
+	}
+	if pod.Status.Phase == api.PodSucceeded || pod.Status.Phase == api.PodFailed {
+		return 0
+	}
+	if requested != nil {
+		return max(*requested, 0)
+	}
+	if pod.Spec.TerminationGracePeriodSeconds != nil {
+		return *pod.Spec.TerminationGracePeriodSeconds
+	}
+	return 30
+}
+
+func derefInt64(p *int64) int64 {
+	if p == nil {
+		return 0
+	}
+	return *p
+}

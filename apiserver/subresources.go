@@ -1,0 +1,166 @@
+// subresources.go: the special endpoints beside an object: pods/binding (how the scheduler assigns a
+// pod to a node), pods/eviction (how drain asks a pod to leave), and deployments|replicasets/scale
+// (how `kubectl scale` changes replicas without sending the whole object). pods/status and friends are
+// in registry.go's updateStatus.
+package apiserver
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"kubesim/api"
+	apierrors "kubesim/api/errors"
+	"kubesim/trace"
+)
+
+// bind sets a pod's spec.nodeName. Only the binding subresource may do that, and only once: a pod that
+// already has a node gets 409 Conflict, so two schedulers racing for one pod cannot both win.
+func (s *Server) bind(ctx context.Context, req *Request, res *api.Resource, user User) (*Response, error) {
+	b, ok := req.Body.(*api.Binding)
+	if !ok {
+		return nil, apierrors.NewBadRequest("pods/binding needs a Binding body")
+	}
+	if b.Target.Name == "" {
+		return nil, apierrors.NewInvalid("Binding", req.Name, nil)
+	}
+	old, err := s.read(ctx, res, req.Namespace, req.Name)
+	if err != nil {
+		return nil, err
+	}
+	pod := api.DeepCopy(old).(*api.Pod)
+	conflict := func(why string) error {
+		return apierrors.NewConflict("pods/binding", req.Name, why)
+	}
+	switch {
+	case pod.DeletionTimestamp != nil:
+		return nil, conflict(fmt.Sprintf("pod %s is being deleted, cannot be assigned to a host", req.Name))
+	case pod.Spec.NodeName != "":
+		return nil, conflict(fmt.Sprintf("pod %s is already assigned to node %q", req.Name, pod.Spec.NodeName))
+	}
+	pod.Spec.NodeName = b.Target.Name
+	setPodCondition(pod, api.PodCondition{Type: api.PodScheduled, Status: api.ConditionTrue,
+		LastTransitionTime: api.NewTime(s.clock.Now())})
+	if req.DryRun {
+		return &Response{Object: pod}, nil
+	}
+	modRev, _ := strconv.ParseInt(old.GetObjectMeta().ResourceVersion, 10, 64)
+	if err := s.persist(ctx, req, res, user, pod, modRev); err != nil {
+		return nil, err
+	}
+	return &Response{Object: pod}, nil
+}
+
+// setPodCondition replaces the condition of the same type, keeping its transition time when the
+// status did not change.
+func setPodCondition(pod *api.Pod, c api.PodCondition) {
+	for i, old := range pod.Status.Conditions {
+		if old.Type == c.Type {
+			if old.Status == c.Status {
+				c.LastTransitionTime = old.LastTransitionTime
+			}
+			pod.Status.Conditions[i] = c
+			return
+		}
+	}
+	pod.Status.Conditions = append(pod.Status.Conditions, c)
+}
+
+// evict is the Eviction API: a polite delete that honours the pod's grace period. (Kubernetes also
+// checks PodDisruptionBudgets here; kubesim has none, so an eviction is always allowed.)
+func (s *Server) evict(ctx context.Context, req *Request, res *api.Resource, user User) (*Response, error) {
+	ev, ok := req.Body.(*api.Eviction)
+	if !ok {
+		return nil, apierrors.NewBadRequest("pods/eviction needs an Eviction body")
+	}
+	del := *req
+	del.Verb, del.Subresource, del.Body = VerbDelete, "", nil
+	if ev.DeleteOptions != nil && ev.DeleteOptions.GracePeriodSeconds != nil {
+		del.GracePeriodSeconds = ev.DeleteOptions.GracePeriodSeconds
+	}
+	s.record(req, res, trace.Event{Component: "kube-apiserver", Actor: user.Name, Action: "evict"}.
+		Msgf("eviction of pod %s/%s allowed (no PodDisruptionBudget)", req.Namespace, req.Name))
+	return s.delete(ctx, &del, res, user)
+}
+
+// scaleOf reads replicas and the selector of a Deployment or ReplicaSet into a Scale.
+func scaleOf(obj api.Object) (*api.Scale, error) {
+	sc := &api.Scale{TypeMeta: api.TypeMeta{APIVersion: "autoscaling/v1", Kind: "Scale"}}
+	m := obj.GetObjectMeta()
+	sc.ObjectMeta = api.ObjectMeta{Name: m.Name, Namespace: m.Namespace, UID: m.UID,
+		ResourceVersion: m.ResourceVersion, CreationTimestamp: m.CreationTimestamp}
+	var sel *api.LabelSelector
+	switch o := obj.(type) {
+	case *api.Deployment:
+		sc.Spec.Replicas = derefInt32(o.Spec.Replicas)
+		sc.Status.Replicas = o.Status.Replicas
+		sel = o.Spec.Selector
+	case *api.ReplicaSet:
+		sc.Spec.Replicas = derefInt32(o.Spec.Replicas)
+		sc.Status.Replicas = o.Status.Replicas
+		sel = o.Spec.Selector
+	default:
+		return nil, apierrors.NewBadRequest("scale is served for deployments and replicasets")
+	}
+	if sel != nil {
+		sc.Status.Selector = sel.String()
+	}
+	return sc, nil
+}
+
+func derefInt32(p *int32) int32 {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+func (s *Server) getScale(ctx context.Context, req *Request, res *api.Resource) (*Response, error) {
+	obj, err := s.read(ctx, res, req.Namespace, req.Name)
+	if err != nil {
+		return nil, err
+	}
+	sc, err := scaleOf(obj)
+	if err != nil {
+		return nil, err
+	}
+	return &Response{Object: sc}, nil
+}
+
+// updateScale changes spec.replicas, checking the Scale's resourceVersion like any update.
+func (s *Server) updateScale(ctx context.Context, req *Request, res *api.Resource, user User) (*Response, error) {
+	sc, ok := req.Body.(*api.Scale)
+	if !ok {
+		return nil, apierrors.NewBadRequest("the scale subresource needs a Scale body")
+	}
+	old, err := s.read(ctx, res, req.Namespace, req.Name)
+	if err != nil {
+		return nil, err
+	}
+	if rv := sc.ResourceVersion; rv != "" && rv != old.GetObjectMeta().ResourceVersion {
+		return nil, apierrors.NewConflict(res.GroupResource(), req.Name, apierrors.OptimisticLockErrorMsg)
+	}
+	obj := api.DeepCopy(old)
+	replicas := sc.Spec.Replicas
+	switch o := obj.(type) {
+	case *api.Deployment:
+		o.Spec.Replicas = &replicas
+	case *api.ReplicaSet:
+		o.Spec.Replicas = &replicas
+	}
+	if !api.SpecEqual(obj, old) {
+		obj.GetObjectMeta().Generation++
+	}
+	if err := s.validate(req, res, user, obj, old); err != nil {
+		return nil, err
+	}
+	resp, err := s.finishUpdate(ctx, req, res, user, obj, old)
+	if err != nil {
+		return nil, err
+	}
+	out, err := scaleOf(resp.Object)
+	if err != nil {
+		return nil, err
+	}
+	return &Response{Object: out}, nil
+}

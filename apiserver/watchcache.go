@@ -1,0 +1,497 @@
+// watchcache.go: the watch cache (k8s.io/apiserver's Cacher). One etcd watch on /registry/ feeds it;
+// it decodes each change once, keeps the current state of every resource and a window of recent
+// events per resource, and fans each event out to the watchers whose selectors it matches. Lists and
+// watches are served from here, so a thousand kubelets watching pods cost etcd one watch, not a
+// thousand.
+//
+// Its promises, which informers rely on:
+//   - a watch from resourceVersion R receives every later change once, in revision order, with no gap;
+//   - a watch with no resourceVersion first receives the current state as ADDED events;
+//   - a watch from a resourceVersion older than the window gets 410 Gone
+//     `too old resource version: R (F)`, and the client must relist;
+//   - rev tells how far the cache has read etcd, so a consistent list (and the step driver) can wait
+//     until the cache has seen a given revision.
+package apiserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"kubesim/api"
+	apierrors "kubesim/api/errors"
+	"kubesim/api/fields"
+	"kubesim/api/labels"
+	"kubesim/store"
+)
+
+// EventType is the type of a watch event.
+type EventType string
+
+// Watch event types, as on the wire.
+const (
+	Added    EventType = "ADDED"
+	Modified EventType = "MODIFIED"
+	Deleted  EventType = "DELETED"
+	Bookmark EventType = "BOOKMARK"
+	Error    EventType = "ERROR"
+)
+
+// WatchEvent is one change delivered to a watcher. Object is shared by every watcher that receives the
+// event and by the cache: it must never be modified (client-go's rule for informer caches).
+type WatchEvent struct {
+	Type            EventType
+	Object          api.Object
+	ResourceVersion int64
+}
+
+// cacheEvent is a change as the cache stores it: the object before and after.
+type cacheEvent struct {
+	rev  int64
+	key  string
+	obj  api.Object // nil for a delete
+	prev api.Object // nil for a create
+}
+
+// defaultWindow is how many events per resource the cache keeps for watches that resume. Kubernetes
+// sizes its window dynamically (by default about 75 seconds of history, between 100 and 100k events);
+// kubesim keeps a fixed count.
+const defaultWindow = 2000
+
+type watchCache struct {
+	mu   sync.RWMutex
+	cond *sync.Cond // broadcast (with mu held) whenever rev moves or the cache stops
+	rev  int64      // guarded by mu: the last etcd revision read
+	err  error      // guarded by mu: why the etcd watch ended, if it did
+	// resources holds one resourceCache per resource name; fixed after newWatchCache, so reading the
+	// map needs no lock (each resourceCache is guarded by the cache's mu).
+	resources map[string]*resourceCache
+	window    int
+}
+
+// resourceCache is the state and history of one resource. All fields are guarded by watchCache.mu.
+type resourceCache struct {
+	res     *api.Resource
+	objects map[string]api.Object // key -> current object
+	// byNode indexes pods by spec.nodeName (the kubelet's field selector), key set per node.
+	byNode map[string]map[string]struct{}
+	// events is the window, oldest first; floor is the revision from which the window is complete:
+	// every change with revision > floor is in events.
+	events []cacheEvent
+	floor  int64
+	// watchers that filter on one node (byNode), and all the others.
+	nodeWatchers map[string]map[*Watcher]struct{}
+	watchers     map[*Watcher]struct{}
+}
+
+func newWatchCache(window int) *watchCache {
+	c := &watchCache{resources: map[string]*resourceCache{}, window: window}
+	c.cond = sync.NewCond(&c.mu)
+	for _, r := range api.Resources() {
+		c.resources[r.Name] = &resourceCache{
+			res: r, objects: map[string]api.Object{}, byNode: map[string]map[string]struct{}{},
+			nodeWatchers: map[string]map[*Watcher]struct{}{}, watchers: map[*Watcher]struct{}{},
+		}
+	}
+	return c
+}
+
+// start lists everything under /registry/ and then follows etcd's watch from the next revision, until
+// ctx ends.
+func (c *watchCache) start(ctx context.Context, st *store.Store) error {
+	kvs, rev, err := st.List(ctx, "/registry/", 0)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	for _, kv := range kvs {
+		rc, key, obj, err := c.decode(kv)
+		if err != nil {
+			c.mu.Unlock()
+			return err
+		}
+		rc.put(key, obj)
+	}
+	for _, rc := range c.resources {
+		rc.floor = rev
+	}
+	c.rev = rev
+	c.mu.Unlock()
+
+	w := st.Watch(ctx, "/registry/", rev+1)
+	go c.follow(ctx, w)
+	return nil
+}
+
+func (c *watchCache) follow(ctx context.Context, w *store.Watch) {
+	defer w.Stop()
+	for batch := range w.Events() {
+		c.mu.Lock()
+		for _, ev := range batch {
+			c.applyLocked(ev)
+		}
+		c.cond.Broadcast()
+		c.mu.Unlock()
+	}
+	c.mu.Lock()
+	c.err = w.Err()
+	if c.err == nil {
+		c.err = ctx.Err()
+	}
+	if c.err == nil {
+		c.err = fmt.Errorf("etcd watch closed")
+	}
+	for _, rc := range c.resources {
+		for w := range rc.watchers {
+			w.closeWith(c.err)
+		}
+		for _, ws := range rc.nodeWatchers {
+			for w := range ws {
+				w.closeWith(c.err)
+			}
+		}
+	}
+	c.cond.Broadcast()
+	c.mu.Unlock()
+}
+
+// decode turns an etcd key and value into (resource cache, object key, object).
+func (c *watchCache) decode(kv store.KV) (*resourceCache, string, api.Object, error) {
+	rc, key, err := c.locate(kv.Key)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	obj := rc.res.NewObject()
+	if err := json.Unmarshal(kv.Value, obj); err != nil {
+		return nil, "", nil, fmt.Errorf("decoding %s: %w", kv.Key, err)
+	}
+	obj.GetObjectMeta().ResourceVersion = strconv.FormatInt(kv.ModRevision, 10)
+	return rc, key, obj, nil
+}
+
+// locate maps "/registry/pods/default/nginx" to the pods cache and key "default/nginx".
+func (c *watchCache) locate(etcdKey string) (*resourceCache, string, error) {
+	rest, ok := strings.CutPrefix(etcdKey, "/registry/")
+	if !ok {
+		return nil, "", fmt.Errorf("key %q is outside /registry/", etcdKey)
+	}
+	resource, key, _ := strings.Cut(rest, "/")
+	rc := c.resources[resource]
+	if rc == nil {
+		return nil, "", fmt.Errorf("key %q names no known resource", etcdKey)
+	}
+	return rc, key, nil
+}
+
+func (c *watchCache) applyLocked(ev store.Event) {
+	c.rev = ev.Revision
+	var (
+		rc  *resourceCache
+		key string
+		obj api.Object
+		err error
+	)
+	if ev.Type == store.Delete {
+		rc, key, err = c.locate(ev.KV.Key)
+	} else {
+		rc, key, obj, err = c.decode(ev.KV)
+	}
+	if err != nil {
+		return // not an object kubesim knows; nothing watches it
+	}
+	prev := rc.objects[key]
+	if obj == nil {
+		rc.remove(key, prev)
+	} else {
+		rc.put(key, obj)
+	}
+	ce := cacheEvent{rev: ev.Revision, key: key, obj: obj, prev: prev}
+	rc.events = append(rc.events, ce)
+	if len(rc.events) > c.window {
+		drop := len(rc.events) - c.window
+		rc.floor = rc.events[drop-1].rev
+		rc.events = append(rc.events[:0:0], rc.events[drop:]...)
+	}
+	rc.dispatch(ce)
+}
+
+func (rc *resourceCache) put(key string, obj api.Object) {
+	if prev, ok := rc.objects[key]; ok {
+		rc.unindex(key, prev)
+	}
+	rc.objects[key] = obj
+	if node := nodeNameOf(obj); node != "" {
+		set := rc.byNode[node]
+		if set == nil {
+			set = map[string]struct{}{}
+			rc.byNode[node] = set
+		}
+		set[key] = struct{}{}
+	}
+}
+
+func (rc *resourceCache) remove(key string, prev api.Object) {
+	if prev != nil {
+		rc.unindex(key, prev)
+	}
+	delete(rc.objects, key)
+}
+
+func (rc *resourceCache) unindex(key string, obj api.Object) {
+	if node := nodeNameOf(obj); node != "" {
+		delete(rc.byNode[node], key)
+		if len(rc.byNode[node]) == 0 {
+			delete(rc.byNode, node)
+		}
+	}
+}
+
+func nodeNameOf(obj api.Object) string {
+	if p, ok := obj.(*api.Pod); ok {
+		return p.Spec.NodeName
+	}
+	return ""
+}
+
+// dispatch hands one change to every watcher it concerns. Watchers indexed by node only hear about
+// pods on their node (before or after the change).
+func (rc *resourceCache) dispatch(ce cacheEvent) {
+	for w := range rc.watchers {
+		w.offer(ce)
+	}
+	if len(rc.nodeWatchers) == 0 {
+		return
+	}
+	var oldNode, newNode string
+	if ce.prev != nil {
+		oldNode = nodeNameOf(ce.prev)
+	}
+	if ce.obj != nil {
+		newNode = nodeNameOf(ce.obj)
+	}
+	for w := range rc.nodeWatchers[oldNode] {
+		w.offer(ce)
+	}
+	if newNode != oldNode {
+		for w := range rc.nodeWatchers[newNode] {
+			w.offer(ce)
+		}
+	}
+}
+
+// waitFor blocks until the cache has read etcd up to rev, or ctx ends.
+func (c *watchCache) waitFor(ctx context.Context, rev int64) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.rev >= rev {
+		return nil
+	}
+	stop := context.AfterFunc(ctx, func() {
+		c.mu.Lock()
+		c.cond.Broadcast()
+		c.mu.Unlock()
+	})
+	defer stop()
+	for c.rev < rev {
+		if c.err != nil {
+			return c.err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		c.cond.Wait()
+	}
+	return nil
+}
+
+// revision is how far the cache has read etcd.
+func (c *watchCache) revision() int64 {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.rev
+}
+
+// compacted tells the cache that etcd dropped history up to rev: watches from before it must relist.
+func (c *watchCache) compacted(rev int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, rc := range c.resources {
+		if rev <= rc.floor {
+			continue
+		}
+		i := sort.Search(len(rc.events), func(i int) bool { return rc.events[i].rev > rev })
+		rc.events = append(rc.events[:0:0], rc.events[i:]...)
+		rc.floor = rev
+	}
+}
+
+// selection is a list or watch filter: namespace, label selector, field selector.
+type selection struct {
+	namespace string
+	labels    labels.Selector
+	fields    fields.Selector
+	node      string // set when the field selector pins spec.nodeName: use the node index
+}
+
+func newSelection(res *api.Resource, namespace, labelSel, fieldSel string) (selection, error) {
+	s := selection{namespace: namespace, labels: labels.Everything(), fields: fields.Everything()}
+	var err error
+	if labelSel != "" {
+		if s.labels, err = labels.Parse(labelSel); err != nil {
+			return s, apierrors.NewBadRequest(fmt.Sprintf("unable to parse requirement: %v", err))
+		}
+	}
+	if fieldSel != "" {
+		if s.fields, err = fields.ParseSelector(fieldSel); err != nil {
+			return s, apierrors.NewBadRequest(fmt.Sprintf("invalid field selector %q: %v", fieldSel, err))
+		}
+		for _, req := range s.fields.Requirements() {
+			if !supportedField(res, req.Field) {
+				return s, apierrors.NewBadRequest(fmt.Sprintf("field label not supported: %s", req.Field))
+			}
+		}
+		if res.Name == "pods" {
+			if v, ok := s.fields.RequiresExactMatch("spec.nodeName"); ok && v != "" {
+				s.node = v
+			}
+		}
+	}
+	return s, nil
+}
+
+func (s selection) matches(obj api.Object) bool {
+	m := obj.GetObjectMeta()
+	if s.namespace != "" && m.Namespace != s.namespace {
+		return false
+	}
+	if !s.labels.Empty() && !s.labels.Matches(labels.Set(m.Labels)) {
+		return false
+	}
+	return s.fields.Empty() || s.fields.Matches(objectFields(obj))
+}
+
+// list returns the current objects matching sel, sorted by key, at the cache's revision.
+func (c *watchCache) list(res *api.Resource, sel selection) ([]api.Object, int64) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	rc := c.resources[res.Name]
+	var keys []string
+	if sel.node != "" {
+		for k := range rc.byNode[sel.node] {
+			keys = append(keys, k)
+		}
+	} else {
+		prefix := ""
+		if sel.namespace != "" && res.Namespaced {
+			prefix = sel.namespace + "/"
+		}
+		for k := range rc.objects {
+			if strings.HasPrefix(k, prefix) {
+				keys = append(keys, k)
+			}
+		}
+	}
+	sort.Strings(keys)
+	out := make([]api.Object, 0, len(keys))
+	for _, k := range keys {
+		if obj := rc.objects[k]; sel.matches(obj) {
+			out = append(out, obj)
+		}
+	}
+	return out, c.rev
+}
+
+// get returns the cached object (shared: do not modify) or nil.
+func (c *watchCache) get(res *api.Resource, key string) api.Object {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.resources[res.Name].objects[key]
+}
+
+// watch opens a watcher. from is nil for "current state first", else the resourceVersion to resume
+// after.
+func (c *watchCache) watch(res *api.Resource, sel selection, from *int64, bookmarks bool) (*Watcher, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err != nil {
+		return nil, apierrors.NewServiceUnavailable("watch cache is not running: " + c.err.Error())
+	}
+	rc := c.resources[res.Name]
+	w := newWatcher(c, rc, sel, bookmarks)
+	if from == nil {
+		objs := make([]api.Object, 0)
+		keys := make([]string, 0, len(rc.objects))
+		for k := range rc.objects {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if obj := rc.objects[k]; sel.matches(obj) {
+				objs = append(objs, obj)
+			}
+		}
+		for _, obj := range objs {
+			rv, _ := strconv.ParseInt(obj.GetObjectMeta().ResourceVersion, 10, 64)
+			w.push(WatchEvent{Type: Added, Object: obj, ResourceVersion: rv})
+		}
+	} else {
+		if *from < rc.floor {
+			return nil, apierrors.NewResourceExpired(fmt.Sprintf("too old resource version: %d (%d)", *from, rc.floor))
+		}
+		i := sort.Search(len(rc.events), func(i int) bool { return rc.events[i].rev > *from })
+		for _, ce := range rc.events[i:] {
+			w.offer(ce)
+		}
+	}
+	if sel.node != "" {
+		set := rc.nodeWatchers[sel.node]
+		if set == nil {
+			set = map[*Watcher]struct{}{}
+			rc.nodeWatchers[sel.node] = set
+		}
+		set[w] = struct{}{}
+	} else {
+		rc.watchers[w] = struct{}{}
+	}
+	return w, nil
+}
+
+// bookmark sends every watcher that asked for bookmarks the cache's current revision, so that a
+// watcher whose filter matched nothing for a while can still resume from a recent resourceVersion.
+func (c *watchCache) bookmark() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, rc := range c.resources {
+		send := func(w *Watcher) {
+			if w.bookmarks {
+				obj := rc.res.NewObject()
+				obj.GetObjectMeta().ResourceVersion = strconv.FormatInt(c.rev, 10)
+				w.push(WatchEvent{Type: Bookmark, Object: obj, ResourceVersion: c.rev})
+			}
+		}
+		for w := range rc.watchers {
+			send(w)
+		}
+		for _, ws := range rc.nodeWatchers {
+			for w := range ws {
+				send(w)
+			}
+		}
+	}
+}
+
+func (c *watchCache) unregister(w *Watcher) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(w.rc.watchers, w)
+	if set := w.rc.nodeWatchers[w.sel.node]; set != nil {
+		delete(set, w)
+		if len(set) == 0 {
+			delete(w.rc.nodeWatchers, w.sel.node)
+		}
+	}
+}

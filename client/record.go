@@ -1,0 +1,130 @@
+// record.go: the event recorder (client-go's record.EventRecorder with its EventCorrelator). A
+// component reports what it did or what went wrong as an Event about an object
+// (`Normal Scheduled: Successfully assigned default/nginx-x2k9p to node-2`); that is what
+// `kubectl describe` shows under Events and `kubectl get events` lists.
+//
+// Like client-go, the recorder aggregates: an identical event (same object, type, reason, message and
+// source) seen again within ten minutes is not written anew; the existing Event's count goes up and
+// its lastTimestamp moves, which is why a crash-looping pod shows `Back-off restarting failed
+// container (x12 over 5m)`. kubesim simplifications: the write is synchronous (client-go queues it
+// and writes in the background, dropping events under pressure), and "similar event" aggregation
+// (10 events that differ only in message) is not done.
+package client
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"kubesim/api"
+	"kubesim/clock"
+	"kubesim/trace"
+)
+
+// Event types.
+const (
+	EventNormal  = "Normal"
+	EventWarning = "Warning"
+)
+
+// aggregationWindow is how long an identical event keeps being folded into the first one.
+const aggregationWindow = 10 * time.Minute
+
+// EventRecorder posts Events under a component's identity.
+type EventRecorder struct {
+	events    Resource[api.Event, *api.Event]
+	component string // source.component / reportingComponent: "kube-scheduler", "kubelet"
+	host      string // source.host: the node, for kubelets
+	clock     clock.Clock
+	trace     *trace.Recorder
+
+	mu   sync.Mutex
+	seen map[string]*api.Event // guarded by mu: aggregation key -> the Event as last written
+}
+
+// NewEventRecorder returns a recorder for component (and host, for a kubelet).
+func NewEventRecorder(c *Client, component, host string, clk clock.Clock, tr *trace.Recorder) *EventRecorder {
+	return &EventRecorder{events: For[api.Event](c), component: component, host: host, clock: clk, trace: tr,
+		seen: map[string]*api.Event{}}
+}
+
+// Event records an event about obj. Errors are reported in the trace, never returned: losing an
+// event must not stop a controller.
+func (r *EventRecorder) Event(ctx context.Context, obj api.Object, eventType, reason, message string) {
+	m := obj.GetObjectMeta()
+	tm := obj.GetTypeMeta()
+	kind, apiVersion := tm.Kind, tm.APIVersion
+	if res, ok := api.ResourceOf(obj); ok {
+		kind, apiVersion = res.Kind, res.APIVersion()
+	}
+	ref := api.ObjectReference{Kind: kind, APIVersion: apiVersion, Namespace: m.Namespace, Name: m.Name,
+		UID: m.UID, ResourceVersion: m.ResourceVersion}
+	namespace := m.Namespace
+	if namespace == "" {
+		namespace = "default" // events about cluster-scoped objects (nodes) live in default
+	}
+	now := r.clock.Now()
+	key := fmt.Sprintf("%s|%s|%s|%s|%s|%s|%s", r.component, r.host, ref.Kind, ref.Namespace+"/"+ref.Name, eventType, reason, message)
+
+	r.mu.Lock()
+	prev := r.seen[key]
+	r.mu.Unlock()
+
+	var written *api.Event
+	var err error
+	if prev != nil && now.Sub(prev.LastTimestamp.Time) <= aggregationWindow {
+		ev := api.DeepCopy(prev)
+		ev.Count++
+		ev.LastTimestamp = api.NewTime(now)
+		written, err = r.events.Update(ctx, ev)
+	} else {
+		ev := &api.Event{
+			ObjectMeta: api.ObjectMeta{
+				// Kubernetes names events <object>.<hex of the timestamp in nanoseconds>.
+				Name:      m.Name + "." + strconv.FormatInt(now.UnixNano(), 16),
+				Namespace: namespace,
+			},
+			InvolvedObject: ref, Reason: reason, Message: message, Type: eventType,
+			Source:         api.EventSource{Component: r.component, Host: r.host},
+			FirstTimestamp: api.NewTime(now), LastTimestamp: api.NewTime(now), Count: 1,
+			ReportingController: r.component, ReportingInstance: r.host,
+		}
+		written, err = r.events.Create(ctx, ev)
+	}
+	object := fmt.Sprintf("%s/%s", resourceName(obj), m.Key())
+	if err != nil {
+		r.trace.Record(trace.Event{Component: r.traceComponent(), Action: "event", Object: object}.
+			Msgf("could not record event %s %s: %v", eventType, reason, err))
+		return
+	}
+	r.mu.Lock()
+	r.seen[key] = written
+	r.mu.Unlock()
+	msg := fmt.Sprintf("event %s %s: %s", eventType, reason, message)
+	if written.Count > 1 {
+		msg += fmt.Sprintf(" (x%d)", written.Count)
+	}
+	r.trace.Record(trace.Event{Component: r.traceComponent(), Action: "event", Object: object,
+		ResourceVersion: m.ResourceVersion}.Msgf("%s", msg))
+}
+
+// Eventf is Event with a formatted message.
+func (r *EventRecorder) Eventf(ctx context.Context, obj api.Object, eventType, reason, format string, args ...any) {
+	r.Event(ctx, obj, eventType, reason, fmt.Sprintf(format, args...))
+}
+
+func (r *EventRecorder) traceComponent() string {
+	if r.host != "" {
+		return r.component + "/" + r.host
+	}
+	return r.component
+}
+
+func resourceName(obj api.Object) string {
+	if res, ok := api.ResourceOf(obj); ok {
+		return res.Name
+	}
+	return obj.GetTypeMeta().Kind
+}

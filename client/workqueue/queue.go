@@ -1,0 +1,166 @@
+// Queue is the work queue: a FIFO of items with a dirty set and a
+// processing set, so that duplicates collapse and no item is processed by
+// two workers at once.
+//
+//	New(clk, name, limiter) *Queue[T]
+//	Add(item)               mark item as needing work
+//	Get() / TryGet()        take the next item (blocking / non-blocking)
+//	Done(item)              finish processing item
+//	Len(), ShutDown(), ShuttingDown(), Name()
+//
+// AddAfter is in delaying.go; AddRateLimited, Forget and NumRequeues are in
+// rate_limiting.go.
+
+package workqueue
+
+import (
+	"sync"
+
+	"kubesim/clock"
+)
+
+// Queue is client-go's rate-limited, delaying work queue for items of type
+// T (usually a "namespace/name" string key). It is safe for concurrent use.
+type Queue[T comparable] struct {
+	name    string
+	clock   clock.Clock
+	limiter RateLimiter[T]
+
+	mu sync.Mutex
+	// cond is signalled (with mu held) when queue grows or shuttingDown is
+	// set; Get waits on it.
+	cond *sync.Cond
+	// mu guards everything below. Invariants:
+	//   - every item in queue is in dirty and not in processing, and appears
+	//     in queue once;
+	//   - an item in dirty is either in queue or in processing (in which case
+	//     Done will move it back into queue).
+	queue        []T               // items waiting for a worker, oldest first
+	dirty        map[T]struct{}    // items that need processing
+	processing   map[T]struct{}    // items a worker has taken and not yet Done
+	waiting      map[T]*delayedAdd // items scheduled by AddAfter; see delaying.go
+	shuttingDown bool
+}
+
+// New returns an empty Queue. clk drives AddAfter and AddRateLimited; name
+// identifies the queue in logs and traces (client-go uses it for metrics);
+// limiter decides retry delays and must not be nil (use
+// DefaultControllerRateLimiter when in doubt).
+func New[T comparable](clk clock.Clock, name string, limiter RateLimiter[T]) *Queue[T] {
+	if limiter == nil {
+		panic("workqueue: New needs a RateLimiter")
+	}
+	q := &Queue[T]{
+		name:       name,
+		clock:      clk,
+		limiter:    limiter,
+		dirty:      map[T]struct{}{},
+		processing: map[T]struct{}{},
+		waiting:    map[T]*delayedAdd{},
+	}
+	q.cond = sync.NewCond(&q.mu)
+	return q
+}
+
+// Name returns the name the queue was created with.
+func (q *Queue[T]) Name() string { return q.name }
+
+// Add marks item as needing processing. If it is already waiting in the
+// queue, nothing changes (it keeps its place); if a worker is processing it,
+// it is queued again when that worker calls Done.
+func (q *Queue[T]) Add(item T) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.addLocked(item)
+}
+
+func (q *Queue[T]) addLocked(item T) {
+	if q.shuttingDown {
+		return
+	}
+	if _, ok := q.dirty[item]; ok {
+		return
+	}
+	q.dirty[item] = struct{}{}
+	if _, ok := q.processing[item]; ok {
+		return
+	}
+	q.queue = append(q.queue, item)
+	q.cond.Signal()
+}
+
+// Get blocks until an item is available and returns it, marking it as being
+// processed; the caller must call Done(item) when finished. After ShutDown,
+// Get keeps handing out queued items and returns shutdown=true once the
+// queue is empty; a worker should then exit.
+func (q *Queue[T]) Get() (item T, shutdown bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for len(q.queue) == 0 && !q.shuttingDown {
+		q.cond.Wait()
+	}
+	if len(q.queue) == 0 {
+		return item, true
+	}
+	return q.popLocked(), false
+}
+
+// TryGet is Get without blocking: it returns the next item and true, or
+// false if the queue is empty (shutting down or not). The step driver uses
+// it to run exactly one unit of work.
+func (q *Queue[T]) TryGet() (item T, ok bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(q.queue) == 0 {
+		return item, false
+	}
+	return q.popLocked(), true
+}
+
+// popLocked moves the oldest queued item from dirty to processing.
+func (q *Queue[T]) popLocked() T {
+	var zero T
+	item := q.queue[0]
+	q.queue[0] = zero // let the backing array drop its reference
+	q.queue = q.queue[1:]
+	delete(q.dirty, item)
+	q.processing[item] = struct{}{}
+	return item
+}
+
+// Done marks item as no longer being processed. If it was added again while
+// it was being processed, it goes back to the end of the queue now.
+func (q *Queue[T]) Done(item T) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	delete(q.processing, item)
+	if _, ok := q.dirty[item]; ok {
+		q.queue = append(q.queue, item)
+		q.cond.Signal()
+	}
+}
+
+// Len returns the number of items waiting for a worker. Items being
+// processed or waiting out an AddAfter delay are not counted.
+func (q *Queue[T]) Len() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.queue)
+}
+
+// ShutDown makes the queue ignore new items, cancels pending AddAfter
+// delays, and wakes every worker blocked in Get.
+func (q *Queue[T]) ShutDown() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.shuttingDown = true
+	q.cancelWaitingLocked()
+	q.cond.Broadcast()
+}
+
+// ShuttingDown reports whether ShutDown has been called.
+func (q *Queue[T]) ShuttingDown() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.shuttingDown
+}

@@ -1,0 +1,141 @@
+// cluster.go: one call builds a whole cluster. New reads as the boot sequence of a real control plane
+// (kubeadm init, in miniature): a clock, etcd, the apiserver, credentials for each component, then the
+// components themselves, each talking to the apiserver under its own identity.
+package sim
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"sync"
+	"time"
+
+	"kubesim/apiserver"
+	"kubesim/client"
+	"kubesim/clock"
+	"kubesim/store"
+	"kubesim/trace"
+)
+
+// Mode is how time passes.
+type Mode int
+
+const (
+	// StepMode runs one unit of work at a time on a virtual clock: same scenario, same trace, every run.
+	StepMode Mode = iota
+	// RealTime runs every component concurrently on the wall clock (optionally sped up).
+	RealTime
+)
+
+// Epoch is the virtual clock's start in step mode: a fixed instant, so timestamps are reproducible.
+var Epoch = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// Config describes the cluster to build.
+type Config struct {
+	Mode  Mode
+	Speed float64 // real-time mode: 60 makes a minute pass in a second
+	Seed  int64   // every random choice (names, UIDs, tie-breaks) comes from this seed
+	Nodes int     // worker nodes to start (once kubelets exist; see doc.go)
+
+	DataDir       string   // etcd data dir; "" = a temporary one
+	EtcdEndpoints []string // use an external etcd instead of the embedded one
+
+	// KeepTrace keeps every trace event in memory (tests, golden files). Long real-time runs leave it
+	// off and stream the trace to subscribers instead.
+	KeepTrace bool
+	// Observe, if set, receives every trace event from the first one on (a narrator).
+	Observe func(trace.Event)
+}
+
+// Cluster is a running kubesim cluster.
+type Cluster struct {
+	Config    Config
+	Clock     clock.Clock
+	Store     *store.Store
+	APIServer *apiserver.Server
+	Trace     *trace.Recorder
+	Driver    *Driver // step mode only
+	Kubectl   *Kubectl
+
+	virtual *clock.Virtual
+	cancel  context.CancelFunc
+
+	// credMu guards tokens and credRand: the credentials the cluster has issued.
+	credMu   sync.Mutex
+	tokens   map[string]string // user name -> token
+	credRand *rand.Rand
+}
+
+// New boots a cluster.
+func New(ctx context.Context, cfg Config) (*Cluster, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	c := &Cluster{Config: cfg, cancel: cancel, tokens: map[string]string{}, credRand: rand.New(rand.NewSource(cfg.Seed))}
+
+	// The clock everything waits on: virtual in step mode, the (maybe sped-up) wall clock otherwise.
+	if cfg.Mode == StepMode {
+		c.virtual = clock.NewVirtual(Epoch)
+		c.Clock = c.virtual
+	} else {
+		c.Clock = clock.NewReal(cfg.Speed)
+	}
+	c.Trace = trace.NewRecorder(c.Clock, cfg.KeepTrace)
+	if cfg.Observe != nil {
+		c.Trace.Subscribe(cfg.Observe)
+	}
+
+	// etcd: the cluster's only state. Every other component reaches it through the apiserver.
+	st, err := store.Open(ctx, store.Config{DataDir: cfg.DataDir, Endpoints: cfg.EtcdEndpoints, Clock: c.Clock})
+	if err != nil {
+		cancel()
+		return nil, fmt.Errorf("starting etcd: %w", err)
+	}
+	c.Store = st
+
+	// kube-apiserver: the only component that talks to etcd; it bootstraps namespaces and RBAC.
+	c.APIServer = apiserver.New(apiserver.Config{Store: st, Clock: c.Clock, Trace: c.Trace, Seed: cfg.Seed})
+	if err := c.APIServer.Start(ctx); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("starting kube-apiserver: %w", err)
+	}
+
+	// The step driver, which runs the components one unit of work at a time.
+	if cfg.Mode == StepMode {
+		c.Driver = newDriver(c.virtual, c.APIServer, st, c.Trace)
+	}
+
+	// kubectl, as the cluster admin (group system:masters, as kubeadm's admin.conf).
+	c.Kubectl = newKubectl(c, c.Client("kubernetes-admin", "kubectl", apiserver.GroupMasters))
+
+	// The controller manager, scheduler and kubelets join here as they are built (see doc.go).
+	return c, nil
+}
+
+// Close stops every component and etcd.
+func (c *Cluster) Close() {
+	c.cancel()
+	if c.Store != nil {
+		c.Store.Close()
+	}
+}
+
+// Client returns a client for user (issuing a credential on first use), naming itself agent in the
+// trace.
+func (c *Cluster) Client(user, agent string, groups ...string) *client.Client {
+	return client.New(c.APIServer, c.Token(user, groups...), agent)
+}
+
+// Token returns user's bearer token, issuing one (valid forever) on first use.
+func (c *Cluster) Token(user string, groups ...string) string {
+	c.credMu.Lock()
+	defer c.credMu.Unlock()
+	if t, ok := c.tokens[user]; ok {
+		return t
+	}
+	t := fmt.Sprintf("%016x", c.credRand.Int63())
+	c.tokens[user] = t
+	c.APIServer.AddCredential(apiserver.Credential{Token: t, User: apiserver.User{Name: user, Groups: groups}})
+	return t
+}
+
+// Now is the cluster's current time.
+func (c *Cluster) Now() time.Time { return c.Clock.Now() }

@@ -1,0 +1,125 @@
+// mermaid.go: a Mermaid sequence diagram (renders on GitHub) of who called whom: each request from
+// kubectl or a component to the apiserver, the apiserver's answer when it refused, each write to
+// etcd, and the watch deliveries that wake components up. Details (gates that passed) are left out:
+// the diagram shows the conversation, the text story shows the reasoning.
+package narrate
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"kubesim/trace"
+)
+
+type mermaid struct {
+	w     io.Writer
+	lines []string
+	parts map[string]string // participant id -> label
+	order []string
+}
+
+func newMermaid(w io.Writer) *mermaid { return &mermaid{w: w, parts: map[string]string{}} }
+
+// participant maps a trace component or identity to a diagram participant.
+func (m *mermaid) participant(component, actor string) string {
+	name := component
+	switch {
+	case component == "kube-apiserver":
+		name = "API"
+	case component == "etcd":
+		name = "etcd"
+	}
+	id := strings.NewReplacer("/", "_", "-", "_", ":", "_", " ", "_").Replace(name)
+	if _, ok := m.parts[id]; !ok {
+		label := component
+		if id == "API" {
+			label = "kube-apiserver"
+		}
+		m.parts[id] = label
+		m.order = append(m.order, id)
+	}
+	return id
+}
+
+// caller is the participant that sent a request, from the identity the apiserver authenticated.
+func (m *mermaid) caller(actor string) string {
+	switch {
+	case actor == "" || !strings.HasPrefix(actor, "system:"):
+		return m.participant("kubectl", "")
+	case strings.HasPrefix(actor, "system:node:"):
+		return m.participant("kubelet/"+strings.TrimPrefix(actor, "system:node:"), "")
+	case actor == "system:kube-controller-manager":
+		return m.participant("kube-controller-manager", "")
+	}
+	return m.participant(strings.TrimPrefix(actor, "system:"), "")
+}
+
+func (m *mermaid) Event(e trace.Event) {
+	if e.Detail {
+		return
+	}
+	short := e.Message
+	if len(short) > 90 {
+		short = short[:87] + "..."
+	}
+	short = strings.NewReplacer(";", ",", "#", "", "\n", " ").Replace(short)
+	switch {
+	case e.Component == "scenario":
+		m.lines = append(m.lines, fmt.Sprintf("  Note over %s: %s", m.participant("kubectl", ""), short))
+	case e.Component == "etcd":
+		api := m.participant("kube-apiserver", "")
+		m.lines = append(m.lines, fmt.Sprintf("  %s->>%s: %s", api, m.participant("etcd", ""), short))
+	case e.Component == "kube-apiserver" && e.Code >= 400:
+		m.lines = append(m.lines, fmt.Sprintf("  %s-->>%s: %d %s", m.participant("kube-apiserver", ""), m.caller(e.Actor), e.Code, short))
+	case e.Component == "kube-apiserver":
+		m.lines = append(m.lines, fmt.Sprintf("  Note over %s: %s", m.participant("kube-apiserver", ""), short))
+	case e.Action == "request":
+		m.lines = append(m.lines, fmt.Sprintf("  %s->>%s: %s", m.participant(e.Component, ""), m.participant("kube-apiserver", ""), short))
+	case e.Action == "watch":
+		m.lines = append(m.lines, fmt.Sprintf("  %s-->>%s: %s", m.participant("kube-apiserver", ""), m.participant(e.Component, ""), short))
+	default:
+		p := m.participant(e.Component, "")
+		m.lines = append(m.lines, fmt.Sprintf("  %s->>%s: %s", p, p, short))
+	}
+}
+
+// Close writes the diagram: participants in a fixed, readable order, then the messages.
+func (m *mermaid) Close() error {
+	rank := func(id string) int {
+		switch {
+		case id == "kubectl":
+			return 0
+		case id == "API":
+			return 1
+		case id == "etcd":
+			return 2
+		case strings.HasPrefix(id, "kubelet"):
+			return 5
+		case strings.Contains(id, "scheduler"):
+			return 4
+		}
+		return 3
+	}
+	sort.SliceStable(m.order, func(i, j int) bool {
+		if rank(m.order[i]) != rank(m.order[j]) {
+			return rank(m.order[i]) < rank(m.order[j])
+		}
+		return m.order[i] < m.order[j]
+	})
+	var b strings.Builder
+	b.WriteString("sequenceDiagram\n")
+	for _, id := range m.order {
+		if m.parts[id] == id {
+			fmt.Fprintf(&b, "  participant %s\n", id)
+		} else {
+			fmt.Fprintf(&b, "  participant %s as %s\n", id, m.parts[id])
+		}
+	}
+	for _, l := range m.lines {
+		b.WriteString(l + "\n")
+	}
+	_, err := io.WriteString(m.w, b.String())
+	return err
+}

@@ -1,0 +1,131 @@
+// text.go: the numbered story, the default narrator:
+//
+//	#  time  component              what happened
+//	1  0s    kubectl                create deployments.apps default/nginx (3 replicas, image nginx:1.25)
+//	2  0s    kube-apiserver         authenticate: bearer token -> user "admin" (groups [system:masters ...])
+//
+// Scenario steps (component "scenario") become headings; long messages wrap under their column.
+package narrate
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"kubesim/trace"
+)
+
+const (
+	ansiReset = "\x1b[0m"
+	ansiBold  = "\x1b[1m"
+	ansiDim   = "\x1b[2m"
+	ansiRed   = "\x1b[31m"
+	ansiGreen = "\x1b[32m"
+	ansiCyan  = "\x1b[36m"
+)
+
+type textNarrator struct {
+	w       io.Writer
+	o       Options
+	header  bool
+	compCol int
+}
+
+func newText(w io.Writer, o Options) *textNarrator {
+	if o.Width <= 0 {
+		o.Width = 110
+	}
+	return &textNarrator{w: w, o: o, compCol: 22}
+}
+
+func (n *textNarrator) paint(code, s string) string {
+	if !n.o.Color || s == "" {
+		return s
+	}
+	return code + s + ansiReset
+}
+
+func (n *textNarrator) Event(e trace.Event) {
+	if e.Component == "scenario" {
+		n.heading(e)
+		return
+	}
+	if !Visible(e, n.o.Verbose) {
+		return
+	}
+	if !n.header {
+		fmt.Fprintf(n.w, "%5s  %-6s  %-*s  %s\n", "#", n.say("time"), n.compCol, n.say("component"), n.say("what happened"))
+		n.header = true
+	}
+	msg := n.message(e)
+	if e.Action != "" && !strings.HasPrefix(msg, e.Action) {
+		msg = e.Action + ": " + msg
+	}
+	prefix := fmt.Sprintf("%5d  %-6s  ", e.Seq, e.Time.String())
+	indent := strings.Repeat(" ", len(prefix)+n.compCol+2)
+	lines := wrap(msg, n.o.Width-len(indent))
+	colour := ""
+	switch {
+	case e.Code >= 400:
+		colour = ansiRed
+	case e.Detail:
+		colour = ansiDim
+	case e.Component == "etcd":
+		colour = ansiGreen
+	}
+	fmt.Fprintf(n.w, "%s%s  %s\n", prefix, n.paint(ansiCyan, fmt.Sprintf("%-*s", n.compCol, e.Component)), n.paint(colour, lines[0]))
+	for _, l := range lines[1:] {
+		fmt.Fprintf(n.w, "%s%s\n", indent, n.paint(colour, l))
+	}
+}
+
+func (n *textNarrator) heading(e trace.Event) {
+	if n.header {
+		fmt.Fprintln(n.w)
+	}
+	fmt.Fprintln(n.w, n.paint(ansiBold, "── "+n.message(e)+" ──"))
+	n.header = false
+}
+
+// message is the event's message in the narrator's language.
+func (n *textNarrator) message(e trace.Event) string {
+	if n.o.Lang != "zh" {
+		return e.Message
+	}
+	return translate(e)
+}
+
+func (n *textNarrator) say(s string) string {
+	if n.o.Lang == "zh" {
+		if t, ok := zhWords[s]; ok {
+			return t
+		}
+	}
+	return s
+}
+
+func (n *textNarrator) Close() error { return nil }
+
+// wrap breaks s into lines of at most width runes, at spaces where possible.
+func wrap(s string, width int) []string {
+	if width < 20 {
+		width = 20
+	}
+	var lines []string
+	for _, para := range strings.Split(s, "\n") {
+		r := []rune(para)
+		for len(r) > width {
+			cut := width
+			for i := width; i > width/2; i-- {
+				if r[i] == ' ' {
+					cut = i
+					break
+				}
+			}
+			lines = append(lines, strings.TrimRight(string(r[:cut]), " "))
+			r = []rune(strings.TrimLeft(string(r[cut:]), " "))
+		}
+		lines = append(lines, string(r))
+	}
+	return lines
+}

@@ -1,0 +1,56 @@
+// Helpers shared by the store's tests: a fresh embedded store per test and
+// a bounded wait on a watch.
+
+package store_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"kubesim/store"
+)
+
+// waitLimit only turns a hang into a failure; no test waits it out when it
+// passes.
+const waitLimit = 10 * time.Second
+
+// openStore starts a fresh embedded store that is closed when the test ends.
+func openStore(t testing.TB, cfg store.Config) *store.Store {
+	t.Helper()
+	s, err := store.Open(context.Background(), cfg)
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, s.Close()) })
+	return s
+}
+
+// nextEvents reads events from w until it has n of them, flattening batches.
+func nextEvents(t *testing.T, w *store.Watch, n int) []store.Event {
+	t.Helper()
+	var got []store.Event
+	timeout := time.After(waitLimit)
+	for len(got) < n {
+		select {
+		case batch, ok := <-w.Events():
+			require.Truef(t, ok, "watch ended after %d of %d events: %v", len(got), n, w.Err())
+			got = append(got, batch...)
+		case <-timeout:
+			t.Fatalf("got %d of %d events before timeout", len(got), n)
+		}
+	}
+	require.Len(t, got, n, "more events than expected arrived in the last batch")
+	return got
+}
+
+// waitClosed waits for w's channel to close, failing on any event.
+func waitClosed(t *testing.T, w *store.Watch) {
+	t.Helper()
+	select {
+	case batch, ok := <-w.Events():
+		require.False(t, ok, "unexpected events: %+v", batch)
+	case <-time.After(waitLimit):
+		t.Fatal("watch did not end")
+	}
+}

@@ -1,0 +1,188 @@
+// This file is the store's watch: a stream of the changes under a key
+// prefix, starting at a chosen revision.
+//
+//	EventType, Event    one change (Put or Delete) at one revision
+//	(*Store).Watch      start a watch
+//	(*Watch).Events     batches of events, in revision order
+//	(*Watch).Err        why the stream ended
+//	(*Watch).Stop       end it
+//
+// This is the etcd half of every Kubernetes watch. The kube-apiserver keeps
+// one etcd watch per resource (its watch cache, or Cacher) and fans the
+// events out to its own clients; when a client asks for a resourceVersion
+// whose history etcd has compacted, it answers 410 Gone and the client
+// lists again. See k8s.io/apiserver/pkg/storage/etcd3/watcher.go.
+
+package store
+
+import (
+	"context"
+	"errors"
+
+	"go.etcd.io/etcd/api/v3/mvccpb"
+	clientv3 "go.etcd.io/etcd/client/v3"
+)
+
+// EventType says what happened to a key.
+type EventType int
+
+const (
+	// Put means the key was created or updated.
+	Put EventType = iota + 1
+	// Delete means the key was deleted.
+	Delete
+)
+
+// String returns the type as etcdctl prints it.
+func (t EventType) String() string {
+	switch t {
+	case Put:
+		return "PUT"
+	case Delete:
+		return "DELETE"
+	}
+	return "UNKNOWN"
+}
+
+// Event is one change to one key.
+type Event struct {
+	Type EventType
+	// KV is the key after a Put. After a Delete, KV.ModRevision is the
+	// revision of the delete and KV.Value the value the key had, which is
+	// what a Kubernetes DELETED watch event carries: the last state.
+	KV KV
+	// PrevKV is the key before the change; nil when a Put created it.
+	PrevKV *KV
+	// Revision is the revision of the change; it equals KV.ModRevision.
+	Revision int64
+}
+
+func eventFrom(e *clientv3.Event) Event {
+	ev := Event{Type: Put, KV: kvFrom(e.Kv), Revision: e.Kv.ModRevision}
+	if e.PrevKv != nil {
+		prev := kvFrom(e.PrevKv)
+		ev.PrevKV = &prev
+	}
+	if e.Type == mvccpb.DELETE {
+		ev.Type = Delete
+		if ev.PrevKV != nil {
+			ev.KV.Value = ev.PrevKV.Value
+			ev.KV.CreateRevision = ev.PrevKV.CreateRevision
+		}
+	}
+	return ev
+}
+
+// Watch is a running watch. Read Events until it is closed, then ask Err
+// why.
+type Watch struct {
+	events chan []Event
+	cancel context.CancelFunc
+	// done is closed after err is set and before events is closed, so a
+	// reader that saw events close also sees err.
+	done chan struct{}
+	err  error
+}
+
+// Watch streams every change under prefix whose revision is fromRevision or
+// later (0 means: every change after Watch returns), each exactly once and
+// in revision order. Like Kubernetes, pass a list's revision + 1 to miss
+// nothing between a List and its Watch.
+//
+// The stream ends when ctx is done, on Stop, or on an error: a
+// *CompactedError if the revisions it needs were compacted away, which the
+// caller answers by listing again.
+func (s *Store) Watch(ctx context.Context, prefix string, fromRevision int64) *Watch {
+	s.watches.Add(1)
+	ctx, cancel := context.WithCancel(ctx)
+	w := &Watch{events: make(chan []Event), cancel: cancel, done: make(chan struct{})}
+	if fromRevision == 0 {
+		// etcd's own "now" is when the request reaches the server, which is
+		// after Watch returns; pinning it here means a write that completes
+		// after Watch returns is never missed.
+		rev, err := s.CurrentRevision(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				err = nil // stopped before it started
+			}
+			w.finish(err)
+			return w
+		}
+		fromRevision = rev + 1
+	}
+	// WithRequireLeader ends the watch when this member loses its leader,
+	// instead of leaving it silently stale; the kube-apiserver does the same.
+	wch := s.client.Watch(clientv3.WithRequireLeader(ctx), prefix,
+		clientv3.WithPrefix(), clientv3.WithPrevKV(), clientv3.WithRev(fromRevision))
+	go func() { w.finish(w.run(ctx, wch, fromRevision)) }()
+	return w
+}
+
+// run forwards etcd's watch responses until ctx ends or the stream fails.
+// next is the first revision not yet delivered.
+func (w *Watch) run(ctx context.Context, wch clientv3.WatchChan, next int64) error {
+	for {
+		var resp clientv3.WatchResponse
+		var ok bool
+		select {
+		case <-ctx.Done():
+			return nil
+		case resp, ok = <-wch:
+		}
+		switch {
+		case !ok:
+			if ctx.Err() != nil {
+				return nil
+			}
+			return errors.New("etcd closed the watch")
+		case resp.CompactRevision != 0:
+			return &CompactedError{Requested: next, Compacted: resp.CompactRevision}
+		case resp.Err() != nil:
+			return resp.Err()
+		case len(resp.Events) == 0:
+			continue // the "created" notification
+		}
+		batch := make([]Event, len(resp.Events))
+		for i, e := range resp.Events {
+			batch[i] = eventFrom(e)
+		}
+		next = batch[len(batch)-1].Revision + 1
+		select {
+		case w.events <- batch:
+		case <-ctx.Done():
+			return nil
+		}
+	}
+}
+
+// finish records why the watch ended and closes its channel.
+func (w *Watch) finish(err error) {
+	w.err = err
+	close(w.done)
+	close(w.events)
+	w.cancel()
+}
+
+// Events returns the stream of event batches. A batch holds the events of
+// one etcd response, in revision order; batches follow in revision order.
+// The channel is closed when the watch ends.
+func (w *Watch) Events() <-chan []Event { return w.events }
+
+// Err returns why the watch ended: nil if it was stopped (by Stop or its
+// context) or is still running, a *CompactedError if its history was
+// compacted, or another error if etcd ended it.
+func (w *Watch) Err() error {
+	select {
+	case <-w.done:
+		return w.err
+	default:
+		return nil
+	}
+}
+
+// Stop ends the watch and waits until its channel is closed. Events still
+// unread are dropped.
+func (w *Watch) Stop() {
+	w.cancel()
+	<-w.done
+}

@@ -1,0 +1,133 @@
+// Tests of watches: complete, ordered, exactly-once delivery from a
+// revision, and compaction surfacing as a typed error.
+
+package store_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"kubesim/store"
+)
+
+// summary is an event without the parts a test does not pin down.
+type summary struct {
+	Type     store.EventType
+	Key      string
+	Value    string
+	Prev     string // PrevKV's value; "" when PrevKV is nil
+	Revision int64
+}
+
+func summarize(events []store.Event) []summary {
+	out := make([]summary, len(events))
+	for i, e := range events {
+		out[i] = summary{Type: e.Type, Key: e.KV.Key, Value: string(e.KV.Value), Revision: e.Revision}
+		if e.PrevKV != nil {
+			out[i].Prev = string(e.PrevKV.Value)
+		}
+		if e.Revision != e.KV.ModRevision {
+			panic("event revision differs from its KV's ModRevision")
+		}
+	}
+	return out
+}
+
+func TestWatchFromRevisionSeesEveryLaterEventOnceInOrder(t *testing.T) {
+	t.Parallel()
+	s := openStore(t, store.Config{})
+	ctx := context.Background()
+	const a, b = "/registry/pods/default/a", "/registry/pods/default/b"
+
+	_, err := s.Create(ctx, a, []byte("before"))
+	require.NoError(t, err)
+	r1, err := s.Update(ctx, a, []byte("a1"), 0)
+	require.NoError(t, err)
+	r2, err := s.Create(ctx, b, []byte("b1"))
+	require.NoError(t, err)
+	_, err = s.Create(ctx, "/registry/nodes/n1", []byte("other prefix"))
+	require.NoError(t, err)
+
+	// The watch starts in the past: r1 and r2 are replayed from history,
+	// the rest arrive live.
+	w := s.Watch(ctx, "/registry/pods/", r1)
+	defer w.Stop()
+
+	r3, err := s.Update(ctx, a, []byte("a2"), r1)
+	require.NoError(t, err)
+	_, r4, err := s.Delete(ctx, b, 0)
+	require.NoError(t, err)
+	r5, err := s.Create(ctx, b, []byte("b2"))
+	require.NoError(t, err)
+
+	want := []summary{
+		{store.Put, a, "a1", "before", r1},
+		{store.Put, b, "b1", "", r2},
+		{store.Put, a, "a2", "a1", r3},
+		{store.Delete, b, "b1", "b1", r4}, // a delete carries the last value
+		{store.Put, b, "b2", "", r5},
+	}
+	assert.Equal(t, want, summarize(nextEvents(t, w, len(want))))
+
+	// Exactly once: the next event is a new write, not a repeat.
+	r6, err := s.Update(ctx, b, []byte("b3"), r5)
+	require.NoError(t, err)
+	assert.Equal(t, []summary{{store.Put, b, "b3", "b2", r6}}, summarize(nextEvents(t, w, 1)))
+}
+
+func TestWatchFromZeroSeesWritesAfterWatchReturns(t *testing.T) {
+	t.Parallel()
+	s := openStore(t, store.Config{})
+	ctx := context.Background()
+
+	_, err := s.Create(ctx, "/old", []byte("already there"))
+	require.NoError(t, err)
+	w := s.Watch(ctx, "/", 0)
+	defer w.Stop()
+	rev, err := s.Create(ctx, "/new", []byte("v"))
+	require.NoError(t, err)
+
+	assert.Equal(t, []summary{{store.Put, "/new", "v", "", rev}}, summarize(nextEvents(t, w, 1)))
+}
+
+func TestWatchFromCompactedRevisionFailsWithCompactedError(t *testing.T) {
+	t.Parallel()
+	s := openStore(t, store.Config{})
+	ctx := context.Background()
+
+	first, err := s.Create(ctx, "/registry/pods/default/a", []byte("1"))
+	require.NoError(t, err)
+	last, err := s.Update(ctx, "/registry/pods/default/a", []byte("2"), first)
+	require.NoError(t, err)
+	require.NoError(t, s.Compact(ctx, last))
+
+	w := s.Watch(ctx, "/registry/pods/", first)
+	waitClosed(t, w)
+
+	err = w.Err()
+	var compacted *store.CompactedError
+	require.ErrorAs(t, err, &compacted)
+	assert.Equal(t, &store.CompactedError{Requested: first, Compacted: last}, compacted)
+	assert.True(t, store.IsCompacted(err))
+}
+
+func TestStoppedWatchClosesWithoutError(t *testing.T) {
+	t.Parallel()
+	s := openStore(t, store.Config{})
+	ctx := context.Background()
+
+	w := s.Watch(ctx, "/", 0)
+	assert.NoError(t, w.Err(), "a running watch has no error")
+	w.Stop()
+	waitClosed(t, w)
+	assert.NoError(t, w.Err())
+
+	cancelled, cancel := context.WithCancel(ctx)
+	w = s.Watch(cancelled, "/", 1)
+	cancel()
+	waitClosed(t, w)
+	assert.NoError(t, w.Err())
+}
