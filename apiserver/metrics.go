@@ -4,7 +4,6 @@
 package apiserver
 
 import (
-	"fmt"
 	"sort"
 	"sync"
 	"time"
@@ -15,8 +14,13 @@ import (
 
 type metrics struct {
 	mu       sync.Mutex
-	requests map[string]int64         // guarded by mu: "verb resource code" -> count
-	latency  map[string]time.Duration // guarded by mu: "verb resource" -> summed latency
+	requests map[seriesKey]int64         // guarded by mu
+	latency  map[seriesKey]time.Duration // guarded by mu; code is 0 in these keys
+}
+
+type seriesKey struct {
+	verb, resource string
+	code           int
 }
 
 func (m *metrics) observe(req *Request, res *api.Resource, err error, took time.Duration) {
@@ -37,10 +41,10 @@ func (m *metrics) observe(req *Request, res *api.Resource, err error, took time.
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.requests == nil {
-		m.requests, m.latency = map[string]int64{}, map[string]time.Duration{}
+		m.requests, m.latency = map[seriesKey]int64{}, map[seriesKey]time.Duration{}
 	}
-	m.requests[fmt.Sprintf("%s %s %d", req.Verb, resource, code)]++
-	m.latency[req.Verb+" "+resource] += took
+	m.requests[seriesKey{req.Verb, resource, code}]++
+	m.latency[seriesKey{verb: req.Verb, resource: resource}] += took
 }
 
 // RequestCount is one apiserver_request_total series.
@@ -56,10 +60,7 @@ func (s *Server) Requests() []RequestCount {
 	defer s.metrics.mu.Unlock()
 	out := make([]RequestCount, 0, len(s.metrics.requests))
 	for k, n := range s.metrics.requests {
-		var rc RequestCount
-		fmt.Sscanf(k, "%s %s %d", &rc.Verb, &rc.Resource, &rc.Code)
-		rc.Count = n
-		out = append(out, rc)
+		out = append(out, RequestCount{Verb: k.verb, Resource: k.resource, Code: k.code, Count: n})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
@@ -79,5 +80,5 @@ func (s *Server) Requests() []RequestCount {
 func (s *Server) RequestLatency(verb, groupResource string) time.Duration {
 	s.metrics.mu.Lock()
 	defer s.metrics.mu.Unlock()
-	return s.metrics.latency[verb+" "+groupResource]
+	return s.metrics.latency[seriesKey{verb: verb, resource: groupResource}]
 }

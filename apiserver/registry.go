@@ -180,11 +180,23 @@ func (s *Server) create(ctx context.Context, req *Request, res *api.Resource, us
 			Msgf("%s: passed every gate; dry run, nothing written to etcd", req.describe(res)))
 		return &Response{Object: obj}, nil
 	}
-	if err := s.persist(ctx, req, res, user, obj, 0); err != nil {
-		return nil, err
+	// A generated name can collide with an existing one; like kube-apiserver (since 1.30), try a few
+	// fresh suffixes before giving up with AlreadyExists.
+	for attempt := 0; ; attempt++ {
+		err := s.persist(ctx, req, res, user, obj, 0)
+		if err == nil {
+			return &Response{Object: obj}, nil
+		}
+		if m.GenerateName == "" || !apierrors.IsAlreadyExists(err) || attempt == maxGenerateNameAttempts {
+			return nil, err
+		}
+		m.Name = m.GenerateName + s.randomSuffix()
+		req.Name = m.Name
 	}
-	return &Response{Object: obj}, nil
 }
+
+// maxGenerateNameAttempts is how many extra names a generateName create tries after a collision.
+const maxGenerateNameAttempts = 7
 
 // bodyFor checks the request body against the URL and returns a private copy to work on: the
 // apiserver never modifies the caller's object.
@@ -233,7 +245,7 @@ func (s *Server) admit(ctx context.Context, req *Request, res *api.Resource, use
 				Msgf("admission plugin %s rejected %s: %s", p.Name(), req.describe(res), err.Error()))
 			return recorded{err}
 		}
-		if len(changes) > 0 {
+		if len(changes) > 0 && s.trace != nil {
 			s.record(req, res, trace.Event{Component: "kube-apiserver", Actor: user.Name, Action: "admit", Detail: true}.
 				Msgf("%s: %s", p.Name(), strings.Join(changes, "; ")))
 		}
@@ -265,8 +277,10 @@ func (s *Server) validate(req *Request, res *api.Resource, user User, obj, old a
 			Msgf("%s -> 422 %s", req.describe(res), err.Error()))
 		return recorded{err}
 	}
-	s.record(req, res, trace.Event{Component: "kube-apiserver", Actor: user.Name, Action: "validate", Detail: true}.
-		Msgf("%s: valid", req.describe(res)))
+	if s.trace != nil {
+		s.record(req, res, trace.Event{Component: "kube-apiserver", Actor: user.Name, Action: "validate", Detail: true}.
+			Msgf("%s: valid", req.describe(res)))
+	}
 	a := &admissionAttributes{req: req, res: res, user: user, obj: obj, old: old}
 	for _, p := range s.validating {
 		if err := p.Validate(context.Background(), a); err != nil {
@@ -298,13 +312,16 @@ func (s *Server) persist(ctx context.Context, req *Request, res *api.Resource, u
 		return storageError(err, res, m.Name)
 	}
 	m.ResourceVersion = strconv.FormatInt(rev, 10)
+	s.cache.written.Store(rev, api.DeepCopy(obj)) // the caller keeps obj; the cache gets its own copy
 	s.wrote(res.Name, rev)
-	msg := fmt.Sprintf("put %s -> revision %d", key, rev)
-	if waited := s.clock.Since(start); waited > 0 {
-		msg += fmt.Sprintf(" (the write waited %s in etcd)", waited)
+	if s.trace != nil {
+		msg := fmt.Sprintf("put %s -> revision %d", key, rev)
+		if waited := s.clock.Since(start); waited > 0 {
+			msg += fmt.Sprintf(" (the write waited %s in etcd)", waited)
+		}
+		s.record(req, res, trace.Event{Component: "etcd", Actor: user.Name, Action: "put",
+			Object: objectPath(res, m.Namespace, m.Name), ResourceVersion: m.ResourceVersion}.Msgf("%s", msg))
 	}
-	s.record(req, res, trace.Event{Component: "etcd", Actor: user.Name, Action: "put",
-		Object: objectPath(res, m.Namespace, m.Name), ResourceVersion: m.ResourceVersion}.Msgf("%s", msg))
 	return nil
 }
 

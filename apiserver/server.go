@@ -137,8 +137,10 @@ func (s *Server) do(ctx context.Context, req *Request) (*Response, *api.Resource
 			Msgf("%s: %s -> 401 Unauthorized", req.describe(res), why))
 		return nil, res, apierrors.NewUnauthorized()
 	}
-	s.record(req, res, trace.Event{Component: "kube-apiserver", Actor: user.Name, Action: "authenticate", Detail: true}.
-		Msgf("bearer token -> %s", user))
+	if s.trace != nil {
+		s.record(req, res, trace.Event{Component: "kube-apiserver", Actor: user.Name, Action: "authenticate", Detail: true}.
+			Msgf("bearer token -> %s", user))
+	}
 
 	// Gate 2: authorize.
 	attrs := newAttributes(user, req, res)
@@ -155,7 +157,7 @@ func (s *Server) do(ctx context.Context, req *Request) (*Response, *api.Resource
 		s.record(req, res, trace.Event{Component: "kube-apiserver", Actor: user.Name, Action: "authorize", Code: 403}.
 			Msgf("%s -> 403 %s", req.describe(res), err.Error()))
 		return nil, res, err
-	} else {
+	} else if s.trace != nil {
 		s.record(req, res, trace.Event{Component: "kube-apiserver", Actor: user.Name, Action: "authorize", Detail: true}.
 			Msgf("%s: %s", req.describe(res), why))
 	}

@@ -57,7 +57,8 @@ type cacheEvent struct {
 	prev api.Object // nil for a create
 }
 
-// defaultWindow is how many events per resource the cache keeps for watches that resume. Kubernetes
+// defaultWindow is how many events per resource the cache keeps, at least, for watches that resume
+// (it keeps up to twice as many between trims). Kubernetes
 // sizes its window dynamically (by default about 75 seconds of history, between 100 and 100k events);
 // kubesim keeps a fixed count.
 const defaultWindow = 2000
@@ -71,6 +72,12 @@ type watchCache struct {
 	// map needs no lock (each resourceCache is guarded by the cache's mu).
 	resources map[string]*resourceCache
 	window    int
+
+	// written holds, by revision, the objects this apiserver has just written (decoded already), so
+	// that the cache need not decode its own writes again when etcd's watch reports them: a write
+	// costs one JSON encoding, not an encoding and a decoding. Entries leave when their revision
+	// arrives.
+	written sync.Map // int64 -> api.Object
 }
 
 // resourceCache is the state and history of one resource. All fields are guarded by watchCache.mu.
@@ -195,10 +202,16 @@ func (c *watchCache) applyLocked(ev store.Event) {
 		obj api.Object
 		err error
 	)
-	if ev.Type == store.Delete {
+	switch {
+	case ev.Type == store.Delete:
 		rc, key, err = c.locate(ev.KV.Key)
-	} else {
-		rc, key, obj, err = c.decode(ev.KV)
+	default:
+		if w, ok := c.written.LoadAndDelete(ev.Revision); ok {
+			obj = w.(api.Object)
+			rc, key, err = c.locate(ev.KV.Key)
+		} else {
+			rc, key, obj, err = c.decode(ev.KV)
+		}
 	}
 	if err != nil {
 		return // not an object kubesim knows; nothing watches it
@@ -211,10 +224,11 @@ func (c *watchCache) applyLocked(ev store.Event) {
 	}
 	ce := cacheEvent{rev: ev.Revision, key: key, obj: obj, prev: prev}
 	rc.events = append(rc.events, ce)
-	if len(rc.events) > c.window {
+	if len(rc.events) >= 2*c.window {
+		// Trim back to the window once it has doubled: amortised O(1) per event.
 		drop := len(rc.events) - c.window
 		rc.floor = rc.events[drop-1].rev
-		rc.events = append(rc.events[:0:0], rc.events[drop:]...)
+		rc.events = append(make([]cacheEvent, 0, 2*c.window), rc.events[drop:]...)
 	}
 	rc.dispatch(ce)
 }

@@ -433,3 +433,14 @@ func (inf *Informer[T, PT]) unindexLocked(key string, obj PT) {
 		}
 	}
 }
+
+// InformerHandle is an informer of any kind, as the code that runs components sees it: sync it once,
+// then either Pump it (step mode) or Run it (real time).
+type InformerHandle interface {
+	Sync(ctx context.Context) error
+	Pump(ctx context.Context) (int, error)
+	Run(ctx context.Context)
+	HasSynced() bool
+}
+
+var _ InformerHandle = (*Informer[api.Pod, *api.Pod])(nil)

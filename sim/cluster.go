@@ -58,6 +58,7 @@ type Cluster struct {
 	Kubectl   *Kubectl
 
 	virtual *clock.Virtual
+	ctx     context.Context // lives as long as the cluster: real-time components run under it
 	cancel  context.CancelFunc
 
 	// credMu guards tokens and credRand: the credentials the cluster has issued.
@@ -69,7 +70,7 @@ type Cluster struct {
 // New boots a cluster.
 func New(ctx context.Context, cfg Config) (*Cluster, error) {
 	ctx, cancel := context.WithCancel(ctx)
-	c := &Cluster{Config: cfg, cancel: cancel, tokens: map[string]string{}, credRand: rand.New(rand.NewSource(cfg.Seed))}
+	c := &Cluster{Config: cfg, ctx: ctx, cancel: cancel, tokens: map[string]string{}, credRand: rand.New(rand.NewSource(cfg.Seed))}
 
 	// The clock everything waits on: virtual in step mode, the (maybe sped-up) wall clock otherwise.
 	if cfg.Mode == StepMode {
@@ -135,6 +136,10 @@ func (c *Cluster) Token(user string, groups ...string) string {
 	c.tokens[user] = t
 	c.APIServer.AddCredential(apiserver.Credential{Token: t, User: apiserver.User{Name: user, Groups: groups}})
 	return t
+}
+
+func traceJoin(name string) trace.Event {
+	return trace.Event{Component: name, Action: "start", Detail: true}.Msgf("%s started: informers synced", name)
 }
 
 // Now is the cluster's current time.

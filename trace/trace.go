@@ -40,9 +40,10 @@ type Event struct {
 
 // Msgf sets the message from a format and its arguments and returns the event, so a call site reads
 // rec.Record(trace.Event{Component: ..., Action: ...}.Msgf("wants %d, has %d", want, have)).
+// The message is formatted when the event is recorded, so an untraced component pays nothing.
 func (e Event) Msgf(format string, args ...any) Event {
 	e.format, e.args = format, args
-	e.Message = fmt.Sprintf(format, args...)
+	e.Message = ""
 	return e
 }
 
@@ -99,6 +100,9 @@ func NewRecorder(clk clock.Clock, keep bool) *Recorder {
 func (r *Recorder) Record(e Event) {
 	if r == nil {
 		return
+	}
+	if e.Message == "" && e.format != "" {
+		e.Message = fmt.Sprintf(e.format, e.args...)
 	}
 	now := r.clock.Now()
 	r.mu.Lock()

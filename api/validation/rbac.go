@@ -6,9 +6,10 @@
 package validation
 
 import (
+	"slices"
+
 	"kubesim/api"
 	"kubesim/api/field"
-	"slices"
 )
 
 // ValidateRole checks a Role: every rule needs verbs, and a namespaced rule cannot grant

@@ -57,8 +57,8 @@ func (m *mermaid) caller(actor string) string {
 }
 
 func (m *mermaid) Event(e trace.Event) {
-	if e.Detail {
-		return
+	if e.Detail || e.Component == "kubesim" || e.Component == "kubectl" && e.Action == "error" {
+		return // details, scenario checks and kubectl's echo of an error the diagram already shows
 	}
 	short := e.Message
 	if len(short) > 90 {

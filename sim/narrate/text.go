@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
 
 	"kubesim/trace"
 )
@@ -54,7 +55,7 @@ func (n *textNarrator) Event(e trace.Event) {
 		return
 	}
 	if !n.header {
-		fmt.Fprintf(n.w, "%5s  %-6s  %-*s  %s\n", "#", n.say("time"), n.compCol, n.say("component"), n.say("what happened"))
+		fmt.Fprintf(n.w, "%5s  %s  %s  %s\n", "#", pad(n.say("time"), 6), pad(n.say("component"), n.compCol), n.say("what happened"))
 		n.header = true
 	}
 	msg := n.message(e)
@@ -106,7 +107,28 @@ func (n *textNarrator) say(s string) string {
 
 func (n *textNarrator) Close() error { return nil }
 
-// wrap breaks s into lines of at most width runes, at spaces where possible.
+// runeWidth is how many terminal columns r takes: two for CJK characters and full-width
+// punctuation, one otherwise.
+func runeWidth(r rune) int {
+	if unicode.Is(unicode.Han, r) || r >= 0x3000 && r <= 0x303f || r >= 0xff00 && r <= 0xffef {
+		return 2
+	}
+	return 1
+}
+
+// pad fills s with spaces to width columns.
+func pad(s string, width int) string {
+	w := 0
+	for _, r := range s {
+		w += runeWidth(r)
+	}
+	if w >= width {
+		return s
+	}
+	return s + strings.Repeat(" ", width-w)
+}
+
+// wrap breaks s into lines of at most width columns, at spaces where possible.
 func wrap(s string, width int) []string {
 	if width < 20 {
 		width = 20
@@ -114,9 +136,20 @@ func wrap(s string, width int) []string {
 	var lines []string
 	for _, para := range strings.Split(s, "\n") {
 		r := []rune(para)
-		for len(r) > width {
-			cut := width
-			for i := width; i > width/2; i-- {
+		for {
+			cols, fit := 0, len(r)
+			for i, c := range r {
+				cols += runeWidth(c)
+				if cols > width {
+					fit = i
+					break
+				}
+			}
+			if fit == len(r) {
+				break
+			}
+			cut := fit
+			for i := fit; i > fit/2; i-- {
 				if r[i] == ' ' {
 					cut = i
 					break

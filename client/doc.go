@@ -1,0 +1,23 @@
+// Package client is client-go in miniature: how every component talks to the apiserver.
+//
+// Read next: client.go (the typed client), informer.go (list + watch + local cache), record.go
+// (events), retry.go (RetryOnConflict), and the workqueue sub-package.
+//
+// # What it promises
+//
+//   - Every call goes through the apiserver's full pipeline under the caller's identity (its token);
+//     there is no other way to reach etcd.
+//   - client.For[api.Pod](c) is the typed client of one kind: Get, List, Create, Update, UpdateStatus,
+//     Delete, Watch; objects returned by Get, List and writes belong to the caller.
+//   - An Informer lists once, watches from the list's resourceVersion, applies each change to an
+//     indexed local cache (by namespace, and by any index you add, such as spec.nodeName), calls
+//     handlers in order, resumes a broken watch from its last resourceVersion and relists on 410
+//     Gone. Its cached objects are shared: never modify them.
+//   - The event recorder aggregates identical events (count, lastTimestamp) as client-go does.
+//
+// # What it simplifies
+//
+// One transport today, the in-process one (*apiserver.Server); an HTTP transport produces the same
+// requests later. Informers are not shared between components by a factory; each component owns its
+// own. The event recorder writes synchronously and does not merge "similar" events.
+package client
