@@ -63,6 +63,7 @@ type Informer[T any, PT ObjectPtr[T]] struct {
 	lastRV   string
 	synced   bool
 	relists  int
+	lastErr  string // the last re-watch failure, "" once a watch is open again
 }
 
 // InformerOptions configure an informer.
@@ -150,6 +151,7 @@ func (inf *Informer[T, PT]) rewatch(ctx context.Context) error {
 		inf.watcher.Stop()
 	}
 	inf.watcher = w
+	inf.lastErr = ""
 	inf.mu.Unlock()
 	return nil
 }
@@ -241,8 +243,24 @@ func (inf *Informer[T, PT]) Pump(ctx context.Context) (int, error) {
 			return n, nil
 		}
 		if err := inf.recover(ctx); err != nil {
-			return n, err
+			// The apiserver is unreachable (or refuses us): keep the cache as it is and try again on
+			// the next Pump, as a reflector retries with backoff. Running components keep working from
+			// what they last saw.
+			inf.noteFailure(err)
+			return n, nil
 		}
+	}
+}
+
+// noteFailure records a failed re-watch in the trace, once per distinct error.
+func (inf *Informer[T, PT]) noteFailure(err error) {
+	inf.mu.Lock()
+	repeat := inf.lastErr == err.Error()
+	inf.lastErr = err.Error()
+	inf.mu.Unlock()
+	if !repeat {
+		inf.trace.Record(trace.Event{Component: inf.componentName(), Action: "watch", Code: apierrors.CodeForError(err)}.
+			Msgf("%s: watch failed, will retry: %v", inf.name, err))
 	}
 }
 

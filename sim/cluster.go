@@ -61,16 +61,24 @@ type Cluster struct {
 	ctx     context.Context // lives as long as the cluster: real-time components run under it
 	cancel  context.CancelFunc
 
-	// credMu guards tokens and credRand: the credentials the cluster has issued.
+	// credMu guards tokens, groups, credRand and links: the credentials the cluster has issued and
+	// each component's connection to the apiserver.
 	credMu   sync.Mutex
-	tokens   map[string]string // user name -> token
+	tokens   map[string]string   // user name -> token
+	groups   map[string][]string // user name -> groups
 	credRand *rand.Rand
+	links    map[string]*link // agent -> its transport
+
+	components map[string]Component // by Name(), as added
+	stopped    map[string]bool      // components stopped by the Stop fault
 }
 
 // New boots a cluster.
 func New(ctx context.Context, cfg Config) (*Cluster, error) {
 	ctx, cancel := context.WithCancel(ctx)
-	c := &Cluster{Config: cfg, ctx: ctx, cancel: cancel, tokens: map[string]string{}, credRand: rand.New(rand.NewSource(cfg.Seed))}
+	c := &Cluster{Config: cfg, ctx: ctx, cancel: cancel, tokens: map[string]string{}, groups: map[string][]string{},
+		credRand: rand.New(rand.NewSource(cfg.Seed)), links: map[string]*link{},
+		components: map[string]Component{}, stopped: map[string]bool{}}
 
 	// The clock everything waits on: virtual in step mode, the (maybe sped-up) wall clock otherwise.
 	if cfg.Mode == StepMode {
@@ -120,9 +128,9 @@ func (c *Cluster) Close() {
 }
 
 // Client returns a client for user (issuing a credential on first use), naming itself agent in the
-// trace.
+// trace. Its connection is the agent's link, which the Partition fault can cut.
 func (c *Cluster) Client(user, agent string, groups ...string) *client.Client {
-	return client.New(c.APIServer, c.Token(user, groups...), agent)
+	return client.New(c.link(agent), c.Token(user, groups...), agent)
 }
 
 // Token returns user's bearer token, issuing one (valid forever) on first use.
@@ -134,6 +142,7 @@ func (c *Cluster) Token(user string, groups ...string) string {
 	}
 	t := fmt.Sprintf("%016x", c.credRand.Int63())
 	c.tokens[user] = t
+	c.groups[user] = groups
 	c.APIServer.AddCredential(apiserver.Credential{Token: t, User: apiserver.User{Name: user, Groups: groups}})
 	return t
 }

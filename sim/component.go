@@ -32,14 +32,31 @@ func (c *Cluster) Add(ctx context.Context, comp Component) error {
 			return fmt.Errorf("%s: syncing informer: %w", comp.Name(), err)
 		}
 	}
+	if _, dup := c.components[comp.Name()]; dup {
+		return fmt.Errorf("a component named %q was already added", comp.Name())
+	}
+	c.components[comp.Name()] = comp
 	c.Trace.Record(traceJoin(comp.Name()))
 	if c.Driver != nil {
 		for _, inf := range comp.Informers() {
 			c.Driver.AddInformer(inf)
 		}
-		c.Driver.AddWorker(comp)
+		c.Driver.AddWorker(stoppableWorker{comp, c})
 		return nil
 	}
 	go comp.Run(c.ctx)
 	return nil
+}
+
+// stoppableWorker is a component as the driver sees it: it has no work while stopped.
+type stoppableWorker struct {
+	Component
+	c *Cluster
+}
+
+func (w stoppableWorker) Step(ctx context.Context) (bool, error) {
+	if w.c.stopped[w.Name()] {
+		return false, nil
+	}
+	return w.Component.Step(ctx)
 }

@@ -1,0 +1,174 @@
+// faults.go: every way kubesim breaks a cluster on purpose, in one place. Each fault is a method on
+// Cluster with its opposite, each says in the trace what it did, and each reproduces a failure from
+// the articles with the signs a real cluster shows:
+//
+//	SlowEtcd / SlowEtcd(0)         fsync latency: every write, and so every step, slows (etcd-slow)
+//	CompactEtcd                    history compacted: watches from older resourceVersions get 410
+//	ExpireCredential               a client certificate expires: 401 from then on (kubelet-cert-expired)
+//	Partition / Heal               a component is cut off from the apiserver and reconnected
+//	                               (split-brain, local-autonomy)
+//	Stop / Start                   a component (a kubelet: node-down) stops and starts again
+//
+// Faults that belong to a component not yet built (a hung container runtime, a failing webhook, a
+// skewed node clock) join this file with that component.
+package sim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"kubesim/apiserver"
+	"kubesim/trace"
+)
+
+func (c *Cluster) fault(action, format string, args ...any) {
+	c.Trace.Record(trace.Event{Component: "kubesim", Action: action}.Msgf(format, args...))
+}
+
+// SlowEtcd makes every etcd write wait d first (0 heals): the slow-disk fault. In step mode the wait
+// passes in virtual time, so the trace shows each write taking d.
+func (c *Cluster) SlowEtcd(d time.Duration) {
+	c.Store.SetWriteLatency(d)
+	if d == 0 {
+		c.fault("heal", "etcd writes are fast again")
+		return
+	}
+	c.fault("fault", "etcd's disk is slow: every write now waits %s for fsync", d)
+}
+
+// CompactEtcd compacts etcd's history up to its current revision.
+func (c *Cluster) CompactEtcd(ctx context.Context) error {
+	rev, err := c.Store.CurrentRevision(ctx)
+	if err != nil {
+		return err
+	}
+	if err := c.APIServer.WaitForRevision(ctx, rev); err != nil {
+		return err
+	}
+	return c.APIServer.Compact(ctx, rev)
+}
+
+// ExpireCredential makes user's credential expire now: its next request gets 401 Unauthorized, as a
+// client certificate past its NotAfter does.
+func (c *Cluster) ExpireCredential(user string) error {
+	c.credMu.Lock()
+	token, ok := c.tokens[user]
+	groups := c.groups[user]
+	c.credMu.Unlock()
+	if !ok {
+		return fmt.Errorf("no credential was issued to %q", user)
+	}
+	c.APIServer.AddCredential(apiserver.Credential{Token: token, User: apiserver.User{Name: user, Groups: groups},
+		NotAfter: c.Now().Add(-time.Second)})
+	c.fault("fault", "the client certificate of %s has expired", user)
+	return nil
+}
+
+// Partition cuts the component that names itself agent off from the apiserver: its requests fail
+// and its watches break, as when the network between them fails. Heal reconnects it.
+func (c *Cluster) Partition(agent string) {
+	c.link(agent).cut(true)
+	c.fault("fault", "network partition: %s can no longer reach kube-apiserver", agent)
+}
+
+// Heal ends a Partition.
+func (c *Cluster) Heal(agent string) {
+	c.link(agent).cut(false)
+	c.fault("heal", "network healed: %s reaches kube-apiserver again", agent)
+}
+
+// stoppable is a component that can be stopped and started again (a kubelet).
+type stoppable interface {
+	Stop()
+	Start()
+}
+
+// Stop stops the named component (a kubelet: the node-down fault). In step mode the driver no longer
+// asks it for work.
+func (c *Cluster) Stop(name string) error {
+	comp, ok := c.components[name]
+	if !ok {
+		return fmt.Errorf("no component named %q", name)
+	}
+	if s, ok := comp.(stoppable); ok {
+		s.Stop()
+	}
+	c.stopped[name] = true
+	c.fault("fault", "%s stopped", name)
+	return nil
+}
+
+// Start starts a stopped component again.
+func (c *Cluster) Start(name string) error {
+	comp, ok := c.components[name]
+	if !ok {
+		return fmt.Errorf("no component named %q", name)
+	}
+	if s, ok := comp.(stoppable); ok {
+		s.Start()
+	}
+	delete(c.stopped, name)
+	c.fault("heal", "%s started again", name)
+	return nil
+}
+
+// link is one component's connection to the apiserver: a transport that a partition can cut.
+type link struct {
+	server *apiserver.Server
+	agent  string
+	down   atomic.Bool
+
+	mu      sync.Mutex
+	watches []*apiserver.Watcher // guarded by mu: open watches, broken by a cut
+}
+
+// errPartitioned is what a cut-off component sees: the connection fails, there is no HTTP status.
+var errPartitioned = errors.New("connection refused")
+
+func (l *link) Do(ctx context.Context, req *apiserver.Request) (*apiserver.Response, error) {
+	if l.down.Load() {
+		return nil, fmt.Errorf("%s %s: dial kube-apiserver: %w (network partition)", req.Verb, req.Resource, errPartitioned)
+	}
+	resp, err := l.server.Do(ctx, req)
+	if err == nil && resp.Watch != nil {
+		l.mu.Lock()
+		open := l.watches[:0]
+		for _, w := range l.watches {
+			if !w.Done() {
+				open = append(open, w)
+			}
+		}
+		l.watches = append(open, resp.Watch)
+		l.mu.Unlock()
+	}
+	return resp, err
+}
+
+func (l *link) cut(down bool) {
+	l.down.Store(down)
+	if !down {
+		return
+	}
+	l.mu.Lock()
+	ws := l.watches
+	l.watches = nil
+	l.mu.Unlock()
+	for _, w := range ws {
+		w.Stop()
+	}
+}
+
+func (c *Cluster) link(agent string) *link {
+	c.credMu.Lock()
+	defer c.credMu.Unlock()
+	l, ok := c.links[agent]
+	if !ok {
+		l = &link{server: c.APIServer, agent: agent}
+		c.links[agent] = l
+	}
+	return l
+}

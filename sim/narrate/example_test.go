@@ -1,0 +1,35 @@
+package narrate_test
+
+import (
+	"os"
+	"time"
+
+	"kubesim/clock"
+	"kubesim/sim/narrate"
+	"kubesim/trace"
+)
+
+// The same events told as JSON lines, the public format tools read.
+func ExampleNew_json() {
+	clk := clock.NewVirtual(time.Unix(0, 0))
+	rec := trace.NewRecorder(clk, false)
+	n, _ := narrate.New(os.Stdout, narrate.Options{Format: "json"})
+	rec.Subscribe(n.Event)
+	rec.Record(trace.Event{Component: "etcd", Actor: "kubernetes-admin", Action: "put", Object: "deployments/default/nginx",
+		ResourceVersion: "412"}.Msgf("put %s -> revision %d", "/registry/deployments/default/nginx", 412))
+	_ = n.Close()
+	// Output:
+	// {"seq":1,"time":"0s","component":"etcd","actor":"kubernetes-admin","action":"put","object":"deployments/default/nginx","resourceVersion":"412","message":"put /registry/deployments/default/nginx -\u003e revision 412"}
+}
+
+// The text story numbers each event under a header.
+func ExampleNew_text() {
+	clk := clock.NewVirtual(time.Unix(0, 0))
+	rec := trace.NewRecorder(clk, false)
+	n, _ := narrate.New(os.Stdout, narrate.Options{})
+	rec.Subscribe(n.Event)
+	rec.Record(trace.Event{Component: "kube-scheduler", Action: "bind"}.Msgf("default/nginx-x2k9p -> node-2"))
+	// Output:
+	//     #  time    component               what happened
+	//     1  0s      kube-scheduler          bind: default/nginx-x2k9p -> node-2
+}
