@@ -28,6 +28,7 @@ Usage:
   kubesim list                 list the scenarios
   kubesim describe NAME        what a scenario teaches and which signs to look for
   kubesim run NAME [flags]     play a scenario in step mode (kubesim run --help)
+  kubesim bench [--ops N]      measure kubesim against baselines taken in the same run
   kubesim help                 this text
 `
 
@@ -50,6 +51,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return describe(args[1:], stdout, stderr)
 	case "run":
 		return runScenario(ctx, args[1:], stdin, stdout, stderr)
+	case "bench":
+		return bench(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -163,6 +166,27 @@ func runScenario(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if *traceFormat != "text" || *out != "" {
 			fmt.Fprintf(stderr, "kubesim: scenario %s failed: %v\n", sc.Name, err)
 		}
+		return 1
+	}
+	return 0
+}
+
+func bench(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	ops := fs.Int("ops", 20000, "operations per measurement")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if *ops < 100 {
+		fmt.Fprintln(stderr, "kubesim bench: --ops must be at least 100")
+		return 2
+	}
+	if err := sim.Bench(ctx, stdout, *ops); err != nil {
+		fmt.Fprintf(stderr, "kubesim bench: %v\n", err)
 		return 1
 	}
 	return 0

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func kubesim(args ...string) (code int, stdout, stderr string) {
+	var out, errOut bytes.Buffer
+	code = run(context.Background(), args, strings.NewReader(""), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestListAndDescribe(t *testing.T) {
+	code, out, _ := kubesim("list")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, "api-gates")
+	code, out, _ = kubesim("describe", "api-gates")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, "Signs to look for")
+}
+
+func TestRunWritesOneJSONObjectPerLine(t *testing.T) {
+	code, out, errOut := kubesim("run", "api-gates", "--trace", "json")
+	require.Equal(t, 0, code, errOut)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	require.NotEmpty(t, lines)
+	for i, line := range lines {
+		var e map[string]any
+		require.NoError(t, json.Unmarshal([]byte(line), &e), "line %d", i+1)
+		for _, field := range []string{"seq", "time", "component", "action", "message"} {
+			assert.Contains(t, e, field, "line %d", i+1)
+		}
+	}
+}
+
+func TestBadInvocationsExplainThemselves(t *testing.T) {
+	code, _, errOut := kubesim("run", "no-such-scenario")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, `no scenario named "no-such-scenario"; the scenarios are: api-gates`)
+	code, _, errOut = kubesim("run", "api-gates", "--trace", "xml")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, "unknown trace format")
+	code, _, errOut = kubesim("frobnicate")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, `unknown command "frobnicate"`)
+	code, _, _ = kubesim()
+	assert.Equal(t, 2, code)
+}
