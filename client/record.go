@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"kubesim/api"
+	apierrors "kubesim/api/errors"
 	"kubesim/clock"
 	"kubesim/trace"
 )
@@ -40,8 +41,19 @@ type EventRecorder struct {
 	clock     clock.Clock
 	trace     *trace.Recorder
 
-	mu   sync.Mutex
-	seen map[string]*api.Event // guarded by mu: aggregation key -> the Event as last written
+	mu       sync.Mutex
+	seen     map[string]*api.Event // guarded by mu: aggregation key -> the Event as last written
+	lastNano int64                 // guarded by mu: the timestamp in the last event name, see eventName
+}
+
+// eventName is how Kubernetes names events: <object>.<hex of the timestamp in nanoseconds>. On a
+// virtual clock many events share an instant, so the recorder never reuses a timestamp: each name
+// takes the next nanosecond after the last one it gave out.
+func (r *EventRecorder) eventName(object string, now time.Time) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.lastNano = max(now.UnixNano(), r.lastNano+1)
+	return object + "." + strconv.FormatInt(r.lastNano, 16)
 }
 
 // NewEventRecorder returns a recorder for component (and host, for a kubelet).
@@ -81,17 +93,17 @@ func (r *EventRecorder) Event(ctx context.Context, obj api.Object, eventType, re
 		written, err = r.events.Update(ctx, ev)
 	} else {
 		ev := &api.Event{
-			ObjectMeta: api.ObjectMeta{
-				// Kubernetes names events <object>.<hex of the timestamp in nanoseconds>.
-				Name:      m.Name + "." + strconv.FormatInt(now.UnixNano(), 16),
-				Namespace: namespace,
-			},
+			ObjectMeta:     api.ObjectMeta{Name: r.eventName(m.Name, now), Namespace: namespace},
 			InvolvedObject: ref, Reason: reason, Message: message, Type: eventType,
 			Source:         api.EventSource{Component: r.component, Host: r.host},
 			FirstTimestamp: api.NewTime(now), LastTimestamp: api.NewTime(now), Count: 1,
 			ReportingController: r.component, ReportingInstance: r.host,
 		}
 		written, err = r.events.Create(ctx, ev)
+		for tries := 0; apierrors.IsAlreadyExists(err) && tries < 8; tries++ {
+			ev.Name = r.eventName(m.Name, now) // another component named an event of the same instant
+			written, err = r.events.Create(ctx, ev)
+		}
 	}
 	object := fmt.Sprintf("%s/%s", resourceName(obj), m.Key())
 	if err != nil {

@@ -48,6 +48,8 @@ type Driver struct {
 	steps   int
 	// AfterStep, if set, runs after every unit of work (the CLI's --step waits for Enter here).
 	AfterStep func()
+	// MaxWait bounds one RunUntil in cluster time (0 = MaxWait, an hour).
+	MaxWait time.Duration
 }
 
 func newDriver(clk *clock.Virtual, s *apiserver.Server, st *store.Store, tr *trace.Recorder) *Driver {
@@ -92,6 +94,66 @@ func (d *Driver) Settle(ctx context.Context) error {
 // Step runs one unit of work, or advances the clock to the next timer when there is none. It returns
 // false when the cluster is idle: no work and no timer pending.
 func (d *Driver) Step(ctx context.Context) (bool, error) {
+	did, err := d.stepNow(ctx)
+	if err != nil || did {
+		return did, err
+	}
+	return d.clock.AdvanceToNext(), nil
+}
+
+// RunUntil steps until cond holds. It is an error if cond still does not hold after maxSteps units
+// of work (0 = no limit) or after MaxWait of cluster time: periodic timers (heartbeats, resyncs) never
+// let a cluster go fully idle, so time is the bound that always ends a wait.
+func (d *Driver) RunUntil(ctx context.Context, what string, cond func() (bool, error), maxSteps int) error {
+	start, deadline := d.steps, d.clock.Now().Add(d.maxWait())
+	for {
+		if err := d.Settle(ctx); err != nil {
+			return err
+		}
+		ok, err := cond()
+		if err != nil || ok {
+			return err
+		}
+		if maxSteps > 0 && d.steps-start >= maxSteps {
+			return fmt.Errorf("still not %s after %d steps", what, maxSteps)
+		}
+		if d.clock.Now().After(deadline) {
+			return fmt.Errorf("still not %s after %s of cluster time", what, d.maxWait())
+		}
+		more, err := d.Step(ctx)
+		if err != nil {
+			return err
+		}
+		if !more {
+			return fmt.Errorf("the cluster went idle (no work, no timer) before %s", what)
+		}
+	}
+}
+
+// MaxWait is the default bound on one RunUntil in cluster time.
+const MaxWait = time.Hour
+
+func (d *Driver) maxWait() time.Duration {
+	if d.MaxWait > 0 {
+		return d.MaxWait
+	}
+	return MaxWait
+}
+
+// RunIdle runs units of work until no component has any right now (or maxSteps of them ran), without
+// letting time pass: what is left waits for a timer.
+func (d *Driver) RunIdle(ctx context.Context, maxSteps int) error {
+	for i := 0; maxSteps == 0 || i < maxSteps; i++ {
+		did, err := d.stepNow(ctx)
+		if err != nil || !did {
+			return err
+		}
+	}
+	return nil
+}
+
+// stepNow settles and runs one unit of work if some component has one; it never moves the clock.
+func (d *Driver) stepNow(ctx context.Context) (bool, error) {
 	if err := d.Settle(ctx); err != nil {
 		return false, err
 	}
@@ -108,63 +170,16 @@ func (d *Driver) Step(ctx context.Context) (bool, error) {
 			return true, nil
 		}
 	}
-	return d.clock.AdvanceToNext(), nil
-}
-
-// RunUntil steps until cond holds, the cluster is idle, or maxSteps units of work have run (0 = no
-// limit). It is an error to go idle or run out of steps before cond holds.
-func (d *Driver) RunUntil(ctx context.Context, what string, cond func() (bool, error), maxSteps int) error {
-	start := d.steps
-	for {
-		if err := d.Settle(ctx); err != nil {
-			return err
-		}
-		ok, err := cond()
-		if err != nil || ok {
-			return err
-		}
-		if maxSteps > 0 && d.steps-start >= maxSteps {
-			return fmt.Errorf("still not %s after %d steps", what, maxSteps)
-		}
-		more, err := d.Step(ctx)
-		if err != nil {
-			return err
-		}
-		if !more {
-			return fmt.Errorf("the cluster went idle before %s", what)
-		}
-	}
-}
-
-// RunIdle steps until there is no work and no timer left, or until maxSteps.
-func (d *Driver) RunIdle(ctx context.Context, maxSteps int) error {
-	for i := 0; maxSteps == 0 || i < maxSteps; i++ {
-		more, err := d.Step(ctx)
-		if err != nil || !more {
-			return err
-		}
-	}
-	return nil
+	return false, nil
 }
 
 // Advance lets dur of virtual time pass, running every unit of work that comes due on the way.
 func (d *Driver) Advance(ctx context.Context, dur time.Duration) error {
 	end := d.clock.Now().Add(dur)
 	for {
-		if err := d.Settle(ctx); err != nil {
+		did, err := d.stepNow(ctx)
+		if err != nil {
 			return err
-		}
-		did := false
-		for _, w := range d.workers {
-			ok, err := w.Step(ctx)
-			if err != nil {
-				return fmt.Errorf("%s: %w", w.Name(), err)
-			}
-			if ok {
-				d.steps++
-				did = true
-				break
-			}
 		}
 		if did {
 			continue

@@ -1,0 +1,72 @@
+package deployment_test
+
+import (
+	"context"
+	"fmt"
+
+	"kubesim/api"
+	"kubesim/client"
+	"kubesim/controllers/deployment"
+	"kubesim/controllers/internal"
+	"kubesim/controllers/replicaset"
+	"kubesim/sim"
+)
+
+// kubectl apply -f nginx-deployment.yaml, with the ReplicaSet and Deployment controllers running:
+// the story the controllers tell in the trace (routine lines left out). There is no scheduler or
+// kubelet here, so the pods stay Pending and the Deployment never becomes available.
+func Example() {
+	ctx := context.Background()
+	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, KeepTrace: true})
+	if err != nil {
+		panic(err)
+	}
+	defer c.Close()
+	events := &uniqueClock{Clock: c.Clock} // see helpers_test.go
+	rsClient := c.Client(internal.User, replicaset.Name)
+	_ = c.Add(ctx, replicaset.New(rsClient, c.Clock, c.Trace, client.NewEventRecorder(rsClient, replicaset.Name, "", events, c.Trace)))
+	dClient := c.Client(internal.User, deployment.Name)
+	_ = c.Add(ctx, deployment.New(dClient, c.Clock, c.Trace, client.NewEventRecorder(dClient, deployment.Name, "", events, c.Trace)))
+
+	if _, err := c.Kubectl.Apply(ctx, []byte(sim.NginxDeploymentYAML)); err != nil {
+		panic(err)
+	}
+	if err := c.Driver.Advance(ctx, 0); err != nil {
+		panic(err)
+	}
+	for _, e := range c.Trace.Events() {
+		if (e.Component == deployment.Name || e.Component == replicaset.Name) && !e.Detail {
+			fmt.Printf("%s: %s\n", e.Component, e.Message)
+		}
+	}
+	// Output:
+	// deployment-controller: watch ADDED deployments/default/nginx -> queue "default/nginx"
+	// deployment-controller: reconcile default/nginx: no ReplicaSet has the current pod template -> create ReplicaSet nginx-685df88ff7 (pod-template-hash 685df88ff7, revision 1, replicas 3)
+	// deployment-controller: event Normal ScalingReplicaSet: Scaled up replica set nginx-685df88ff7 from 0 to 3
+	// deployment-controller: status default/nginx: 0 replicas, 0 updated, 0 ready, 0 available, 0 unavailable; Progressing=True (NewReplicaSetCreated)
+	// deployment-controller: status default/nginx: 0 replicas, 0 updated, 0 ready, 0 available, 3 unavailable; Progressing=True (NewReplicaSetCreated), Available=False (MinimumReplicasUnavailable)
+	// replicaset-controller: watch ADDED replicasets/default/nginx-685df88ff7 -> queue "default/nginx-685df88ff7"
+	// replicaset-controller: reconcile default/nginx-685df88ff7: wants 3, has 0 -> create 3 pods (expecting 3 adds)
+	// replicaset-controller: event Normal SuccessfulCreate: Created pod: nginx-685df88ff7-bbtzn
+	// replicaset-controller: event Normal SuccessfulCreate: Created pod: nginx-685df88ff7-v8lpr
+	// replicaset-controller: event Normal SuccessfulCreate: Created pod: nginx-685df88ff7-8rjb7
+	// replicaset-controller: status default/nginx-685df88ff7: replicas 0, fullyLabeledReplicas 0, readyReplicas 0, availableReplicas 0 (observedGeneration 1)
+	// replicaset-controller: status default/nginx-685df88ff7: replicas 3, fullyLabeledReplicas 3, readyReplicas 0, availableReplicas 0 (observedGeneration 1)
+	// deployment-controller: status default/nginx: 3 replicas, 3 updated, 0 ready, 0 available, 3 unavailable; Available=False (MinimumReplicasUnavailable), Progressing=True (ReplicaSetUpdated)
+}
+
+// The pod-template-hash: FNV-32a of the template as a decimal number, each digit mapped onto
+// Kubernetes' safe alphabet. A collisionCount gives the same template another name.
+func ExampleComputeHash() {
+	template := &api.PodTemplateSpec{
+		ObjectMeta: api.ObjectMeta{Labels: map[string]string{"app": "nginx"}},
+		Spec:       api.PodSpec{Containers: []api.Container{{Name: "nginx", Image: "nginx:1.25"}}},
+	}
+	fmt.Println(deployment.ComputeHash(template, nil))
+	fmt.Println(deployment.ComputeHash(template, api.Ptr[int32](1)))
+	fmt.Println(deployment.SafeEncodeString("2142116321"))
+	// Output:
+	// 68554c986b
+	// 577fdcd479
+	// 658655b765
+}

@@ -1,0 +1,205 @@
+package deployment_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"kubesim/api"
+	"kubesim/client"
+	"kubesim/clock"
+	"kubesim/controllers/deployment"
+	"kubesim/controllers/internal"
+	"kubesim/controllers/replicaset"
+	"kubesim/sim"
+)
+
+// cluster is a step-mode cluster with the ReplicaSet and Deployment controllers and no scheduler or
+// kubelet: pods stay unbound, and tests play the kubelet by writing pod status.
+type cluster struct {
+	*sim.Cluster
+	t     *testing.T
+	ctx   context.Context
+	admin *client.Client
+}
+
+func newCluster(t *testing.T) *cluster {
+	t.Helper()
+	ctx := context.Background()
+	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, KeepTrace: true})
+	require.NoError(t, err)
+	t.Cleanup(c.Close)
+
+	// The ReplicaSet controller goes first: when both have work, pods catch up with a resize before
+	// the Deployment controller moves again.
+	eventClock := &uniqueClock{Clock: c.Clock}
+	rsClient := c.Client(internal.User, replicaset.Name)
+	require.NoError(t, c.Add(ctx, replicaset.New(rsClient, c.Clock, c.Trace,
+		client.NewEventRecorder(rsClient, replicaset.Name, "", eventClock, c.Trace))))
+	dClient := c.Client(internal.User, deployment.Name)
+	require.NoError(t, c.Add(ctx, deployment.New(dClient, c.Clock, c.Trace,
+		client.NewEventRecorder(dClient, deployment.Name, "", eventClock, c.Trace))))
+	return &cluster{Cluster: c, t: t, ctx: ctx, admin: c.Kubectl.Client()}
+}
+
+func (c *cluster) applyNginx() *api.Deployment {
+	objs, err := c.Kubectl.Apply(c.ctx, []byte(sim.NginxDeploymentYAML))
+	require.NoError(c.t, err)
+	return objs[0].(*api.Deployment)
+}
+
+func (c *cluster) deployment(name string) *api.Deployment {
+	d, err := client.For[api.Deployment](c.admin).Get(c.ctx, "default", name)
+	require.NoError(c.t, err)
+	return d
+}
+
+func (c *cluster) update(d *api.Deployment) {
+	_, err := client.For[api.Deployment](c.admin).Update(c.ctx, d)
+	require.NoError(c.t, err)
+}
+
+// pods lists the pods that count (not finished, not terminating), sorted by name.
+func (c *cluster) pods() []*api.Pod {
+	all, _, err := client.For[api.Pod](c.admin).List(c.ctx, "default", client.ListOptions{})
+	require.NoError(c.t, err)
+	var out []*api.Pod
+	for _, p := range all {
+		if internal.IsPodActive(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func (c *cluster) replicaSets() []*api.ReplicaSet {
+	rss, _, err := client.For[api.ReplicaSet](c.admin).List(c.ctx, "default", client.ListOptions{})
+	require.NoError(c.t, err)
+	return rss
+}
+
+// kubelet plays every kubelet: each pod not yet ready becomes Running and Ready.
+func (c *cluster) kubelet() {
+	pods := client.For[api.Pod](c.admin)
+	for _, p := range c.pods() {
+		if internal.IsPodReady(p) {
+			continue
+		}
+		p.Status.Phase = api.PodRunning
+		p.Status.Conditions = append(p.Status.Conditions, api.PodCondition{Type: api.PodReady, Status: api.ConditionTrue,
+			LastTransitionTime: api.NewTime(c.Now())})
+		_, err := pods.UpdateStatus(c.ctx, p)
+		require.NoError(c.t, err)
+	}
+}
+
+// runUntil steps the cluster until cond holds.
+func (c *cluster) runUntil(what string, cond func() bool) {
+	c.t.Helper()
+	require.NoError(c.t, c.Driver.RunUntil(c.ctx, what, func() (bool, error) { return cond(), nil }, 500))
+}
+
+// rolledOut: the Deployment reports every replica updated and available at its current generation.
+func (c *cluster) rolledOut(name string) bool {
+	d := c.deployment(name)
+	want := *d.Spec.Replicas
+	return d.Status.ObservedGeneration == d.Generation && d.Status.UpdatedReplicas == want &&
+		d.Status.Replicas == want && d.Status.AvailableReplicas == want
+}
+
+// events returns the messages of the events about objects of kind.
+func (c *cluster) events(kind string) []string {
+	evs, _, err := client.For[api.Event](c.admin).List(c.ctx, "default", client.ListOptions{})
+	require.NoError(c.t, err)
+	var out []string
+	for _, e := range evs {
+		if e.InvolvedObject.Kind == kind {
+			out = append(out, e.Reason+": "+e.Message)
+		}
+	}
+	return out
+}
+
+func condition(d *api.Deployment, t api.DeploymentConditionType) *api.DeploymentCondition {
+	for i := range d.Status.Conditions {
+		if d.Status.Conditions[i].Type == t {
+			return &d.Status.Conditions[i]
+		}
+	}
+	return nil
+}
+
+// settle runs every unit of work there is now, without letting time pass.
+func (c *cluster) settle() {
+	c.t.Helper()
+	require.NoError(c.t, c.Driver.Advance(c.ctx, 0))
+}
+
+// uniqueClock works around client.EventRecorder naming events "<object>.<UnixNano in hex>": on the
+// virtual clock, two events about one object in the same instant get the same name and the second is
+// refused (AlreadyExists). Every reading of this clock is a nanosecond later than the last.
+type uniqueClock struct {
+	clock.Clock
+	mu sync.Mutex
+	n  time.Duration
+}
+
+func (u *uniqueClock) Now() time.Time {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.n++
+	return u.Clock.Now().Add(u.n)
+}
+
+// rollout runs the cluster until the Deployment has rolled out, playing the kubelet after every step.
+// check, if set, is called after every step.
+func (c *cluster) rollout(name string, check func()) {
+	c.t.Helper()
+	for i := 0; ; i++ {
+		require.Less(c.t, i, 500, "no rollout after 500 steps")
+		require.NoError(c.t, c.Driver.Settle(c.ctx))
+		if c.rolledOut(name) {
+			c.settle()
+			return
+		}
+		more, err := c.Driver.Step(c.ctx)
+		require.NoError(c.t, err)
+		require.True(c.t, more, "the cluster went idle")
+		c.kubelet()
+		if check != nil {
+			check()
+		}
+	}
+}
+
+// setImage is `kubectl set image deployment/NAME nginx=IMAGE`.
+func (c *cluster) setImage(name, image string) {
+	d := c.deployment(name)
+	d.Spec.Template.Spec.Containers[0].Image = image
+	c.update(d)
+}
+
+// newRS returns the ReplicaSet whose template runs image.
+func (c *cluster) rsWithImage(image string) *api.ReplicaSet {
+	for _, rs := range c.replicaSets() {
+		if rs.Spec.Template.Spec.Containers[0].Image == image {
+			return rs
+		}
+	}
+	c.t.Fatalf("no ReplicaSet runs %s", image)
+	return nil
+}
+
+// controllerLines are the story-level messages of the deployment-controller.
+func (c *cluster) controllerLines() []string {
+	var out []string
+	for _, e := range c.Trace.Events() {
+		if e.Component == deployment.Name && !e.Detail {
+			out = append(out, e.Message)
+		}
+	}
+	return out
+}

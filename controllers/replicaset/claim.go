@@ -1,0 +1,52 @@
+// claim.go: which pods a ReplicaSet manages. Ownership is the controller reference, not the labels:
+// the ReplicaSet adopts an orphan pod whose labels match its selector (by writing itself into the
+// pod's ownerReferences) and releases a pod it owns whose labels no longer match (by removing itself),
+// which is how `kubectl label pod x app-` takes a pod out of service for debugging while the
+// ReplicaSet makes a replacement.
+//
+//	claimPods(ctx, rs, selector) ([]*api.Pod, error)
+package replicaset
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"kubesim/api"
+	"kubesim/api/labels"
+	"kubesim/controllers/internal"
+)
+
+// claimPods returns the active pods the ReplicaSet manages, sorted by name, adopting and releasing on
+// the way. The candidates are the pods it already owns and the orphans of its namespace, found through
+// the informer's controller-UID index rather than by scanning every pod.
+func (c *Controller) claimPods(ctx context.Context, rs *api.ReplicaSet, selector labels.Selector) ([]*api.Pod, error) {
+	candidates := append(c.podInformer.ByIndex(internal.IndexControllerUID, rs.UID),
+		c.podInformer.ByIndex(internal.IndexControllerUID, internal.OrphanIndexValue(rs.Namespace))...)
+	slices.SortFunc(candidates, func(a, b *api.Pod) int { return strings.Compare(a.Name, b.Name) })
+	candidates = slices.DeleteFunc(candidates, func(p *api.Pod) bool { return !internal.IsPodActive(p) })
+
+	adopt := func(ctx context.Context, pod *api.Pod) error {
+		cp := api.DeepCopy(pod)
+		cp.OwnerReferences = append(cp.OwnerReferences, internal.NewControllerRef(&rs.ObjectMeta, "ReplicaSet"))
+		updated, err := c.pods.Update(ctx, cp)
+		if err != nil {
+			return err
+		}
+		c.tracer.Record("adopt", "pods/"+pod.Key(), updated.ResourceVersion,
+			"adopt pod %s: an orphan whose labels match selector %s -> controller reference to ReplicaSet %s", pod.Key(), selector, rs.Name)
+		return nil
+	}
+	release := func(ctx context.Context, pod *api.Pod) error {
+		cp := api.DeepCopy(pod)
+		cp.OwnerReferences = slices.DeleteFunc(cp.OwnerReferences, func(r api.OwnerReference) bool { return r.UID == rs.UID })
+		updated, err := c.pods.Update(ctx, cp)
+		if err != nil {
+			return err
+		}
+		c.tracer.Record("release", "pods/"+pod.Key(), updated.ResourceVersion,
+			"release pod %s: its labels no longer match selector %s -> controller reference to ReplicaSet %s removed", pod.Key(), selector, rs.Name)
+		return nil
+	}
+	return internal.Claim(ctx, &rs.ObjectMeta, selector, candidates, adopt, release)
+}

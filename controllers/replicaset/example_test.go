@@ -1,0 +1,57 @@
+package replicaset_test
+
+import (
+	"context"
+	"fmt"
+
+	"kubesim/client"
+	"kubesim/controllers/internal"
+	"kubesim/controllers/replicaset"
+	"kubesim/sim"
+)
+
+// A ReplicaSet of 2, then one of its pods deleted: the controller's side of the story, including the
+// expectations it sets before each batch of writes.
+func Example() {
+	ctx := context.Background()
+	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, KeepTrace: true})
+	if err != nil {
+		panic(err)
+	}
+	defer c.Close()
+	cl := c.Client(internal.User, replicaset.Name)
+	rsc := replicaset.New(cl, c.Clock, c.Trace, client.NewEventRecorder(cl, replicaset.Name, "", &uniqueClock{Clock: c.Clock}, c.Trace))
+	if err := c.Add(ctx, rsc); err != nil {
+		panic(err)
+	}
+
+	if _, err := c.Kubectl.Create(ctx, newReplicaSet(2)); err != nil {
+		panic(err)
+	}
+	if err := c.Driver.Advance(ctx, 0); err != nil {
+		panic(err)
+	}
+	pods, _ := c.Kubectl.List(ctx, "pods", "default", "app=web")
+	if err := c.Kubectl.Delete(ctx, "pods", "default", pods[0].GetObjectMeta().Name, client.DeleteOptions{}); err != nil {
+		panic(err)
+	}
+	if err := c.Driver.Advance(ctx, 0); err != nil {
+		panic(err)
+	}
+	for _, e := range c.Trace.Events() {
+		if e.Component == replicaset.Name && !e.Detail {
+			fmt.Println(e.Message)
+		}
+	}
+	// Output:
+	// watch ADDED replicasets/default/web -> queue "default/web"
+	// reconcile default/web: wants 2, has 0 -> create 2 pods (expecting 2 adds)
+	// event Normal SuccessfulCreate: Created pod: web-bvszn
+	// event Normal SuccessfulCreate: Created pod: web-w2b24
+	// status default/web: replicas 0, fullyLabeledReplicas 0, readyReplicas 0, availableReplicas 0 (observedGeneration 1)
+	// status default/web: replicas 2, fullyLabeledReplicas 2, readyReplicas 0, availableReplicas 0 (observedGeneration 1)
+	// reconcile default/web: wants 2, has 1 -> create 1 pods (expecting 1 adds)
+	// event Normal SuccessfulCreate: Created pod: web-r44z4
+	// status default/web: replicas 1, fullyLabeledReplicas 1, readyReplicas 0, availableReplicas 0 (observedGeneration 1)
+	// status default/web: replicas 2, fullyLabeledReplicas 2, readyReplicas 0, availableReplicas 0 (observedGeneration 1)
+}

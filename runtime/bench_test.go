@@ -1,0 +1,55 @@
+package fakeruntime_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"kubesim/clock"
+	fakeruntime "kubesim/runtime"
+)
+
+// BenchmarkCreateAndList10000Containers measures a large node: 10,000 pods of one nginx container
+// each (a /18 podCIDR), then one relist, the PLEG's periodic call.
+func BenchmarkCreateAndList10000Containers(b *testing.B) {
+	ctx := context.Background()
+	for b.Loop() {
+		rt, err := fakeruntime.New(fakeruntime.Options{Clock: clock.NewVirtual(t0), NodeName: "big", PodCIDR: "10.128.0.0/18"})
+		require.NoError(b, err)
+		_, err = rt.PullImage(ctx, "nginx:1.25", nil)
+		require.NoError(b, err)
+		for i := range 10_000 {
+			sb := &fakeruntime.PodSandboxConfig{Metadata: fakeruntime.PodSandboxMetadata{Name: fmt.Sprint("p", i), Namespace: "default", UID: fmt.Sprint(i)}}
+			sid, err := rt.RunPodSandbox(ctx, sb)
+			require.NoError(b, err)
+			id, err := rt.CreateContainer(ctx, sid, &fakeruntime.ContainerConfig{Metadata: fakeruntime.ContainerMetadata{Name: "web"}, Image: "nginx:1.25"}, sb)
+			require.NoError(b, err)
+			require.NoError(b, rt.StartContainer(ctx, id))
+		}
+		list, err := rt.ListContainers(ctx, nil)
+		require.NoError(b, err)
+		require.Len(b, list, 10_000)
+	}
+}
+
+// BenchmarkRelist10000Containers is the steady-state cost: one ListContainers over an idle node.
+func BenchmarkRelist10000Containers(b *testing.B) {
+	ctx := context.Background()
+	rt, err := fakeruntime.New(fakeruntime.Options{Clock: clock.NewVirtual(t0), NodeName: "big", PodCIDR: "10.128.0.0/18"})
+	require.NoError(b, err)
+	_, err = rt.PullImage(ctx, "nginx:1.25", nil)
+	require.NoError(b, err)
+	for i := range 10_000 {
+		sb := &fakeruntime.PodSandboxConfig{Metadata: fakeruntime.PodSandboxMetadata{Name: fmt.Sprint("p", i), Namespace: "default", UID: fmt.Sprint(i)}}
+		sid, _ := rt.RunPodSandbox(ctx, sb)
+		id, _ := rt.CreateContainer(ctx, sid, &fakeruntime.ContainerConfig{Metadata: fakeruntime.ContainerMetadata{Name: "web"}, Image: "nginx:1.25"}, sb)
+		_ = rt.StartContainer(ctx, id)
+	}
+	for b.Loop() {
+		if _, err := rt.ListContainers(ctx, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

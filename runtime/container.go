@@ -1,0 +1,365 @@
+// container.go: the container lifecycle, CREATED -> RUNNING -> EXITED, computed lazily.
+//
+//	CreateContainer(ctx, sandboxID, config, sandboxConfig)   CONTAINER_CREATED, behaviour decided
+//	StartContainer(ctx, id)          CONTAINER_RUNNING; an exit timer if it will end on its own
+//	StopContainer(ctx, id, timeout)  SIGTERM, then SIGKILL after timeout
+//	RemoveContainer(ctx, id)         gone (killed first if running)
+//	ListContainers(ctx, filter)      in creation order
+//	ContainerStatus(ctx, id)         state, timestamps, exit code and reason as of clock.Now()
+//
+// A container's state is never stored as "running" or "exited": it is derived from its start time,
+// its behaviour's natural end (exit or OOM kill) and any end imposed from outside (stop, sandbox
+// stop, node crash). The exit timer does not change state; it exists so that a Virtual clock stops
+// at the very instant of the exit (the step driver jumps from timer to timer), and it writes the
+// exit to the trace. The kubelet sees the exit only when it next lists containers: the PLEG.
+
+package fakeruntime
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"kubesim/clock"
+)
+
+// container is one container. Its fields are guarded by the Runtime's mu.
+type container struct {
+	id        string
+	seq       uint64 // creation order
+	sandboxID string
+	reserved  string          // containerd's name for it: <name>_<pod>_<ns>_<uid>_<attempt>
+	config    ContainerConfig // a private copy
+	pod       string          // "pods/<ns>/<name>", for trace lines
+	image     string          // normalised name
+	imageRef  string          // repo digest
+	beh       *behavior
+	limit     int64 // limits.memory in bytes, 0 for none
+
+	createdAt  time.Time
+	startedAt  time.Time // zero while CREATED
+	natural    ending    // how it ends on its own, if hasNatural
+	hasNatural bool
+	killed     *ending     // an end imposed from outside; wins over natural
+	timer      clock.Timer // fires at natural.at; nil if none or stopped
+	notes      []LogLine   // lines written in reaction to outside events (SIGTERM)
+	probeHits  []LogLine   // the last access-log lines written by HTTP probes
+}
+
+// stateAt returns the container's state at now and, once exited, how it ended.
+func (c *container) stateAt(now time.Time) (ContainerState, *ending) {
+	switch {
+	case c.killed != nil:
+		return ContainerExited, c.killed
+	case c.startedAt.IsZero():
+		return ContainerCreated, nil
+	case c.hasNatural && !now.Before(c.natural.at):
+		return ContainerExited, &c.natural
+	}
+	return ContainerRunning, nil
+}
+
+// killLocked ends a running container at now with code and reason (a SIGKILL, an OOM kill, a
+// crash). It does nothing to a container that is not running.
+func (c *container) killLocked(now time.Time, code int32, reason string) bool {
+	if st, _ := c.stateAt(now); st != ContainerRunning {
+		return false
+	}
+	c.killed = &ending{at: now, code: code, reason: reason}
+	if c.timer != nil {
+		c.timer.Stop()
+		c.timer = nil
+	}
+	return true
+}
+
+// name is how crictl ps and the trace name a container.
+func (c *container) name() string { return c.config.Metadata.Name }
+
+// CreateContainer creates a container in a sandbox.
+func (r *Runtime) CreateContainer(ctx context.Context, podSandboxID string, config *ContainerConfig, sandboxConfig *PodSandboxConfig) (string, error) {
+	if err := r.enter(ctx); err != nil {
+		return "", err
+	}
+	if config == nil || config.Metadata.Name == "" {
+		return "", errorf(InvalidArgument, "container config must include metadata name")
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s, err := r.sandboxLocked(podSandboxID)
+	if err != nil {
+		return "", err
+	}
+	if s.state != SandboxReady {
+		return "", errorf(Unknown, "failed to create containerd container: sandbox %q is not running", podSandboxID)
+	}
+	img, err := r.lookupLocked(config.Image)
+	if err != nil {
+		return "", err
+	}
+	if img == nil {
+		name, _ := NormalizeImage(config.Image)
+		return "", errorf(NotFound, "failed to resolve image %q: not found", name)
+	}
+	// containerd reserves "<container>_<pod>_<namespace>_<uid>_<attempt>": creating the same
+	// attempt twice is the kubelet's bug, and containerd says so.
+	md := s.config.Metadata
+	reserved := fmt.Sprintf("%s_%s_%s_%s_%d", config.Metadata.Name, md.Name, md.Namespace, md.UID, config.Metadata.Attempt)
+	if other, taken := r.reserved[reserved]; taken {
+		return "", errorf(Unknown, "failed to reserve container name %q: name %q is reserved for %q", reserved, reserved, other)
+	}
+	ref, _ := parseReference(config.Image)
+	c := &container{
+		id: r.newIDLocked(), seq: r.nextID, sandboxID: s.id, reserved: reserved, config: copyContainerConfig(config), pod: s.object(),
+		image: ref.String(), imageRef: repoDigest(img, ref), createdAt: r.clk.Now(),
+		beh: newBehavior(families[img.family], img.version, config),
+	}
+	if config.Resources != nil {
+		c.limit = config.Resources.MemoryLimitInBytes
+	}
+	r.containers[c.id] = c
+	r.reserved[reserved] = c.id
+	s.containers[c.id] = true
+	r.recordDetail("create-container", c.pod, "created container %s (%s) from %s", c.name(), shortID(c.id), c.image)
+	return c.id, nil
+}
+
+// repoDigest is the name@digest of img in ref's repository.
+func repoDigest(img *storedImage, ref reference) string {
+	for d := range img.digests {
+		if len(d) > len(ref.repo()) && d[:len(ref.repo())+1] == ref.repo()+"@" {
+			return d
+		}
+	}
+	return img.id
+}
+
+// StartContainer starts a created container.
+func (r *Runtime) StartContainer(ctx context.Context, containerID string) error {
+	if err := r.enter(ctx); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	c, err := r.containerLocked(containerID)
+	if err != nil {
+		return err
+	}
+	now := r.clk.Now()
+	if st, _ := c.stateAt(now); st != ContainerCreated {
+		return errorf(Unknown, "failed to start container %q: container is in %s state", containerID, st)
+	}
+	if s := r.sandboxes[c.sandboxID]; s == nil || s.state != SandboxReady {
+		return errorf(Unknown, "failed to start container %q: sandbox container %q is not running", containerID, c.sandboxID)
+	}
+	c.startedAt = now
+	if msg := c.beh.startErr; msg != "" {
+		// runc could not exec the process: containerd marks the container exited with 128.
+		c.killed = &ending{at: now, code: 128, reason: "StartError", log: msg}
+		r.record("start-container", c.pod, "container %s failed to start: %s", c.name(), msg)
+		return errorf(Unknown, "%s", msg)
+	}
+	c.natural, c.hasNatural = c.beh.naturalEnd(now, c.limit)
+	if c.hasNatural {
+		id := c.id
+		c.timer = r.clk.AfterFunc(c.natural.at.Sub(now), func() { r.exited(id) })
+	}
+	r.recordDetail("start-container", c.pod, "started container %s (%s), restart count %d", c.name(), shortID(c.id), restartCount(c.config.Annotations))
+	return nil
+}
+
+// exited runs at a container's natural end (its exit timer) and writes it to the trace.
+func (r *Runtime) exited(id string) {
+	r.mu.Lock()
+	c, ok := r.containers[id]
+	if !ok || c.killed != nil || c.timer == nil {
+		r.mu.Unlock()
+		return
+	}
+	c.timer = nil
+	e, pod, name := c.natural, c.pod, c.name()
+	r.mu.Unlock()
+	r.record("exit", pod, "container %s exited with code %d (%s)", name, e.code, e.reason)
+}
+
+// StopContainer stops a container: SIGTERM, then SIGKILL after timeout.
+func (r *Runtime) StopContainer(ctx context.Context, containerID string, timeout time.Duration) error {
+	if err := r.enter(ctx); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	c, err := r.containerLocked(containerID)
+	if err != nil {
+		r.mu.Unlock()
+		return err
+	}
+	now := r.clk.Now()
+	if st, _ := c.stateAt(now); st != ContainerRunning {
+		r.mu.Unlock()
+		return nil
+	}
+	if timeout > 0 && c.beh.gracefulStop {
+		c.killLocked(now, 0, "Completed")
+		c.notes = append(c.notes, LogLine{Time: now, Stream: "stderr", Log: sigtermLog(c.beh, now)})
+		r.mu.Unlock()
+		r.record("stop-container", c.pod, "container %s exited on SIGTERM with code 0", c.name())
+		return nil
+	}
+	wait := max(timeout, 0)
+	if c.hasNatural {
+		wait = min(wait, c.natural.at.Sub(now))
+	}
+	pod, name := c.pod, c.name()
+	r.mu.Unlock()
+	if timeout > 0 {
+		r.recordDetail("stop-container", pod, "container %s ignores SIGTERM (a shell as PID 1 has no handler): SIGKILL in %s", name, wait)
+	}
+	running := func() bool {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		st, _ := c.stateAt(r.clk.Now())
+		return st == ContainerRunning
+	}
+	if err := r.wait(ctx, wait, running); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	killed := c.killLocked(r.clk.Now(), 137, "Error")
+	r.mu.Unlock()
+	if killed {
+		r.record("stop-container", pod, "container %s killed with SIGKILL: exit code 137", name)
+	}
+	return nil
+}
+
+// RemoveContainer removes a container, killing it first if it runs.
+func (r *Runtime) RemoveContainer(ctx context.Context, containerID string) error {
+	if err := r.enter(ctx); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	c, ok := r.containers[containerID]
+	if !ok {
+		return nil
+	}
+	r.removeContainerLocked(c, r.clk.Now())
+	return nil
+}
+
+// removeContainerLocked kills c if it runs and forgets it, freeing its reserved name.
+func (r *Runtime) removeContainerLocked(c *container, now time.Time) {
+	c.killLocked(now, 137, "Error")
+	delete(r.containers, c.id)
+	delete(r.reserved, c.reserved)
+	if s := r.sandboxes[c.sandboxID]; s != nil {
+		delete(s.containers, c.id)
+	}
+	r.recordDetail("remove-container", c.pod, "removed container %s (%s)", c.name(), shortID(c.id))
+}
+
+// ListContainers returns the containers matching filter, in creation order.
+func (r *Runtime) ListContainers(ctx context.Context, filter *ContainerFilter) ([]*Container, error) {
+	if err := r.enter(ctx); err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	now := r.clk.Now()
+	var matched []*container
+	for _, c := range r.containers {
+		if filter != nil && (filter.ID != "" && filter.ID != c.id ||
+			filter.PodSandboxID != "" && filter.PodSandboxID != c.sandboxID ||
+			!matchLabels(filter.LabelSelector, c.config.Labels)) {
+			continue
+		}
+		if st, _ := c.stateAt(now); filter != nil && filter.State != nil && *filter.State != st {
+			continue
+		}
+		matched = append(matched, c)
+	}
+	slices.SortFunc(matched, func(a, b *container) int { return cmp.Compare(a.seq, b.seq) })
+	out := make([]*Container, len(matched))
+	for i, c := range matched {
+		st, _ := c.stateAt(now)
+		out[i] = &Container{
+			ID: c.id, PodSandboxID: c.sandboxID, Metadata: c.config.Metadata, Image: c.image, ImageRef: c.imageRef,
+			State: st, CreatedAt: c.createdAt, Labels: cloneMap(c.config.Labels), Annotations: cloneMap(c.config.Annotations),
+		}
+	}
+	return out, nil
+}
+
+// ContainerStatus returns a container's status as of now.
+func (r *Runtime) ContainerStatus(ctx context.Context, containerID string) (*ContainerStatus, error) {
+	if err := r.enter(ctx); err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	c, err := r.containerLocked(containerID)
+	if err != nil {
+		return nil, err
+	}
+	st, end := c.stateAt(r.clk.Now())
+	out := &ContainerStatus{
+		ID: c.id, Metadata: c.config.Metadata, State: st, CreatedAt: c.createdAt, StartedAt: c.startedAt,
+		Image: c.image, ImageRef: c.imageRef, Labels: cloneMap(c.config.Labels), Annotations: cloneMap(c.config.Annotations),
+		LogPath: c.config.LogPath,
+	}
+	if c.config.Resources != nil {
+		res := *c.config.Resources
+		out.Resources = &res
+	}
+	if end != nil {
+		out.FinishedAt, out.ExitCode, out.Reason = end.at, end.code, end.reason
+		if end.reason == "StartError" {
+			out.Message = end.log
+		}
+	}
+	return out, nil
+}
+
+// containerLocked finds a container or returns containerd's NotFound.
+func (r *Runtime) containerLocked(id string) (*container, error) {
+	c, ok := r.containers[id]
+	if !ok {
+		return nil, errorf(NotFound, "an error occurred when try to find container %q: not found", id)
+	}
+	return c, nil
+}
+
+// killAllLocked is a node crash: every running container dies, every sandbox stops.
+func (r *Runtime) killAllLocked() {
+	now := r.clk.Now()
+	n := 0
+	for _, c := range r.containers {
+		if c.killLocked(now, 255, "Unknown") {
+			n++
+		}
+	}
+	for _, s := range r.sandboxes {
+		s.state = SandboxNotReady
+	}
+	r.record("crash", "", "node crashed: %d running containers lost (exit code 255, reason Unknown), %d sandboxes NOTREADY", n, len(r.sandboxes))
+}
+
+func copyContainerConfig(c *ContainerConfig) ContainerConfig {
+	out := *c
+	out.Command, out.Args, out.Envs = slices.Clone(c.Command), slices.Clone(c.Args), slices.Clone(c.Envs)
+	out.Labels, out.Annotations = cloneMap(c.Labels), cloneMap(c.Annotations)
+	if c.Resources != nil {
+		res := *c.Resources
+		out.Resources = &res
+	}
+	return out
+}
+
+// restartCount reads the kubelet's restart-count annotation (0 when absent), for trace lines.
+func restartCount(annotations map[string]string) int {
+	n, _ := strconv.Atoi(annotations[AnnotationRestartCount])
+	return n
+}

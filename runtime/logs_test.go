@@ -1,0 +1,73 @@
+package fakeruntime_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	fakeruntime "kubesim/runtime"
+)
+
+func logText(t *testing.T, n *node, id string, tail int) []string {
+	t.Helper()
+	lines, err := n.rt.ContainerLogs(context.Background(), id, tail)
+	require.NoError(t, err)
+	var out []string
+	for _, l := range lines {
+		out = append(out, l.Time.Sub(t0).String()+" "+l.Stream+" "+l.Log)
+	}
+	return out
+}
+
+func TestBusyboxEchoLoopWritesLinesAtTheirTime(t *testing.T) {
+	n := newNode(t)
+	id := n.run(t, "counter", fakeruntime.ContainerConfig{Image: "busybox",
+		Command: []string{"sh", "-c", `echo "starting up"; while true; do date; echo tick >&2; sleep 5; done`}})
+	// busybox pulled in 587ms, so the container started then.
+	n.clk.Advance(12 * time.Second)
+	assert.Equal(t, []string{
+		"587ms stdout starting up",
+		"587ms stdout Mon Jan  1 00:00:00 UTC 2024",
+		"587ms stderr tick",
+		"5.587s stdout Mon Jan  1 00:00:05 UTC 2024",
+		"5.587s stderr tick",
+		"10.587s stdout Mon Jan  1 00:00:10 UTC 2024",
+		"10.587s stderr tick",
+	}, logText(t, n, id, -1))
+	assert.Equal(t, []string{"10.587s stdout Mon Jan  1 00:00:10 UTC 2024", "10.587s stderr tick"}, logText(t, n, id, 2))
+	assert.Equal(t, fakeruntime.ContainerRunning, n.status(t, id).State, "the loop never ends")
+
+	n.clk.Advance(time.Hour)
+	assert.Len(t, logText(t, n, id, -1), 1000, "the log keeps at most 1000 lines")
+}
+
+func TestNginxLogsItsStartupAndEveryHTTPProbe(t *testing.T) {
+	n := newNode(t)
+	id := n.run(t, "web", fakeruntime.ContainerConfig{Image: "nginx:1.25"})
+	n.clk.Advance(10 * time.Second)
+	_, err := n.rt.ProbeContainer(context.Background(), id, &fakeruntime.Probe{Type: fakeruntime.LivenessProbe, HTTPGet: &fakeruntime.HTTPGetAction{Path: "/", Port: 80}})
+	require.NoError(t, err)
+	require.NoError(t, n.rt.StopContainer(context.Background(), id, 30*time.Second))
+	assert.Equal(t, []string{
+		"3.339s stdout /docker-entrypoint.sh: Configuration complete; ready for start up",
+		`3.339s stderr 2024/01/01 00:00:03 [notice] 1#1: using the "epoll" event method`,
+		"3.339s stderr 2024/01/01 00:00:03 [notice] 1#1: nginx/1.25.5",
+		"3.339s stderr 2024/01/01 00:00:03 [notice] 1#1: start worker processes",
+		`13.339s stdout 10.244.1.1 - - [01/Jan/2024:00:00:13 +0000] "GET / HTTP/1.1" 200 615 "-" "kube-probe/1.32" "-"`,
+		"13.339s stderr 2024/01/01 00:00:13 [notice] 1#1: signal 15 (SIGTERM) received, exiting",
+	}, logText(t, n, id, -1))
+}
+
+func TestACrashLeavesItsLastWordsInTheLog(t *testing.T) {
+	n := newNode(t)
+	id := n.run(t, "crash", fakeruntime.ContainerConfig{Image: "busybox",
+		Command: []string{"sh", "-c", "echo working; sleep 3600"}, Envs: []fakeruntime.KeyValue{{Key: fakeruntime.EnvCrashAfter, Value: "10s"}}})
+	n.clk.Advance(time.Minute)
+	assert.Equal(t, []string{
+		"587ms stdout working",
+		"10.587s stderr kubesim: crashing after 10s as asked (exit code 1)",
+	}, logText(t, n, id, -1), "nothing is written after the exit")
+}

@@ -1,0 +1,163 @@
+// sandbox.go: pod sandboxes, the pause container that holds a pod's network namespace.
+//
+//	RunPodSandbox(ctx, config)        start the pause container, allocate the pod IP
+//	StopPodSandbox(ctx, id)           kill the pod's containers and the pause container; keep the IP
+//	RemovePodSandbox(ctx, id)         delete the sandbox and its containers, release the IP
+//	PodSandboxStatus(ctx, id)         state and IP
+//	ListPodSandbox(ctx, filter)       sandboxes, sorted by creation then ID
+//
+// Every container of a pod joins the sandbox's namespaces, which is why the containers of one pod
+// share an IP and reach each other on localhost. The kubelet creates the sandbox first (after the
+// event "Successfully assigned ..."), and if the sandbox dies it kills the pod's containers and
+// creates a new sandbox with Attempt+1: a pod's IP can change without the pod being recreated.
+
+package fakeruntime
+
+import (
+	"cmp"
+	"context"
+	"net/netip"
+	"slices"
+	"time"
+)
+
+// sandbox is one pod sandbox. Its fields are guarded by the Runtime's mu.
+type sandbox struct {
+	id        string
+	seq       uint64           // creation order, for sorting lists
+	config    PodSandboxConfig // a private copy
+	state     PodSandboxState
+	createdAt time.Time
+	ip        netip.Addr
+	// containers holds the IDs of the sandbox's containers (all of them, running or not).
+	containers map[string]bool
+}
+
+// object names the pod in trace lines.
+func (s *sandbox) object() string {
+	return "pods/" + s.config.Metadata.Namespace + "/" + s.config.Metadata.Name
+}
+
+// RunPodSandbox creates and starts a sandbox and returns its ID.
+func (r *Runtime) RunPodSandbox(ctx context.Context, config *PodSandboxConfig) (string, error) {
+	if err := r.enter(ctx); err != nil {
+		return "", err
+	}
+	if config == nil || config.Metadata.Name == "" || config.Metadata.Namespace == "" || config.Metadata.UID == "" {
+		return "", errorf(InvalidArgument, "sandbox config must include metadata name, namespace and uid")
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	ip, err := r.ipam.allocate()
+	if err != nil {
+		return "", errorf(Unknown, "failed to setup network for sandbox: plugin type=\"bridge\" failed (add): %v", err)
+	}
+	s := &sandbox{id: r.newIDLocked(), seq: r.nextID, config: copySandboxConfig(config), state: SandboxReady, createdAt: r.clk.Now(), ip: ip, containers: map[string]bool{}}
+	r.sandboxes[s.id] = s
+	r.record("run-sandbox", s.object(), "started sandbox %s (%s) for pod %s/%s, attempt %d, IP %s",
+		shortID(s.id), PauseImage, config.Metadata.Namespace, config.Metadata.Name, config.Metadata.Attempt, ip)
+	return s.id, nil
+}
+
+// StopPodSandbox stops a sandbox and every container in it.
+func (r *Runtime) StopPodSandbox(ctx context.Context, podSandboxID string) error {
+	if err := r.enter(ctx); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s, err := r.sandboxLocked(podSandboxID)
+	if err != nil {
+		return err
+	}
+	now := r.clk.Now()
+	for id := range s.containers {
+		r.containers[id].killLocked(now, 137, "Error")
+	}
+	if s.state == SandboxReady {
+		s.state = SandboxNotReady
+		r.recordDetail("stop-sandbox", s.object(), "stopped sandbox %s", shortID(s.id))
+	}
+	return nil
+}
+
+// RemovePodSandbox removes a sandbox with its containers and releases its IP.
+func (r *Runtime) RemovePodSandbox(ctx context.Context, podSandboxID string) error {
+	if err := r.enter(ctx); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s, ok := r.sandboxes[podSandboxID]
+	if !ok {
+		return nil
+	}
+	now := r.clk.Now()
+	doomed := make([]*container, 0, len(s.containers))
+	for id := range s.containers {
+		doomed = append(doomed, r.containers[id])
+	}
+	slices.SortFunc(doomed, func(a, b *container) int { return cmp.Compare(a.seq, b.seq) }) // trace order
+	for _, c := range doomed {
+		r.removeContainerLocked(c, now)
+	}
+	r.ipam.release(s.ip)
+	delete(r.sandboxes, s.id)
+	r.recordDetail("remove-sandbox", s.object(), "removed sandbox %s, released IP %s", shortID(s.id), s.ip)
+	return nil
+}
+
+// PodSandboxStatus returns a sandbox's status.
+func (r *Runtime) PodSandboxStatus(ctx context.Context, podSandboxID string) (*PodSandboxStatus, error) {
+	if err := r.enter(ctx); err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s, err := r.sandboxLocked(podSandboxID)
+	if err != nil {
+		return nil, err
+	}
+	return &PodSandboxStatus{
+		ID: s.id, Metadata: s.config.Metadata, State: s.state, CreatedAt: s.createdAt,
+		Network: PodSandboxNetworkStatus{IP: s.ip.String()},
+		Labels:  cloneMap(s.config.Labels), Annotations: cloneMap(s.config.Annotations),
+	}, nil
+}
+
+// ListPodSandbox returns the sandboxes matching filter.
+func (r *Runtime) ListPodSandbox(ctx context.Context, filter *PodSandboxFilter) ([]*PodSandbox, error) {
+	if err := r.enter(ctx); err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []*PodSandbox
+	for _, s := range r.sandboxes {
+		if filter != nil && (filter.ID != "" && filter.ID != s.id ||
+			filter.State != nil && *filter.State != s.state ||
+			!matchLabels(filter.LabelSelector, s.config.Labels)) {
+			continue
+		}
+		out = append(out, &PodSandbox{ID: s.id, Metadata: s.config.Metadata, State: s.state, CreatedAt: s.createdAt,
+			Labels: cloneMap(s.config.Labels), Annotations: cloneMap(s.config.Annotations)})
+	}
+	slices.SortFunc(out, func(a, b *PodSandbox) int { return cmp.Compare(r.sandboxes[a.ID].seq, r.sandboxes[b.ID].seq) })
+	return out, nil
+}
+
+// sandboxLocked finds a sandbox or returns containerd's NotFound.
+func (r *Runtime) sandboxLocked(id string) (*sandbox, error) {
+	s, ok := r.sandboxes[id]
+	if !ok {
+		return nil, errorf(NotFound, "an error occurred when try to find sandbox %q: not found", id)
+	}
+	return s, nil
+}
+
+func copySandboxConfig(c *PodSandboxConfig) PodSandboxConfig {
+	out := *c
+	out.PortMappings = slices.Clone(c.PortMappings)
+	out.Labels, out.Annotations = cloneMap(c.Labels), cloneMap(c.Annotations)
+	return out
+}

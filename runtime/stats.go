@@ -1,0 +1,44 @@
+// stats.go: resource usage, for the kubelet's eviction manager.
+//
+//	Stats(ctx)   every running container's memory working set, the node's sum, the image filesystem
+//
+// The eviction manager compares memory.available (node capacity minus the working sets) and
+// imagefs.available with its thresholds (memory.available<100Mi by default) and, under pressure,
+// evicts pods whose usage exceeds their requests first. A container's working set here is its image's
+// base footprint plus KUBESIM_MEMORY_GROWTH times its age, capped by its limit (past the limit the
+// cgroup's OOM killer has already ended it).
+
+package fakeruntime
+
+import (
+	"cmp"
+	"context"
+	"slices"
+)
+
+// Stats reports usage as of now.
+func (r *Runtime) Stats(ctx context.Context) (*NodeStats, error) {
+	if err := r.enter(ctx); err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	now := r.clk.Now()
+	out := &NodeStats{Timestamp: now, ImageFs: r.imageFsLocked()}
+	for _, c := range r.containers {
+		if st, _ := c.stateAt(now); st != ContainerRunning {
+			continue
+		}
+		ws := c.beh.memoryAt(now.Sub(c.startedAt))
+		if c.limit > 0 {
+			ws = min(ws, uint64(c.limit))
+		}
+		out.Containers = append(out.Containers, ContainerStats{
+			ContainerID: c.id, PodSandboxID: c.sandboxID, Metadata: c.config.Metadata,
+			Labels: cloneMap(c.config.Labels), MemoryWorkingSetBytes: ws,
+		})
+		out.MemoryWorkingSetBytes += ws
+	}
+	slices.SortFunc(out.Containers, func(a, b ContainerStats) int { return cmp.Compare(a.ContainerID, b.ContainerID) })
+	return out, nil
+}
