@@ -1,0 +1,73 @@
+// gate.go: Gated, running a component only while an elector leads. This is what
+// kube-controller-manager does with all its controllers: they start when it wins the election, and
+// when it loses, it exits (its pod restarts and campaigns again) rather than risk acting alongside
+// the new leader.
+//
+//	Gated(e, comp) Component
+//
+// In step mode the gated component's Step does nothing (returns false) while e does not lead; its
+// informers keep their caches warm either way, as a standby replica's would. In real time its Run
+// starts comp.Run when e first leads and cancels it when e stops leading, for good.
+package leaderelection
+
+import (
+	"context"
+
+	"kubesim/client"
+)
+
+// Component is the component contract (sim.Component, restated here because client must not import
+// sim).
+type Component interface {
+	Name() string
+	Informers() []client.InformerHandle
+	Step(ctx context.Context) (bool, error)
+	Run(ctx context.Context)
+}
+
+// Gated returns comp, working only while e leads.
+func Gated(e *LeaderElector, comp Component) Component {
+	return &gated{elector: e, comp: comp}
+}
+
+type gated struct {
+	elector *LeaderElector
+	comp    Component
+}
+
+func (g *gated) Name() string                       { return g.comp.Name() }
+func (g *gated) Informers() []client.InformerHandle { return g.comp.Informers() }
+
+func (g *gated) Step(ctx context.Context) (bool, error) {
+	if !g.elector.IsLeader() {
+		return false, nil
+	}
+	return g.comp.Step(ctx)
+}
+
+func (g *gated) Run(ctx context.Context) {
+	// wait blocks until IsLeader equals want, or ctx ends.
+	wait := func(ctx context.Context, want bool) bool {
+		for {
+			leading, changed := g.elector.leadership()
+			if leading == want {
+				return true
+			}
+			select {
+			case <-ctx.Done():
+				return false
+			case <-changed:
+			}
+		}
+	}
+	if !wait(ctx, true) {
+		return
+	}
+	lctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		wait(lctx, false)
+		cancel()
+	}()
+	g.comp.Run(lctx)
+}

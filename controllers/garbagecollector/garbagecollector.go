@@ -1,0 +1,161 @@
+// garbagecollector.go: the GarbageCollector component and what its informers enqueue.
+//
+//	New(c, clk, tr) *GarbageCollector
+//	Name, Informers, Step, Run     the component contract (sim.Component)
+//	Reconcile(ctx, key)            in reconcile.go
+//
+// Handlers never write; they decide which objects need a look and queue them by path
+// ("replicasets/default/nginx-6d4cf56db6"):
+//
+//   - an object whose owner is missing from the cache (perhaps deleted, perhaps not seen yet);
+//   - an owner being deleted with the orphan or foregroundDeletion finalizer, and, in the
+//     foreground case, every one of its dependents;
+//   - when an object disappears: its dependents (their owner may be gone for good) and any owner of
+//     it that waits in the foreground for its dependents to go.
+package garbagecollector
+
+import (
+	"context"
+
+	"kubesim/api"
+	"kubesim/client"
+	"kubesim/client/workqueue"
+	"kubesim/clock"
+	"kubesim/trace"
+)
+
+// Name is how Kubernetes names the controller (--controllers=garbage-collector).
+const Name = "garbage-collector"
+
+// Identity is the user the controller manager authenticates as.
+const Identity = "system:kube-controller-manager"
+
+// The finalizers the apiserver adds for the non-default propagation policies (metav1).
+const (
+	FinalizerOrphanDependents = "orphan"
+	FinalizerDeleteDependents = "foregroundDeletion"
+)
+
+// GarbageCollector deletes objects whose owners are gone.
+type GarbageCollector struct {
+	client *client.Client
+	clock  clock.Clock
+	trace  *trace.Recorder
+	// kinds are the watched resources, owners before dependents, so that in step mode an owner is
+	// in its cache before any handler looks for it.
+	kinds []kind
+	queue *workqueue.Queue[string]
+}
+
+// New builds the collector. c must act as system:kube-controller-manager.
+func New(c *client.Client, clk clock.Clock, tr *trace.Recorder) *GarbageCollector {
+	gc := &GarbageCollector{client: c, clock: clk, trace: tr,
+		queue: workqueue.New(clk, Name, workqueue.DefaultControllerRateLimiter[string]())}
+	opts := func(what string) client.InformerOptions {
+		return client.InformerOptions{Clock: clk, Trace: tr, Name: Name + " " + what}
+	}
+	gc.kinds = []kind{
+		watch[api.Deployment](gc, opts("deployments")),
+		watch[api.DaemonSet](gc, opts("daemonsets")),
+		watch[api.ReplicaSet](gc, opts("replicasets")),
+		watch[api.Pod](gc, opts("pods")),
+	}
+	return gc
+}
+
+// Name is the component's name in the trace.
+func (gc *GarbageCollector) Name() string { return Name }
+
+// Informers are the collector's informers, owners first.
+func (gc *GarbageCollector) Informers() []client.InformerHandle {
+	out := make([]client.InformerHandle, 0, len(gc.kinds))
+	for _, k := range gc.kinds {
+		out = append(out, k.handle())
+	}
+	return out
+}
+
+// Step reconciles one queued object, if any.
+func (gc *GarbageCollector) Step(ctx context.Context) (bool, error) {
+	key, ok := gc.queue.TryGet()
+	if !ok {
+		return false, nil
+	}
+	gc.process(ctx, key)
+	return true, ctx.Err()
+}
+
+// Run works in real time until ctx ends.
+func (gc *GarbageCollector) Run(ctx context.Context) {
+	for _, inf := range gc.Informers() {
+		go inf.Run(ctx)
+	}
+	context.AfterFunc(ctx, gc.queue.ShutDown)
+	for {
+		key, shutdown := gc.queue.Get()
+		if shutdown {
+			return
+		}
+		gc.process(ctx, key)
+	}
+}
+
+// process is client-go's processNextWorkItem: reconcile, then forget the key or retry it with backoff.
+func (gc *GarbageCollector) process(ctx context.Context, key string) {
+	defer gc.queue.Done(key)
+	if err := gc.Reconcile(ctx, key); err != nil {
+		gc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "retry", Object: key}.
+			Msgf("reconcile %s failed: %v (retry %d with backoff)", key, err, gc.queue.NumRequeues(key)+1))
+		gc.queue.AddRateLimited(key)
+		return
+	}
+	gc.queue.Forget(key)
+}
+
+// onChange queues an object that may need the collector: a missing owner, or a deletion in progress
+// that the collector must finish.
+func (gc *GarbageCollector) onChange(obj api.Object) {
+	m := obj.GetObjectMeta()
+	if m.DeletionTimestamp != nil {
+		if m.HasFinalizer(FinalizerOrphanDependents) {
+			gc.queue.Add(objectPath(obj))
+		}
+		if m.HasFinalizer(FinalizerDeleteDependents) {
+			gc.queue.Add(objectPath(obj))
+			for _, dep := range gc.dependents(m.UID) {
+				gc.queue.Add(objectPath(dep))
+			}
+		}
+		return
+	}
+	for _, ref := range m.OwnerReferences {
+		if owner := gc.lookup(ref, m.Namespace); owner == nil || waitingForDependents(owner) {
+			gc.queue.Add(objectPath(obj))
+			return
+		}
+	}
+}
+
+// onDelete queues the dependents of an object that is gone, and its owners that wait for it.
+func (gc *GarbageCollector) onDelete(obj api.Object) {
+	m := obj.GetObjectMeta()
+	deps := gc.dependents(m.UID)
+	if len(deps) > 0 {
+		gc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "watch", Object: objectPath(obj),
+			ResourceVersion: m.ResourceVersion}.Msgf("%s is gone: check its dependents %v", objectPath(obj), paths(deps)))
+	}
+	for _, dep := range deps {
+		gc.queue.Add(objectPath(dep))
+	}
+	for _, ref := range m.OwnerReferences {
+		if owner := gc.lookup(ref, m.Namespace); owner != nil && waitingForDependents(owner) {
+			gc.queue.Add(objectPath(owner))
+		}
+	}
+}
+
+// waitingForDependents reports whether obj is being deleted in the foreground.
+func waitingForDependents(obj api.Object) bool {
+	m := obj.GetObjectMeta()
+	return m.DeletionTimestamp != nil && m.HasFinalizer(FinalizerDeleteDependents)
+}

@@ -1,0 +1,45 @@
+package namespace_test
+
+import (
+	"context"
+	"fmt"
+
+	"kubesim/api"
+	"kubesim/client"
+	"kubesim/controllers/namespace"
+	"kubesim/sim"
+)
+
+// `kubectl delete namespace demo` only marks the namespace Terminating; the namespace controller
+// empties it, then removes its "kubernetes" finalizer, and the apiserver deletes it.
+func Example() {
+	ctx := context.Background()
+	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, KeepTrace: true})
+	if err != nil {
+		panic(err)
+	}
+	defer c.Close()
+	if err := c.Add(ctx, namespace.New(c.Client(namespace.Identity, namespace.Name), c.Clock, c.Trace)); err != nil {
+		panic(err)
+	}
+	if _, err := c.Kubectl.Create(ctx, &api.Namespace{ObjectMeta: api.ObjectMeta{Name: "demo"}}); err != nil {
+		panic(err)
+	}
+	if _, err := c.Kubectl.Create(ctx, &api.ServiceAccount{ObjectMeta: api.ObjectMeta{Name: "builder", Namespace: "demo"}}); err != nil {
+		panic(err)
+	}
+	if err := c.Kubectl.Delete(ctx, "namespaces", "", "demo", client.DeleteOptions{}); err != nil {
+		panic(err)
+	}
+	if err := c.Driver.RunIdle(ctx, 10); err != nil {
+		panic(err)
+	}
+	for _, e := range c.Trace.Events() {
+		if e.Component == namespace.Name && !e.Detail {
+			fmt.Println(e.Message)
+		}
+	}
+	// Output:
+	// namespace demo is Terminating: deleted 1 serviceaccounts
+	// namespace demo is empty: remove the finalizer "kubernetes" (namespaces/finalize), so the apiserver deletes it
+}
