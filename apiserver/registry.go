@@ -171,10 +171,7 @@ func (s *Server) create(ctx context.Context, req *Request, res *api.Resource, us
 	if api.HasStatus(obj) {
 		m.Generation = 1
 	}
-	if ns, ok := obj.(*api.Namespace); ok && len(ns.Spec.Finalizers) == 0 {
-		// The namespace controller's finalizer: deleting a namespace first empties it.
-		ns.Spec.Finalizers = []api.FinalizerName{api.FinalizerKubernetes}
-	}
+	prepareForCreate(obj)
 	if req.DryRun {
 		s.record(req, res, trace.Event{Component: "kube-apiserver", Actor: user.Name, Action: "dry-run"}.
 			Msgf("%s: passed every gate; dry run, nothing written to etcd", req.describe(res)))
@@ -197,6 +194,26 @@ func (s *Server) create(ctx context.Context, req *Request, res *api.Resource, us
 
 // maxGenerateNameAttempts is how many extra names a generateName create tries after a collision.
 const maxGenerateNameAttempts = 7
+
+// prepareForCreate sets what a new object of some kinds starts with, as each kind's registry strategy
+// does in Kubernetes: a pod is Pending with its QoS class, a workload starts with an empty status, a
+// namespace carries the namespace controller's finalizer (deleting it first empties it).
+func prepareForCreate(obj api.Object) {
+	switch o := obj.(type) {
+	case *api.Pod:
+		o.Status = api.PodStatus{Phase: api.PodPending, QOSClass: api.QOSClass(o)}
+	case *api.Deployment:
+		o.Status = api.DeploymentStatus{}
+	case *api.ReplicaSet:
+		o.Status = api.ReplicaSetStatus{}
+	case *api.DaemonSet:
+		o.Status = api.DaemonSetStatus{}
+	case *api.Namespace:
+		if len(o.Spec.Finalizers) == 0 {
+			o.Spec.Finalizers = []api.FinalizerName{api.FinalizerKubernetes}
+		}
+	}
+}
 
 // bodyFor checks the request body against the URL and returns a private copy to work on: the
 // apiserver never modifies the caller's object.

@@ -140,12 +140,14 @@ func (d *Driver) maxWait() time.Duration {
 	return MaxWait
 }
 
-// RunIdle runs units of work until no component has any right now (or maxSteps of them ran), without
-// letting time pass: what is left waits for a timer.
+// RunIdle takes up to maxSteps steps (each a unit of work or a jump of the clock to the next timer),
+// stopping early if the cluster goes idle: no work and no timer. Components with periodic timers
+// (heartbeats, monitors) never go idle, so with them maxSteps is the bound and the clock may move far:
+// to wait for something specific, use RunUntil.
 func (d *Driver) RunIdle(ctx context.Context, maxSteps int) error {
 	for i := 0; maxSteps == 0 || i < maxSteps; i++ {
-		did, err := d.stepNow(ctx)
-		if err != nil || !did {
+		more, err := d.Step(ctx)
+		if err != nil || !more {
 			return err
 		}
 	}
