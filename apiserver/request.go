@@ -49,6 +49,10 @@ type Request struct {
 
 	DryRun bool // validate and admit everything, persist nothing (?dryRun=All)
 
+	// Quiet marks a request that is not part of the cluster's story (the simulator reading state to
+	// check a condition): it passes every gate like any other, but leaves no trace lines.
+	Quiet bool
+
 	// list and watch
 	LabelSelector       string
 	FieldSelector       string

@@ -202,7 +202,7 @@ func (s *Server) do(ctx context.Context, req *Request) (*Response, *api.Resource
 
 // record adds a trace event about req, filling in the object when the caller did not.
 func (s *Server) record(req *Request, res *api.Resource, e trace.Event) {
-	if s.trace == nil {
+	if s.trace == nil || req.Quiet {
 		return
 	}
 	if e.Object == "" {

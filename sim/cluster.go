@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
+	"strings"
 	"sync"
 	"time"
 
@@ -37,6 +38,12 @@ type Config struct {
 	Seed  int64   // every random choice (names, UIDs, tie-breaks) comes from this seed
 	Nodes int     // worker nodes to start (once kubelets exist; see doc.go)
 
+	// ControllerManager starts one kube-controller-manager (Deployment, ReplicaSet, DaemonSet,
+	// ServiceAccount, Namespace, garbage collector, node lifecycle, pod GC) behind leader election.
+	ControllerManager bool
+	// Scheduler starts kube-scheduler with the default profile.
+	Scheduler bool
+
 	DataDir       string   // etcd data dir; "" = a temporary one
 	EtcdEndpoints []string // use an external etcd instead of the embedded one
 
@@ -45,6 +52,27 @@ type Config struct {
 	KeepTrace bool
 	// Observe, if set, receives every trace event from the first one on (a narrator).
 	Observe func(trace.Event)
+}
+
+// FullCluster is a working cluster of n nodes: kube-controller-manager, kube-scheduler and a kubelet
+// per node, besides etcd and the apiserver.
+func FullCluster(nodes int) Config {
+	return Config{Nodes: nodes, ControllerManager: true, Scheduler: true}
+}
+
+// describe says what the cluster runs, for the header of a story.
+func (cfg Config) describe() string {
+	parts := []string{"etcd", "kube-apiserver"}
+	if cfg.ControllerManager {
+		parts = append(parts, "kube-controller-manager")
+	}
+	if cfg.Scheduler {
+		parts = append(parts, "kube-scheduler")
+	}
+	if cfg.Nodes > 0 {
+		parts = append(parts, fmt.Sprintf("%d nodes", cfg.Nodes))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // Cluster is a running kubesim cluster.
@@ -115,7 +143,18 @@ func New(ctx context.Context, cfg Config) (*Cluster, error) {
 	// kubectl, as the cluster admin (group system:masters, as kubeadm's admin.conf).
 	c.Kubectl = newKubectl(c, c.Client("kubernetes-admin", "kubectl", apiserver.GroupMasters))
 
-	// The controller manager, scheduler and kubelets join here as they are built (see doc.go).
+	// kube-controller-manager: the reconcile loops that turn desired state into objects.
+	if cfg.ControllerManager {
+		cm, err := c.StartControllerManager(ctx, "kube-controller-manager")
+		if err == nil && c.Driver != nil {
+			err = c.Driver.RunUntil(ctx, "kube-controller-manager holds its lease",
+				func() (bool, error) { return cm.Elector.IsLeader(), nil }, 10)
+		}
+		if err != nil {
+			c.Close()
+			return nil, fmt.Errorf("starting kube-controller-manager: %w", err)
+		}
+	}
 	return c, nil
 }
 

@@ -432,7 +432,7 @@ func (c *Cluster) WaitFor(ctx context.Context, cond Condition, within time.Durat
 var errNotStepMode = errors.New("waiting and advancing need step mode: the step driver is what moves the clock")
 
 // observer is the identity conditions and scenario files read the cluster with: an administrator
-// (system:masters) of its own, on its own connection. Its requests are in the trace as details.
+// (system:masters) of its own, on its own connection. Its requests are Quiet: not in the trace.
 func (c *Cluster) observer() *client.Client {
 	return c.Client("system:kubesim", "kubesim", apiserver.GroupMasters)
 }
@@ -443,7 +443,7 @@ func observe(ctx context.Context, c *Cluster, res *api.Resource, namespace, sele
 	if !res.Namespaced {
 		namespace = ""
 	}
-	resp, err := c.observer().Do(ctx, &apiserver.Request{Verb: apiserver.VerbList, Resource: res.Name, Namespace: namespace, LabelSelector: selector})
+	resp, err := c.observer().Do(ctx, &apiserver.Request{Verb: apiserver.VerbList, Resource: res.Name, Namespace: namespace, LabelSelector: selector, Quiet: true})
 	if err != nil {
 		return nil, err
 	}

@@ -5,8 +5,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"sync/atomic"
 
 	"kubesim/sim/narrate"
+	"kubesim/trace"
 )
 
 // PlayOptions say how to play a scenario.
@@ -17,10 +19,19 @@ type PlayOptions struct {
 	// Pause, if set, runs between the scenario's steps and after each unit of work (the CLI's --step
 	// waits for Enter here).
 	Pause func()
+	// Until, if set, is a breakpoint: the run stops as soon as the condition holds (checked after
+	// every step), and that counts as success.
+	Until Condition
+	// MaxSteps, if positive, stops the run after that many units of work.
+	MaxSteps int
 }
 
+// errBreakpoint ends a run that reached its breakpoint.
+var errBreakpoint = fmt.Errorf("breakpoint reached")
+
 // Play builds a fresh step-mode cluster, plays the scenario on it with its story written to o.Out,
-// and returns the scenario's verdict: nil when every expected sign was seen.
+// and returns the scenario's verdict: nil when every expected sign was seen (or the breakpoint was
+// reached).
 func Play(ctx context.Context, sc Scenario, o PlayOptions) error {
 	if sc.Verbose {
 		o.Narrate.Verbose = true
@@ -31,26 +42,65 @@ func Play(ctx context.Context, sc Scenario, o PlayOptions) error {
 	}
 	text := o.Narrate.Format == "" || o.Narrate.Format == "text"
 	if text {
-		fmt.Fprintf(o.Out, "scenario %s: %s\ncluster: %d nodes, step mode, seed %d\n\n", sc.Name, sc.Summary, sc.Nodes, o.Seed)
+		fmt.Fprintf(o.Out, "scenario %s: %s\ncluster: %s, step mode, seed %d\n\n", sc.Name, sc.Summary, sc.Cluster.describe(), o.Seed)
 	}
-	c, err := New(ctx, Config{Mode: StepMode, Seed: o.Seed, Nodes: sc.Nodes, KeepTrace: false, Observe: n.Event})
+	// After a breakpoint the scenario unwinds (its requests fail on the cancelled context); the story
+	// ends at the breakpoint, so nothing after it is told.
+	var stopped atomic.Bool
+	cfg := sc.Cluster
+	cfg.Mode, cfg.Seed, cfg.KeepTrace = StepMode, o.Seed, false
+	cfg.Observe = func(e trace.Event) {
+		if !stopped.Load() {
+			n.Event(e)
+		}
+	}
+	c, err := New(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	if c.Driver != nil {
-		c.Driver.AfterStep = o.Pause
-	}
+
+	runCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	s := NewSession(c)
-	s.pause = o.Pause
-	runErr := sc.Run(ctx, s)
+	check := func() {
+		if stopped.Load() {
+			return
+		}
+		if o.MaxSteps > 0 && c.Driver.Steps() >= o.MaxSteps {
+			c.Trace.Record(trace.Event{Component: "kubesim", Action: "breakpoint"}.Msgf("stopped after %d steps", o.MaxSteps))
+			stopped.Store(true)
+			cancel(errBreakpoint)
+			return
+		}
+		if o.Until != nil {
+			if met, err := o.Until.Met(ctx, c); err == nil && met {
+				c.Trace.Record(trace.Event{Component: "kubesim", Action: "breakpoint"}.Msgf("stopped: %s holds", o.Until))
+				stopped.Store(true)
+				cancel(errBreakpoint)
+				return
+			}
+		}
+		if o.Pause != nil {
+			o.Pause()
+		}
+	}
+	c.Driver.AfterStep = check
+	s.pause = check
+	runErr := sc.Run(runCtx, s)
+	if stopped.Load() {
+		runErr = nil
+	}
 	if err := n.Close(); err != nil && runErr == nil {
 		runErr = err
 	}
 	if text {
-		if runErr == nil {
+		switch {
+		case stopped.Load():
+			fmt.Fprintf(o.Out, "\nstopped at the breakpoint after %s of cluster time.\n", c.Trace.Since())
+		case runErr == nil:
 			fmt.Fprintf(o.Out, "\ndone in %s of cluster time: every expected sign was seen.\n", c.Trace.Since())
-		} else {
+		default:
 			fmt.Fprintf(o.Out, "\nscenario %s failed: %v\n", sc.Name, runErr)
 		}
 	}

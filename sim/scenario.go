@@ -20,7 +20,9 @@ type Scenario struct {
 	Summary string // one line, for `kubesim list`
 	// Teaches is what `kubesim describe` prints: what happens, and which signs to look for.
 	Teaches string
-	Nodes   int // default cluster size
+	// Cluster is the shape of the cluster the scenario needs (nodes, which control-plane components);
+	// Play fills in the mode, seed and trace.
+	Cluster Config
 	// Verbose makes the text story show every gate by default (the api-gates scenario is about them).
 	Verbose bool
 	Run     func(ctx context.Context, s *Session) error
@@ -57,7 +59,7 @@ type Session struct {
 	*Cluster
 	failed []string
 	steps  int
-	pause  func() // called before each step after the first (--step)
+	pause  func() // called before each step after the first (--step, breakpoints)
 }
 
 // NewSession wraps a cluster for a scenario run.

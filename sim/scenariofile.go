@@ -118,7 +118,7 @@ func parseScenario(data []byte, baseDir, file string) (Scenario, error) {
 	}
 
 	root := doc.Content[0]
-	sc := Scenario{Nodes: 3}
+	sc := Scenario{Cluster: FullCluster(3)}
 	var steps []fileStep
 	for _, e := range p.pairs(root, "a scenario file") {
 		switch e.key {
@@ -138,7 +138,7 @@ func parseScenario(data []byte, baseDir, file string) (Scenario, error) {
 				} else if n, ok := p.number(c.value, "nodes"); ok && n < 0 {
 					p.problem(c.line, "nodes cannot be negative")
 				} else if ok {
-					sc.Nodes = n
+					sc.Cluster.Nodes = n
 				}
 			}
 		case "seed":

@@ -33,7 +33,7 @@ func TestScenarioFileBecomesAScenario(t *testing.T) {
 	assert.Equal(t, "gates", sc.Name)
 	assert.Equal(t, "store a namespace and a pod, then watch RBAC stop alice", sc.Summary)
 	assert.Equal(t, "Objects are stored as soon as the apiserver admits them; what may be done is decided per user.", sc.Teaches)
-	assert.Equal(t, 0, sc.Nodes)
+	assert.Equal(t, 0, sc.Cluster.Nodes)
 	assert.NotNil(t, sc.Run)
 }
 
@@ -43,7 +43,7 @@ func TestScenarioFileWithoutANameIsNamedAfterItsFile(t *testing.T) {
 	sc, err := sim.LoadScenarioFile(path)
 	require.NoError(t, err)
 	assert.Equal(t, "my-story", sc.Name)
-	assert.Equal(t, 3, sc.Nodes, "a three-node cluster unless the file says otherwise")
+	assert.Equal(t, 3, sc.Cluster.Nodes, "a three-node cluster unless the file says otherwise")
 
 	_, err = sim.ParseScenario([]byte("steps:\n  - say: hello\n"), ".")
 	assert.EqualError(t, err, `line 1: the scenario has no name: add "name: NAME"`)

@@ -105,9 +105,12 @@ func runScenario(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	verbose := fs.Bool("verbose", false, "show every gate of every request, components' included")
 	step := fs.Bool("step", false, "pause after each step until Enter is pressed")
 	out := fs.String("out", "", "write the trace to this file instead of standard output")
+	file := fs.String("f", "", "play the scenario in this YAML file instead of a built-in one (see examples/scenarios)")
+	until := fs.String("until", "", `stop as soon as a condition holds, e.g. "pods bound", "deployment nginx available"`)
+	steps := fs.Int("steps", 0, "stop after this many units of work (0 = run to the end)")
 	color := fs.String("color", "auto", "colour the text story: auto (when writing to a terminal), always, never")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: kubesim run NAME [flags]\n\nPlays a scenario in step mode on a fresh embedded etcd. Flags:")
+		fmt.Fprintln(stderr, "usage: kubesim run NAME [flags]   or   kubesim run -f scenario.yaml [flags]\n\nPlays a scenario in step mode on a fresh embedded etcd. Flags:")
 		fs.PrintDefaults()
 	}
 	name, rest := "", args
@@ -123,12 +126,39 @@ func runScenario(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if name == "" && fs.NArg() > 0 {
 		name = fs.Arg(0)
 	}
-	if name == "" {
+	var sc sim.Scenario
+	switch {
+	case *file != "" && name != "":
+		fmt.Fprintln(stderr, "kubesim run: give a scenario name or -f FILE, not both")
+		return 2
+	case *file != "":
+		loaded, err := sim.LoadScenarioFile(*file)
+		if err != nil {
+			fmt.Fprintf(stderr, "kubesim run: %v\n", err)
+			return 2
+		}
+		sc = loaded
+	case name == "":
 		fs.Usage()
 		return 2
+	default:
+		found, ok := lookup(name, stderr)
+		if !ok {
+			return 2
+		}
+		sc = found
 	}
-	sc, ok := lookup(name, stderr)
-	if !ok {
+	var cond sim.Condition
+	if *until != "" {
+		c, err := sim.ParseCondition(*until)
+		if err != nil {
+			fmt.Fprintf(stderr, "kubesim run: --until: %v\n", err)
+			return 2
+		}
+		cond = c
+	}
+	if *traceFormat != "text" && *traceFormat != "json" && *traceFormat != "mermaid" {
+		fmt.Fprintf(stderr, "kubesim run: --trace must be text, json or mermaid, not %q\n", *traceFormat)
 		return 2
 	}
 
@@ -153,7 +183,7 @@ func runScenario(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		fmt.Fprintf(stderr, "kubesim: --color must be auto, always or never, not %q\n", *color)
 		return 2
 	}
-	opts := sim.PlayOptions{Seed: *seed, Out: w,
+	opts := sim.PlayOptions{Seed: *seed, Out: w, Until: cond, MaxSteps: *steps,
 		Narrate: narrate.Options{Format: *traceFormat, Lang: *lang, Verbose: *verbose, Color: useColor}}
 	if *step {
 		in := bufio.NewReader(stdin)

@@ -40,13 +40,25 @@ func TestRunWritesOneJSONObjectPerLine(t *testing.T) {
 	}
 }
 
+func TestRunPlaysAScenarioFile(t *testing.T) {
+	code, out, errOut := kubesim("run", "-f", "../../examples/scenarios/rbac-gates.yaml")
+	require.Equal(t, 0, code, errOut+out)
+	assert.Contains(t, out, "every expected sign was seen")
+}
+
 func TestBadInvocationsExplainThemselves(t *testing.T) {
 	code, _, errOut := kubesim("run", "no-such-scenario")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, `no scenario named "no-such-scenario"; the scenarios are: api-gates`)
 	code, _, errOut = kubesim("run", "api-gates", "--trace", "xml")
-	assert.Equal(t, 1, code)
-	assert.Contains(t, errOut, "unknown trace format")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, `--trace must be text, json or mermaid, not "xml"`)
+	code, _, errOut = kubesim("run", "api-gates", "--until", "pods be happy")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "--until")
+	code, _, errOut = kubesim("run", "-f", "no/such/file.yaml")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "no/such/file.yaml")
 	code, _, errOut = kubesim("frobnicate")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, `unknown command "frobnicate"`)

@@ -1,0 +1,80 @@
+// controlplane.go: starting kube-controller-manager: its controllers, each with its own informers and
+// work queue, all behind one leader election on the Lease kube-system/kube-controller-manager, as the
+// real binary runs them. Several replicas can run at once (the leader-election scenarios); only the
+// leader's controllers act.
+package sim
+
+import (
+	"context"
+	"fmt"
+
+	"kubesim/client"
+	"kubesim/client/leaderelection"
+	"kubesim/controllers/daemonset"
+	"kubesim/controllers/deployment"
+	"kubesim/controllers/garbagecollector"
+	"kubesim/controllers/namespace"
+	"kubesim/controllers/nodelifecycle"
+	"kubesim/controllers/podgc"
+	"kubesim/controllers/replicaset"
+	"kubesim/controllers/serviceaccount"
+)
+
+// ControllerManagerUser is kube-controller-manager's identity (bound to its bootstrap ClusterRole).
+const ControllerManagerUser = "system:kube-controller-manager"
+
+// ControllerManager is one kube-controller-manager replica: its elector and its controllers.
+type ControllerManager struct {
+	Name    string // "kube-controller-manager", or "kube-controller-manager-2" for a second replica
+	Elector *leaderelection.LeaderElector
+}
+
+// StartControllerManager adds one kube-controller-manager replica to the cluster. Its requests travel
+// on the link named after it, so Partition(name) cuts the whole replica off, as a real network fault
+// would.
+func (c *Cluster) StartControllerManager(ctx context.Context, name string) (*ControllerManager, error) {
+	cl := c.Client(ControllerManagerUser, name)
+	events := func(source string) *client.EventRecorder {
+		return client.NewEventRecorder(cl, source, "", c.Clock, c.Trace)
+	}
+	elector, err := leaderelection.NewLeaderElector(cl, c.Clock, c.Trace, leaderelection.Config{
+		Lock: leaderelection.LeaseLock{Namespace: "kube-system", Name: "kube-controller-manager", Identity: name},
+		Name: name,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Add(ctx, elector); err != nil {
+		return nil, err
+	}
+	// The controllers, in the order the step driver asks them for work: the ones that create objects
+	// for others first, so that a learner reads the cascade top-down.
+	controllers := []leaderelection.Component{
+		deployment.New(cl, c.Clock, c.Trace, events("deployment-controller")),
+		replicaset.New(cl, c.Clock, c.Trace, events("replicaset-controller")),
+		daemonset.New(cl, c.Clock, c.Trace, events("daemonset-controller")),
+		serviceaccount.New(cl, c.Clock, c.Trace),
+		namespace.New(cl, c.Clock, c.Trace),
+		garbagecollector.New(cl, c.Clock, c.Trace),
+		nodelifecycle.New(cl, c.Clock, c.Trace, events(nodelifecycle.EventSource), nodelifecycle.Options{}),
+		podgc.New(cl, c.Clock, c.Trace, podgc.Options{}),
+	}
+	for _, ctrl := range controllers {
+		gated := leaderelection.Gated(elector, ctrl)
+		if name != "kube-controller-manager" {
+			gated = renamed{gated, name + "/" + ctrl.Name()}
+		}
+		if err := c.Add(ctx, gated); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	return &ControllerManager{Name: name, Elector: elector}, nil
+}
+
+// renamed gives a second replica's controllers distinct names in the cluster's registry.
+type renamed struct {
+	leaderelection.Component
+	name string
+}
+
+func (r renamed) Name() string { return r.name }
