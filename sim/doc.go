@@ -16,7 +16,9 @@
 //
 // # What it simplifies
 //
-// Components join the cluster as they are built: today the cluster has etcd and the apiserver, and
-// the controller manager, scheduler and kubelets are added by scenarios through Add. The fault API and
-// scenario files are not built yet.
+// A scenario names the cluster it needs (Scenario.Cluster): etcd and the apiserver always, and, as
+// asked, kube-controller-manager behind leader election, kube-scheduler and a kubelet per node.
+// Scenario files (scenariofile.go, examples/scenarios) and the condition language (conditions.go) let
+// a learner write scenarios without Go. Faults that belong to components still being built (a hung
+// runtime, a failing webhook, a skewed node clock) are not in faults.go yet.
 package sim
