@@ -1,0 +1,223 @@
+// explain.go: Explain, the scheduler showing its work for one pod without binding it: every node's
+// verdict from every Filter plugin (not just the first rejection, which is all a real cycle needs),
+// and for the nodes that pass, each Score plugin's raw score, normalised score, weight and weighted
+// share, the total and the winner. It looks at every node, where a cycle in a large cluster stops
+// after percentageOfNodesToScore, and it never preempts. Interface: Explanation, NodeExplanation,
+// (*Scheduler).Explain, (*Explanation).String.
+package scheduler
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"kubesim/api"
+	"kubesim/scheduler/framework"
+)
+
+// Explanation is the full account of where a pod would go and why. It marshals to JSON.
+type Explanation struct {
+	Pod           string `json:"pod"`
+	SchedulerName string `json:"schedulerName"`
+	// PreFilter is set when a PreFilter plugin rejected the pod outright.
+	PreFilter string            `json:"preFilter,omitempty"`
+	Nodes     []NodeExplanation `json:"nodes"`
+	Feasible  int               `json:"feasibleNodes"`
+	// Winner is the node with the highest total; TiedWith lists the nodes with the same total, among
+	// which a real cycle chooses at random (seeded).
+	Winner   string   `json:"winner,omitempty"`
+	TiedWith []string `json:"tiedWith,omitempty"`
+	// Message is what FailedScheduling would say (before preemption) when no node passes.
+	Message string `json:"message,omitempty"`
+}
+
+// NodeExplanation is one node's account.
+type NodeExplanation struct {
+	Name    string                    `json:"name"`
+	Filters []framework.FilterVerdict `json:"filters"`
+	// Feasible is true when every filter passed; otherwise RejectedBy and Reason name the first
+	// filter that did not, which is the one a real cycle reports.
+	Feasible   bool                    `json:"feasible"`
+	RejectedBy string                  `json:"rejectedBy,omitempty"`
+	Reason     string                  `json:"reason,omitempty"`
+	Scores     []framework.PluginScore `json:"scores,omitempty"`
+	Total      int64                   `json:"total,omitempty"`
+}
+
+// Explain computes the explanation for pod with its profile's plugins and the scheduler's current
+// view of the cluster. It binds nothing and changes nothing.
+// A pod not yet through the apiserver's defaulting (no schedulerName) counts as default-scheduler's.
+func (s *Scheduler) Explain(pod *api.Pod) (*Explanation, error) {
+	name := pod.Spec.SchedulerName
+	if name == "" {
+		name = api.DefaultSchedulerName
+	}
+	prof := s.profiles[name]
+	if prof == nil {
+		return nil, fmt.Errorf("no profile for schedulerName %q in %s (profiles: %s): this scheduler ignores the pod",
+			name, s.name, strings.Join(s.ProfileNames(), ", "))
+	}
+	s.cycleMu.Lock()
+	defer s.cycleMu.Unlock()
+	ctx := context.Background()
+	fwk := prof.fwk
+	s.cache.UpdateSnapshot(s.snapshot)
+	snapshot := s.snapshot
+	fwk.SetCycle(snapshot, s.queue.NominatedPods())
+	ex := &Explanation{Pod: podKey(pod), SchedulerName: name}
+	if snapshot.NumNodes() == 0 {
+		ex.Message = errNoNodesAvailable.Error()
+		return ex, nil
+	}
+	state := framework.NewCycleState()
+	statuses := framework.NodeToStatus{}
+	var feasible []*framework.NodeInfo
+	if st := fwk.RunPreFilterPlugins(ctx, state, pod); !st.IsSuccess() {
+		if !st.IsRejected() {
+			return nil, st.AsError()
+		}
+		ex.PreFilter = fmt.Sprintf("%s: %s", st.Plugin(), st.Message())
+		for _, ni := range snapshot.List() {
+			ex.Nodes = append(ex.Nodes, NodeExplanation{Name: ni.Name(), RejectedBy: st.Plugin(), Reason: st.Message()})
+			statuses[ni.Name()] = st
+		}
+	} else {
+		for _, ni := range snapshot.List() {
+			ne := NodeExplanation{Name: ni.Name(), Filters: fwk.RunAllFilterPlugins(ctx, state, pod, ni), Feasible: true}
+			for _, v := range ne.Filters {
+				if v.Code != framework.Success.String() && v.Code != framework.Skip.String() {
+					ne.Feasible, ne.RejectedBy, ne.Reason = false, v.Plugin, v.Reason
+					statuses[ni.Name()] = framework.NewStatus(framework.Unschedulable, v.Reason)
+					break
+				}
+			}
+			if ne.Feasible {
+				feasible = append(feasible, ni)
+			}
+			ex.Nodes = append(ex.Nodes, ne)
+		}
+	}
+	ex.Feasible = len(feasible)
+	if len(feasible) == 0 {
+		fitErr := &framework.FitError{Pod: pod, NumAllNodes: snapshot.NumNodes(), Diagnosis: framework.Diagnosis{NodeToStatus: statuses}}
+		if ex.PreFilter != "" {
+			fitErr.Diagnosis.PreFilterMsg = statuses[snapshot.List()[0].Name()].Message()
+		}
+		ex.Message = fitErr.Error()
+		return ex, nil
+	}
+	if st := fwk.RunPreScorePlugins(ctx, state, pod, feasible); !st.IsSuccess() {
+		return nil, st.AsError()
+	}
+	scores, st := fwk.RunScorePlugins(ctx, state, pod, feasible)
+	if !st.IsSuccess() {
+		return nil, st.AsError()
+	}
+	byName := map[string]framework.NodePluginScores{}
+	for _, ns := range scores {
+		byName[ns.Name] = ns
+	}
+	var best int64 = -1
+	for i := range ex.Nodes {
+		ns, ok := byName[ex.Nodes[i].Name]
+		if !ok {
+			continue
+		}
+		ex.Nodes[i].Scores, ex.Nodes[i].Total = append([]framework.PluginScore(nil), ns.Scores...), ns.TotalScore
+		switch {
+		case ns.TotalScore > best:
+			best, ex.Winner, ex.TiedWith = ns.TotalScore, ns.Name, nil
+		case ns.TotalScore == best:
+			ex.TiedWith = append(ex.TiedWith, ns.Name)
+		}
+	}
+	return ex, nil
+}
+
+// String renders the explanation as tables: filters (nodes across, plugins down), then scores.
+func (e *Explanation) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Pod %s (schedulerName %s): %d of %d nodes pass Filter", e.Pod, e.SchedulerName, e.Feasible, len(e.Nodes))
+	switch {
+	case e.Winner != "" && len(e.TiedWith) > 0:
+		fmt.Fprintf(&b, "; best total shared by %s and %s: the scheduler picks one at random (seeded)\n", e.Winner, strings.Join(e.TiedWith, ", "))
+	case e.Winner != "":
+		fmt.Fprintf(&b, "; winner %s\n", e.Winner)
+	default:
+		fmt.Fprintf(&b, "\n%s\n", e.Message)
+	}
+	if e.PreFilter != "" {
+		fmt.Fprintf(&b, "\nPreFilter rejected the pod on every node: %s\n", e.PreFilter)
+		return b.String()
+	}
+	names := make([]string, len(e.Nodes))
+	for i, n := range e.Nodes {
+		names[i] = n.Name
+	}
+	b.WriteString("\nFilter\n")
+	tw := tabwriter.NewWriter(&b, 2, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "  PLUGIN\t%s\n", strings.Join(names, "\t"))
+	if len(e.Nodes) > 0 {
+		for p, v := range e.Nodes[0].Filters {
+			row := []string{v.Plugin}
+			for _, n := range e.Nodes {
+				row = append(row, verdictCell(n.Filters[p]))
+			}
+			fmt.Fprintf(tw, "  %s\n", strings.Join(row, "\t"))
+		}
+	}
+	tw.Flush()
+	var reasons []string
+	for _, n := range e.Nodes {
+		for _, v := range n.Filters {
+			if v.Reason != "" {
+				reasons = append(reasons, fmt.Sprintf("  %s, %s: %s", n.Name, v.Plugin, v.Reason))
+			}
+		}
+	}
+	b.WriteString(strings.Join(reasons, "\n"))
+	if len(reasons) > 0 {
+		b.WriteString("\n")
+	}
+	if e.Feasible == 0 {
+		return b.String()
+	}
+	var scored []NodeExplanation
+	for _, n := range e.Nodes {
+		if n.Feasible {
+			scored = append(scored, n)
+		}
+	}
+	b.WriteString("\nScore (raw→normalised, weight; total = Σ normalised × weight)\n")
+	tw = tabwriter.NewWriter(&b, 2, 4, 2, ' ', 0)
+	header := []string{"PLUGIN", "WEIGHT"}
+	for _, n := range scored {
+		header = append(header, n.Name)
+	}
+	fmt.Fprintf(tw, "  %s\n", strings.Join(header, "\t"))
+	for p, ps := range scored[0].Scores {
+		row := []string{ps.Plugin, fmt.Sprint(ps.Weight)}
+		for _, n := range scored {
+			row = append(row, fmt.Sprintf("%d→%d", n.Scores[p].Raw, n.Scores[p].Score))
+		}
+		fmt.Fprintf(tw, "  %s\n", strings.Join(row, "\t"))
+	}
+	totals := []string{"TOTAL", ""}
+	for _, n := range scored {
+		totals = append(totals, fmt.Sprint(n.Total))
+	}
+	fmt.Fprintf(tw, "  %s\n", strings.Join(totals, "\t"))
+	tw.Flush()
+	return b.String()
+}
+
+func verdictCell(v framework.FilterVerdict) string {
+	switch v.Code {
+	case framework.Success.String():
+		return "pass"
+	case framework.Skip.String():
+		return "skip"
+	}
+	return "FAIL"
+}

@@ -1,0 +1,216 @@
+// nodeinfo.go: NodeInfo, the scheduler's summary of one node: the Node object, the pods on it
+// (bound or assumed), and the sums precomputed from them, so that checking a pod against a node
+// costs a few comparisons instead of a walk over every pod (framework.NodeInfo in Kubernetes).
+// Interface: NodeInfo, NewNodeInfo, WithNode, WithPod, WithoutPod, HostPortInfo.
+//
+// kubesim makes a NodeInfo immutable: every change (a pod added, a node updated) builds a new one.
+// Kubernetes instead mutates NodeInfos inside its cache and, at the start of each cycle, clones the
+// ones that changed into a snapshot. The effect is the same: a scheduling cycle sees one consistent
+// picture of the cluster while informers keep changing the cache. With immutable NodeInfos the
+// snapshot is simply the current list of pointers, and preemption's "what if these pods were gone"
+// is just another NodeInfo.
+package framework
+
+import (
+	"kubesim/api"
+)
+
+// NodeInfo is one node as the scheduler sees it. Never modify one: use the With... methods.
+type NodeInfo struct {
+	node *api.Node
+	// name is node.Name, kept here because every filter and score asks for it, and the NodeInfo is
+	// likelier to be in the CPU's cache than the large Node object.
+	name string
+
+	// Pods are the pods bound or assumed to the node, in the order they arrived.
+	Pods []*PodInfo
+	// PodsWithAffinity and PodsWithRequiredAntiAffinity are the subsets InterPodAffinity needs, so
+	// that it can skip every node where they are empty.
+	PodsWithAffinity             []*PodInfo
+	PodsWithRequiredAntiAffinity []*PodInfo
+	// UsedPorts are the host ports the pods claim.
+	UsedPorts HostPortInfo
+	// Requested is the sum of the pods' requests; NonZeroRequested the same with the scoring defaults.
+	Requested        Resource
+	NonZeroRequested Resource
+	// Allocatable is node.status.allocatable, converted once.
+	Allocatable Resource
+	// ImageSizes maps every image name the node reports in status.images to its size in bytes.
+	ImageSizes map[string]int64
+}
+
+// NewNodeInfo returns the NodeInfo of a node with no pods yet. node may be nil: the cache keeps pods
+// whose node it has not seen (or no longer sees) in a NodeInfo without a node.
+func NewNodeInfo(node *api.Node) *NodeInfo {
+	return (&NodeInfo{}).WithNode(node)
+}
+
+// Node returns the Node object (shared: never modify it), or nil.
+func (n *NodeInfo) Node() *api.Node { return n.node }
+
+// Name is the node's name ("" for a NodeInfo without a node).
+func (n *NodeInfo) Name() string { return n.name }
+
+// clone copies n shallowly; the slices and maps stay shared until a With... method replaces them.
+func (n *NodeInfo) clone() *NodeInfo {
+	c := *n
+	return &c
+}
+
+// WithNode returns a copy of n describing node (an updated Node object).
+func (n *NodeInfo) WithNode(node *api.Node) *NodeInfo {
+	c := n.clone()
+	c.node, c.name = node, ""
+	c.Allocatable = Resource{}
+	c.ImageSizes = nil
+	if node != nil {
+		c.name = node.Name
+		c.Allocatable = NewResource(node.Status.Allocatable)
+		if len(node.Status.Images) > 0 {
+			c.ImageSizes = map[string]int64{}
+			for _, img := range node.Status.Images {
+				for _, name := range img.Names {
+					c.ImageSizes[name] = img.SizeBytes
+				}
+			}
+		}
+	}
+	return c
+}
+
+// WithPod returns a copy of n with pi added.
+func (n *NodeInfo) WithPod(pi *PodInfo) *NodeInfo {
+	c := n.clone()
+	c.Pods = appendCopy(n.Pods, pi)
+	if len(pi.RequiredAffinityTerms)+len(pi.PreferredAffinityTerms)+len(pi.RequiredAntiAffinityTerms)+len(pi.PreferredAntiAffinityTerms) > 0 {
+		c.PodsWithAffinity = appendCopy(n.PodsWithAffinity, pi)
+	}
+	if len(pi.RequiredAntiAffinityTerms) > 0 {
+		c.PodsWithRequiredAntiAffinity = appendCopy(n.PodsWithRequiredAntiAffinity, pi)
+	}
+	c.account(pi, 1)
+	return c
+}
+
+// WithoutPod returns a copy of n without the pod with this UID, and whether it was there.
+func (n *NodeInfo) WithoutPod(uid string) (*NodeInfo, bool) {
+	idx := -1
+	for i, p := range n.Pods {
+		if p.Pod.UID == uid {
+			idx = i
+			break
+		}
+	}
+	if idx < 0 {
+		return n, false
+	}
+	pi := n.Pods[idx]
+	c := n.clone()
+	c.Pods = removeCopy(n.Pods, uid)
+	c.PodsWithAffinity = removeCopy(n.PodsWithAffinity, uid)
+	c.PodsWithRequiredAntiAffinity = removeCopy(n.PodsWithRequiredAntiAffinity, uid)
+	c.account(pi, -1)
+	return c, true
+}
+
+// account adds (sign 1) or removes (sign -1) a pod's requests and ports.
+func (n *NodeInfo) account(pi *PodInfo, sign int64) {
+	n.Requested.add(&pi.Requests, sign)
+	n.NonZeroRequested.MilliCPU += sign * pi.NonZeroCPU
+	n.NonZeroRequested.Memory += sign * pi.NonZeroMem
+	ports := HostPorts(pi.Pod)
+	if len(ports) == 0 {
+		return
+	}
+	used := n.UsedPorts.clone()
+	for _, p := range ports {
+		if sign > 0 {
+			used.add(p)
+		} else {
+			used.remove(p)
+		}
+	}
+	n.UsedPorts = used
+}
+
+func appendCopy(s []*PodInfo, pi *PodInfo) []*PodInfo {
+	out := make([]*PodInfo, len(s), len(s)+1)
+	copy(out, s)
+	return append(out, pi)
+}
+
+func removeCopy(s []*PodInfo, uid string) []*PodInfo {
+	var out []*PodInfo
+	for _, p := range s {
+		if p.Pod.UID != uid {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// HostPort is one host port a container claims: IP (default 0.0.0.0), protocol, port.
+type HostPort struct {
+	IP       string
+	Protocol api.Protocol
+	Port     int32
+}
+
+// HostPorts lists the host ports a pod's containers claim.
+func HostPorts(pod *api.Pod) []HostPort {
+	var out []HostPort
+	for i := range pod.Spec.Containers {
+		for _, p := range pod.Spec.Containers[i].Ports {
+			if p.HostPort <= 0 {
+				continue
+			}
+			ip, proto := p.HostIP, p.Protocol
+			if ip == "" {
+				ip = "0.0.0.0"
+			}
+			if proto == "" {
+				proto = api.ProtocolTCP
+			}
+			out = append(out, HostPort{IP: ip, Protocol: proto, Port: p.HostPort})
+		}
+	}
+	return out
+}
+
+// HostPortInfo counts the claims on each host port of a node.
+type HostPortInfo map[HostPort]int
+
+func (h HostPortInfo) clone() HostPortInfo {
+	out := make(HostPortInfo, len(h)+1)
+	for k, v := range h {
+		out[k] = v
+	}
+	return out
+}
+
+func (h HostPortInfo) add(p HostPort) { h[p]++ }
+
+func (h HostPortInfo) remove(p HostPort) {
+	if h[p] <= 1 {
+		delete(h, p)
+		return
+	}
+	h[p]--
+}
+
+// Conflicts reports whether p collides with a port already claimed: the same protocol and port on
+// the same IP, where 0.0.0.0 (every address) collides with any IP.
+func (h HostPortInfo) Conflicts(p HostPort) bool {
+	if len(h) == 0 {
+		return false
+	}
+	if p.IP == "0.0.0.0" {
+		for used := range h {
+			if used.Protocol == p.Protocol && used.Port == p.Port {
+				return true
+			}
+		}
+		return false
+	}
+	return h[p] > 0 || h[HostPort{IP: "0.0.0.0", Protocol: p.Protocol, Port: p.Port}] > 0
+}

@@ -1,0 +1,63 @@
+package framework_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"kubesim/api"
+	"kubesim/api/resource"
+	"kubesim/scheduler/framework"
+)
+
+func pod(uid, cpu string, hostPort int32) *api.Pod {
+	p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: uid, Namespace: "default", UID: uid},
+		Spec: api.PodSpec{Containers: []api.Container{{Name: "c"}}}}
+	if cpu != "" {
+		p.Spec.Containers[0].Resources.Requests = resource.ResourceList{resource.ResourceCPU: resource.MustParse(cpu)}
+	}
+	if hostPort > 0 {
+		p.Spec.Containers[0].Ports = []api.ContainerPort{{ContainerPort: 80, HostPort: hostPort}}
+	}
+	return p
+}
+
+func TestNodeInfoIsImmutableAndSumsRequests(t *testing.T) {
+	node := &api.Node{ObjectMeta: api.ObjectMeta{Name: "node-1"}, Status: api.NodeStatus{Allocatable: resource.ResourceList{
+		resource.ResourceCPU: resource.MustParse("2"), resource.ResourcePods: resource.MustParse("110")}}}
+	empty := framework.NewNodeInfo(node)
+	one := empty.WithPod(framework.NewPodInfo(pod("a", "500m", 8080)))
+	two := one.WithPod(framework.NewPodInfo(pod("b", "", 0)))
+
+	assert.Empty(t, empty.Pods, "WithPod leaves the original alone")
+	assert.Equal(t, int64(500), two.Requested.MilliCPU)
+	assert.Equal(t, int64(500+framework.DefaultMilliCPURequest), two.NonZeroRequested.MilliCPU, "b requests nothing: 100m for scoring")
+	assert.Equal(t, int64(2000), two.Allocatable.MilliCPU)
+	assert.Equal(t, 110, two.Allocatable.AllowedPodNumber)
+	assert.True(t, two.UsedPorts.Conflicts(framework.HostPort{IP: "0.0.0.0", Protocol: api.ProtocolTCP, Port: 8080}))
+	assert.True(t, two.UsedPorts.Conflicts(framework.HostPort{IP: "10.0.0.1", Protocol: api.ProtocolTCP, Port: 8080}))
+	assert.False(t, two.UsedPorts.Conflicts(framework.HostPort{IP: "0.0.0.0", Protocol: api.ProtocolUDP, Port: 8080}))
+
+	back, removed := two.WithoutPod("a")
+	assert.True(t, removed)
+	assert.Len(t, back.Pods, 1)
+	assert.Equal(t, int64(0), back.Requested.MilliCPU)
+	assert.False(t, back.UsedPorts.Conflicts(framework.HostPort{IP: "0.0.0.0", Protocol: api.ProtocolTCP, Port: 8080}))
+	assert.True(t, two.UsedPorts.Conflicts(framework.HostPort{IP: "0.0.0.0", Protocol: api.ProtocolTCP, Port: 8080}), "two is unchanged")
+}
+
+func TestSnapshotFindsNodesByName(t *testing.T) {
+	var nodes []*framework.NodeInfo
+	for _, n := range []string{"a", "b", "c"} {
+		nodes = append(nodes, framework.NewNodeInfo(&api.Node{ObjectMeta: api.ObjectMeta{Name: n},
+			Status: api.NodeStatus{Images: []api.ContainerImage{{Names: []string{"nginx:1.25"}, SizeBytes: 1 << 20}}}}))
+	}
+	s := framework.NewSnapshot(nodes)
+	ni, err := s.Get("b")
+	assert.NoError(t, err)
+	assert.Equal(t, "b", ni.Name())
+	_, err = s.Get("z")
+	assert.Error(t, err)
+	assert.Equal(t, 3, s.ImageNumNodes("nginx:1.25"))
+	assert.False(t, s.HavePodsWithAffinity())
+}

@@ -1,0 +1,227 @@
+// podtopologyspread.go: the PodTopologySpread plugin. A topologySpreadConstraint keeps the number of
+// matching pods in each topology domain (each zone, each node) within maxSkew of the emptiest
+// domain. whenUnsatisfiable: DoNotSchedule makes it a filter
+// (`node(s) didn't match pod topology spread constraints`), ScheduleAnyway a score that prefers the
+// emptier domains. Only nodes the pod could land on (its nodeSelector and required node affinity)
+// and that carry the topology label count as domains. The score half is in
+// podtopologyspread_score.go.
+//
+// kubesim simplification: Kubernetes also applies default constraints to pods that belong to a
+// Service or workload (maxSkew 3 per node, 5 per zone, ScheduleAnyway); kubesim applies only the
+// constraints written in the pod.
+package plugins
+
+import (
+	"context"
+	"fmt"
+
+	"kubesim/api"
+	"kubesim/api/labels"
+	"kubesim/scheduler/framework"
+)
+
+// PodTopologySpreadName is the plugin's name.
+const PodTopologySpreadName = "PodTopologySpread"
+
+// The plugin's rejections.
+const (
+	ErrReasonConstraintsNotMatch = "node(s) didn't match pod topology spread constraints"
+	ErrReasonNodeLabelNotMatch   = ErrReasonConstraintsNotMatch + " (missing required label)"
+)
+
+const spreadPreFilterKey framework.StateKey = "PreFilter" + PodTopologySpreadName
+
+// PodTopologySpread filters and scores by spreading.
+type PodTopologySpread struct {
+	handle framework.Handle
+}
+
+var (
+	_ framework.PreFilterPlugin     = (*PodTopologySpread)(nil)
+	_ framework.PreFilterExtensions = (*PodTopologySpread)(nil)
+	_ framework.FilterPlugin        = (*PodTopologySpread)(nil)
+	_ framework.PreScorePlugin      = (*PodTopologySpread)(nil)
+	_ framework.ScorePlugin         = (*PodTopologySpread)(nil)
+	_ framework.EnqueueExtensions   = (*PodTopologySpread)(nil)
+)
+
+// NewPodTopologySpread is the plugin's factory.
+func NewPodTopologySpread(h framework.Handle) (framework.Plugin, error) {
+	return &PodTopologySpread{handle: h}, nil
+}
+
+// Name returns PodTopologySpreadName.
+func (*PodTopologySpread) Name() string { return PodTopologySpreadName }
+
+// EventsToRegister: pods and nodes coming and going, and label or taint changes.
+func (*PodTopologySpread) EventsToRegister() []framework.ClusterEvent {
+	return []framework.ClusterEvent{
+		{Resource: framework.AssignedPod, ActionType: framework.Add | framework.Delete | framework.UpdatePodLabel},
+		{Resource: framework.Node, ActionType: framework.Add | framework.Delete | framework.UpdateNodeLabel | framework.UpdateNodeTaint},
+	}
+}
+
+// spreadConstraint is a parsed TopologySpreadConstraint.
+type spreadConstraint struct {
+	MaxSkew     int32
+	TopologyKey string
+	MinDomains  int32
+	Selector    labels.Selector
+}
+
+// constraintsOf parses the pod's constraints with the given action.
+func constraintsOf(pod *api.Pod, action api.UnsatisfiableConstraintAction) ([]spreadConstraint, error) {
+	var out []spreadConstraint
+	for _, c := range pod.Spec.TopologySpreadConstraints {
+		if c.WhenUnsatisfiable != action {
+			continue
+		}
+		sel, err := c.LabelSelector.AsSelector()
+		if err != nil {
+			return nil, err
+		}
+		minDomains := int32(1)
+		if c.MinDomains != nil {
+			minDomains = *c.MinDomains
+		}
+		out = append(out, spreadConstraint{MaxSkew: c.MaxSkew, TopologyKey: c.TopologyKey, MinDomains: minDomains, Selector: sel})
+	}
+	return out, nil
+}
+
+// nodeHasKeys reports whether node carries every constraint's topology key.
+func nodeHasKeys(node *api.Node, constraints []spreadConstraint) bool {
+	for _, c := range constraints {
+		if _, ok := node.Labels[c.TopologyKey]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// countMatching counts the pods in namespace, not terminating, that the selector picks.
+func countMatching(pods []*framework.PodInfo, sel labels.Selector, namespace string) int64 {
+	var n int64
+	for _, pi := range pods {
+		p := pi.Pod
+		if p.DeletionTimestamp == nil && p.Namespace == namespace && sel.Matches(labels.Set(p.Labels)) {
+			n++
+		}
+	}
+	return n
+}
+
+// spreadState is the PreFilter state: per constraint, the matching pods per domain.
+type spreadState struct {
+	constraints []spreadConstraint
+	counts      []map[string]int64
+}
+
+func (s *spreadState) Clone() framework.StateData {
+	out := &spreadState{constraints: s.constraints, counts: make([]map[string]int64, len(s.counts))}
+	for i, m := range s.counts {
+		out.counts[i] = make(map[string]int64, len(m))
+		for k, v := range m {
+			out.counts[i][k] = v
+		}
+	}
+	return out
+}
+
+// minMatch is the count of the emptiest domain, or 0 when there are fewer domains than minDomains.
+func (s *spreadState) minMatch(i int) int64 {
+	if int32(len(s.counts[i])) < s.constraints[i].MinDomains {
+		return 0
+	}
+	first := true
+	var lo int64
+	for _, n := range s.counts[i] {
+		if first || n < lo {
+			lo, first = n, false
+		}
+	}
+	return lo
+}
+
+// PreFilter counts the matching pods of every domain. A pod without DoNotSchedule constraints skips
+// the filter.
+func (pl *PodTopologySpread) PreFilter(_ context.Context, state *framework.CycleState, pod *api.Pod) *framework.Status {
+	constraints, err := constraintsOf(pod, api.DoNotSchedule)
+	if err != nil {
+		return framework.AsStatus(fmt.Errorf("parsing topology spread constraints: %w", err))
+	}
+	if len(constraints) == 0 {
+		return framework.NewStatus(framework.Skip)
+	}
+	s := &spreadState{constraints: constraints, counts: make([]map[string]int64, len(constraints))}
+	for i := range s.counts {
+		s.counts[i] = map[string]int64{}
+	}
+	for _, ni := range pl.handle.SnapshotSharedLister().List() {
+		node := ni.Node()
+		if !podMatchesNodeSelectorAndAffinity(pod, node) || !nodeHasKeys(node, constraints) {
+			continue
+		}
+		for i, c := range constraints {
+			s.counts[i][node.Labels[c.TopologyKey]] += countMatching(ni.Pods, c.Selector, pod.Namespace)
+		}
+	}
+	state.Write(spreadPreFilterKey, s)
+	return nil
+}
+
+// PreFilterExtensions returns the plugin itself.
+func (pl *PodTopologySpread) PreFilterExtensions() framework.PreFilterExtensions { return pl }
+
+// AddPod counts a pod imagined onto nodeInfo's node.
+func (pl *PodTopologySpread) AddPod(_ context.Context, state *framework.CycleState, pod *api.Pod, podToAdd *framework.PodInfo, ni *framework.NodeInfo) *framework.Status {
+	return updateSpreadState(state, pod, podToAdd, ni, 1)
+}
+
+// RemovePod uncounts a pod imagined gone from nodeInfo's node.
+func (pl *PodTopologySpread) RemovePod(_ context.Context, state *framework.CycleState, pod *api.Pod, podToRemove *framework.PodInfo, ni *framework.NodeInfo) *framework.Status {
+	return updateSpreadState(state, pod, podToRemove, ni, -1)
+}
+
+func updateSpreadState(state *framework.CycleState, pod *api.Pod, changed *framework.PodInfo, ni *framework.NodeInfo, delta int64) *framework.Status {
+	data, err := state.Read(spreadPreFilterKey)
+	if err != nil {
+		return framework.AsStatus(err)
+	}
+	s := data.(*spreadState)
+	node := ni.Node()
+	if changed.Pod.Namespace != pod.Namespace || !podMatchesNodeSelectorAndAffinity(pod, node) || !nodeHasKeys(node, s.constraints) {
+		return nil
+	}
+	for i, c := range s.constraints {
+		if c.Selector.Matches(labels.Set(changed.Pod.Labels)) {
+			s.counts[i][node.Labels[c.TopologyKey]] += delta
+		}
+	}
+	return nil
+}
+
+// Filter checks, for every constraint, matching pods in the node's domain + this pod (if it matches
+// itself) - the emptiest domain <= maxSkew.
+func (pl *PodTopologySpread) Filter(_ context.Context, state *framework.CycleState, pod *api.Pod, ni *framework.NodeInfo) *framework.Status {
+	data, err := state.Read(spreadPreFilterKey)
+	if err != nil {
+		return framework.AsStatus(err)
+	}
+	s := data.(*spreadState)
+	node := ni.Node()
+	for i, c := range s.constraints {
+		value, ok := node.Labels[c.TopologyKey]
+		if !ok {
+			return framework.NewStatus(framework.UnschedulableAndUnresolvable, ErrReasonNodeLabelNotMatch)
+		}
+		var self int64
+		if c.Selector.Matches(labels.Set(pod.Labels)) {
+			self = 1
+		}
+		if s.counts[i][value]+self-s.minMatch(i) > int64(c.MaxSkew) {
+			return framework.NewStatus(framework.Unschedulable, ErrReasonConstraintsNotMatch)
+		}
+	}
+	return nil
+}
