@@ -155,6 +155,13 @@ func New(ctx context.Context, cfg Config) (*Cluster, error) {
 			return nil, fmt.Errorf("starting kube-controller-manager: %w", err)
 		}
 	}
+	// kube-scheduler: assigns each new pod to a node (filter, score, bind).
+	if cfg.Scheduler {
+		if _, err := c.StartScheduler(ctx, "kube-scheduler", "kube-scheduler"); err != nil {
+			c.Close()
+			return nil, fmt.Errorf("starting kube-scheduler: %w", err)
+		}
+	}
 	return c, nil
 }
 

@@ -1,7 +1,8 @@
-// controlplane.go: starting kube-controller-manager: its controllers, each with its own informers and
-// work queue, all behind one leader election on the Lease kube-system/kube-controller-manager, as the
-// real binary runs them. Several replicas can run at once (the leader-election scenarios); only the
-// leader's controllers act.
+// controlplane.go: starting the control plane's components as their real binaries run them:
+// kube-controller-manager (its controllers, each with its own informers and work queue, all behind
+// one leader election on the Lease kube-system/kube-controller-manager) and kube-scheduler (behind
+// its own election on kube-system/kube-scheduler). Several replicas of either can run at once (the
+// leader-election scenarios); only the leader acts.
 package sim
 
 import (
@@ -18,6 +19,8 @@ import (
 	"kubesim/controllers/podgc"
 	"kubesim/controllers/replicaset"
 	"kubesim/controllers/serviceaccount"
+	"kubesim/scheduler"
+	"kubesim/scheduler/framework"
 )
 
 // ControllerManagerUser is kube-controller-manager's identity (bound to its bootstrap ClusterRole).
@@ -78,3 +81,42 @@ type renamed struct {
 }
 
 func (r renamed) Name() string { return r.name }
+
+// Scheduler is one kube-scheduler replica: its elector and the scheduler itself.
+type Scheduler struct {
+	Name      string
+	Elector   *leaderelection.LeaderElector
+	Scheduler *scheduler.Scheduler
+}
+
+// StartScheduler adds a kube-scheduler named name (its trace component and its link), leading on the
+// Lease kube-system/<lease>. The default scheduler is StartScheduler(ctx, "kube-scheduler",
+// "kube-scheduler"); a second scheduler with its own profiles (the custom-scheduler scenario) passes
+// its own name, lease and profiles.
+func (c *Cluster) StartScheduler(ctx context.Context, name, lease string, profiles ...framework.Profile) (*Scheduler, error) {
+	cl := c.Client(scheduler.Identity, name)
+	elector, err := leaderelection.NewLeaderElector(cl, c.Clock, c.Trace, leaderelection.Config{
+		Lock: leaderelection.LeaseLock{Namespace: "kube-system", Name: lease, Identity: name},
+		Name: name + " leader-election",
+	})
+	if err != nil {
+		return nil, err
+	}
+	s, err := scheduler.New(scheduler.Options{Name: name, Client: cl, Clock: c.Clock, Trace: c.Trace,
+		Seed: c.Config.Seed, Profiles: profiles})
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Add(ctx, elector); err != nil {
+		return nil, err
+	}
+	if err := c.Add(ctx, leaderelection.Gated(elector, s)); err != nil {
+		return nil, err
+	}
+	if c.Driver != nil {
+		if err := c.Driver.RunUntil(ctx, name+" holds its lease", func() (bool, error) { return elector.IsLeader(), nil }, 10); err != nil {
+			return nil, err
+		}
+	}
+	return &Scheduler{Name: name, Elector: elector, Scheduler: s}, nil
+}
