@@ -336,10 +336,28 @@ func (s *Server) persist(ctx context.Context, req *Request, res *api.Resource, u
 		if waited := s.clock.Since(start); waited > 0 {
 			msg += fmt.Sprintf(" (the write waited %s in etcd)", waited)
 		}
-		s.record(req, res, trace.Event{Component: "etcd", Actor: user.Name, Action: "put",
+		s.record(req, res, trace.Event{Component: "etcd", Actor: user.Name, Action: "put", Detail: routineWrite(res, obj, modRev),
 			Object: objectPath(res, m.Namespace, m.Name), ResourceVersion: m.ResourceVersion}.Msgf("%s", msg))
 	}
 	return nil
+}
+
+// routineWrite tells which writes the story can leave to the detail level: events (the recorder
+// already tells each one) and Lease renewals by the current holder (a heartbeat every few seconds);
+// taking over a Lease is news.
+func routineWrite(res *api.Resource, obj api.Object, modRev int64) bool {
+	switch res.Name {
+	case "events":
+		return true
+	case "leases":
+		return modRev != 0 && !leaseChangedHands(obj.(*api.Lease))
+	}
+	return false
+}
+
+// leaseChangedHands is true on the write that records a new holder: acquireTime equals renewTime then.
+func leaseChangedHands(l *api.Lease) bool {
+	return l.Spec.AcquireTime != nil && l.Spec.RenewTime != nil && l.Spec.AcquireTime.Equal(l.Spec.RenewTime.Time)
 }
 
 // update replaces an object (or one of its subresources) if the caller's resourceVersion is still

@@ -36,7 +36,9 @@ type Config struct {
 	Mode  Mode
 	Speed float64 // real-time mode: 60 makes a minute pass in a second
 	Seed  int64   // every random choice (names, UIDs, tie-breaks) comes from this seed
-	Nodes int     // worker nodes to start (once kubelets exist; see doc.go)
+	Nodes int     // worker nodes to start: DefaultNodes(Nodes), unless NodeSpecs says otherwise
+	// NodeSpecs shapes each node (capacity, labels, taints, zone, architecture).
+	NodeSpecs []NodeSpec
 
 	// ControllerManager starts one kube-controller-manager (Deployment, ReplicaSet, DaemonSet,
 	// ServiceAccount, Namespace, garbage collector, node lifecycle, pod GC) behind leader election.
@@ -69,8 +71,8 @@ func (cfg Config) describe() string {
 	if cfg.Scheduler {
 		parts = append(parts, "kube-scheduler")
 	}
-	if cfg.Nodes > 0 {
-		parts = append(parts, fmt.Sprintf("%d nodes", cfg.Nodes))
+	if n := max(cfg.Nodes, len(cfg.NodeSpecs)); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d nodes", n))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -99,6 +101,8 @@ type Cluster struct {
 
 	components map[string]Component // by Name(), as added
 	stopped    map[string]bool      // components stopped by the Stop fault
+	nodes      map[string]*Node     // by name
+	nodeOrder  []string             // node names in the order they joined
 }
 
 // New boots a cluster.
@@ -106,7 +110,7 @@ func New(ctx context.Context, cfg Config) (*Cluster, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	c := &Cluster{Config: cfg, ctx: ctx, cancel: cancel, tokens: map[string]string{}, groups: map[string][]string{},
 		credRand: rand.New(rand.NewSource(cfg.Seed)), links: map[string]*link{},
-		components: map[string]Component{}, stopped: map[string]bool{}}
+		components: map[string]Component{}, stopped: map[string]bool{}, nodes: map[string]*Node{}}
 
 	// The clock everything waits on: virtual in step mode, the (maybe sped-up) wall clock otherwise.
 	if cfg.Mode == StepMode {
@@ -119,6 +123,8 @@ func New(ctx context.Context, cfg Config) (*Cluster, error) {
 	if cfg.Observe != nil {
 		c.Trace.Subscribe(cfg.Observe)
 	}
+
+	c.Trace.Record(trace.Event{Component: "scenario", Action: "boot"}.Msgf("The cluster starts: %s", cfg.describe()))
 
 	// etcd: the cluster's only state. Every other component reaches it through the apiserver.
 	st, err := store.Open(ctx, store.Config{DataDir: cfg.DataDir, Endpoints: cfg.EtcdEndpoints, Clock: c.Clock})
@@ -160,6 +166,32 @@ func New(ctx context.Context, cfg Config) (*Cluster, error) {
 		if _, err := c.StartScheduler(ctx, "kube-scheduler", "kube-scheduler"); err != nil {
 			c.Close()
 			return nil, fmt.Errorf("starting kube-scheduler: %w", err)
+		}
+	}
+	// The nodes: a kubelet and a container runtime each. In step mode the cluster starts once every
+	// node has registered and reports Ready.
+	specs := cfg.NodeSpecs
+	if len(specs) == 0 {
+		specs = DefaultNodes(cfg.Nodes)
+	}
+	for i, spec := range specs {
+		if _, err := c.StartNode(ctx, spec, i+1); err != nil {
+			c.Close()
+			return nil, fmt.Errorf("starting node %s: %w", spec.Name, err)
+		}
+	}
+	if len(specs) > 0 && c.Driver != nil {
+		registered, _ := ParseCondition(fmt.Sprintf("nodes count %d", len(specs)))
+		ready, _ := ParseCondition("nodes ready")
+		allReady := func() (bool, error) {
+			if ok, err := registered.Met(ctx, c); !ok || err != nil {
+				return false, err
+			}
+			return ready.Met(ctx, c)
+		}
+		if err := c.Driver.RunUntil(ctx, "every node is Ready", allReady, 0); err != nil {
+			c.Close()
+			return nil, err
 		}
 	}
 	return c, nil

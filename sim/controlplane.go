@@ -97,7 +97,7 @@ func (c *Cluster) StartScheduler(ctx context.Context, name, lease string, profil
 	cl := c.Client(scheduler.Identity, name)
 	elector, err := leaderelection.NewLeaderElector(cl, c.Clock, c.Trace, leaderelection.Config{
 		Lock: leaderelection.LeaseLock{Namespace: "kube-system", Name: lease, Identity: name},
-		Name: name + " leader-election",
+		Name: name,
 	})
 	if err != nil {
 		return nil, err
@@ -110,7 +110,9 @@ func (c *Cluster) StartScheduler(ctx context.Context, name, lease string, profil
 	if err := c.Add(ctx, elector); err != nil {
 		return nil, err
 	}
-	if err := c.Add(ctx, leaderelection.Gated(elector, s)); err != nil {
+	// The elector answers to the replica's name (Stop(name) stops the replica); the scheduler itself
+	// traces as name too, and is registered under name/scheduling.
+	if err := c.Add(ctx, renamed{leaderelection.Gated(elector, s), name + "/scheduling"}); err != nil {
 		return nil, err
 	}
 	if c.Driver != nil {

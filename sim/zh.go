@@ -12,6 +12,11 @@ func init() {
 		"GET %s %s (kubectl apply: does it exist yet?)": "GET %s %s（kubectl apply：对象已经存在吗？）",
 		"LIST %s": "LIST %s",
 		"kubectl auth can-i %s %s -n %s -> %s %s": "kubectl auth can-i %s %s -n %s -> %s %s",
+		"The cluster starts: %s":                  "集群启动：%s",
+		// create-deployment steps
+		"%d. kubectl apply -f nginx-deployment.yaml (3 replicas of nginx:1.25)":                       "%d. kubectl apply -f nginx-deployment.yaml（3 个 nginx:1.25 副本）",
+		"%d. The control plane and the kubelets take it from here, until the Deployment is available": "%d. 接下来交给控制面和各节点的 kubelet，直到 Deployment 可用",
+		"%d. What kubectl get and kubectl describe now show":                                          "%d. 现在 kubectl get 和 kubectl describe 能看到什么",
 		// api-gates steps
 		"%d. A request that passes every gate: kubectl apply -f nginx-deployment.yaml":                             "%d. 一个通过所有关卡的请求：kubectl apply -f nginx-deployment.yaml",
 		"%d. Gate 1, authentication: a kubeconfig with a token the apiserver does not know":                        "%d. 第一关，认证：kubeconfig 里的 token 是 apiserver 不认识的",

@@ -36,7 +36,7 @@ func newText(w io.Writer, o Options) *textNarrator {
 	if o.Width <= 0 {
 		o.Width = 110
 	}
-	return &textNarrator{w: w, o: o, compCol: 22}
+	return &textNarrator{w: w, o: o, compCol: 23}
 }
 
 func (n *textNarrator) paint(code, s string) string {

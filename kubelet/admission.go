@@ -1,0 +1,152 @@
+// admission.go: node-level admission (pkg/kubelet/lifecycle/predicate.go), the kubelet's own check
+// before it runs a pod.
+//
+//	admitPod(ctx, w, s)   accept the pod, or fail it: OutOfcpu, OutOfmemory, OutOfpods, NodeAffinity
+//
+// The scheduler already checked all of this, so why again? Because the kubelet cannot trust that a
+// pod came through the scheduler: a pod created with spec.nodeName set skips it, and the scheduler
+// may have decided from a stale cache. A rejected pod is not retried: it fails at once, phase Failed,
+// with the reason and `Pod was rejected: Node didn't have enough resource: cpu, requested: 2000,
+// used: 3500, capacity: 4000`. Its controller (a ReplicaSet) will notice and make another.
+package kubelet
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"kubesim/api"
+	"kubesim/api/labels"
+	"kubesim/api/resource"
+)
+
+// admitPod runs the admission predicates; it reports whether the pod may run.
+func (k *Kubelet) admitPod(ctx context.Context, w *podWorker, s *syncResult) bool {
+	reason, message := k.admissionFailure(w)
+	if reason == "" {
+		w.admitted = true
+		s.add("admitted pod %s (requests fit the node's allocatable)", w.key)
+		return true
+	}
+	w.rejected = true
+	w.terminated = true
+	k.recorder.Event(ctx, w.pod, api.EventTypeWarning, reason, message)
+	w.status = &api.PodStatus{Phase: api.PodFailed, Reason: reason, Message: "Pod was rejected: " + message}
+	s.add("rejected pod %s: %s: %s", w.key, reason, message)
+	return false
+}
+
+// admissionFailure returns why the pod cannot run here ("" if it can).
+func (k *Kubelet) admissionFailure(w *podWorker) (reason, message string) {
+	if !k.matchesNodeSelector(w.pod) {
+		return "NodeAffinity", "Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector"
+	}
+	alloc := k.cfg.Allocatable()
+	used := resource.ResourceList{}
+	count := int64(0)
+	for _, uid := range sortedKeys(k.workers) {
+		o := k.workers[uid]
+		if o.uid == w.uid || !o.admitted || o.terminated {
+			continue
+		}
+		used.Add(api.PodRequests(o.pod))
+		count++
+	}
+	want := api.PodRequests(w.pod)
+	if capacity := alloc.Pods().Value(); count+1 > capacity {
+		return "OutOfpods", insufficient("pods", 1, count, capacity)
+	}
+	for _, name := range []resource.ResourceName{resource.ResourceCPU, resource.ResourceMemory, resource.ResourceEphemeralStorage} {
+		req, ok := want[name]
+		if !ok || req.Sign() == 0 {
+			continue
+		}
+		value := func(q resource.Quantity) int64 {
+			if name == resource.ResourceCPU {
+				return q.MilliValue()
+			}
+			return q.Value()
+		}
+		capacity, inUse, asked := value(alloc[name]), value(used[name]), value(req)
+		if inUse+asked > capacity {
+			return "OutOf" + string(name), insufficient(string(name), asked, inUse, capacity)
+		}
+	}
+	return "", ""
+}
+
+func insufficient(name string, requested, used, capacity int64) string {
+	return fmt.Sprintf("Node didn't have enough resource: %s, requested: %d, used: %d, capacity: %d", name, requested, used, capacity)
+}
+
+// matchesNodeSelector checks nodeSelector and required node affinity against the node's labels.
+func (k *Kubelet) matchesNodeSelector(p *api.Pod) bool {
+	nodeLabels := labels.Set(k.cfg.nodeLabels(k.nodeName))
+	for key, v := range p.Spec.NodeSelector {
+		if nodeLabels[key] != v {
+			return false
+		}
+	}
+	aff := p.Spec.Affinity
+	if aff == nil || aff.NodeAffinity == nil || aff.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution == nil {
+		return true
+	}
+	for _, term := range aff.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms {
+		if k.termMatches(term, nodeLabels) {
+			return true // terms are ORed
+		}
+	}
+	return false
+}
+
+func (k *Kubelet) termMatches(term api.NodeSelectorTerm, nodeLabels labels.Set) bool {
+	if len(term.MatchExpressions) == 0 && len(term.MatchFields) == 0 {
+		return false
+	}
+	for _, r := range term.MatchExpressions {
+		if !requirementMatches(r, nodeLabels[r.Key], nodeLabels.Has(r.Key)) {
+			return false
+		}
+	}
+	for _, r := range term.MatchFields {
+		if r.Key != "metadata.name" || !requirementMatches(r, k.nodeName, true) {
+			return false
+		}
+	}
+	return true
+}
+
+func requirementMatches(r api.NodeSelectorRequirement, value string, present bool) bool {
+	in := func() bool {
+		for _, v := range r.Values {
+			if v == value {
+				return true
+			}
+		}
+		return false
+	}
+	compare := func(sign int) bool {
+		if !present || len(r.Values) != 1 {
+			return false
+		}
+		a, err1 := strconv.ParseInt(value, 10, 64)
+		b, err2 := strconv.ParseInt(strings.TrimSpace(r.Values[0]), 10, 64)
+		return err1 == nil && err2 == nil && (a-b)*int64(sign) > 0
+	}
+	switch r.Operator {
+	case api.NodeSelectorOpIn:
+		return present && in()
+	case api.NodeSelectorOpNotIn:
+		return !present || !in()
+	case api.NodeSelectorOpExists:
+		return present
+	case api.NodeSelectorOpDoesNotExist:
+		return !present
+	case api.NodeSelectorOpGt:
+		return compare(1)
+	case api.NodeSelectorOpLt:
+		return compare(-1)
+	}
+	return false
+}

@@ -1,0 +1,100 @@
+package kubelet_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"kubesim/api"
+	"kubesim/sim"
+)
+
+// backoffs collects, in order, the back-off delays the kubelet announced in trace lines containing
+// marker ("ErrImagePull, back-off 20s", "CrashLoopBackOff, back-off 20s"), without repeats.
+func backoffs(c *sim.Cluster, marker string) []string {
+	var out []string
+	for _, e := range c.Trace.Events() {
+		i := strings.Index(e.Message, marker)
+		if i < 0 {
+			continue
+		}
+		d := strings.Fields(strings.TrimPrefix(e.Message[i:], marker))[0]
+		d = strings.TrimSuffix(d, ",")
+		if len(out) == 0 || out[len(out)-1] != d {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// A typo in the image name: the pull fails (Docker Hub refuses a token for the unknown repository),
+// the container waits in ErrImagePull then ImagePullBackOff, and the kubelet retries with a back-off
+// doubling from 10s to 5 minutes.
+func TestImagePullBackOffDoublesUpToFiveMinutes(t *testing.T) {
+	c, ctx := newCluster(t)
+	addNode(t, ctx, c, 1, nil)
+	createPod(t, ctx, c, newPod("web", "node-1", "ngnix:1.25"))
+	runUntil(t, ctx, c, "ImagePullBackOff", func() bool {
+		w := containerStatus(getPod(t, ctx, c, "web")).State.Waiting
+		return w != nil && w.Reason == "ImagePullBackOff"
+	})
+	p := getPod(t, ctx, c, "web")
+	assert.Equal(t, api.PodPending, p.Status.Phase)
+	assert.Equal(t, `Back-off pulling image "ngnix:1.25"`, containerStatus(p).State.Waiting.Message)
+	ev := events(t, ctx, c, "web")
+	require.Len(t, ev, 5, "%q", ev)
+	assert.Equal(t, `Pulling: Pulling image "ngnix:1.25"`, ev[0])
+	assert.Equal(t, `Failed: Failed to pull image "ngnix:1.25": rpc error: code = Unknown desc = failed to pull and unpack image "docker.io/library/ngnix:1.25": failed to resolve reference "docker.io/library/ngnix:1.25": pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed`, ev[1])
+	assert.Equal(t, `Failed: Error: ErrImagePull`, ev[2])
+	assert.Contains(t, ev, `BackOff: Back-off pulling image "ngnix:1.25"`)
+	assert.Contains(t, ev, `Failed: Error: ImagePullBackOff`)
+
+	require.NoError(t, c.Driver.Advance(ctx, 20*time.Minute))
+	assert.Equal(t, []string{"10s", "20s", "40s", "1m20s", "2m40s", "5m0s"}, backoffs(c, "ErrImagePull, back-off "))
+}
+
+// A container that keeps crashing is restarted at once the first time, then after 10s, 20s, 40s ...
+// up to 5 minutes, waiting in CrashLoopBackOff in between; lastState keeps the last exit.
+func TestCrashLoopBackOffDoublesUpToFiveMinutes(t *testing.T) {
+	c, ctx := newCluster(t)
+	addNode(t, ctx, c, 1, nil)
+	p := newPod("crash", "node-1", "nginx:1.25")
+	p.Spec.Containers[0].Env = []api.EnvVar{{Name: "KUBESIM_CRASH_AFTER", Value: "1s"}}
+	created := createPod(t, ctx, c, p)
+	runUntil(t, ctx, c, "CrashLoopBackOff", func() bool {
+		w := containerStatus(getPod(t, ctx, c, "crash")).State.Waiting
+		return w != nil && w.Reason == "CrashLoopBackOff"
+	})
+	cs := containerStatus(getPod(t, ctx, c, "crash"))
+	assert.Equal(t, "back-off 10s restarting failed container=crash pod=crash_default("+created.UID+")", cs.State.Waiting.Message)
+	require.NotNil(t, cs.LastTerminationState.Terminated)
+	assert.Equal(t, int32(1), cs.LastTerminationState.Terminated.ExitCode)
+	assert.Equal(t, "Error", cs.LastTerminationState.Terminated.Reason)
+	assert.Equal(t, int32(1), cs.RestartCount)
+	assert.Equal(t, api.PodRunning, getPod(t, ctx, c, "crash").Status.Phase)
+	assert.Contains(t, events(t, ctx, c, "crash"), "BackOff: Back-off restarting failed container crash in pod crash_default("+created.UID+")")
+
+	require.NoError(t, c.Driver.Advance(ctx, 20*time.Minute))
+	dumpTrace(t, c)
+	assert.Equal(t, []string{"10s", "20s", "40s", "1m20s", "2m40s", "5m0s"}, backoffs(c, "CrashLoopBackOff, back-off "))
+	assert.GreaterOrEqual(t, containerStatus(getPod(t, ctx, c, "crash")).RestartCount, int32(8))
+}
+
+// restartPolicy Never: a container that exits 0 leaves the pod Succeeded, its sandbox stopped.
+func TestRestartPolicyNeverEndsInSucceeded(t *testing.T) {
+	c, ctx := newCluster(t)
+	addNode(t, ctx, c, 1, nil)
+	p := newPod("job", "node-1", "busybox:1.36")
+	p.Spec.RestartPolicy = api.RestartPolicyNever
+	p.Spec.Containers[0].Command = []string{"sh", "-c", "echo done"}
+	createPod(t, ctx, c, p)
+	runUntil(t, ctx, c, "job Succeeded", func() bool { return getPod(t, ctx, c, "job").Status.Phase == api.PodSucceeded })
+	cs := containerStatus(getPod(t, ctx, c, "job"))
+	require.NotNil(t, cs.State.Terminated)
+	assert.Equal(t, "Completed", cs.State.Terminated.Reason)
+	assert.Equal(t, int32(0), cs.RestartCount)
+	assert.Equal(t, api.ConditionFalse, condition(getPod(t, ctx, c, "job"), api.PodReady))
+}

@@ -1,0 +1,172 @@
+// images.go: the image manager (pkg/kubelet/images/image_manager.go): imagePullPolicy, pulls that
+// take time, and ImagePullBackOff.
+//
+//	ensureImage(ctx, w, s, spec, r)   is the container's image ready? start or finish a pull if not
+//
+// What a learner sees, in Kubernetes' words:
+//
+//	Normal   Pulling  Pulling image "nginx:1.25"
+//	Normal   Pulled   Successfully pulled image "nginx:1.25" in 3.339s (3.339s including waiting). Image size: 70983496 bytes.
+//	Normal   Pulled   Container image "nginx:1.25" already present on machine
+//	Warning  Failed   Failed to pull image "ngnix:1.25": <the runtime's error>
+//	Warning  Failed   Error: ErrImagePull
+//	Normal   BackOff  Back-off pulling image "ngnix:1.25"
+//	Warning  Failed   Error: ImagePullBackOff
+//
+// A failed pull puts the image in back-off, 10s doubling to 300s (per pod and image); while in
+// back-off the container waits with reason ImagePullBackOff, and the kubelet tries again when the
+// back-off ends.
+//
+// A pull takes time (the image's size over the registry's bandwidth). The kubelet does not wait for
+// it: it starts the pull, leaves the container waiting in ContainerCreating, and syncs the pod again
+// when the pull completes: on a clock timer in step mode (see cri.go), from a goroutine in real
+// time. Other pods, and other nodes, carry on meanwhile.
+package kubelet
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"kubesim/api"
+)
+
+// imagePull is one pull of a container's image. done, took and err are guarded by Kubelet.mu
+// (in real time a goroutine fills them in).
+type imagePull struct {
+	image   string
+	started time.Time
+	done    bool
+	took    time.Duration
+	err     error
+}
+
+// ensureImage reports whether spec's image is on the node, starting or finishing a pull as needed.
+// When it is not ready, r.waiting says why.
+func (k *Kubelet) ensureImage(ctx context.Context, w *podWorker, s *syncResult, spec *api.Container, r *containerRecord) bool {
+	image := spec.Image
+	if r.pull != nil {
+		return k.finishPull(ctx, w, s, spec, r)
+	}
+	var present bool
+	err := k.runtimeCall(w, func() error {
+		img, err := k.runtime.ImageStatus(ctx, image)
+		present = img != nil
+		return err
+	})
+	if err != nil {
+		r.waiting = &api.ContainerStateWaiting{Reason: "InvalidImageName", Message: fmt.Sprintf("Failed to apply default image tag %q: %v", image, err)}
+		k.recorder.Eventf(ctx, w.pod, api.EventTypeWarning, "InspectFailed", "Failed to apply default image tag %q: %v", image, err)
+		s.add("image %q cannot be inspected: %v", image, err)
+		return false
+	}
+	policy := spec.ImagePullPolicy
+	if policy == "" {
+		policy = api.PullIfNotPresent
+	}
+	switch {
+	case policy == api.PullNever && !present:
+		msg := fmt.Sprintf("Container image %q is not present with pull policy of Never", image)
+		r.waiting = &api.ContainerStateWaiting{Reason: "ErrImageNeverPull", Message: msg}
+		k.recorder.Event(ctx, w.pod, api.EventTypeWarning, "ErrImageNeverPull", msg)
+		s.add("image %q is not on the node and imagePullPolicy is Never: the container cannot start", image)
+		return false
+	case present && policy != api.PullAlways:
+		k.recorder.Eventf(ctx, w.pod, api.EventTypeNormal, "Pulled", "Container image %q already present on machine", image)
+		return true
+	}
+
+	key := w.uid + "_" + image
+	if in, left := k.imageBackoff.InBackoffSince(key, k.imageBackoffSince(key)); in {
+		msg := fmt.Sprintf("Back-off pulling image %q", image)
+		if r.waiting != nil && r.waiting.Reason == "ImagePullBackOff" {
+			return false // already waiting out this back-off; its timer will sync the pod
+		}
+		r.waiting = &api.ContainerStateWaiting{Reason: "ImagePullBackOff", Message: msg}
+		k.recorder.Event(ctx, w.pod, api.EventTypeNormal, "BackOff", msg)
+		k.recorder.Event(ctx, w.pod, api.EventTypeWarning, "Failed", "Error: ImagePullBackOff")
+		k.enqueueAfter(w.key, left)
+		s.add("image %q in back-off (%s): ImagePullBackOff, next pull in %s", image, k.imageBackoff.Get(key), left.Round(time.Millisecond))
+		return false
+	}
+
+	k.recorder.Eventf(ctx, w.pod, api.EventTypeNormal, "Pulling", "Pulling image %q", image)
+	p := &imagePull{image: image, started: k.clock.Now()}
+	r.pull = p
+	r.waiting = &api.ContainerStateWaiting{Reason: "ContainerCreating"}
+	s.add("PullImage %q for container %s (imagePullPolicy %s)", image, spec.Name, policy)
+	if k.realtime {
+		go func() {
+			took, _, err := k.call(func() (err error) { _, err = k.runtime.PullImage(ctx, image, nil); return })
+			k.completePull(p, took, err)
+			k.enqueue(w.key)
+		}()
+		return false
+	}
+	took, pending, err := k.call(func() (err error) { _, err = k.runtime.PullImage(ctx, image, nil); return })
+	if pending {
+		// Step mode: the pull "runs" for took of virtual time; the timer completes it.
+		k.clock.AfterFunc(took, func() {
+			k.completePull(p, took, err)
+			k.enqueue(w.key)
+		})
+		return false
+	}
+	k.completePull(p, took, err)
+	return k.finishPull(ctx, w, s, spec, r)
+}
+
+// completePull records a pull's outcome; a timer callback or a goroutine may call it.
+func (k *Kubelet) completePull(p *imagePull, took time.Duration, err error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	p.done, p.took, p.err = true, took, err
+}
+
+// finishPull reports a completed pull (or a pull still running).
+func (k *Kubelet) finishPull(ctx context.Context, w *podWorker, s *syncResult, spec *api.Container, r *containerRecord) bool {
+	k.mu.Lock()
+	p := *r.pull
+	k.mu.Unlock()
+	if !p.done {
+		r.waiting = &api.ContainerStateWaiting{Reason: "ContainerCreating"}
+		return false
+	}
+	r.pull = nil
+	took := p.took.Truncate(time.Millisecond)
+	if p.err != nil {
+		key := w.uid + "_" + p.image
+		delay := k.imageBackoff.Next(key, k.clock.Now())
+		k.recorder.Eventf(ctx, w.pod, api.EventTypeWarning, "Failed", "Failed to pull image %q: %v", p.image, p.err)
+		k.recorder.Event(ctx, w.pod, api.EventTypeWarning, "Failed", "Error: ErrImagePull")
+		r.waiting = &api.ContainerStateWaiting{Reason: "ErrImagePull", Message: p.err.Error()}
+		// The next sync finds the image in back-off and reports ImagePullBackOff.
+		k.enqueueAfter(w.key, time.Second)
+		s.add("pull of %q failed after %s: ErrImagePull, back-off %s", p.image, took, delay)
+		return false
+	}
+	var size uint64
+	_ = k.runtimeCall(w, func() error {
+		img, err := k.runtime.ImageStatus(ctx, p.image)
+		if img != nil {
+			size = img.Size
+		}
+		return err
+	})
+	k.imageBackoff.Reset(w.uid + "_" + p.image)
+	waited := k.clock.Since(p.started).Truncate(time.Millisecond)
+	k.recorder.Eventf(ctx, w.pod, api.EventTypeNormal, "Pulled",
+		"Successfully pulled image %q in %s (%s including waiting). Image size: %d bytes.", p.image, took, waited, size)
+	s.add("pulled %q in %s (%d bytes)", p.image, took, size)
+	k.refreshImages(ctx)
+	return true
+}
+
+// imageBackoffSince is when the image's back-off was last extended: the back-off counts from the
+// last failed pull.
+func (k *Kubelet) imageBackoffSince(key string) time.Time {
+	if e, ok := k.imageBackoff.entries[key]; ok {
+		return e.lastUpdate
+	}
+	return time.Time{}
+}

@@ -1,0 +1,356 @@
+// node_status.go: registering the Node and reporting its status (pkg/kubelet/kubelet_node_status.go
+// and pkg/kubelet/nodestatus/setters.go).
+//
+//	nodeStep(ctx)          one unit of node-side work: register, renew the Lease, or report status
+//	registerNode(ctx)      create the Node (capacity, allocatable, labels, taints, addresses, nodeInfo)
+//	updateNodeStatus(ctx)  compute the status; write it if it changed or the report is 5 minutes old
+//
+// The status is built by setters, as in Kubernetes: capacity and allocatable from NodeConfig,
+// addresses, nodeInfo, images, and four conditions. Ready says whether the kubelet can run pods: it is
+// False when the PLEG has not relisted for 3 minutes (a hung runtime) or the runtime is down. The
+// pressure conditions come from the eviction manager. Each transition records an event
+// (`Node node-1 status is now: NodeReady`), and lastTransitionTime moves only on a transition.
+package kubelet
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"kubesim/api"
+	apierrors "kubesim/api/errors"
+	"kubesim/client"
+)
+
+// nodeSide is the node side's own state; only nodeStep and what it calls touch it.
+type nodeSide struct {
+	registered    bool
+	registerDelay time.Duration // the next registration retry delay
+	uid           string        // the Node's uid, for the Lease's owner reference
+	lease         *api.Lease    // the Lease as last written
+	leaseErr      string        // the renewal error being reported, "" when renewals work
+
+	conditions []api.NodeCondition // as last computed, with their transition times
+	reported   *api.NodeStatus     // as last written
+	reportedAt time.Time
+	statusErr  string // the status write error being reported
+}
+
+// runtimeHealth is what the pod side learned about the runtime and the node's resources, for the node
+// status. It is guarded by Kubelet.mu.
+type runtimeHealth struct {
+	checked        bool      // housekeeping has run at least once
+	plegLastSeen   time.Time // when a relist last completed; zero: never
+	runtimeDown    string    // why the runtime is down ("" when it answers)
+	runtimeVersion string    // "containerd://2.0.2"
+	images         []api.ContainerImage
+	memoryPressure bool
+	diskPressure   bool
+}
+
+func (k *Kubelet) healthSnapshot() runtimeHealth {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	h := k.health
+	h.images = slices.Clone(h.images)
+	return h
+}
+
+// nodeStep does one unit of node-side work, if any is due.
+func (k *Kubelet) nodeStep(ctx context.Context) bool {
+	if !k.node.registered {
+		// Register once the pod side has looked at the runtime, so the Node is born with its real
+		// conditions and images rather than NotReady for its first ten seconds.
+		if !k.healthSnapshot().checked || !k.takeDue(taskRegister) {
+			return false
+		}
+		k.registerNode(ctx)
+		return true
+	}
+	if k.takeDue(taskLease) {
+		k.renewLease(ctx)
+		k.after(taskLease, leaseRenewInterval)
+		return true
+	}
+	if k.takeDue(taskNodeStatus) {
+		wrote := k.updateNodeStatus(ctx)
+		k.after(taskNodeStatus, nodeStatusUpdateFrequency)
+		return wrote
+	}
+	return false
+}
+
+// registerNode creates the Node object, or adopts it if it already exists (a kubelet restarting on a
+// known node). On failure it retries with a backoff doubling up to 7 seconds.
+func (k *Kubelet) registerNode(ctx context.Context) {
+	node := k.initialNode()
+	object := "nodes/" + k.nodeName
+	created, err := client.For[api.Node](k.client).Create(ctx, node)
+	if apierrors.IsAlreadyExists(err) {
+		created, err = client.For[api.Node](k.client).Get(ctx, "", k.nodeName)
+	}
+	if err != nil {
+		k.node.registerDelay = min(max(2*k.node.registerDelay, registrationBackoffStart), registrationBackoffMax)
+		k.record("register", object, "", "Unable to register node with API server: %v (retrying in %s)", err, k.node.registerDelay)
+		k.after(taskRegister, k.node.registerDelay)
+		return
+	}
+	k.node.registered = true
+	k.node.uid = created.UID
+	k.node.reported = &created.Status
+	k.node.conditions = created.Status.Conditions
+	k.node.reportedAt = k.clock.Now()
+	k.record("register", object, created.ResourceVersion,
+		"registered node %s: capacity cpu %s, memory %s, pods %s; allocatable cpu %s, memory %s; podCIDR %s",
+		k.nodeName, qty(created.Status.Capacity, "cpu"), qty(created.Status.Capacity, "memory"), qty(created.Status.Capacity, "pods"),
+		qty(created.Status.Allocatable, "cpu"), qty(created.Status.Allocatable, "memory"), created.Spec.PodCIDR)
+	k.recorder.Event(ctx, k.nodeRef(), api.EventTypeNormal, "Starting", "Starting kubelet.")
+	k.recorder.Event(ctx, k.nodeRef(), api.EventTypeNormal, "NodeAllocatableEnforced", "Updated Node Allocatable limit across pods")
+	for _, c := range created.Status.Conditions {
+		k.recordConditionEvent(ctx, c)
+	}
+	k.after(taskNodeStatus, nodeStatusUpdateFrequency)
+}
+
+// initialNode is the Node a kubelet registers (Kubelet.initialNode).
+func (k *Kubelet) initialNode() *api.Node {
+	node := &api.Node{
+		ObjectMeta: api.ObjectMeta{Name: k.nodeName, Labels: k.cfg.nodeLabels(k.nodeName)},
+		Spec:       api.NodeSpec{PodCIDR: k.cfg.PodCIDR, Taints: slices.Clone(k.cfg.Taints)},
+	}
+	if k.cfg.PodCIDR != "" {
+		node.Spec.PodCIDRs = []string{k.cfg.PodCIDR}
+	}
+	node.Status = k.nodeStatus(k.healthSnapshot())
+	return node
+}
+
+// nodeRef is the object node events are about; Kubernetes uses the node name as its uid here.
+func (k *Kubelet) nodeRef() *api.Node {
+	return &api.Node{ObjectMeta: api.ObjectMeta{Name: k.nodeName, UID: k.nodeName}}
+}
+
+// nodeStatus runs the setters.
+func (k *Kubelet) nodeStatus(h runtimeHealth) api.NodeStatus {
+	now := k.clock.Now()
+	st := api.NodeStatus{
+		Capacity:    k.cfg.Capacity.DeepCopy(),
+		Allocatable: k.cfg.Allocatable(),
+		NodeInfo: api.NodeSystemInfo{
+			MachineID: k.nodeName, SystemUUID: k.nodeName, BootID: k.nodeName,
+			KernelVersion: "6.8.0-kubesim", OSImage: "kubesim node image", ContainerRuntimeVersion: h.runtimeVersion,
+			KubeletVersion: k.cfg.KubeletVersion, KubeProxyVersion: k.cfg.KubeletVersion,
+			OperatingSystem: "linux", Architecture: k.cfg.Arch,
+		},
+		Images: h.images,
+	}
+	if k.cfg.InternalIP != "" {
+		st.Addresses = append(st.Addresses, api.NodeAddress{Type: api.NodeInternalIP, Address: k.cfg.InternalIP})
+	}
+	st.Addresses = append(st.Addresses, api.NodeAddress{Type: api.NodeHostName, Address: k.nodeName})
+
+	want := []api.NodeCondition{
+		pressureCondition(api.NodeMemoryPressure, h.memoryPressure, "KubeletHasInsufficientMemory", "kubelet has insufficient memory available",
+			"KubeletHasSufficientMemory", "kubelet has sufficient memory available"),
+		pressureCondition(api.NodeDiskPressure, h.diskPressure, "KubeletHasDiskPressure", "kubelet has disk pressure",
+			"KubeletHasNoDiskPressure", "kubelet has no disk pressure"),
+		pressureCondition(api.NodePIDPressure, false, "KubeletHasInsufficientPID", "kubelet has insufficient PID available",
+			"KubeletHasSufficientPID", "kubelet has sufficient PID available"),
+		k.readyCondition(h, now),
+	}
+	for i := range want {
+		want[i].LastHeartbeatTime = api.NewTime(now)
+		want[i].LastTransitionTime = api.NewTime(now)
+		for _, old := range k.node.conditions {
+			if old.Type == want[i].Type && old.Status == want[i].Status {
+				want[i].LastTransitionTime = old.LastTransitionTime
+			}
+		}
+	}
+	st.Conditions = want
+	return st
+}
+
+func pressureCondition(t api.NodeConditionType, pressure bool, yesReason, yesMsg, noReason, noMsg string) api.NodeCondition {
+	if pressure {
+		return api.NodeCondition{Type: t, Status: api.ConditionTrue, Reason: yesReason, Message: yesMsg}
+	}
+	return api.NodeCondition{Type: t, Status: api.ConditionFalse, Reason: noReason, Message: noMsg}
+}
+
+// readyCondition is the Ready setter: the kubelet is ready when its runtime answers and its PLEG is
+// healthy.
+func (k *Kubelet) readyCondition(h runtimeHealth, now time.Time) api.NodeCondition {
+	var errs []string
+	if h.runtimeDown != "" {
+		errs = append(errs, "container runtime is down")
+	}
+	if err := plegHealthy(h.plegLastSeen, now); err != nil {
+		errs = append(errs, "PLEG is not healthy: "+err.Error())
+	}
+	if len(errs) == 0 {
+		return api.NodeCondition{Type: api.NodeReady, Status: api.ConditionTrue, Reason: "KubeletReady",
+			Message: "kubelet is posting ready status"}
+	}
+	msg := errs[0]
+	if len(errs) > 1 {
+		msg = "[" + strings.Join(errs, ", ") + "]" // utilerrors.NewAggregate's format
+	}
+	return api.NodeCondition{Type: api.NodeReady, Status: api.ConditionFalse, Reason: "KubeletNotReady", Message: msg}
+}
+
+// updateNodeStatus computes the node status and writes it when it changed, or when the last report
+// is nodeStatusReportFrequency old. It reports whether it wrote.
+func (k *Kubelet) updateNodeStatus(ctx context.Context) bool {
+	h := k.healthSnapshot()
+	k.syncPressureTaints(ctx, h)
+	st := k.nodeStatus(h)
+	now := k.clock.Now()
+	changed := k.node.reported == nil || !sameNodeStatus(*k.node.reported, st)
+	if !changed && now.Sub(k.node.reportedAt) < nodeStatusReportFrequency {
+		k.node.conditions = st.Conditions
+		return false
+	}
+	node := &api.Node{ObjectMeta: api.ObjectMeta{Name: k.nodeName}, Status: st}
+	if cached, ok := k.nodes.Get(k.nodeName); ok {
+		node = api.DeepCopy(cached)
+		node.ResourceVersion = "" // a status report overwrites, as the kubelet's patch does
+		node.Status = st
+	}
+	object := "nodes/" + k.nodeName
+	written, err := client.For[api.Node](k.client).UpdateStatus(ctx, node)
+	if err != nil {
+		if k.node.statusErr != err.Error() {
+			k.node.statusErr = err.Error()
+			k.record("status", object, "", "Error updating node status, will retry: %v", err)
+		}
+		if apierrors.IsNotFound(err) {
+			k.node.registered = false // someone deleted the Node: register again
+			k.after(taskRegister, 0)
+		}
+		return true
+	}
+	k.node.statusErr = ""
+	previous := k.node.conditions
+	why := "heartbeat: nothing changed for " + nodeStatusReportFrequency.String()
+	if changed {
+		why = k.describeStatusChange(previous, st)
+	}
+	k.node.conditions, k.node.reported, k.node.reportedAt = st.Conditions, &st, now
+	k.record("status", object, written.ResourceVersion, "node status: Ready=%s (%s) -> %s", conditionStatus(st.Conditions, api.NodeReady),
+		conditionReason(st.Conditions, api.NodeReady), why)
+	for _, c := range st.Conditions {
+		if conditionStatus(previous, c.Type) != c.Status {
+			k.recordConditionEvent(ctx, c)
+		}
+	}
+	return true
+}
+
+// describeStatusChange says what moved since the last report.
+func (k *Kubelet) describeStatusChange(previous []api.NodeCondition, st api.NodeStatus) string {
+	var what []string
+	for _, c := range st.Conditions {
+		if old := conditionStatus(previous, c.Type); old != c.Status {
+			what = append(what, fmt.Sprintf("%s %s->%s", c.Type, orUnset(string(old)), c.Status))
+		}
+	}
+	if k.node.reported != nil && len(k.node.reported.Images) != len(st.Images) {
+		what = append(what, fmt.Sprintf("images %d->%d", len(k.node.reported.Images), len(st.Images)))
+	}
+	if len(what) == 0 {
+		return "status changed"
+	}
+	return "changed: " + strings.Join(what, ", ")
+}
+
+// recordConditionEvent posts Kubernetes' "Node node-1 status is now: NodeReady" events.
+func (k *Kubelet) recordConditionEvent(ctx context.Context, c api.NodeCondition) {
+	var reason string
+	switch c.Type {
+	case api.NodeReady:
+		reason = map[bool]string{true: "NodeReady", false: "NodeNotReady"}[c.Status == api.ConditionTrue]
+	case api.NodeMemoryPressure, api.NodeDiskPressure, api.NodePIDPressure:
+		reason = "Node" + strings.TrimPrefix(c.Reason, "Kubelet")
+	default:
+		return
+	}
+	k.recorder.Eventf(ctx, k.nodeRef(), api.EventTypeNormal, reason, "Node %s status is now: %s", k.nodeName, reason)
+}
+
+// syncPressureTaints keeps the node.kubernetes.io/memory-pressure:NoSchedule taint in step with the
+// MemoryPressure condition. (In Kubernetes the node lifecycle controller adds these taints from the
+// conditions; the kubelet does it here too so that a node under pressure repels new pods even in a
+// cluster without that controller. Both writes are idempotent.)
+func (k *Kubelet) syncPressureTaints(ctx context.Context, h runtimeHealth) {
+	cached, ok := k.nodes.Get(k.nodeName)
+	if !ok {
+		return
+	}
+	has := slices.ContainsFunc(cached.Spec.Taints, func(t api.Taint) bool { return t.Key == api.TaintNodeMemoryPressure })
+	if has == h.memoryPressure {
+		return
+	}
+	node := api.DeepCopy(cached)
+	if h.memoryPressure {
+		node.Spec.Taints = append(node.Spec.Taints, api.Taint{Key: api.TaintNodeMemoryPressure, Effect: api.TaintEffectNoSchedule})
+	} else {
+		node.Spec.Taints = slices.DeleteFunc(node.Spec.Taints, func(t api.Taint) bool { return t.Key == api.TaintNodeMemoryPressure })
+	}
+	written, err := client.For[api.Node](k.client).Update(ctx, node)
+	if err != nil {
+		k.record("taint", "nodes/"+k.nodeName, "", "could not update taint %s: %v", api.TaintNodeMemoryPressure, err)
+		return
+	}
+	format := "removed taint %s:NoSchedule: MemoryPressure is over"
+	if h.memoryPressure {
+		format = "added taint %s:NoSchedule: MemoryPressure, no new pods here"
+	}
+	k.record("taint", "nodes/"+k.nodeName, written.ResourceVersion, format, api.TaintNodeMemoryPressure)
+}
+
+// sameNodeStatus compares two statuses, ignoring heartbeat times.
+func sameNodeStatus(a, b api.NodeStatus) bool {
+	strip := func(s api.NodeStatus) api.NodeStatus {
+		s.Conditions = slices.Clone(s.Conditions)
+		for i := range s.Conditions {
+			s.Conditions[i].LastHeartbeatTime = api.Time{}
+		}
+		return s
+	}
+	return semanticEqual(strip(a), strip(b))
+}
+
+func conditionStatus(cs []api.NodeCondition, t api.NodeConditionType) api.ConditionStatus {
+	for _, c := range cs {
+		if c.Type == t {
+			return c.Status
+		}
+	}
+	return ""
+}
+
+func conditionReason(cs []api.NodeCondition, t api.NodeConditionType) string {
+	for _, c := range cs {
+		if c.Type == t {
+			if c.Status != api.ConditionTrue && c.Message != "" {
+				return c.Message
+			}
+			return c.Reason
+		}
+	}
+	return ""
+}
+
+func orUnset(s string) string {
+	if s == "" {
+		return "unset"
+	}
+	return s
+}
+
+// errPLEGNotYet is the PLEG's answer before its first relist.
+var errPLEGNotYet = errors.New("pleg has yet to be successful")

@@ -1,0 +1,242 @@
+package kubelet_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"kubesim/api"
+	"kubesim/api/resource"
+	"kubesim/apiserver"
+	"kubesim/client"
+	"kubesim/kubelet"
+	fakeruntime "kubesim/runtime"
+	"kubesim/sim"
+)
+
+// Three nodes pulling the same image at the same moment finish together: a pull takes virtual time
+// without holding up the other nodes.
+func TestImagePullsOnThreeNodesOverlapInVirtualTime(t *testing.T) {
+	c, ctx := newCluster(t)
+	for n := 1; n <= 3; n++ {
+		addNode(t, ctx, c, n, nil)
+	}
+	for _, n := range []string{"1", "2", "3"} {
+		createPod(t, ctx, c, newPod("nginx-"+n, "node-"+n, "nginx:1.25"))
+	}
+	runUntil(t, ctx, c, "three pods Ready", func() bool {
+		for _, n := range []string{"1", "2", "3"} {
+			if condition(getPod(t, ctx, c, "nginx-"+n), api.PodReady) != api.ConditionTrue {
+				return false
+			}
+		}
+		return true
+	})
+	assert.Equal(t, 3339*time.Millisecond, since(c), "each pull takes 3.339s, all three at once")
+}
+
+// Node admission: the kubelet refuses a pod that does not fit, even one that skipped the scheduler.
+func TestNodeAdmissionRejectsPodThatDoesNotFit(t *testing.T) {
+	c, ctx := newCluster(t)
+	addNode(t, ctx, c, 1, nil)
+	for name, cpu := range map[string]string{"a": "2", "b": "1500m", "c": "2"} {
+		p := newPod(name, "node-1", "nginx:1.25")
+		p.Spec.Containers[0].Resources.Requests = resource.ResourceList{resource.ResourceCPU: resource.MustParse(cpu)}
+		createPod(t, ctx, c, p)
+	}
+	runUntil(t, ctx, c, "c rejected", func() bool { return getPod(t, ctx, c, "c").Status.Phase == api.PodFailed })
+	p := getPod(t, ctx, c, "c")
+	assert.Equal(t, "OutOfcpu", p.Status.Reason)
+	assert.Equal(t, "Pod was rejected: Node didn't have enough resource: cpu, requested: 2000, used: 3500, capacity: 3900", p.Status.Message)
+	assert.Contains(t, events(t, ctx, c, "c"), "OutOfcpu: Node didn't have enough resource: cpu, requested: 2000, used: 3500, capacity: 3900")
+}
+
+// Memory pressure: a BestEffort pod whose memory keeps growing pushes memory.available under 100Mi;
+// the node reports MemoryPressure (and is tainted), and the eviction manager evicts that pod, not the
+// Burstable one that stays within its request.
+func TestEvictionUnderMemoryPressureEvictsBestEffortFirst(t *testing.T) {
+	c, ctx := newCluster(t)
+	addNode(t, ctx, c, 1, func(cfg *kubelet.NodeConfig) { cfg.Capacity[resource.ResourceMemory] = resource.MustParse("1Gi") })
+	hog := newPod("hog", "node-1", "nginx:1.25")
+	hog.Spec.Containers[0].Env = []api.EnvVar{{Name: "KUBESIM_MEMORY_GROWTH", Value: "10Mi/s"}}
+	createPod(t, ctx, c, hog)
+	calm := newPod("calm", "node-1", "nginx:1.25")
+	calm.Spec.Containers[0].Resources.Requests = resource.ResourceList{resource.ResourceMemory: resource.MustParse("64Mi")}
+	createPod(t, ctx, c, calm)
+	runUntil(t, ctx, c, "hog evicted", func() bool { return getPod(t, ctx, c, "hog").Status.Reason == "Evicted" })
+
+	p := getPod(t, ctx, c, "hog")
+	assert.Equal(t, api.PodFailed, p.Status.Phase)
+	assert.Regexp(t, `^The node was low on resource: memory\. Threshold quantity: 100Mi, available: \d+Ki\. Container hog was using \d+Ki, request is 0, has larger consumption of memory\. $`, p.Status.Message)
+	assert.Contains(t, strings.Join(events(t, ctx, c, "hog"), "\n"), "Evicted: The node was low on resource: memory.")
+	assert.Contains(t, events(t, ctx, c, "node-1"), "EvictionThresholdMet: Attempting to reclaim memory")
+	assert.Equal(t, api.PodRunning, getPod(t, ctx, c, "calm").Status.Phase)
+
+	runUntil(t, ctx, c, "MemoryPressure", func() bool {
+		return nodeCondition(getNode(t, ctx, c, "node-1"), api.NodeMemoryPressure).Status == api.ConditionTrue
+	})
+	n := getNode(t, ctx, c, "node-1")
+	assert.Equal(t, "KubeletHasInsufficientMemory", nodeCondition(n, api.NodeMemoryPressure).Reason)
+	assert.Contains(t, n.Spec.Taints, api.Taint{Key: api.TaintNodeMemoryPressure, Effect: api.TaintEffectNoSchedule})
+}
+
+// A hung runtime: relists stop completing, and 3 minutes later the node reports Ready=False with
+// "PLEG is not healthy"; the running container is not touched.
+func TestHungRuntimeMakesPLEGUnhealthyAndNodeNotReady(t *testing.T) {
+	c, ctx := newCluster(t)
+	node := addNode(t, ctx, c, 1, nil)
+	createPod(t, ctx, c, newPod("nginx", "node-1", "nginx:1.25"))
+	runUntil(t, ctx, c, "nginx Ready", func() bool { return condition(getPod(t, ctx, c, "nginx"), api.PodReady) == api.ConditionTrue })
+	id := strings.TrimPrefix(containerStatus(getPod(t, ctx, c, "nginx")).ContainerID, "containerd://")
+
+	node.rt.SetFault(fakeruntime.FaultHung{})
+	runUntil(t, ctx, c, "node NotReady", func() bool {
+		return nodeCondition(getNode(t, ctx, c, "node-1"), api.NodeReady).Status == api.ConditionFalse
+	})
+	ready := nodeCondition(getNode(t, ctx, c, "node-1"), api.NodeReady)
+	dumpTrace(t, c)
+	assert.Equal(t, "KubeletNotReady", ready.Reason)
+	assert.Regexp(t, `^PLEG is not healthy: pleg was last seen active 3m\d+(\.\d+)?s ago; threshold is 3m0s$`, ready.Message)
+	assert.Error(t, node.PLEGHealthy())
+	assert.Contains(t, events(t, ctx, c, "node-1"), "NodeNotReady: Node node-1 status is now: NodeNotReady")
+
+	node.rt.ClearFault()
+	st, err := node.rt.ContainerStatus(ctx, id)
+	require.NoError(t, err)
+	assert.Equal(t, fakeruntime.ContainerRunning, st.State, "the container kept running")
+	runUntil(t, ctx, c, "node Ready again", func() bool {
+		return nodeCondition(getNode(t, ctx, c, "node-1"), api.NodeReady).Status == api.ConditionTrue
+	})
+}
+
+// kubectl delete pod: the kubelet stops the container (SIGTERM), removes the sandbox, then deletes
+// the pod with grace period 0. A shell that ignores SIGTERM is killed when the grace period ends.
+func TestGracefulTerminationStopsContainersThenDeletesPod(t *testing.T) {
+	c, ctx := newCluster(t)
+	node := addNode(t, ctx, c, 1, nil)
+	createPod(t, ctx, c, newPod("nginx", "node-1", "nginx:1.25"))
+	sleeper := newPod("sleeper", "node-1", "busybox:1.36")
+	sleeper.Spec.Containers[0].Command = []string{"sleep", "3600"}
+	sleeper.Spec.TerminationGracePeriodSeconds = api.Ptr[int64](20)
+	createPod(t, ctx, c, sleeper)
+	runUntil(t, ctx, c, "both Running", func() bool {
+		return getPod(t, ctx, c, "nginx").Status.Phase == api.PodRunning && getPod(t, ctx, c, "sleeper").Status.Phase == api.PodRunning
+	})
+	for _, name := range []string{"nginx", "sleeper"} {
+		require.NoError(t, c.Kubectl.Delete(ctx, "pods", "default", name, client.DeleteOptions{}))
+	}
+	start := since(c)
+	gone := func(name string) bool {
+		_, err := client.For[api.Pod](admin(c)).Get(ctx, "default", name)
+		return err != nil
+	}
+	runUntil(t, ctx, c, "nginx gone", func() bool { return gone("nginx") })
+	assert.Less(t, since(c)-start, 2*time.Second, "nginx stops at once on SIGTERM")
+	assert.False(t, gone("sleeper"), "the sleeper is still in its grace period")
+	runUntil(t, ctx, c, "sleeper gone", func() bool { return gone("sleeper") })
+	dumpTrace(t, c)
+	assert.InDelta(t, 20, (since(c) - start).Seconds(), 2)
+	assert.Contains(t, events(t, ctx, c, "nginx"), "Killing: Stopping container nginx")
+	sandboxes, err := node.rt.ListPodSandbox(ctx, nil)
+	require.NoError(t, err)
+	assert.Empty(t, sandboxes, "both sandboxes removed")
+}
+
+// partition is a transport that can be cut, as a network partition between a node and the
+// apiserver: every request fails while it is cut.
+type partition struct {
+	apiserver *apiserver.Server
+	cut       atomic.Bool
+}
+
+func (p *partition) Do(ctx context.Context, req *apiserver.Request) (*apiserver.Response, error) {
+	if p.cut.Load() {
+		return nil, errors.New("dial tcp 10.96.0.1:443: connect: connection refused")
+	}
+	return p.apiserver.Do(ctx, req)
+}
+
+// Local autonomy: with the apiserver unreachable, containers keep running and the kubelet keeps
+// syncing (it restarts a crashed container); once the network is back, the status catches up.
+func TestKubeletStaysAutonomousWhenAPIServerUnreachable(t *testing.T) {
+	c, ctx := newCluster(t)
+	net := &partition{apiserver: c.APIServer}
+	crc := kubelet.NewCRIClock(c.Clock)
+	rt, err := fakeruntime.New(fakeruntime.Options{Clock: crc, NodeName: "node-1", PodCIDR: "10.244.1.0/24", Trace: c.Trace})
+	require.NoError(t, err)
+	cl := client.New(net, c.Token("system:node:node-1", "system:nodes"), "kubelet/node-1")
+	k := kubelet.New(kubelet.Options{NodeName: "node-1", Client: cl, Clock: c.Clock, Trace: c.Trace,
+		Recorder: client.NewEventRecorder(cl, "kubelet", "node-1", &eventClock{Clock: c.Clock}, c.Trace), Runtime: rt, RuntimeClock: crc})
+	require.NoError(t, c.Add(ctx, k))
+	p := newPod("app", "node-1", "nginx:1.25")
+	p.Spec.Containers[0].Env = []api.EnvVar{{Name: "KUBESIM_CRASH_AFTER", Value: "60s"}}
+	createPod(t, ctx, c, p)
+	runUntil(t, ctx, c, "app Running", func() bool { return getPod(t, ctx, c, "app").Status.Phase == api.PodRunning })
+
+	net.cut.Store(true)
+	require.NoError(t, c.Driver.Advance(ctx, 2*time.Minute))
+	containers, err := rt.ListContainers(ctx, nil)
+	require.NoError(t, err)
+	require.Len(t, containers, 2, "the crashed container was restarted while the apiserver was unreachable")
+	assert.Equal(t, fakeruntime.ContainerRunning, containers[1].State)
+	assert.Equal(t, int32(0), containerStatus(getPod(t, ctx, c, "app")).RestartCount, "the apiserver has not heard yet")
+	assert.True(t, traceHas(c, "failed to renew lease: dial tcp 10.96.0.1:443: connect: connection refused"))
+
+	net.cut.Store(false)
+	runUntil(t, ctx, c, "status caught up", func() bool { return containerStatus(getPod(t, ctx, c, "app")).RestartCount == 1 })
+}
+
+// A rejected credential (401): the kubelet says so in its log (the trace), stops being heard (no
+// Lease renewals), and its containers keep running.
+func TestRevokedCredentialStopsLeaseRenewalsButNotContainers(t *testing.T) {
+	c, ctx := newCluster(t)
+	node := addNode(t, ctx, c, 1, nil)
+	createPod(t, ctx, c, newPod("nginx", "node-1", "nginx:1.25"))
+	runUntil(t, ctx, c, "nginx Running", func() bool { return getPod(t, ctx, c, "nginx").Status.Phase == api.PodRunning })
+	c.APIServer.RevokeCredential(c.Token("system:node:node-1"))
+	before, err := client.For[api.Lease](admin(c)).Get(ctx, api.NamespaceNodeLease, "node-1")
+	require.NoError(t, err)
+
+	require.NoError(t, c.Driver.Advance(ctx, time.Minute))
+	assert.True(t, traceHas(c, "failed to renew lease: Unauthorized"))
+	after, err := client.For[api.Lease](admin(c)).Get(ctx, api.NamespaceNodeLease, "node-1")
+	require.NoError(t, err)
+	assert.Equal(t, before.Spec.RenewTime, after.Spec.RenewTime, "no renewal since the credential was revoked")
+	containers, err := node.rt.ListContainers(ctx, nil)
+	require.NoError(t, err)
+	assert.Equal(t, fakeruntime.ContainerRunning, containers[0].State)
+}
+
+// A stopped kubelet (the node-down fault) renews nothing; started again, it renews at once.
+func TestStoppedKubeletStopsRenewingAndResumesOnStart(t *testing.T) {
+	c, ctx := newCluster(t)
+	node := addNode(t, ctx, c, 1, nil)
+	require.NoError(t, c.Driver.Advance(ctx, 15*time.Second))
+	node.Stop()
+	before, err := client.For[api.Lease](admin(c)).Get(ctx, api.NamespaceNodeLease, "node-1")
+	require.NoError(t, err)
+	require.NoError(t, c.Driver.Advance(ctx, time.Minute))
+	after, err := client.For[api.Lease](admin(c)).Get(ctx, api.NamespaceNodeLease, "node-1")
+	require.NoError(t, err)
+	assert.Equal(t, before.ResourceVersion, after.ResourceVersion)
+	node.Start()
+	require.NoError(t, c.Driver.Advance(ctx, time.Second))
+	after, err = client.For[api.Lease](admin(c)).Get(ctx, api.NamespaceNodeLease, "node-1")
+	require.NoError(t, err)
+	assert.NotEqual(t, before.ResourceVersion, after.ResourceVersion)
+}
+
+func traceHas(c *sim.Cluster, s string) bool {
+	for _, e := range c.Trace.Events() {
+		if strings.Contains(e.Message, s) {
+			return true
+		}
+	}
+	return false
+}

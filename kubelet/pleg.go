@@ -1,0 +1,116 @@
+// pleg.go: the Pod Lifecycle Event Generator (pkg/kubelet/pleg/generic.go).
+//
+//	relist(ctx)            list every sandbox and container; queue the pods whose containers changed
+//	plegHealthy(last, now) healthy unless the last completed relist is older than 3 minutes
+//
+// The runtime never tells the kubelet that a container exited; the kubelet asks. Every second the
+// PLEG lists all sandboxes and containers, compares with what it saw last time, and turns each
+// difference (a container started, exited, vanished) into a sync of its pod. That is how a crash
+// becomes a restart within about a second.
+//
+// The PLEG is also the kubelet's health check on its runtime: if a relist has not completed for 3
+// minutes (containerd hung, or so slow that one relist takes minutes), the node reports
+// Ready=False with `PLEG is not healthy: pleg was last seen active 3m0.1s ago; threshold is 3m0s`.
+// The containers already running are not touched: they keep running, unobserved.
+package kubelet
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	fakeruntime "kubesim/runtime"
+)
+
+const (
+	// relistPeriod is how often the PLEG lists the runtime.
+	relistPeriod = time.Second
+	// relistThreshold is how stale the last relist may be before the PLEG is unhealthy.
+	relistThreshold = 3 * time.Minute
+)
+
+// pleg is the PLEG's memory: what it saw at the last relist.
+type pleg struct {
+	containers map[string]plegEntry // container or sandbox ID -> state and pod
+	busyUntil  time.Time            // a relist is still "running" (step mode, a slow runtime)
+	lastErr    string
+}
+
+type plegEntry struct {
+	state string
+	pod   string // namespace/name
+}
+
+// relist lists the runtime and queues the pods that changed.
+func (k *Kubelet) relist(ctx context.Context) {
+	defer k.after(taskRelist, relistPeriod)
+	now := k.clock.Now()
+	if now.Before(k.pleg.busyUntil) {
+		return
+	}
+	var sandboxes []*fakeruntime.PodSandbox
+	var containers []*fakeruntime.Container
+	took, pending, err := k.call(func() (err error) {
+		if sandboxes, err = k.runtime.ListPodSandbox(ctx, nil); err != nil {
+			return err
+		}
+		containers, err = k.runtime.ListContainers(ctx, nil)
+		return err
+	})
+	if pending {
+		k.pleg.busyUntil = now.Add(took)
+	}
+	if err != nil {
+		if k.pleg.lastErr != err.Error() {
+			k.pleg.lastErr = err.Error()
+			k.record("relist", "", "", "PLEG relist failed after %s: %v", took.Round(time.Millisecond), err)
+		}
+		return
+	}
+	if k.pleg.lastErr != "" {
+		k.record("relist", "", "", "PLEG relist works again after %q", k.pleg.lastErr)
+		k.pleg.lastErr = ""
+	}
+	seen := make(map[string]plegEntry, len(sandboxes)+len(containers))
+	for _, sb := range sandboxes {
+		seen[sb.ID] = plegEntry{state: sb.State.String(), pod: sb.Metadata.Namespace + "/" + sb.Metadata.Name}
+	}
+	for _, c := range containers {
+		seen[c.ID] = plegEntry{state: c.State.String(),
+			pod: c.Labels[fakeruntime.LabelPodNamespace] + "/" + c.Labels[fakeruntime.LabelPodName]}
+	}
+	changed := map[string]bool{}
+	for id, e := range seen {
+		if old, ok := k.pleg.containers[id]; !ok || old.state != e.state {
+			changed[e.pod] = true
+		}
+	}
+	for id, old := range k.pleg.containers {
+		if _, ok := seen[id]; !ok {
+			changed[old.pod] = true
+		}
+	}
+	k.pleg.containers = seen
+	k.mu.Lock()
+	k.health.plegLastSeen = now.Add(took)
+	k.mu.Unlock()
+	for _, key := range sortedKeys(changed) {
+		k.enqueue(key)
+	}
+}
+
+// plegHealthy is the PLEG's health check.
+func plegHealthy(lastSeen, now time.Time) error {
+	if lastSeen.IsZero() {
+		return errPLEGNotYet
+	}
+	if elapsed := now.Sub(lastSeen); elapsed > relistThreshold {
+		return fmt.Errorf("pleg was last seen active %v ago; threshold is %v", elapsed, relistThreshold)
+	}
+	return nil
+}
+
+// PLEGHealthy reports the PLEG's health as the node status would (nil: healthy).
+func (k *Kubelet) PLEGHealthy() error {
+	return plegHealthy(k.healthSnapshot().plegLastSeen, k.clock.Now())
+}

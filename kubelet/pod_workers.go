@@ -1,0 +1,212 @@
+// pod_workers.go: the pod side's state and its unit of work (pkg/kubelet/pod_workers.go and the
+// syncLoop of kubelet.go).
+//
+//	podStep(ctx)          one unit of pod-side work: a status write, an eviction, or a pod sync
+//	podWorker             what the kubelet remembers about one pod (by uid): its sandbox, its
+//	                      containers' restart history, probe results, the status to report
+//
+// Kubernetes runs one goroutine per pod (the pod workers) fed by the syncLoop, which merges pod
+// updates from the apiserver, PLEG events, probe results and periodic resyncs. kubesim keeps one
+// queue of pod keys fed by the same sources, and syncs one pod per step: in step mode the trace then
+// reads as the sequence of decisions a kubelet makes.
+package kubelet
+
+import (
+	"context"
+	"time"
+
+	"kubesim/api"
+	"kubesim/clock"
+)
+
+// podSide is the pod side's own state; only podStep and what it calls touch it, except where a field
+// says otherwise.
+type podSide struct {
+	workers               map[string]*podWorker // by pod uid
+	imageBackoff          *Backoff              // ImagePullBackOff, keyed by pod uid and image
+	crashBackoff          *Backoff              // CrashLoopBackOff, keyed by pod uid and container name
+	pleg                  pleg
+	housekeepingBusyUntil time.Time
+	realtime              bool // Run (not the step driver) is driving: slow calls may go to goroutines
+
+	// probesDue lists probe workers whose timer fired; guarded by Kubelet.mu.
+	probesDue []*probeWorker
+	// eviction is the eviction manager's state.
+	eviction evictionState
+}
+
+func newPodSide(clk clock.Clock) podSide {
+	return podSide{
+		workers:      map[string]*podWorker{},
+		imageBackoff: newBackoff(clk, backoffInitial, backoffMax),
+		crashBackoff: newBackoff(clk, backoffInitial, backoffMax),
+	}
+}
+
+// podWorker is the kubelet's memory of one pod.
+type podWorker struct {
+	uid string
+	key string   // namespace/name
+	pod *api.Pod // the pod as last seen in the informer (shared: never modify)
+
+	admitted bool
+	rejected bool // node admission refused it; its status says why
+	evicted  bool // the eviction manager killed it; its status says why
+
+	sandboxID      string
+	sandboxAttempt uint32
+	podIP          string
+	startTime      time.Time
+
+	busyUntil  time.Time // a runtime call for this pod is still "running" (see cri.go)
+	terminated bool      // every container is stopped and the sandbox too: nothing left to run
+
+	containers map[string]*containerRecord // by container name
+	view       *podView                    // the runtime's view of the pod after the last sync
+
+	status    *api.PodStatus // what the last sync computed, to report
+	written   *api.PodStatus // what was last written to the apiserver
+	statusErr string         // the last status write error, while writes fail
+	retryAt   time.Time      // do not retry a failed status write before this
+	deleted   bool           // the pod object was deleted (with grace 0) by this kubelet
+}
+
+// containerRecord is what the kubelet remembers about one container of a pod across restarts.
+type containerRecord struct {
+	name    string
+	spec    *api.Container             // as in the pod's spec at the last sync
+	waiting *api.ContainerStateWaiting // why it is not running, when it is not
+	pull    *imagePull                 // an image pull in progress or just finished
+
+	probes map[probeKind]*probeWorker
+}
+
+func (k *Kubelet) worker(p *api.Pod) *podWorker {
+	w := k.workers[p.UID]
+	if w == nil {
+		w = &podWorker{uid: p.UID, key: p.Key(), containers: map[string]*containerRecord{}}
+		k.workers[p.UID] = w
+	}
+	w.pod = p
+	return w
+}
+
+func (w *podWorker) record(name string) *containerRecord {
+	r := w.containers[name]
+	if r == nil {
+		r = &containerRecord{name: name, probes: map[probeKind]*probeWorker{}}
+		w.containers[name] = r
+	}
+	return r
+}
+
+// podStep does one unit of pod-side work. Relists and probes that change nothing are not units of
+// work: they only feed the queue.
+func (k *Kubelet) podStep(ctx context.Context) bool {
+	if k.takeDue(taskRelist) {
+		k.relist(ctx)
+	}
+	k.runDueProbes(ctx)
+	if k.takeDue(taskHousekeeping) {
+		if k.housekeeping(ctx) {
+			return true
+		}
+	}
+	if k.writeOneStatus(ctx) {
+		return true
+	}
+	for {
+		key, ok := k.queue.TryGet()
+		if !ok {
+			return false
+		}
+		did := k.syncPod(ctx, key)
+		k.queue.Done(key)
+		if did {
+			return true
+		}
+	}
+}
+
+// syncPod brings one pod (by key) to where it should be. It reports whether it did anything worth a
+// step: a runtime call that changed something, an event, a status change to report.
+func (k *Kubelet) syncPod(ctx context.Context, key string) bool {
+	pod, exists := k.pods.Get(key)
+	did := false
+	// Workers for this key with another uid belong to a deleted pod of the same name: stop them.
+	for _, uid := range sortedKeys(k.workers) {
+		w := k.workers[uid]
+		if w.key == key && (!exists || uid != pod.UID) {
+			did = k.removePod(ctx, w) || did
+		}
+	}
+	if !exists {
+		return did
+	}
+	w := k.worker(pod)
+	if now := k.clock.Now(); now.Before(w.busyUntil) {
+		k.enqueueAfter(key, w.busyUntil.Sub(now))
+		return did
+	}
+	s := &syncResult{k: k, w: w}
+	switch {
+	case pod.DeletionTimestamp != nil:
+		k.terminatePod(ctx, w, s)
+	case w.rejected || w.evicted || w.terminated:
+		// Nothing more to run: a rejected, evicted or finished pod keeps its final status.
+	case isTerminalPhase(pod.Status.Phase) && !w.admitted:
+		w.terminated = true // finished before this kubelet (re)started: leave it alone
+	case !w.admitted:
+		if !k.admitPod(ctx, w, s) {
+			break
+		}
+		fallthrough
+	default:
+		k.syncRunningPod(ctx, w, s)
+	}
+	k.setPodStatus(w)
+	return did || s.did
+}
+
+// removePod stops everything of a pod that no longer exists in the apiserver (force-deleted, or
+// deleted while this kubelet was away) and forgets it.
+func (k *Kubelet) removePod(ctx context.Context, w *podWorker) bool {
+	did := false
+	if !w.deleted {
+		s := &syncResult{k: k, w: w}
+		k.killPod(ctx, w, s, 0, "")
+		k.removeSandboxes(ctx, w, s)
+		if s.did {
+			k.podRecord(w, "sync", "pod %s is gone from the apiserver: killed its containers and removed its sandbox", w.key)
+			did = true
+		}
+	}
+	k.stopProbes(w)
+	delete(k.workers, w.uid)
+	return did
+}
+
+func isTerminalPhase(p api.PodPhase) bool { return p == api.PodSucceeded || p == api.PodFailed }
+
+// syncResult collects what one sync did. Each action is its own trace line, so that every line has a
+// format of its own (and a Chinese telling).
+type syncResult struct {
+	k   *Kubelet
+	w   *podWorker
+	did bool
+}
+
+// add records one action of the sync.
+func (s *syncResult) add(format string, args ...any) {
+	s.did = true
+	s.k.podRecord(s.w, "sync", format, args...)
+}
+
+// podRecord writes a trace line about a pod.
+func (k *Kubelet) podRecord(w *podWorker, action, format string, args ...any) {
+	rv := ""
+	if w.pod != nil {
+		rv = w.pod.ResourceVersion
+	}
+	k.record(action, "pods/"+w.key, rv, format, args...)
+}

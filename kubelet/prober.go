@@ -1,0 +1,211 @@
+// prober.go: startup, liveness and readiness probes (pkg/kubelet/prober: the probe manager and one
+// worker per container and probe).
+//
+//	ensureProbes(w, r, spec, c)   start the probe workers of a newly running container
+//	runDueProbes(ctx)             run the probes whose period came round
+//	(*containerRecord).ready / startupPassed / failedProbe   what the results mean for the pod
+//
+// Each worker probes every periodSeconds, starting initialDelaySeconds after the container started.
+// A result flips only after failureThreshold consecutive failures or successThreshold consecutive
+// successes. Before their first result, readiness counts as failed (not ready), liveness as passed,
+// and startup as not yet started. While a startup probe has not passed, the liveness and readiness
+// probes do not run: that is what the startup probe is for (a slow starter is not killed by its
+// liveness probe). A failed liveness or startup probe makes the kubelet kill the container, which
+// then restarts according to the pod's restartPolicy; a failed readiness probe only takes the pod
+// out of Ready (and so out of its Services' endpoints).
+package kubelet
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"kubesim/api"
+	"kubesim/clock"
+	fakeruntime "kubesim/runtime"
+)
+
+// probeKind is one of the three probes, named as in Kubernetes' events.
+type probeKind string
+
+const (
+	probeStartup   probeKind = "startup"
+	probeLiveness  probeKind = "liveness"
+	probeReadiness probeKind = "readiness"
+)
+
+// probeWorker probes one container with one probe. Only the pod side touches it, except that its
+// timer's callback appends it to Kubelet.probesDue (under mu).
+type probeWorker struct {
+	kind        probeKind
+	spec        *api.Probe
+	w           *podWorker
+	r           *containerRecord
+	containerID string
+	timer       clock.Timer
+	stopped     bool
+
+	successes, failures int32
+	result              *bool  // nil until the first threshold is crossed
+	output              string // the last failure's output
+}
+
+// ensureProbes starts the workers of a running container the first time the kubelet sees it.
+func (k *Kubelet) ensureProbes(w *podWorker, r *containerRecord, spec *api.Container, containerID string, startedAt time.Time) {
+	for _, p := range []struct {
+		kind probeKind
+		spec *api.Probe
+	}{{probeStartup, spec.StartupProbe}, {probeLiveness, spec.LivenessProbe}, {probeReadiness, spec.ReadinessProbe}} {
+		if p.spec == nil {
+			continue
+		}
+		if pw := r.probes[p.kind]; pw != nil && pw.containerID == containerID {
+			continue
+		}
+		pw := &probeWorker{kind: p.kind, spec: p.spec, w: w, r: r, containerID: containerID}
+		r.probes[p.kind] = pw
+		delay := time.Duration(p.spec.InitialDelaySeconds)*time.Second - k.clock.Since(startedAt)
+		k.scheduleProbe(pw, max(delay, 0))
+	}
+}
+
+func (k *Kubelet) scheduleProbe(pw *probeWorker, d time.Duration) {
+	pw.timer = k.clock.AfterFunc(d, func() {
+		k.mu.Lock()
+		k.probesDue = append(k.probesDue, pw)
+		k.mu.Unlock()
+		k.nudge(sidePod)
+	})
+}
+
+// stopProbesOf stops a container's probe workers (it stopped; a restart gets new ones).
+func (k *Kubelet) stopProbesOf(r *containerRecord) {
+	for kind, pw := range r.probes {
+		pw.stopped = true
+		if pw.timer != nil {
+			pw.timer.Stop()
+		}
+		delete(r.probes, kind)
+	}
+}
+
+// stopProbes stops every probe of a pod.
+func (k *Kubelet) stopProbes(w *podWorker) {
+	for _, r := range w.containers {
+		k.stopProbesOf(r)
+	}
+}
+
+// runDueProbes runs every probe whose timer fired. A probe result that changes something queues the
+// pod for a sync; the probe itself is not a unit of work.
+func (k *Kubelet) runDueProbes(ctx context.Context) {
+	k.mu.Lock()
+	due := k.probesDue
+	k.probesDue = nil
+	k.mu.Unlock()
+	for _, pw := range due {
+		if pw.stopped {
+			continue
+		}
+		k.runProbe(ctx, pw)
+		if !pw.stopped {
+			k.scheduleProbe(pw, time.Duration(pw.spec.PeriodSeconds)*time.Second)
+		}
+	}
+}
+
+// runProbe runs one probe attempt and applies the thresholds.
+func (k *Kubelet) runProbe(ctx context.Context, pw *probeWorker) {
+	r := pw.r
+	if pw.kind != probeStartup && !r.startupPassed() {
+		return // the startup probe gates the others
+	}
+	if pw.kind == probeStartup && r.startupPassed() {
+		return // a startup probe stops once it has passed
+	}
+	var res fakeruntime.ProbeResult
+	_, _, err := k.call(func() (err error) {
+		res, err = k.runtime.ProbeContainer(ctx, pw.containerID, runtimeProbe(pw.kind, pw.spec))
+		return err
+	})
+	if err != nil {
+		return // the runtime itself failed; the PLEG reports that
+	}
+	before := pw.result
+	if res.Success {
+		pw.successes, pw.failures = pw.successes+1, 0
+		if pw.successes >= max(pw.spec.SuccessThreshold, 1) {
+			pw.result = api.Ptr(true)
+		}
+	} else {
+		pw.failures, pw.successes = pw.failures+1, 0
+		pw.output = res.Output
+		k.recorder.Eventf(ctx, pw.w.pod, api.EventTypeWarning, "Unhealthy", "%s probe failed: %s", capitalize(string(pw.kind)), res.Output)
+		if pw.failures >= max(pw.spec.FailureThreshold, 1) {
+			pw.result = api.Ptr(false)
+		}
+	}
+	if (before == nil) != (pw.result == nil) || before != nil && *before != *pw.result {
+		k.record("probe", "pods/"+pw.w.key, "", "%s probe of %s in %s: %s", pw.kind, r.name, pw.w.key, probeVerdict(pw))
+		k.enqueue(pw.w.key)
+	}
+}
+
+func probeVerdict(pw *probeWorker) string {
+	if *pw.result {
+		return "success"
+	}
+	return "failure after " + itoa(pw.failures) + " consecutive failures: " + pw.output
+}
+
+// runtimeProbe translates the Pod API's probe into the runtime's.
+func runtimeProbe(kind probeKind, p *api.Probe) *fakeruntime.Probe {
+	out := &fakeruntime.Probe{Type: map[probeKind]fakeruntime.ProbeType{probeStartup: fakeruntime.StartupProbe,
+		probeLiveness: fakeruntime.LivenessProbe, probeReadiness: fakeruntime.ReadinessProbe}[kind]}
+	switch {
+	case p.Exec != nil:
+		out.Exec = &fakeruntime.ExecAction{Command: p.Exec.Command}
+	case p.HTTPGet != nil:
+		out.HTTPGet = &fakeruntime.HTTPGetAction{Path: p.HTTPGet.Path, Port: int32(p.HTTPGet.Port.IntValue())}
+	case p.TCPSocket != nil:
+		out.TCPSocket = &fakeruntime.TCPSocketAction{Port: int32(p.TCPSocket.Port.IntValue())}
+	}
+	return out
+}
+
+// startupPassed: no startup probe, or it has succeeded.
+func (r *containerRecord) startupPassed() bool {
+	return r.passed(probeStartup, r.spec != nil && r.spec.StartupProbe != nil)
+}
+
+// ready: no readiness probe, or its last result is success.
+func (r *containerRecord) ready() bool {
+	return r.passed(probeReadiness, r.spec != nil && r.spec.ReadinessProbe != nil)
+}
+
+// passed: the container has no such probe, or the probe's result is success.
+func (r *containerRecord) passed(kind probeKind, has bool) bool {
+	if !has {
+		return true
+	}
+	pw := r.probes[kind]
+	return pw != nil && pw.result != nil && *pw.result
+}
+
+// failedProbe names the probe (liveness or startup) whose failure means the container must be
+// killed, and its output.
+func (r *containerRecord) failedProbe() (probeKind, string) {
+	for _, kind := range []probeKind{probeStartup, probeLiveness} {
+		if pw := r.probes[kind]; pw != nil && pw.result != nil && !*pw.result {
+			return kind, pw.output
+		}
+	}
+	return "", ""
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

@@ -1,0 +1,108 @@
+// nodes.go: worker nodes. A node is a kubelet and the container runtime it drives; it joins the
+// cluster the way a real one does (kubeadm join, in miniature): the kubelet registers its Node, renews
+// its Lease in kube-node-lease every 10 s, and from then on runs whatever pods the scheduler binds to
+// it.
+package sim
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"kubesim/api"
+	"kubesim/api/resource"
+	"kubesim/apiserver"
+	"kubesim/client"
+	"kubesim/kubelet"
+	fakeruntime "kubesim/runtime"
+)
+
+// NodeSpec is the shape of one node.
+type NodeSpec struct {
+	Name   string            // "node-1"
+	CPU    string            // capacity, "4"
+	Memory string            // capacity, "8Gi"
+	Pods   int               // --max-pods, 110 by default
+	Labels map[string]string // extra labels (disktype=ssd, ...)
+	Taints []api.Taint       // registered with the node (--register-with-taints)
+	Zone   string            // topology.kubernetes.io/zone
+	Arch   string            // amd64 (default) or arm64
+}
+
+// DefaultNodes are n identical nodes, node-1..node-n: 4 CPUs, 8Gi of memory, 110 pods each, spread
+// over three zones (zone-a, zone-b, zone-c) as a small real cluster would be.
+func DefaultNodes(n int) []NodeSpec {
+	zones := []string{"zone-a", "zone-b", "zone-c"}
+	specs := make([]NodeSpec, n)
+	for i := range specs {
+		specs[i] = NodeSpec{Name: fmt.Sprintf("node-%d", i+1), CPU: "4", Memory: "8Gi", Pods: 110, Zone: zones[i%len(zones)]}
+	}
+	return specs
+}
+
+// Node is a running node.
+type Node struct {
+	Name    string
+	Kubelet *kubelet.Kubelet
+	Runtime *fakeruntime.Runtime
+}
+
+// nodeUser is a kubelet's identity, which the Node authorizer keys on.
+func nodeUser(name string) string { return "system:node:" + name }
+
+// StartNode builds the node's runtime and kubelet and adds the kubelet to the cluster. index (from 1)
+// chooses its pod network, 10.244.<index>.0/24, and its address, 10.0.0.<index>.
+func (c *Cluster) StartNode(ctx context.Context, spec NodeSpec, index int) (*Node, error) {
+	if spec.Name == "" {
+		return nil, fmt.Errorf("a node needs a name")
+	}
+	capacity := resource.ResourceList{resource.ResourcePods: resource.NewQuantity(int64(max(spec.Pods, 1)), resource.DecimalSI)}
+	for name, v := range map[resource.ResourceName]string{resource.ResourceCPU: spec.CPU, resource.ResourceMemory: spec.Memory} {
+		if v == "" {
+			continue
+		}
+		q, err := resource.ParseQuantity(v)
+		if err != nil {
+			return nil, fmt.Errorf("node %s: %s %q: %w", spec.Name, name, v, err)
+		}
+		capacity[name] = q
+	}
+	podCIDR := fmt.Sprintf("10.244.%d.0/24", index)
+	criClock := kubelet.NewCRIClock(c.Clock)
+	rt, err := fakeruntime.New(fakeruntime.Options{Clock: criClock, NodeName: spec.Name, PodCIDR: podCIDR, Arch: spec.Arch,
+		Trace: c.Trace, RequestTimeout: runtimeTimeout})
+	if err != nil {
+		return nil, fmt.Errorf("node %s: %w", spec.Name, err)
+	}
+	cl := c.Client(nodeUser(spec.Name), "kubelet/"+spec.Name, apiserver.GroupNodes)
+	k := kubelet.New(kubelet.Options{
+		NodeName: spec.Name, Client: cl, Clock: c.Clock, Trace: c.Trace,
+		Recorder: client.NewEventRecorder(cl, "kubelet", spec.Name, c.Clock, c.Trace),
+		Runtime:  rt, RuntimeClock: criClock,
+		Config: kubelet.NodeConfig{Capacity: capacity, Labels: spec.Labels, Arch: spec.Arch, Zone: spec.Zone,
+			Taints: spec.Taints, PodCIDR: podCIDR, InternalIP: fmt.Sprintf("10.0.0.%d", index)},
+	})
+	if err := c.Add(ctx, k); err != nil {
+		return nil, err
+	}
+	n := &Node{Name: spec.Name, Kubelet: k, Runtime: rt}
+	c.nodes[spec.Name] = n
+	c.nodeOrder = append(c.nodeOrder, spec.Name)
+	return n, nil
+}
+
+// runtimeTimeout is the kubelet's --runtime-request-timeout in kubesim: the Kubernetes default is two
+// minutes, but a hung runtime would then make each blocked call cost two minutes of cluster time; 10 s
+// keeps the runtime-hung scenario's story short without changing its signs.
+const runtimeTimeout = 10 * time.Second
+
+// Node returns a running node by name.
+func (c *Cluster) Node(name string) (*Node, bool) {
+	n, ok := c.nodes[name]
+	return n, ok
+}
+
+// NodeNames lists the running nodes, in the order they joined.
+func (c *Cluster) NodeNames() []string {
+	return append([]string(nil), c.nodeOrder...)
+}
