@@ -8,9 +8,11 @@
 //	Partition / Heal               a component is cut off from the apiserver and reconnected
 //	                               (split-brain, local-autonomy)
 //	Stop / Start                   a component (a kubelet: node-down) stops and starts again
+//	RuntimeFault / RuntimeFault(nil)  a node's container runtime is slow, hung (runtime-hung), down,
+//	                               or the node crashes and every container dies
 //
-// Faults that belong to a component not yet built (a hung container runtime, a failing webhook, a
-// skewed node clock) join this file with that component.
+// Faults that belong to a component not yet built (a failing admission webhook) join this file with
+// that component. A skewed node clock is not modelled yet.
 package sim
 
 import (
@@ -22,6 +24,7 @@ import (
 	"time"
 
 	"kubesim/apiserver"
+	fakeruntime "kubesim/runtime"
 	"kubesim/trace"
 )
 
@@ -171,4 +174,35 @@ func (c *Cluster) link(agent string) *link {
 		c.links[agent] = l
 	}
 	return l
+}
+
+// RuntimeFault injects a fault into a node's container runtime: fakeruntime.FaultSlow{Delay},
+// FaultHung{} (calls block: the kubelet's PLEG stops and the node goes NotReady, containers keep
+// running), FaultDown{} (calls fail at once), FaultKill{} (every container dies); nil heals it.
+func (c *Cluster) RuntimeFault(node string, f fakeruntime.Fault) error {
+	n, ok := c.nodes[node]
+	if !ok {
+		return fmt.Errorf("no node named %q", node)
+	}
+	n.Runtime.SetFault(f)
+	if f == nil {
+		c.fault("heal", "the container runtime on %s answers normally again", node)
+		return nil
+	}
+	c.fault("fault", "the container runtime on %s: %s", node, describeRuntimeFault(f))
+	return nil
+}
+
+func describeRuntimeFault(f fakeruntime.Fault) string {
+	switch f := f.(type) {
+	case fakeruntime.FaultSlow:
+		return fmt.Sprintf("every call now takes %s longer", f.Delay)
+	case fakeruntime.FaultHung:
+		return "stopped answering (hung)"
+	case fakeruntime.FaultDown:
+		return "is down: its socket refuses connections"
+	case fakeruntime.FaultKill:
+		return "the node crashed: every container died"
+	}
+	return fmt.Sprintf("%T", f)
 }
