@@ -422,7 +422,10 @@ func checkResourceVersion(res *api.Resource, obj, old api.Object) error {
 func (s *Server) finishUpdate(ctx context.Context, req *Request, res *api.Resource, user User, obj, old api.Object) (*Response, error) {
 	m := obj.GetObjectMeta()
 	m.ResourceVersion = old.GetObjectMeta().ResourceVersion
-	if m.DeletionTimestamp != nil && len(m.Finalizers) == 0 && !hasNamespaceFinalizer(obj) {
+	// An update that leaves a terminating object with no finalizers deletes it, once its grace period
+	// is over (0): a pod in its grace period stays until the kubelet confirms (Kubernetes'
+	// shouldDeleteDuringUpdate).
+	if m.DeletionTimestamp != nil && len(m.Finalizers) == 0 && !hasNamespaceFinalizer(obj) && derefInt64(m.DeletionGracePeriodSeconds) == 0 {
 		return s.remove(ctx, req, res, user, old)
 	}
 	if sameObject(obj, old) {

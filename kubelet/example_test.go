@@ -30,7 +30,7 @@ func Example() {
 	// The kubelet's identity: the Node authorizer lets system:node:node-1 see only its own pods.
 	cl := c.Client("system:node:node-1", "kubelet/node-1", "system:nodes")
 	k := kubelet.New(kubelet.Options{NodeName: "node-1", Client: cl, Clock: c.Clock, Trace: c.Trace,
-		Recorder: client.NewEventRecorder(cl, "kubelet", "node-1", &eventClock{Clock: c.Clock}, c.Trace),
+		Recorder: client.NewEventRecorder(cl, "kubelet", "node-1", c.Clock, c.Trace),
 		Runtime:  rt, RuntimeClock: crc, Config: kubelet.DefaultNodeConfig()})
 	if err := c.Add(ctx, k); err != nil {
 		panic(err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -12,7 +11,6 @@ import (
 
 	"kubesim/api"
 	"kubesim/client"
-	"kubesim/clock"
 	"kubesim/kubelet"
 	fakeruntime "kubesim/runtime"
 	"kubesim/sim"
@@ -50,29 +48,9 @@ func addNode(t *testing.T, ctx context.Context, c *sim.Cluster, n int, edit func
 	require.NoError(t, err)
 	cl := c.Client("system:node:"+name, "kubelet/"+name, "system:nodes")
 	k := kubelet.New(kubelet.Options{NodeName: name, Client: cl, Clock: c.Clock, Trace: c.Trace,
-		Recorder: client.NewEventRecorder(cl, "kubelet", name, &eventClock{Clock: c.Clock}, c.Trace), Runtime: rt, RuntimeClock: crc, Config: cfg})
+		Recorder: client.NewEventRecorder(cl, "kubelet", name, c.Clock, c.Trace), Runtime: rt, RuntimeClock: crc, Config: cfg})
 	require.NoError(t, c.Add(ctx, k))
 	return &testNode{Kubelet: k, rt: rt}
-}
-
-// eventClock works around client.EventRecorder naming each Event <object>.<UnixNano of now>: in step
-// mode two events about one object at the same virtual instant get the same name, and the second is
-// lost (AlreadyExists). It moves a repeated instant on by a nanosecond, which no timestamp shows.
-type eventClock struct {
-	clock.Clock
-	mu   sync.Mutex
-	last time.Time
-}
-
-func (e *eventClock) Now() time.Time {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	now := e.Clock.Now()
-	if !now.After(e.last) {
-		now = e.last.Add(time.Nanosecond)
-	}
-	e.last = now
-	return now
 }
 
 // admin is the cluster admin's client.

@@ -45,9 +45,9 @@ func TestImagePullsOnThreeNodesOverlapInVirtualTime(t *testing.T) {
 func TestNodeAdmissionRejectsPodThatDoesNotFit(t *testing.T) {
 	c, ctx := newCluster(t)
 	addNode(t, ctx, c, 1, nil)
-	for name, cpu := range map[string]string{"a": "2", "b": "1500m", "c": "2"} {
-		p := newPod(name, "node-1", "nginx:1.25")
-		p.Spec.Containers[0].Resources.Requests = resource.ResourceList{resource.ResourceCPU: resource.MustParse(cpu)}
+	for _, pod := range []struct{ name, cpu string }{{"a", "2"}, {"b", "1500m"}, {"c", "2"}} {
+		p := newPod(pod.name, "node-1", "nginx:1.25")
+		p.Spec.Containers[0].Resources.Requests = resource.ResourceList{resource.ResourceCPU: resource.MustParse(pod.cpu)}
 		createPod(t, ctx, c, p)
 	}
 	runUntil(t, ctx, c, "c rejected", func() bool { return getPod(t, ctx, c, "c").Status.Phase == api.PodFailed })
@@ -172,7 +172,7 @@ func TestKubeletStaysAutonomousWhenAPIServerUnreachable(t *testing.T) {
 	require.NoError(t, err)
 	cl := client.New(net, c.Token("system:node:node-1", "system:nodes"), "kubelet/node-1")
 	k := kubelet.New(kubelet.Options{NodeName: "node-1", Client: cl, Clock: c.Clock, Trace: c.Trace,
-		Recorder: client.NewEventRecorder(cl, "kubelet", "node-1", &eventClock{Clock: c.Clock}, c.Trace), Runtime: rt, RuntimeClock: crc})
+		Recorder: client.NewEventRecorder(cl, "kubelet", "node-1", c.Clock, c.Trace), Runtime: rt, RuntimeClock: crc})
 	require.NoError(t, c.Add(ctx, k))
 	p := newPod("app", "node-1", "nginx:1.25")
 	p.Spec.Containers[0].Env = []api.EnvVar{{Name: "KUBESIM_CRASH_AFTER", Value: "60s"}}
@@ -239,4 +239,15 @@ func traceHas(c *sim.Cluster, s string) bool {
 		}
 	}
 	return false
+}
+
+// A kubelet whose credential is rejected cannot register: it says why and keeps retrying.
+func TestRegistrationWithRejectedCredentialIsRetried(t *testing.T) {
+	c, ctx := newCluster(t)
+	addNode(t, ctx, c, 1, nil)
+	c.APIServer.RevokeCredential(c.Token("system:node:node-1"))
+	require.NoError(t, c.Driver.Advance(ctx, 30*time.Second))
+	assert.True(t, traceHas(c, "Unable to register node with API server: Unauthorized (retrying in 7s)"))
+	_, err := client.For[api.Node](admin(c)).Get(ctx, "", "node-1")
+	assert.Error(t, err, "no Node without a valid credential")
 }

@@ -29,6 +29,8 @@ type podSide struct {
 	housekeepingBusyUntil time.Time
 	realtime              bool // Run (not the step driver) is driving: slow calls may go to goroutines
 
+	// statusDirty holds the uids of pods whose computed status differs from the one last written.
+	statusDirty map[string]bool
 	// probesDue lists probe workers whose timer fired; guarded by Kubelet.mu.
 	probesDue []*probeWorker
 	// eviction is the eviction manager's state.
@@ -38,6 +40,7 @@ type podSide struct {
 func newPodSide(clk clock.Clock) podSide {
 	return podSide{
 		workers:      map[string]*podWorker{},
+		statusDirty:  map[string]bool{},
 		imageBackoff: newBackoff(clk, backoffInitial, backoffMax),
 		crashBackoff: newBackoff(clk, backoffInitial, backoffMax),
 	}

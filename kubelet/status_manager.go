@@ -74,6 +74,15 @@ func (k *Kubelet) setPodStatus(w *podWorker) {
 	}
 	st.Conditions = k.podConditions(w, st, sandboxReady, old.Conditions)
 	w.status = st
+	reported := w.written
+	if reported == nil {
+		reported = &w.pod.Status
+	}
+	if semanticEqual(*reported, *st) {
+		delete(k.statusDirty, w.uid)
+	} else {
+		k.statusDirty[w.uid] = true
+	}
 }
 
 // containerStatus is one container's status.
@@ -258,24 +267,18 @@ func hasCondition(cs []api.PodCondition, t api.PodConditionType) bool {
 	return false
 }
 
-// writeOneStatus writes the status of one pod whose status changed since it was last written, and
-// reports whether it tried.
+// writeOneStatus writes the status of one pod whose status changed since it was last written (the
+// dirty set that setPodStatus keeps), and reports whether it tried.
 func (k *Kubelet) writeOneStatus(ctx context.Context) bool {
 	now := k.clock.Now()
-	for _, uid := range sortedKeys(k.workers) {
+	for _, uid := range sortedKeys(k.statusDirty) {
 		w := k.workers[uid]
-		if w.status == nil || w.deleted || now.Before(w.retryAt) {
+		if w == nil || w.deleted {
+			delete(k.statusDirty, uid)
 			continue
 		}
-		if w.pod.DeletionTimestamp != nil && !w.terminated {
-			continue // while a pod stops, only its final status is worth writing
-		}
-		if w.written != nil && semanticEqual(*w.written, *w.status) {
-			continue
-		}
-		if w.written == nil && semanticEqual(w.pod.Status, *w.status) {
-			w.written = w.status
-			continue
+		if now.Before(w.retryAt) || w.pod.DeletionTimestamp != nil && !w.terminated {
+			continue // wait for the retry; while a pod stops, only its final status is worth writing
 		}
 		k.writeStatus(ctx, w)
 		return true
@@ -304,6 +307,7 @@ func (k *Kubelet) writeStatus(ctx context.Context, w *podWorker) {
 		w.statusErr = ""
 	}
 	w.written = w.status
+	delete(k.statusDirty, w.uid)
 	k.record("status", "pods/"+w.key, written.ResourceVersion, "status of %s: %s -> pods/status", w.key, describePodStatus(w.status))
 	if w.pod.DeletionTimestamp != nil && w.terminated {
 		k.enqueue(w.key) // the final status is written: the pod can go

@@ -123,3 +123,104 @@ func Bench(ctx context.Context, w io.Writer, ops int) error {
 	fmt.Fprintln(w, res)
 	return nil
 }
+
+// DeploymentResult is how fast a Deployment of many replicas becomes available, and what it costs
+// etcd.
+type DeploymentResult struct {
+	Replicas, Nodes int
+	Wall            time.Duration // from kubectl apply until every replica is available
+	EtcdWrites      int64         // writes the whole cluster made meanwhile (pods, statuses, events, leases)
+	RawPerSecond    float64       // raw etcd puts per second, measured on the same etcd before the run
+}
+
+// WritesPerSecond is the etcd write rate the cluster sustained during the rollout.
+func (r DeploymentResult) WritesPerSecond() float64 { return float64(r.EtcdWrites) / r.Wall.Seconds() }
+
+func (r DeploymentResult) String() string {
+	return fmt.Sprintf("deployment of %d replicas on %d nodes: all available in %s; %d etcd writes (%.1f per pod) at %.0f writes/s = %.2f of the raw put rate (%.0f/s)",
+		r.Replicas, r.Nodes, r.Wall.Round(time.Millisecond), r.EtcdWrites, float64(r.EtcdWrites)/float64(r.Replicas),
+		r.WritesPerSecond(), r.WritesPerSecond()/r.RawPerSecond, r.RawPerSecond)
+}
+
+// BenchDeployment creates a Deployment of replicas nginx pods on a real-time cluster with a node per
+// 100 replicas, and measures the time until every replica is available against the raw etcd write rate
+// measured on the same etcd first. The clock is sped up so that image pulls do not dominate, but less
+// for more nodes: every kubelet's heartbeats and PLEG relists come faster with the speed, and two cores
+// must keep up with all of them.
+func BenchDeployment(ctx context.Context, replicas int) (DeploymentResult, error) {
+	nodes := (replicas + 99) / 100
+	cfg := FullCluster(nodes)
+	cfg.Mode, cfg.Speed, cfg.Seed = RealTime, max(5, 1000/float64(nodes)), 1
+	c, err := New(ctx, cfg)
+	if err != nil {
+		return DeploymentResult{}, err
+	}
+	defer c.Close()
+	res := DeploymentResult{Replicas: replicas, Nodes: nodes}
+
+	const rawOps = 2000
+	raw, err := parallel(rawOps, 16, func(i int) error {
+		_, err := c.Store.Create(ctx, fmt.Sprintf("/bench/raw/%d", i), []byte(`{"bench":true}`))
+		return err
+	})
+	if err != nil {
+		return res, err
+	}
+	res.RawPerSecond = rawOps / raw.Seconds()
+
+	// Wait for every node to be Ready, so the measurement is the rollout alone.
+	ready, _ := ParseCondition(fmt.Sprintf("nodes count %d", nodes))
+	allReady, _ := ParseCondition("nodes ready")
+	if err := pollUntil(ctx, time.Minute, func() (bool, error) {
+		if ok, err := ready.Met(ctx, c); !ok || err != nil {
+			return false, err
+		}
+		return allReady.Met(ctx, c)
+	}); err != nil {
+		return res, fmt.Errorf("nodes never became ready: %w", err)
+	}
+
+	manifest := fmt.Sprintf(`apiVersion: apps/v1
+kind: Deployment
+metadata: {name: bench}
+spec:
+  replicas: %d
+  selector: {matchLabels: {app: bench}}
+  template:
+    metadata: {labels: {app: bench}}
+    spec:
+      containers:
+      - {name: nginx, image: "nginx:1.25", resources: {requests: {cpu: 10m, memory: 16Mi}}}
+`, replicas)
+	before := c.Store.Stats().Writes
+	start := time.Now()
+	if _, err := c.Kubectl.Apply(ctx, []byte(manifest)); err != nil {
+		return res, err
+	}
+	available, _ := ParseCondition("deployment bench available")
+	if err := pollUntil(ctx, 10*time.Minute, func() (bool, error) { return available.Met(ctx, c) }); err != nil {
+		return res, fmt.Errorf("deployment never became available: %w", err)
+	}
+	res.Wall = time.Since(start)
+	res.EtcdWrites = c.Store.Stats().Writes - before
+	return res, nil
+}
+
+// pollUntil checks cond every 20 ms of wall time until it holds or timeout passes.
+func pollUntil(ctx context.Context, timeout time.Duration, cond func() (bool, error)) error {
+	deadline := time.Now().Add(timeout)
+	for {
+		ok, err := cond()
+		if err != nil || ok {
+			return err
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("timed out after %s", timeout)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}

@@ -2,6 +2,7 @@ package sim_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"kubesim/sim"
@@ -17,4 +18,26 @@ func BenchmarkCreatePathVersusRawPut(b *testing.B) {
 	b.ReportMetric(res.RawPerSecond, "raw-puts/s")
 	b.ReportMetric(res.CreatesPerSecond, "creates/s")
 	b.ReportMetric(res.Ratio(), "pipeline/raw")
+}
+
+// BenchmarkDeployment: a Deployment of 1,000 and of 10,000 replicas reaching all-available, reported
+// against the etcd writes it needed and the raw etcd write rate measured in the same run. The 10,000
+// one takes minutes: -bench 'Deployment/replicas=1000$' runs only the small one.
+func BenchmarkDeployment(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("replicas=%d", n), func(b *testing.B) { benchDeployment(b, n) })
+	}
+}
+
+func benchDeployment(b *testing.B, replicas int) {
+	for i := 0; i < b.N; i++ {
+		res, err := sim.BenchDeployment(context.Background(), replicas)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(res.Wall.Seconds(), "s-to-available")
+		b.ReportMetric(float64(res.EtcdWrites)/float64(replicas), "etcd-writes/pod")
+		b.ReportMetric(res.WritesPerSecond()/res.RawPerSecond, "write-rate/raw")
+		b.Log(res)
+	}
 }

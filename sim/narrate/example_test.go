@@ -30,6 +30,6 @@ func ExampleNew_text() {
 	rec.Subscribe(n.Event)
 	rec.Record(trace.Event{Component: "kube-scheduler", Action: "bind"}.Msgf("default/nginx-x2k9p -> node-2"))
 	// Output:
-	//     #  time    component               what happened
-	//     1  0s      kube-scheduler          bind: default/nginx-x2k9p -> node-2
+	//     #  time    component                what happened
+	//     1  0s      kube-scheduler           bind: default/nginx-x2k9p -> node-2
 }
