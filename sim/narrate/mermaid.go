@@ -14,10 +14,11 @@ import (
 )
 
 type mermaid struct {
-	w     io.Writer
-	lines []string
-	parts map[string]string // participant id -> label
-	order []string
+	w       io.Writer
+	started bool // a scenario step has been seen
+	lines   []string
+	parts   map[string]string // participant id -> label
+	order   []string
 }
 
 func newMermaid(w io.Writer) *mermaid { return &mermaid{w: w, parts: map[string]string{}} }
@@ -30,6 +31,9 @@ func (m *mermaid) participant(component, actor string) string {
 		name = "API"
 	case component == "etcd":
 		name = "etcd"
+	case strings.HasSuffix(component, "-controller") || strings.HasSuffix(component, "garbage-collector"):
+		// The controllers are one process, one identity, one participant.
+		component, name = "kube-controller-manager", "kube-controller-manager"
 	}
 	id := strings.NewReplacer("/", "_", "-", "_", ":", "_", " ", "_").Replace(name)
 	if _, ok := m.parts[id]; !ok {
@@ -57,30 +61,48 @@ func (m *mermaid) caller(actor string) string {
 }
 
 func (m *mermaid) Event(e trace.Event) {
-	if e.Detail || e.Component == "kubesim" || e.Component == "kubectl" && e.Action == "error" {
-		return // details, scenario checks and kubectl's echo of an error the diagram already shows
+	if e.Component == "scenario" && e.Action == "step" {
+		m.started = true
+	}
+	// The diagram starts at the learner's first action (the cluster's boot is in the text story), and
+	// leaves out details, scenario checks, kubectl's echo of an error the diagram already shows,
+	// events (each is also a write) and the container runtime's own lines (the kubelet's say it).
+	if !m.started || e.Detail || e.Component == "kubesim" || e.Action == "event" ||
+		e.Component == "kubectl" && e.Action == "error" || strings.HasPrefix(e.Component, "containerd/") {
+		return
 	}
 	short := e.Message
 	if len(short) > 90 {
 		short = short[:87] + "..."
 	}
 	short = strings.NewReplacer(";", ",", "#", "", "\n", " ").Replace(short)
+	api := m.participant("kube-apiserver", "")
 	switch {
 	case e.Component == "scenario":
 		m.lines = append(m.lines, fmt.Sprintf("  Note over %s: %s", m.participant("kubectl", ""), short))
-	case e.Component == "etcd":
-		api := m.participant("kube-apiserver", "")
+	case e.Component == "etcd" && e.Actor != "":
+		// A write: who asked the apiserver, and where it landed in etcd.
+		m.lines = append(m.lines, fmt.Sprintf("  %s->>%s: %s %s", m.caller(e.Actor), api, e.Action, e.Object))
 		m.lines = append(m.lines, fmt.Sprintf("  %s->>%s: %s", api, m.participant("etcd", ""), short))
+	case e.Component == "etcd":
+		m.lines = append(m.lines, fmt.Sprintf("  Note over %s: %s", m.participant("etcd", ""), short))
 	case e.Component == "kube-apiserver" && e.Code >= 400:
-		m.lines = append(m.lines, fmt.Sprintf("  %s-->>%s: %d %s", m.participant("kube-apiserver", ""), m.caller(e.Actor), e.Code, short))
+		m.lines = append(m.lines, fmt.Sprintf("  %s-->>%s: %d %s", api, m.caller(e.Actor), e.Code, short))
 	case e.Component == "kube-apiserver":
-		m.lines = append(m.lines, fmt.Sprintf("  Note over %s: %s", m.participant("kube-apiserver", ""), short))
+		m.lines = append(m.lines, fmt.Sprintf("  Note over %s: %s", api, short))
 	case e.Action == "request":
-		m.lines = append(m.lines, fmt.Sprintf("  %s->>%s: %s", m.participant(e.Component, ""), m.participant("kube-apiserver", ""), short))
+		m.lines = append(m.lines, fmt.Sprintf("  %s->>%s: %s", m.participant(e.Component, ""), api, short))
 	case e.Action == "watch":
-		m.lines = append(m.lines, fmt.Sprintf("  %s-->>%s: %s", m.participant("kube-apiserver", ""), m.participant(e.Component, ""), short))
+		p := m.participant(e.Component, "")
+		if m.parts[p] != e.Component {
+			short = e.Component + ": " + short
+		}
+		m.lines = append(m.lines, fmt.Sprintf("  %s-->>%s: %s", api, p, short))
 	default:
 		p := m.participant(e.Component, "")
+		if m.parts[p] != e.Component {
+			short = e.Component + ": " + short // a controller inside kube-controller-manager
+		}
 		m.lines = append(m.lines, fmt.Sprintf("  %s->>%s: %s", p, p, short))
 	}
 }
