@@ -108,6 +108,7 @@ func runScenario(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	file := fs.String("f", "", "play the scenario in this YAML file instead of a built-in one (see examples/scenarios)")
 	until := fs.String("until", "", `stop as soon as a condition holds, e.g. "pods bound", "deployment nginx available"`)
 	steps := fs.Int("steps", 0, "stop after this many units of work (0 = run to the end)")
+	nodes := fs.Int("nodes", 0, "run the scenario on this many default nodes instead of its own (0 = the scenario's)")
 	color := fs.String("color", "auto", "colour the text story: auto (when writing to a terminal), always, never")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: kubesim run NAME [flags]   or   kubesim run -f scenario.yaml [flags]\n\nPlays a scenario in step mode on a fresh embedded etcd. Flags:")
@@ -147,6 +148,17 @@ func runScenario(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			return 2
 		}
 		sc = found
+	}
+	if *nodes > 0 {
+		if len(sc.Cluster.NodeSpecs) > 0 {
+			fmt.Fprintf(stderr, "kubesim run: --nodes: scenario %s shapes its own nodes (labels, taints, sizes); it cannot be resized\n", sc.Name)
+			return 2
+		}
+		if sc.Cluster.Nodes == 0 {
+			fmt.Fprintf(stderr, "kubesim run: --nodes: scenario %s runs no nodes\n", sc.Name)
+			return 2
+		}
+		sc.Cluster.Nodes = *nodes
 	}
 	var cond sim.Condition
 	if *until != "" {
