@@ -2,7 +2,7 @@
 .PHONY: run test bench vet fmt
 
 run:
-	go run ./cmd/kubesim run api-gates
+	go run ./cmd/kubesim run create-deployment
 
 test:
 	go test -race ./...
