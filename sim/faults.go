@@ -10,9 +10,11 @@
 //	Stop / Start                   a component (a kubelet: node-down) stops and starts again
 //	RuntimeFault / RuntimeFault(nil)  a node's container runtime is slow, hung (runtime-hung), down,
 //	                               or the node crashes and every container dies
+//	SkewClock / SkewClock(0)       a node's clock is off: its TLS checks of the apiserver's certificate
+//	                               fail (kubelet-cert-expired, the clock-skew variant)
 //
 // Faults that belong to a component not yet built (a failing admission webhook) join this file with
-// that component. A skewed node clock is not modelled yet.
+// that component.
 package sim
 
 import (
@@ -24,6 +26,7 @@ import (
 	"time"
 
 	"kubesim/apiserver"
+	"kubesim/clock"
 	fakeruntime "kubesim/runtime"
 	"kubesim/trace"
 )
@@ -119,11 +122,14 @@ func (c *Cluster) Start(name string) error {
 	return nil
 }
 
-// link is one component's connection to the apiserver: a transport that a partition can cut.
+// link is one component's connection to the apiserver: a transport that a partition can cut, and
+// whose TLS handshake checks the apiserver's serving certificate against the component's own clock.
 type link struct {
 	server *apiserver.Server
+	clock  clock.Clock // the cluster's clock
 	agent  string
 	down   atomic.Bool
+	skew   atomic.Int64 // how far the component's clock is off, in nanoseconds
 
 	mu      sync.Mutex
 	watches []*apiserver.Watcher // guarded by mu: open watches, broken by a cut
@@ -135,6 +141,19 @@ var errPartitioned = errors.New("connection refused")
 func (l *link) Do(ctx context.Context, req *apiserver.Request) (*apiserver.Response, error) {
 	if l.down.Load() {
 		return nil, fmt.Errorf("%s %s: dial kube-apiserver: %w (network partition)", req.Verb, req.Resource, errPartitioned)
+	}
+	if skew := time.Duration(l.skew.Load()); skew != 0 {
+		// The client verifies the apiserver's serving certificate with its own idea of the time.
+		now := l.clock.Now().Add(skew)
+		notBefore, notAfter := servingCertValidity()
+		switch {
+		case now.Before(notBefore):
+			return nil, fmt.Errorf("tls: failed to verify certificate: x509: certificate has expired or is not yet valid: current time %s is before %s",
+				now.UTC().Format(time.RFC3339), notBefore.UTC().Format(time.RFC3339))
+		case now.After(notAfter):
+			return nil, fmt.Errorf("tls: failed to verify certificate: x509: certificate has expired or is not yet valid: current time %s is after %s",
+				now.UTC().Format(time.RFC3339), notAfter.UTC().Format(time.RFC3339))
+		}
 	}
 	resp, err := l.server.Do(ctx, req)
 	if err == nil && resp.Watch != nil {
@@ -170,7 +189,7 @@ func (c *Cluster) link(agent string) *link {
 	defer c.credMu.Unlock()
 	l, ok := c.links[agent]
 	if !ok {
-		l = &link{server: c.APIServer, agent: agent}
+		l = &link{server: c.APIServer, clock: c.Clock, agent: agent}
 		c.links[agent] = l
 	}
 	return l
@@ -205,4 +224,27 @@ func describeRuntimeFault(f fakeruntime.Fault) string {
 		return "the node crashed: every container died"
 	}
 	return fmt.Sprintf("%T", f)
+}
+
+// servingCertValidity is the apiserver's serving certificate's validity: issued at the epoch, for a
+// year, as kubeadm issues it.
+func servingCertValidity() (time.Time, time.Time) {
+	return Epoch, Epoch.AddDate(1, 0, 0)
+}
+
+// SkewClock sets how far a node's clock is off (0 heals). kubesim keeps one cluster time for everyone;
+// what the skew changes is the node's TLS checks: a node far in the past or future finds the
+// apiserver's certificate not yet valid or expired, and every request fails before it is sent, so the
+// node stops renewing its Lease and goes NotReady.
+func (c *Cluster) SkewClock(node string, d time.Duration) error {
+	if _, ok := c.nodes[node]; !ok {
+		return fmt.Errorf("no node named %q", node)
+	}
+	c.link("kubelet/" + node).skew.Store(int64(d))
+	if d == 0 {
+		c.fault("heal", "the clock of %s is right again", node)
+		return nil
+	}
+	c.fault("fault", "the clock of %s is off by %s (NTP is not running)", node, d)
+	return nil
 }
