@@ -9,9 +9,11 @@
 package apiserver
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
@@ -248,6 +250,12 @@ func (s *Server) CanI(u User, verb, resource, namespace, name string) (bool, str
 	}
 	if !res.Namespaced {
 		namespace = ""
+	}
+	// Like a request, the answer reflects every RBAC write this apiserver has made.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := s.fresh(ctx, "clusterrolebindings", "clusterroles", "rolebindings", "roles"); err != nil {
+		return false, "the authorization cache is behind: " + err.Error()
 	}
 	return s.authorize(attributes{user: u, verb: verb, group: res.Group, resource: res.Name, namespace: namespace, name: name})
 }

@@ -318,6 +318,7 @@ func (s *Server) persist(ctx context.Context, req *Request, res *api.Resource, u
 		return apierrors.NewInternalError(err)
 	}
 	key := etcdKey(res, m.Namespace, m.Name)
+	pending := s.cache.expectWrite(key, val, api.DeepCopy(obj)) // the caller keeps obj; the cache gets its own copy
 	start := s.clock.Now()
 	var rev int64
 	if modRev == 0 {
@@ -326,10 +327,10 @@ func (s *Server) persist(ctx context.Context, req *Request, res *api.Resource, u
 		rev, err = s.store.Update(ctx, key, val, modRev)
 	}
 	if err != nil {
+		s.cache.abandonWrite(key, pending)
 		return storageError(err, res, m.Name)
 	}
 	m.ResourceVersion = strconv.FormatInt(rev, 10)
-	s.cache.written.Store(rev, api.DeepCopy(obj)) // the caller keeps obj; the cache gets its own copy
 	s.wrote(res.Name, rev)
 	if s.trace != nil {
 		msg := fmt.Sprintf("put %s -> revision %d", key, rev)

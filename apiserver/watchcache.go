@@ -14,6 +14,7 @@
 package apiserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -73,12 +74,29 @@ type watchCache struct {
 	resources map[string]*resourceCache
 	window    int
 
-	// written holds, by revision, the objects this apiserver has just written (decoded already), so
-	// that the cache need not decode its own writes again when etcd's watch reports them: a write
-	// costs one JSON encoding, not an encoding and a decoding. Entries leave when their revision
-	// arrives.
-	written sync.Map // int64 -> api.Object
+	// written holds, by etcd key, the object this apiserver is writing there (and the bytes it
+	// sends), stored before the write, so that when etcd's watch reports a change to that key with
+	// exactly those bytes the cache takes the object instead of decoding it again: a write costs one
+	// JSON encoding, not an encoding and a decoding. Because the entry is there before etcd can report
+	// the write, the same writes always take the same path (step mode stays reproducible).
+	written sync.Map // string -> pendingWrite
 }
+
+// pendingWrite is an object on its way to etcd: the bytes sent and the object they encode.
+type pendingWrite struct {
+	value []byte
+	obj   api.Object
+}
+
+// expectWrite notes that obj, encoded as value, is about to be written to key.
+func (c *watchCache) expectWrite(key string, value []byte, obj api.Object) *pendingWrite {
+	p := &pendingWrite{value: value, obj: obj}
+	c.written.Store(key, p)
+	return p
+}
+
+// abandonWrite forgets p after a write that failed.
+func (c *watchCache) abandonWrite(key string, p *pendingWrite) { c.written.CompareAndDelete(key, p) }
 
 // resourceCache is the state and history of one resource. All fields are guarded by watchCache.mu.
 type resourceCache struct {
@@ -206,8 +224,10 @@ func (c *watchCache) applyLocked(ev store.Event) {
 	case ev.Type == store.Delete:
 		rc, key, err = c.locate(ev.KV.Key)
 	default:
-		if w, ok := c.written.LoadAndDelete(ev.Revision); ok {
-			obj = w.(api.Object)
+		if w, ok := c.written.Load(ev.KV.Key); ok && bytes.Equal(w.(*pendingWrite).value, ev.KV.Value) {
+			c.written.CompareAndDelete(ev.KV.Key, w)
+			obj = w.(*pendingWrite).obj
+			obj.GetObjectMeta().ResourceVersion = strconv.FormatInt(ev.KV.ModRevision, 10)
 			rc, key, err = c.locate(ev.KV.Key)
 		} else {
 			rc, key, obj, err = c.decode(ev.KV)

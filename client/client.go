@@ -23,6 +23,7 @@ type Client struct {
 	transport Transport
 	token     string
 	agent     string
+	quiet     bool
 }
 
 // New returns a client that authenticates with token and names itself agent in the trace (as the
@@ -41,9 +42,18 @@ func (c *Client) WithToken(token string) *Client {
 	return &cp
 }
 
+// Quiet returns a client whose requests leave no trace lines: for an observer outside the cluster's
+// story (the simulator checking a condition), never for a component.
+func (c *Client) Quiet() *Client {
+	cp := *c
+	cp.quiet = true
+	return &cp
+}
+
 // Do sends a raw request under the client's identity. The typed methods are built on it.
 func (c *Client) Do(ctx context.Context, req *apiserver.Request) (*apiserver.Response, error) {
 	req.Token, req.Agent = c.token, c.agent
+	req.Quiet = req.Quiet || c.quiet
 	return c.transport.Do(ctx, req)
 }
 

@@ -213,7 +213,7 @@ func (inf *Informer[T, PT]) apply(t apiserver.EventType, obj PT) {
 	for _, h := range handlers {
 		switch {
 		case t == apiserver.Deleted && h.OnDelete != nil:
-			h.OnDelete(old)
+			h.OnDelete(obj) // the final state from the deletion event (after a relist: the last cached one)
 		case t != apiserver.Deleted && had && h.OnUpdate != nil:
 			h.OnUpdate(old, obj)
 		case t != apiserver.Deleted && !had && h.OnAdd != nil:

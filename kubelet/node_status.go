@@ -210,6 +210,11 @@ func (k *Kubelet) updateNodeStatus(ctx context.Context) bool {
 	st := k.nodeStatus(h)
 	now := k.clock.Now()
 	changed := k.node.reported == nil || !sameNodeStatus(*k.node.reported, st)
+	if cached, ok := k.nodes.Get(k.nodeName); ok && !changed && !sameConditionStatuses(cached.Status.Conditions, st.Conditions) {
+		// The node lifecycle controller has marked the node Unknown (it heard nothing for a while):
+		// the kubelet, posting again, sets the record straight at once.
+		changed = true
+	}
 	if !changed && now.Sub(k.node.reportedAt) < nodeStatusReportFrequency {
 		k.node.conditions = st.Conditions
 		return false
@@ -354,3 +359,20 @@ func orUnset(s string) string {
 
 // errPLEGNotYet is the PLEG's answer before its first relist.
 var errPLEGNotYet = errors.New("pleg has yet to be successful")
+
+// sameConditionStatuses reports whether every condition type has the same status in a and b.
+func sameConditionStatuses(a, b []api.NodeCondition) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	status := map[api.NodeConditionType]api.ConditionStatus{}
+	for _, c := range a {
+		status[c.Type] = c.Status
+	}
+	for _, c := range b {
+		if status[c.Type] != c.Status {
+			return false
+		}
+	}
+	return true
+}

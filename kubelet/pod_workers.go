@@ -51,6 +51,8 @@ type podWorker struct {
 	uid string
 	key string   // namespace/name
 	pod *api.Pod // the pod as last seen in the informer (shared: never modify)
+	// writtenRV is the resourceVersion of the kubelet's last status write (see setPodStatus).
+	writtenRV string
 
 	admitted bool
 	rejected bool // node admission refused it; its status says why

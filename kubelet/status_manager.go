@@ -19,6 +19,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"kubesim/api"
@@ -74,8 +75,12 @@ func (k *Kubelet) setPodStatus(w *podWorker) {
 	}
 	st.Conditions = k.podConditions(w, st, sandboxReady, old.Conditions)
 	w.status = st
+	// Compare with what the apiserver holds once the informer has seen the kubelet's last write:
+	// someone else (the node lifecycle controller marking a lost node's pods not Ready) may have
+	// changed it since, and the kubelet must put it right, as its status manager does when it
+	// reconciles with the API.
 	reported := w.written
-	if reported == nil {
+	if reported == nil || !rvOlder(w.pod.ResourceVersion, w.writtenRV) {
 		reported = &w.pod.Status
 	}
 	if semanticEqual(*reported, *st) {
@@ -306,7 +311,7 @@ func (k *Kubelet) writeStatus(ctx context.Context, w *podWorker) {
 		k.podRecord(w, "status", "the status of %s is written again after failures (%s)", w.key, w.statusErr)
 		w.statusErr = ""
 	}
-	w.written = w.status
+	w.written, w.writtenRV = w.status, written.ResourceVersion
 	delete(k.statusDirty, w.uid)
 	k.record("status", "pods/"+w.key, written.ResourceVersion, "status of %s: %s -> pods/status", w.key, describePodStatus(w.status))
 	if w.pod.DeletionTimestamp != nil && w.terminated {
@@ -342,3 +347,10 @@ func describePodStatus(st *api.PodStatus) string {
 }
 
 func ptrTime(t api.Time) *api.Time { return &t }
+
+// rvOlder reports whether resourceVersion a is older than b (both etcd revisions; "" is oldest).
+func rvOlder(a, b string) bool {
+	x, _ := strconv.ParseInt(a, 10, 64)
+	y, _ := strconv.ParseInt(b, 10, 64)
+	return x < y
+}

@@ -9,6 +9,7 @@ import (
 	"reflect"
 
 	"kubesim/api"
+	"kubesim/api/resource"
 	"kubesim/client"
 	"kubesim/scheduler/framework"
 )
@@ -90,7 +91,7 @@ func (s *Scheduler) onPodDelete(p *api.Pod) {
 // them, so heartbeats wake no pod.
 func nodeSchedulingPropertiesChange(old, n *api.Node) framework.ActionType {
 	var action framework.ActionType
-	if !reflect.DeepEqual(old.Status.Allocatable, n.Status.Allocatable) {
+	if !sameResources(old.Status.Allocatable, n.Status.Allocatable) {
 		action |= framework.UpdateNodeAllocatable
 	}
 	if !reflect.DeepEqual(old.Labels, n.Labels) {
@@ -119,4 +120,19 @@ func conditionsChanged(a, b []api.NodeCondition) bool {
 		}
 	}
 	return false
+}
+
+// sameResources compares two resource lists by value, as Kubernetes' semantic equality does: the
+// same quantity can be held in different forms (110 as 110 or as 11e1), and a form change is no change.
+func sameResources(a, b resource.ResourceList) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for name, q := range a {
+		other, ok := b[name]
+		if !ok || q.Cmp(other) != 0 {
+			return false
+		}
+	}
+	return true
 }

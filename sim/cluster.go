@@ -99,10 +99,11 @@ type Cluster struct {
 	credRand *rand.Rand
 	links    map[string]*link // agent -> its transport
 
-	components map[string]Component // by Name(), as added
-	stopped    map[string]bool      // components stopped by the Stop fault
-	nodes      map[string]*Node     // by name
-	nodeOrder  []string             // node names in the order they joined
+	components map[string]Component  // by Name(), as added
+	stopped    map[string]bool       // components stopped by the Stop fault
+	nodes      map[string]*Node      // by name
+	schedulers map[string]*Scheduler // by name
+	nodeOrder  []string              // node names in the order they joined
 }
 
 // New boots a cluster.
@@ -110,7 +111,8 @@ func New(ctx context.Context, cfg Config) (*Cluster, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	c := &Cluster{Config: cfg, ctx: ctx, cancel: cancel, tokens: map[string]string{}, groups: map[string][]string{},
 		credRand: rand.New(rand.NewSource(cfg.Seed)), links: map[string]*link{},
-		components: map[string]Component{}, stopped: map[string]bool{}, nodes: map[string]*Node{}}
+		components: map[string]Component{}, stopped: map[string]bool{}, nodes: map[string]*Node{},
+		schedulers: map[string]*Scheduler{}}
 
 	// The clock everything waits on: virtual in step mode, the (maybe sped-up) wall clock otherwise.
 	if cfg.Mode == StepMode {

@@ -434,7 +434,7 @@ var errNotStepMode = errors.New("waiting and advancing need step mode: the step 
 // observer is the identity conditions and scenario files read the cluster with: an administrator
 // (system:masters) of its own, on its own connection. Its requests are Quiet: not in the trace.
 func (c *Cluster) observer() *client.Client {
-	return c.Client("system:kubesim", "kubesim", apiserver.GroupMasters)
+	return c.Client("system:kubesim", "kubesim", apiserver.GroupMasters).Quiet()
 }
 
 // observe lists the objects of res in namespace that match selector and name (exact, a prefix ending

@@ -120,5 +120,13 @@ func (c *Cluster) StartScheduler(ctx context.Context, name, lease string, profil
 			return nil, err
 		}
 	}
-	return &Scheduler{Name: name, Elector: elector, Scheduler: s}, nil
+	started := &Scheduler{Name: name, Elector: elector, Scheduler: s}
+	c.schedulers[name] = started
+	return started, nil
+}
+
+// Scheduler returns a scheduler started in this cluster ("kube-scheduler" for the default one).
+func (c *Cluster) Scheduler(name string) (*Scheduler, bool) {
+	s, ok := c.schedulers[name]
+	return s, ok
 }

@@ -7,7 +7,10 @@
 //	ExpireCredential               a client certificate expires: 401 from then on (kubelet-cert-expired)
 //	Partition / Heal               a component is cut off from the apiserver and reconnected
 //	                               (split-brain, local-autonomy)
-//	Stop / Start                   a component (a kubelet: node-down) stops and starts again
+//	Stop / Start                   a component stops and starts again: a kubelet stops heartbeating and
+//	                               syncing (node-down); any other component is frozen, as a process
+//	                               in a long GC pause or SIGSTOP is (a frozen leader still believes
+//	                               it leads: split-brain)
 //	RuntimeFault / RuntimeFault(nil)  a node's container runtime is slow, hung (runtime-hung), down,
 //	                               or the node crashes and every container dies
 //	SkewClock / SkewClock(0)       a node's clock is off: its TLS checks of the apiserver's certificate

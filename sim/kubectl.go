@@ -210,7 +210,10 @@ func (k *Kubectl) CanI(verb, resource, namespace string) bool {
 	if ok {
 		answer = "yes"
 	}
-	k.say("auth can-i", "", "kubectl auth can-i %s %s -n %s -> %s %s", verb, resource, namespace, answer, why)
+	if why != "" {
+		answer += " (" + why + ")"
+	}
+	k.say("auth can-i", "", "kubectl auth can-i %s %s -n %s -> %s", verb, resource, namespace, answer)
 	return ok
 }
 

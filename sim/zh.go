@@ -10,9 +10,9 @@ func init() {
 		"%s %s":                "%s %s",
 		"kubectl apply -f: %v": "kubectl apply -f：%v",
 		"GET %s %s (kubectl apply: does it exist yet?)": "GET %s %s（kubectl apply：对象已经存在吗？）",
-		"LIST %s": "LIST %s",
-		"kubectl auth can-i %s %s -n %s -> %s %s": "kubectl auth can-i %s %s -n %s -> %s %s",
-		"The cluster starts: %s":                  "集群启动：%s",
+		"LIST %s":                              "LIST %s",
+		"kubectl auth can-i %s %s -n %s -> %s": "kubectl auth can-i %s %s -n %s -> %s",
+		"The cluster starts: %s":               "集群启动：%s",
 		// create-deployment steps
 		"%d. kubectl apply -f nginx-deployment.yaml (3 replicas of nginx:1.25)":                       "%d. kubectl apply -f nginx-deployment.yaml（3 个 nginx:1.25 副本）",
 		"%d. The control plane and the kubelets take it from here, until the Deployment is available": "%d. 接下来交给控制面和各节点的 kubelet，直到 Deployment 可用",

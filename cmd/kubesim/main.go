@@ -28,6 +28,7 @@ Usage:
   kubesim list                 list the scenarios
   kubesim describe NAME        what a scenario teaches and which signs to look for
   kubesim run NAME [flags]     play a scenario in step mode (kubesim run --help)
+  kubesim explain -f MANIFEST --pod NS/NAME   why the scheduler puts a pod where it does
   kubesim bench [--ops N]      measure kubesim against baselines taken in the same run
   kubesim help                 this text
 `
@@ -53,6 +54,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runScenario(ctx, args[1:], stdin, stdout, stderr)
 	case "bench":
 		return bench(ctx, args[1:], stdout, stderr)
+	case "explain":
+		return explain(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -1,0 +1,157 @@
+// scenario_node_selector_affinity.go: node-selector-affinity, steering pods by node labels: a
+// nodeSelector and a required node affinity are filters (a node that does not match is out), a
+// preferred node affinity is a score (a matching node wins if nothing weighs more). The scheduler is
+// asked to explain each decision before it makes it, and then makes it.
+package sim
+
+import (
+	"context"
+
+	"kubesim/scheduler/plugins"
+)
+
+// affinityNodes: two SSD nodes in different zones and one HDD node.
+var affinityNodes = []NodeSpec{
+	{Name: "node-1", CPU: "4", Memory: "8Gi", Pods: 110, Zone: "zone-a", Labels: map[string]string{"disktype": "ssd"}},
+	{Name: "node-2", CPU: "4", Memory: "8Gi", Pods: 110, Zone: "zone-b", Labels: map[string]string{"disktype": "ssd"}},
+	{Name: "node-3", CPU: "4", Memory: "8Gi", Pods: 110, Zone: "zone-c", Labels: map[string]string{"disktype": "hdd"}},
+}
+
+// dbPodYAML selects SSD nodes with the simplest tool, nodeSelector.
+const dbPodYAML = `apiVersion: v1
+kind: Pod
+metadata:
+  name: db
+spec:
+  nodeSelector:
+    disktype: ssd
+  containers:
+  - name: db
+    image: redis:7.2
+`
+
+// cachePodYAML requires an SSD node and prefers zone-b.
+const cachePodYAML = `apiVersion: v1
+kind: Pod
+metadata:
+  name: cache
+spec:
+  affinity:
+    nodeAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+        nodeSelectorTerms:
+        - matchExpressions:
+          - key: disktype
+            operator: In
+            values: ["ssd"]
+      preferredDuringSchedulingIgnoredDuringExecution:
+      - weight: 80
+        preference:
+          matchExpressions:
+          - key: topology.kubernetes.io/zone
+            operator: In
+            values: ["zone-b"]
+  containers:
+  - name: cache
+    image: redis:7.2
+`
+
+// reportPodYAML only prefers a zone that no node is in.
+const reportPodYAML = `apiVersion: v1
+kind: Pod
+metadata:
+  name: report
+spec:
+  affinity:
+    nodeAffinity:
+      preferredDuringSchedulingIgnoredDuringExecution:
+      - weight: 50
+        preference:
+          matchExpressions:
+          - key: topology.kubernetes.io/zone
+            operator: In
+            values: ["zone-x"]
+  containers:
+  - name: report
+    image: nginx:1.25
+`
+
+func init() {
+	Register(Scenario{
+		Name:    "node-selector-affinity",
+		Summary: "nodeSelector disktype=ssd, required and preferred node affinity: matching nodes pass Filter, preferred ones score higher",
+		Teaches: `Three ways to steer a pod by node labels, all checked by the NodeAffinity plugin. spec.nodeSelector
+(disktype: ssd) and requiredDuringSchedulingIgnoredDuringExecution are hard: at Filter, a node whose
+labels do not match is out, with "node(s) didn't match Pod's node affinity/selector".
+preferredDuringSchedulingIgnoredDuringExecution is soft: at Score, each node gets the sum of the
+weights of the terms it matches, rescaled so that the best gets 100, times the plugin's weight (2); a
+preference nobody matches changes nothing, and the pod is scheduled anyway. Before each decision the
+scenario asks the scheduler to explain it (what kubesim explain prints), then lets it decide.
+
+Signs to look for: node-3 (disktype=hdd) failing NodeAffinity for db and cache while node-1 and node-2
+pass; for cache, NodeAffinity 80→100 on node-2 (zone-b) and 0→0 on node-1, the winner node-2, and the
+pod bound there; report, preferring a zone that does not exist, passing Filter on all 3 nodes and
+scheduled.`,
+		Cluster: Config{ControllerManager: true, NodeSpecs: affinityNodes},
+		Run:     runNodeSelectorAffinity,
+	})
+}
+
+func runNodeSelectorAffinity(ctx context.Context, s *Session) error {
+	s.Step("kube-scheduler starts; the scenario keeps a handle on it to ask it to explain its decisions")
+	sched := schedStartScheduler(ctx, s)
+	if sched == nil {
+		return s.Err()
+	}
+
+	s.Step("kubectl apply -f db.yaml: nodeSelector disktype=ssd; the scheduler explains, then decides")
+	db := schedApplyAndExplain(ctx, s, sched, dbPodYAML)
+	if db == nil {
+		return s.Err()
+	}
+	hdd := schedNodeVerdict(db, "node-3")
+	s.Expect(hdd != nil && !hdd.Feasible && hdd.RejectedBy == plugins.NodeAffinityName && hdd.Reason == plugins.ErrReasonPod,
+		"node-3 (disktype=hdd) fails Filter NodeAffinity: %s", plugins.ErrReasonPod)
+	s.Expect(db.Feasible == 2, "node-1 and node-2 (disktype=ssd) pass Filter: %d of 3 nodes feasible", db.Feasible)
+	if !schedWait(ctx, s, "pod db bound") {
+		return s.Err()
+	}
+	node := schedPod(ctx, s, "db").Spec.NodeName
+	s.Expect(node == "node-1" || node == "node-2", "pod db is bound to %s, an SSD node", node)
+
+	s.Step("kubectl apply -f cache.yaml: requires disktype In [ssd], prefers zone-b (weight 80)")
+	cache := schedApplyAndExplain(ctx, s, sched, cachePodYAML)
+	if cache == nil {
+		return s.Err()
+	}
+	hdd = schedNodeVerdict(cache, "node-3")
+	s.Expect(hdd != nil && !hdd.Feasible && hdd.RejectedBy == plugins.NodeAffinityName, "the required affinity filters node-3 out")
+	preferred, ok1 := schedPluginScore(cache, "node-2", plugins.NodeAffinityName)
+	other, ok2 := schedPluginScore(cache, "node-1", plugins.NodeAffinityName)
+	s.Expect(ok1 && ok2 && preferred.Raw == 80 && preferred.Score == 100 && other.Raw == 0 && other.Score == 0,
+		"Score NodeAffinity: node-2 (zone-b) %d→%d, node-1 %d→%d, each times weight %d", preferred.Raw, preferred.Score, other.Raw, other.Score, preferred.Weight)
+	s.Expect(cache.Winner == "node-2" && len(cache.TiedWith) == 0, "the explanation's winner is node-2 (totals: node-1 %d, node-2 %d)",
+		schedNodeVerdict(cache, "node-1").Total, schedNodeVerdict(cache, "node-2").Total)
+	if !schedWait(ctx, s, "pod cache bound") {
+		return s.Err()
+	}
+	s.Expect(schedPod(ctx, s, "cache").Spec.NodeName == "node-2", "the scheduler binds cache to node-2, as explained")
+
+	s.Step("kubectl apply -f report.yaml: prefers zone-x, where no node is: a preference, not a requirement")
+	report := schedApplyAndExplain(ctx, s, sched, reportPodYAML)
+	if report == nil {
+		return s.Err()
+	}
+	s.Expect(report.Feasible == 3, "all 3 nodes pass Filter: preferences are never filters")
+	zero := true
+	for _, n := range s.NodeNames() {
+		if ps, ok := schedPluginScore(report, n, plugins.NodeAffinityName); !ok || ps.Score != 0 {
+			zero = false
+		}
+	}
+	s.Expect(zero, "NodeAffinity scores 0 on every node: nobody matches, so the preference decides nothing")
+	if schedWait(ctx, s, "pod report running") {
+		s.Expect(true, "pod report is scheduled and Running on %s", schedPod(ctx, s, "report").Spec.NodeName)
+	}
+	return s.Err()
+}

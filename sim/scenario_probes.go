@@ -1,0 +1,192 @@
+// scenario_probes.go: probes, the kubelet's three health checks (article 2, section 6.2): a liveness
+// probe that starts failing gets its container restarted; a readiness probe that starts failing
+// takes the pod out of Ready without restarting anything; a startup probe holds off the liveness
+// probe of a slow starter, which without it is killed before it ever serves.
+package sim
+
+import (
+	"context"
+	"time"
+
+	"kubesim/api"
+)
+
+func init() {
+	Register(Scenario{
+		Name:    "probes",
+		Summary: "liveness fails -> restart; readiness fails -> Ready=False; a startupProbe protects a slow starter",
+		Teaches: `The kubelet probes each container as its spec says, every periodSeconds (default 10), and acts only
+after failureThreshold (default 3) failures in a row. Four pods:
+
+  liveness-http    nginx whose HTTP liveness probe starts answering 500 after 30s: three failures, then
+                   the kubelet kills the container ("Container nginx failed liveness probe, will be
+                   restarted") and restartPolicy Always starts a new one.
+  readiness-exec   the classic "cat /tmp/healthy" readiness probe on a shell that removes the file after
+                   30s: the pod's Ready condition flips from True to False, and nothing is restarted.
+                   A Service would stop sending it traffic (its endpoints list only Ready pods); kubesim
+                   has no endpoints controller yet, so only the condition flip is shown.
+  slow-start       a server that takes 60s before it listens, with a liveness probe and a startupProbe
+                   allowing up to 30 x 10s: the liveness probe does not run until the startup probe
+                   passes, so the container starts once and becomes Ready.
+  slow-unguarded   the same server and liveness probe without the startupProbe: the liveness probe
+                   fails three times before the server listens, the container is killed at about 30s,
+                   and every restart starts the wait over: it never serves. (With no readiness probe
+                   the kubelet even reports it Ready while it runs: Ready means "the readiness probe
+                   passes", and without one it means only "running".)
+
+Signs to look for: the events "Liveness probe failed: HTTP probe failed with statuscode: 500",
+"Container nginx failed liveness probe, will be restarted", "Readiness probe failed: ...", "Startup
+probe failed: ... connection refused"; RESTARTS of liveness-http and slow-unguarded growing; the Ready
+condition of readiness-exec going True then False with RESTARTS 0; slow-start Ready with RESTARTS 0.`,
+		Cluster: FullCluster(3),
+		Run:     runProbes,
+	})
+}
+
+const probesYAML = `apiVersion: v1
+kind: Pod
+metadata:
+  name: liveness-http
+spec:
+  containers:
+  - name: nginx
+    image: nginx:1.25
+    env:
+    - name: KUBESIM_FAIL_LIVENESS_AFTER
+      value: 30s
+    livenessProbe:
+      httpGet:
+        path: /
+        port: 80
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: readiness-exec
+spec:
+  containers:
+  - name: app
+    image: busybox:1.36
+    command: ["sh", "-c", "touch /tmp/healthy; sleep 30; rm -f /tmp/healthy; sleep 3600"]
+    readinessProbe:
+      exec:
+        command: ["cat", "/tmp/healthy"]
+      periodSeconds: 5
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: slow-start
+spec:
+  containers:
+  - name: app
+    image: nginx:1.25
+    env:
+    - name: KUBESIM_START_DELAY
+      value: 60s
+    startupProbe:
+      httpGet:
+        path: /
+        port: 80
+      failureThreshold: 30
+    livenessProbe:
+      httpGet:
+        path: /
+        port: 80
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: slow-unguarded
+spec:
+  containers:
+  - name: app
+    image: nginx:1.25
+    env:
+    - name: KUBESIM_START_DELAY
+      value: 60s
+    livenessProbe:
+      httpGet:
+        path: /
+        port: 80
+`
+
+func runProbes(ctx context.Context, s *Session) error {
+	s.Step("kubectl apply: liveness-http, readiness-exec, slow-start (with a startupProbe) and slow-unguarded (without)")
+	if _, err := s.Kubectl.Apply(ctx, []byte(probesYAML)); err != nil {
+		s.Expect(false, "the pods are created: %v", err)
+		return s.Err()
+	}
+	if !waitFor(ctx, s, time.Minute, "pod readiness-exec ready") {
+		return s.Err()
+	}
+	s.Expect(true, "readiness-exec is Ready: cat /tmp/healthy succeeds")
+
+	s.Step("30s on, /tmp/healthy is gone: readiness-exec's readiness probe fails and the pod leaves Ready")
+	if !waitWithin(ctx, s, 2*time.Minute, "readiness-exec Ready=False", func() (bool, error) {
+		p, err := observePod(ctx, s, "readiness-exec")
+		return err == nil && podReady(p) == api.ConditionFalse, err
+	}) {
+		return s.Err()
+	}
+	p, _ := observePod(ctx, s, "readiness-exec")
+	s.Expect(p.Status.Phase == api.PodRunning && restarts(p) == 0,
+		"kubectl get pod readiness-exec: READY 0/1, STATUS Running, RESTARTS 0: not ready is not restarted")
+
+	s.Step("liveness-http answers 500 after 30s: three failed liveness probes, then the kubelet restarts it")
+	if !waitWithin(ctx, s, 2*time.Minute, "liveness-http restarted", func() (bool, error) {
+		p, err := observePod(ctx, s, "liveness-http")
+		return err == nil && restarts(p) >= 1, err
+	}) {
+		return s.Err()
+	}
+	p, _ = observePod(ctx, s, "liveness-http")
+	s.Expect(restarts(p) == 1 && p.Status.Phase == api.PodRunning,
+		"kubectl get pod liveness-http: RESTARTS 1; the new container answers 200 again, for its first 30s")
+
+	s.Step("The slow starters: slow-unguarded is killed before it listens; slow-start waits behind its startupProbe")
+	if !waitWithin(ctx, s, 3*time.Minute, "slow-start Ready", func() (bool, error) {
+		p, err := observePod(ctx, s, "slow-start")
+		return err == nil && podReady(p) == api.ConditionTrue, err
+	}) {
+		return s.Err()
+	}
+	p, _ = observePod(ctx, s, "slow-start")
+	s.Expect(restarts(p) == 0, "slow-start: Ready once its server listened (60s), RESTARTS 0: the startup probe kept the liveness probe away")
+	p, _ = observePod(ctx, s, "slow-unguarded")
+	s.Expect(restarts(p) >= 2,
+		"slow-unguarded: RESTARTS %d: its liveness probe kills it about 30s into each 60s start-up, so it never serves", restarts(p))
+
+	s.Step("What kubectl describe pod shows under Events")
+	events, err := observeEvents(ctx, s)
+	if err != nil {
+		return err
+	}
+	for _, want := range []struct{ pod, reason, message string }{
+		{"liveness-http", "Unhealthy", "Liveness probe failed: HTTP probe failed with statuscode: 500"},
+		{"liveness-http", "Killing", "Container nginx failed liveness probe, will be restarted"},
+		{"readiness-exec", "Unhealthy", "Readiness probe failed: "},
+		{"slow-start", "Unhealthy", "Startup probe failed: "},
+		{"slow-unguarded", "Unhealthy", "Liveness probe failed: "},
+		{"slow-unguarded", "Killing", "Container app failed liveness probe, will be restarted"},
+	} {
+		e := findEventAbout(events, want.pod, want.reason, want.message)
+		s.Expect(e != nil, "kubectl describe pod %s: %s %s: %s", want.pod, eventType(e), want.reason, eventMessage(e, want.message))
+	}
+	return s.Err()
+}
+
+func eventType(e *api.Event) string {
+	if e == nil {
+		return "?"
+	}
+	return e.Type
+}
+
+// eventMessage is the event's message, or what was looked for if there is no such event.
+func eventMessage(e *api.Event, wanted string) string {
+	if e == nil {
+		return wanted
+	}
+	return e.Message
+}
