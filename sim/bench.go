@@ -121,6 +121,11 @@ func Bench(ctx context.Context, w io.Writer, ops int) error {
 		return err
 	}
 	fmt.Fprintln(w, res)
+	dep, err := BenchDeployment(ctx, 1000)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(w, dep)
 	return nil
 }
 
