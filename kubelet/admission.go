@@ -13,11 +13,8 @@ package kubelet
 import (
 	"context"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"kubesim/api"
-	"kubesim/api/labels"
 	"kubesim/api/resource"
 )
 
@@ -82,71 +79,5 @@ func insufficient(name string, requested, used, capacity int64) string {
 
 // matchesNodeSelector checks nodeSelector and required node affinity against the node's labels.
 func (k *Kubelet) matchesNodeSelector(p *api.Pod) bool {
-	nodeLabels := labels.Set(k.cfg.nodeLabels(k.nodeName))
-	for key, v := range p.Spec.NodeSelector {
-		if nodeLabels[key] != v {
-			return false
-		}
-	}
-	aff := p.Spec.Affinity
-	if aff == nil || aff.NodeAffinity == nil || aff.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution == nil {
-		return true
-	}
-	for _, term := range aff.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms {
-		if k.termMatches(term, nodeLabels) {
-			return true // terms are ORed
-		}
-	}
-	return false
-}
-
-func (k *Kubelet) termMatches(term api.NodeSelectorTerm, nodeLabels labels.Set) bool {
-	if len(term.MatchExpressions) == 0 && len(term.MatchFields) == 0 {
-		return false
-	}
-	for _, r := range term.MatchExpressions {
-		if !requirementMatches(r, nodeLabels[r.Key], nodeLabels.Has(r.Key)) {
-			return false
-		}
-	}
-	for _, r := range term.MatchFields {
-		if r.Key != "metadata.name" || !requirementMatches(r, k.nodeName, true) {
-			return false
-		}
-	}
-	return true
-}
-
-func requirementMatches(r api.NodeSelectorRequirement, value string, present bool) bool {
-	in := func() bool {
-		for _, v := range r.Values {
-			if v == value {
-				return true
-			}
-		}
-		return false
-	}
-	compare := func(sign int) bool {
-		if !present || len(r.Values) != 1 {
-			return false
-		}
-		a, err1 := strconv.ParseInt(value, 10, 64)
-		b, err2 := strconv.ParseInt(strings.TrimSpace(r.Values[0]), 10, 64)
-		return err1 == nil && err2 == nil && (a-b)*int64(sign) > 0
-	}
-	switch r.Operator {
-	case api.NodeSelectorOpIn:
-		return present && in()
-	case api.NodeSelectorOpNotIn:
-		return !present || !in()
-	case api.NodeSelectorOpExists:
-		return present
-	case api.NodeSelectorOpDoesNotExist:
-		return !present
-	case api.NodeSelectorOpGt:
-		return compare(1)
-	case api.NodeSelectorOpLt:
-		return compare(-1)
-	}
-	return false
+	return api.RequiredNodeSelectionMatches(p, k.nodeName, k.cfg.nodeLabels(k.nodeName))
 }

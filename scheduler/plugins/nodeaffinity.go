@@ -70,7 +70,7 @@ func (NodeAffinity) Score(_ context.Context, state *framework.CycleState, _ *api
 	}
 	var score int64
 	for _, t := range data.(preferredTerms) {
-		if nodeSelectorTermMatches(&t.Preference, ni.Node()) {
+		if t.Preference.Matches(ni.Node().Name, ni.Node().Labels) {
 			score += int64(t.Weight)
 		}
 	}
