@@ -84,7 +84,7 @@ type Cluster struct {
 	Store     *store.Store
 	APIServer *apiserver.Server
 	Trace     *trace.Recorder
-	Driver    *Driver // step mode only
+	Driver    *Driver // runs (step mode) or waits on (real time) the components
 	Kubectl   *Kubectl
 
 	virtual *clock.Virtual
@@ -146,6 +146,8 @@ func New(ctx context.Context, cfg Config) (*Cluster, error) {
 	// The step driver, which runs the components one unit of work at a time.
 	if cfg.Mode == StepMode {
 		c.Driver = newDriver(c.virtual, c.APIServer, st, c.Trace)
+	} else {
+		c.Driver = newRealTimeDriver(c.Clock, c.APIServer, st, c.Trace)
 	}
 
 	// kubectl, as the cluster admin (group system:masters, as kubeadm's admin.conf).
@@ -154,7 +156,7 @@ func New(ctx context.Context, cfg Config) (*Cluster, error) {
 	// kube-controller-manager: the reconcile loops that turn desired state into objects.
 	if cfg.ControllerManager {
 		cm, err := c.StartControllerManager(ctx, "kube-controller-manager")
-		if err == nil && c.Driver != nil {
+		if err == nil {
 			err = c.Driver.RunUntil(ctx, "kube-controller-manager holds its lease",
 				func() (bool, error) { return cm.Elector.IsLeader(), nil }, 10)
 		}
@@ -182,7 +184,7 @@ func New(ctx context.Context, cfg Config) (*Cluster, error) {
 			return nil, fmt.Errorf("starting node %s: %w", spec.Name, err)
 		}
 	}
-	if len(specs) > 0 && c.Driver != nil {
+	if len(specs) > 0 {
 		registered, _ := ParseCondition(fmt.Sprintf("nodes count %d", len(specs)))
 		ready, _ := ParseCondition("nodes ready")
 		allReady := func() (bool, error) {

@@ -37,7 +37,7 @@ func (c *Cluster) Add(ctx context.Context, comp Component) error {
 	}
 	c.components[comp.Name()] = comp
 	c.Trace.Record(traceJoin(comp.Name()))
-	if c.Driver != nil {
+	if c.Config.Mode == StepMode {
 		for _, inf := range comp.Informers() {
 			c.Driver.AddInformer(inf)
 		}

@@ -115,10 +115,8 @@ func (c *Cluster) StartScheduler(ctx context.Context, name, lease string, profil
 	if err := c.Add(ctx, renamed{leaderelection.Gated(elector, s), name + "/scheduling"}); err != nil {
 		return nil, err
 	}
-	if c.Driver != nil {
-		if err := c.Driver.RunUntil(ctx, name+" holds its lease", func() (bool, error) { return elector.IsLeader(), nil }, 10); err != nil {
-			return nil, err
-		}
+	if err := c.Driver.RunUntil(ctx, name+" holds its lease", func() (bool, error) { return elector.IsLeader(), nil }, 10); err != nil {
+		return nil, err
 	}
 	started := &Scheduler{Name: name, Elector: elector, Scheduler: s}
 	c.schedulers[name] = started

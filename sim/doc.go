@@ -12,7 +12,8 @@
 // Step mode runs on a virtual clock: the driver lets every informer catch up with etcd, runs exactly
 // one unit of work (one reconcile, one scheduling cycle, one pod sync), and when nothing is left
 // jumps the clock to the next timer. Real-time mode runs every component on goroutines against the
-// wall clock, optionally sped up.
+// wall clock, optionally sped up; the same Driver methods then wait instead of step, so a scenario
+// plays in either mode unless it is marked StepOnly.
 //
 // # What it simplifies
 //

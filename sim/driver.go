@@ -36,9 +36,12 @@ type Worker interface {
 	Step(ctx context.Context) (bool, error)
 }
 
-// Driver runs components one unit of work at a time.
+// Driver runs components one unit of work at a time. In real-time mode (real != nil) the components
+// run on their own goroutines and the same methods wait on the wall clock instead: Step lets a tick
+// of cluster time pass, Advance sleeps, RunUntil polls; so a scenario plays in either mode.
 type Driver struct {
 	clock  *clock.Virtual
+	real   clock.Clock
 	server *apiserver.Server
 	store  *store.Store
 	trace  *trace.Recorder
@@ -54,6 +57,21 @@ type Driver struct {
 
 func newDriver(clk *clock.Virtual, s *apiserver.Server, st *store.Store, tr *trace.Recorder) *Driver {
 	return &Driver{clock: clk, server: s, store: st, trace: tr}
+}
+
+// newRealTimeDriver waits on a running cluster's (possibly sped-up) wall clock.
+func newRealTimeDriver(clk clock.Clock, s *apiserver.Server, st *store.Store, tr *trace.Recorder) *Driver {
+	return &Driver{real: clk, server: s, store: st, trace: tr}
+}
+
+// tick is how much cluster time a real-time Step lets pass.
+const tick = 100 * time.Millisecond
+
+func (d *Driver) now() time.Time {
+	if d.real != nil {
+		return d.real.Now()
+	}
+	return d.clock.Now()
 }
 
 // AddInformer registers an informer to pump before each step.
@@ -76,6 +94,9 @@ func (d *Driver) Settle(ctx context.Context) error {
 	if err := d.server.WaitForRevision(wctx, rev); err != nil {
 		return fmt.Errorf("watch cache did not reach revision %d: %w", rev, err)
 	}
+	if d.real != nil {
+		return nil // informers run on their own goroutines
+	}
 	for {
 		moved := 0
 		for _, p := range d.pumps {
@@ -94,6 +115,10 @@ func (d *Driver) Settle(ctx context.Context) error {
 // Step runs one unit of work, or advances the clock to the next timer when there is none. It returns
 // false when the cluster is idle: no work and no timer pending.
 func (d *Driver) Step(ctx context.Context) (bool, error) {
+	if d.real != nil {
+		d.real.Sleep(tick)
+		return true, ctx.Err()
+	}
 	did, err := d.stepNow(ctx)
 	if err != nil || did {
 		return did, err
@@ -105,7 +130,7 @@ func (d *Driver) Step(ctx context.Context) (bool, error) {
 // of work (0 = no limit) or after MaxWait of cluster time: periodic timers (heartbeats, resyncs) never
 // let a cluster go fully idle, so time is the bound that always ends a wait.
 func (d *Driver) RunUntil(ctx context.Context, what string, cond func() (bool, error), maxSteps int) error {
-	start, deadline := d.steps, d.clock.Now().Add(d.maxWait())
+	start, deadline := d.steps, d.now().Add(d.maxWait())
 	for {
 		if err := d.Settle(ctx); err != nil {
 			return err
@@ -117,7 +142,7 @@ func (d *Driver) RunUntil(ctx context.Context, what string, cond func() (bool, e
 		if maxSteps > 0 && d.steps-start >= maxSteps {
 			return fmt.Errorf("still not %s after %d steps", what, maxSteps)
 		}
-		if d.clock.Now().After(deadline) {
+		if d.now().After(deadline) {
 			return fmt.Errorf("still not %s after %s of cluster time", what, d.maxWait())
 		}
 		more, err := d.Step(ctx)
@@ -156,6 +181,9 @@ func (d *Driver) RunIdle(ctx context.Context, maxSteps int) error {
 
 // stepNow settles and runs one unit of work if some component has one; it never moves the clock.
 func (d *Driver) stepNow(ctx context.Context) (bool, error) {
+	if d.real != nil {
+		return false, nil
+	}
 	if err := d.Settle(ctx); err != nil {
 		return false, err
 	}
@@ -177,6 +205,10 @@ func (d *Driver) stepNow(ctx context.Context) (bool, error) {
 
 // Advance lets dur of virtual time pass, running every unit of work that comes due on the way.
 func (d *Driver) Advance(ctx context.Context, dur time.Duration) error {
+	if d.real != nil {
+		d.real.Sleep(dur)
+		return d.Settle(ctx)
+	}
 	end := d.clock.Now().Add(dur)
 	for {
 		did, err := d.stepNow(ctx)

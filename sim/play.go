@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"sync/atomic"
+	"time"
 
 	"kubesim/sim/narrate"
 	"kubesim/trace"
@@ -24,6 +25,9 @@ type PlayOptions struct {
 	Until Condition
 	// MaxSteps, if positive, stops the run after that many units of work.
 	MaxSteps int
+	// Speed, if positive, plays the scenario in real time instead of step mode: every component on
+	// its own goroutines, the wall clock sped up Speed times. The trace then varies from run to run.
+	Speed float64
 }
 
 // errBreakpoint ends a run that reached its breakpoint.
@@ -36,19 +40,29 @@ func Play(ctx context.Context, sc Scenario, o PlayOptions) error {
 	if sc.Verbose {
 		o.Narrate.Verbose = true
 	}
+	if o.Speed > 0 && sc.StepOnly {
+		return fmt.Errorf("scenario %s plays in step mode only (its signs are counted in steps or exact cluster times): leave out --speed", sc.Name)
+	}
 	n, err := narrate.New(o.Out, o.Narrate)
 	if err != nil {
 		return err
 	}
 	text := o.Narrate.Format == "" || o.Narrate.Format == "text"
 	if text {
-		fmt.Fprintf(o.Out, "scenario %s: %s\ncluster: %s, step mode, seed %d\n\n", sc.Name, sc.Summary, sc.Cluster.describe(), o.Seed)
+		mode := "step mode"
+		if o.Speed > 0 {
+			mode = fmt.Sprintf("real time at %gx", o.Speed)
+		}
+		fmt.Fprintf(o.Out, "scenario %s: %s\ncluster: %s, %s, seed %d\n\n", sc.Name, sc.Summary, sc.Cluster.describe(), mode, o.Seed)
 	}
 	// After a breakpoint the scenario unwinds (its requests fail on the cancelled context); the story
 	// ends at the breakpoint, so nothing after it is told.
 	var stopped atomic.Bool
 	cfg := sc.Cluster
 	cfg.Mode, cfg.Seed, cfg.KeepTrace = StepMode, o.Seed, false
+	if o.Speed > 0 {
+		cfg.Mode, cfg.Speed = RealTime, o.Speed
+	}
 	cfg.Observe = func(e trace.Event) {
 		if !stopped.Load() {
 			n.Event(e)
@@ -97,9 +111,9 @@ func Play(ctx context.Context, sc Scenario, o PlayOptions) error {
 	if text {
 		switch {
 		case stopped.Load():
-			fmt.Fprintf(o.Out, "\nstopped at the breakpoint after %s of cluster time.\n", c.Trace.Since())
+			fmt.Fprintf(o.Out, "\nstopped at the breakpoint after %s of cluster time.\n", c.Trace.Since().Round(time.Millisecond))
 		case runErr == nil:
-			fmt.Fprintf(o.Out, "\ndone in %s of cluster time: every expected sign was seen.\n", c.Trace.Since())
+			fmt.Fprintf(o.Out, "\ndone in %s of cluster time: every expected sign was seen.\n", c.Trace.Since().Round(time.Millisecond))
 		default:
 			fmt.Fprintf(o.Out, "\nscenario %s failed: %v\n", sc.Name, runErr)
 		}

@@ -25,6 +25,9 @@ type Scenario struct {
 	Cluster Config
 	// Verbose makes the text story show every gate by default (the api-gates scenario is about them).
 	Verbose bool
+	// StepOnly marks a scenario whose signs are counted in units of work or exact cluster times, or
+	// that drives components by hand: it plays in step mode only, not in real time (--speed).
+	StepOnly bool
 	Run     func(ctx context.Context, s *Session) error
 }
 

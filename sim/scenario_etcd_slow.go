@@ -17,8 +17,9 @@ import (
 
 func init() {
 	Register(Scenario{
-		Name:    "etcd-slow",
-		Summary: "etcd's disk turns slow (200ms per write): the same kubectl apply takes far longer, and the wait is in etcd",
+		Name:     "etcd-slow",
+		StepOnly: true,
+		Summary:  "etcd's disk turns slow (200ms per write): the same kubectl apply takes far longer, and the wait is in etcd",
 		Teaches: `etcd acknowledges a write only once it is durable: appended to its write-ahead log and fsynced (and,
 in a multi-member cluster, replicated to a majority). On a slow disk each fsync takes long, and
 etcd_disk_wal_fsync_duration_seconds climbs. Every request that writes waits for it, and in Kubernetes

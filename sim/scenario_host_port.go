@@ -28,8 +28,9 @@ spec:
 
 func init() {
 	Register(Scenario{
-		Name:    "host-port",
-		Summary: "two pods want hostPort 8080: the second avoids the first one's node; a fourth on 3 nodes stays Pending",
+		Name:     "host-port",
+		StepOnly: true,
+		Summary:  "two pods want hostPort 8080: the second avoids the first one's node; a fourth on 3 nodes stays Pending",
 		Teaches: `A hostPort maps a container port to the same port on the node's address, so two pods on one node
 cannot both have hostPort 8080 (same protocol and hostIP). The NodePorts filter knows every port
 the node's pods already hold and rejects a node where the pod's host ports are taken. The scenario

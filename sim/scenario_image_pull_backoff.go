@@ -18,8 +18,9 @@ func init() {
 	nodes := DefaultNodes(3)
 	nodes[2].Arch = "arm64"
 	Register(Scenario{
-		Name:    "image-pull-backoff",
-		Summary: "ngnix:1.25 (a typo), a private image without credentials, an amd64-only image on an arm64 node: ErrImagePull, then ImagePullBackOff",
+		Name:     "image-pull-backoff",
+		StepOnly: true,
+		Summary:  "ngnix:1.25 (a typo), a private image without credentials, an amd64-only image on an arm64 node: ErrImagePull, then ImagePullBackOff",
 		Teaches: `Three pods whose image no node can pull. The scheduler places them (it does not look at images);
 the kubelet creates the sandbox and asks containerd to pull, which fails, each time in its own words:
 ngnix:1.25 does not exist on Docker Hub, which answers as if it were private ("pull access denied,

@@ -50,8 +50,9 @@ spec:
 
 func init() {
 	Register(Scenario{
-		Name:    "insufficient-resources",
-		Summary: "a pod requests more CPU than any node has left: Pending with \"0/3 nodes are available: 3 Insufficient cpu.\", scheduled once room frees",
+		Name:     "insufficient-resources",
+		StepOnly: true,
+		Summary:  "a pod requests more CPU than any node has left: Pending with \"0/3 nodes are available: 3 Insufficient cpu.\", scheduled once room frees",
 		Teaches: `The scheduler places pods by their requests, not by what they use: a node fits a pod if the pod's
 requests plus the requests of the pods already bound there stay within the node's Allocatable
 (capacity minus what the kubelet reserves). Here three batch pods take 3 of each node's 3.9

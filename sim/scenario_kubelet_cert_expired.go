@@ -19,8 +19,9 @@ import (
 
 func init() {
 	Register(Scenario{
-		Name:    "kubelet-cert-expired",
-		Summary: "node-2's client certificate expires (heartbeats get 401), node-3's clock is skewed (TLS fails): Unknown, containers keep running",
+		Name:     "kubelet-cert-expired",
+		StepOnly: true,
+		Summary:  "node-2's client certificate expires (heartbeats get 401), node-3's clock is skewed (TLS fails): Unknown, containers keep running",
 		Teaches: `A kubelet authenticates to the apiserver with a client certificate (system:node:<name>, group
 system:nodes), valid for a year with kubeadm; certificate rotation normally renews it in time. When
 it expires anyway, the apiserver's first gate refuses every request: 401 Unauthorized. The kubelet

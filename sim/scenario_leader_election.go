@@ -26,8 +26,9 @@ import (
 
 func init() {
 	Register(Scenario{
-		Name:    "leader-election",
-		Summary: "two kube-controller-manager replicas; kill the leader: the standby takes the Lease once it expires and catches up",
+		Name:     "leader-election",
+		StepOnly: true,
+		Summary:  "two kube-controller-manager replicas; kill the leader: the standby takes the Lease once it expires and catches up",
 		Teaches: `High-availability control planes run kube-controller-manager (and kube-scheduler) on every
 control-plane node, but only one replica may act at a time, or two ReplicaSet controllers would race.
 They elect a leader through a Lease object, kube-system/kube-controller-manager: the holder writes its

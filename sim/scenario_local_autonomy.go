@@ -15,8 +15,9 @@ import (
 
 func init() {
 	Register(Scenario{
-		Name:    "local-autonomy",
-		Summary: "node-1 cannot reach the apiserver: its containers keep running (and restarting) locally; the status catches up after the network heals",
+		Name:     "local-autonomy",
+		StepOnly: true,
+		Summary:  "node-1 cannot reach the apiserver: its containers keep running (and restarting) locally; the status catches up after the network heals",
 		Teaches: `The control plane is not in the data path. A kubelet runs the pods it was given from its own cache of
 them; it needs the apiserver to hear about new or deleted pods and to report status, not to keep
 containers alive. When node-1 is cut off from the apiserver (a network partition), its requests fail

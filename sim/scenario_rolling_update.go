@@ -15,8 +15,9 @@ import (
 
 func init() {
 	Register(Scenario{
-		Name:    "rolling-update",
-		Summary: "kubectl set image nginx=nginx:1.27: a new ReplicaSet scales up as the old one scales down, then rollout undo",
+		Name:     "rolling-update",
+		StepOnly: true,
+		Summary:  "kubectl set image nginx=nginx:1.27: a new ReplicaSet scales up as the old one scales down, then rollout undo",
 		Teaches: `A Deployment keeps one ReplicaSet per version of its pod template, named after the template's hash.
 Changing the image makes a new template, so the Deployment controller creates a new ReplicaSet
 (revision 2) and shifts replicas from the old one to it under the RollingUpdate strategy's defaults:

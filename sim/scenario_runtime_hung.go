@@ -16,8 +16,9 @@ import (
 
 func init() {
 	Register(Scenario{
-		Name:    "runtime-hung",
-		Summary: "containerd on node-2 hangs: PLEG is not healthy after 3m, the node goes NotReady, its containers keep running",
+		Name:     "runtime-hung",
+		StepOnly: true,
+		Summary:  "containerd on node-2 hangs: PLEG is not healthy after 3m, the node goes NotReady, its containers keep running",
 		Teaches: `The kubelet never learns from containerd that something changed: it asks. Every second its PLEG
 (pod lifecycle event generator) lists every sandbox and container and compares with the last list. When
 containerd hangs, those calls never return, and the kubelet's health check notices the PLEG has not

@@ -15,8 +15,9 @@ import (
 
 func init() {
 	Register(Scenario{
-		Name:    "scale",
-		Summary: "kubectl scale the nginx Deployment 3 -> 5 -> 2: which pods are created, and which are deleted first",
+		Name:     "scale",
+		StepOnly: true,
+		Summary:  "kubectl scale the nginx Deployment 3 -> 5 -> 2: which pods are created, and which are deleted first",
 		Teaches: `kubectl scale writes spec.replicas through the Deployment's scale subresource. The Deployment
 controller resizes its ReplicaSet ("Scaled up replica set nginx-<hash> from 3 to 5"), and the ReplicaSet
 controller creates the missing pods. Here the nodes are cordoned first (a maintenance window), so the two

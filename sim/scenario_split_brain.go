@@ -15,8 +15,9 @@ import (
 
 func init() {
 	Register(Scenario{
-		Name:    "split-brain",
-		Summary: "the leader is partitioned while its elector is stuck: two replicas think they lead, both act, the cluster still converges",
+		Name:     "split-brain",
+		StepOnly: true,
+		Summary:  "the leader is partitioned while its elector is stuck: two replicas think they lead, both act, the cluster still converges",
 		Teaches: `Leader election makes two leaders unlikely, not impossible. A leader that cannot renew steps down
 after renewDeadline (10s), before any standby may take over (leaseDuration, 15s): with a plain partition
 the terms do not overlap. But a leader whose elector is stuck (a renew request hanging, a long

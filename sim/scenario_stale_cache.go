@@ -20,8 +20,9 @@ import (
 
 func init() {
 	Register(Scenario{
-		Name:    "stale-cache",
-		Summary: "a ReplicaSet controller whose pod informer lags: expectations stop it from creating the pods twice",
+		Name:     "stale-cache",
+		StepOnly: true,
+		Summary:  "a ReplicaSet controller whose pod informer lags: expectations stop it from creating the pods twice",
 		Teaches: `Controllers never ask the apiserver "how many pods do I have?" on every reconcile; they read their
 informer's cache, which a watch keeps up to date, a little late. The ReplicaSet controller's own creates
 come back to it through that watch. Between its create calls and the watch events, its cache says the

@@ -14,8 +14,9 @@ import (
 
 func init() {
 	Register(Scenario{
-		Name:    "watch-expired",
-		Summary: "etcd is compacted past an informer's resourceVersion: 410 Gone, a relist (an extra LIST), the present state",
+		Name:     "watch-expired",
+		StepOnly: true,
+		Summary:  "etcd is compacted past an informer's resourceVersion: 410 Gone, a relist (an extra LIST), the present state",
 		Teaches: `A watch resumes from a resourceVersion only while the history after it still exists. etcd compacts
 old revisions away (kube-apiserver asks it to every 5 minutes), and the watch cache keeps only a window
 of recent events. An informer that asks to resume from a compacted revision is answered 410 Gone,

@@ -19,8 +19,9 @@ import (
 
 func init() {
 	Register(Scenario{
-		Name:    "watch-resume",
-		Summary: "an informer's watch breaks; it resumes from its last resourceVersion and gets exactly the missed events",
+		Name:     "watch-resume",
+		StepOnly: true,
+		Summary:  "an informer's watch breaks; it resumes from its last resourceVersion and gets exactly the missed events",
 		Teaches: `An informer lists once, then watches from the list's resourceVersion; each event it applies moves
 its resourceVersion on. When the connection breaks, it does not list again: it opens a new watch with
 ?resourceVersion=<the last one it saw>, and the apiserver's watch cache replays every change after that

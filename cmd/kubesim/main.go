@@ -112,6 +112,7 @@ func runScenario(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	until := fs.String("until", "", `stop as soon as a condition holds, e.g. "pods bound", "deployment nginx available"`)
 	steps := fs.Int("steps", 0, "stop after this many units of work (0 = run to the end)")
 	nodes := fs.Int("nodes", 0, "run the scenario on this many default nodes instead of its own (0 = the scenario's)")
+	speed := fs.Float64("speed", 0, "play in real time, the clock sped up this many times (60: a minute a second), instead of step mode")
 	color := fs.String("color", "auto", "colour the text story: auto (when writing to a terminal), always, never")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: kubesim run NAME [flags]   or   kubesim run -f scenario.yaml [flags]\n\nPlays a scenario in step mode on a fresh embedded etcd. Flags:")
@@ -198,7 +199,19 @@ func runScenario(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		fmt.Fprintf(stderr, "kubesim: --color must be auto, always or never, not %q\n", *color)
 		return 2
 	}
-	opts := sim.PlayOptions{Seed: *seed, Out: w, Until: cond, MaxSteps: *steps,
+	if *speed < 0 {
+		fmt.Fprintln(stderr, "kubesim run: --speed must be positive")
+		return 2
+	}
+	if *speed > 0 && sc.StepOnly {
+		fmt.Fprintf(stderr, "kubesim run: scenario %s plays in step mode only (its signs are counted in steps or exact cluster times): leave out --speed\n", sc.Name)
+		return 2
+	}
+	if *speed > 0 && (*step || *steps > 0) {
+		fmt.Fprintln(stderr, "kubesim run: --step and --steps need step mode; leave out --speed")
+		return 2
+	}
+	opts := sim.PlayOptions{Seed: *seed, Out: w, Until: cond, MaxSteps: *steps, Speed: *speed,
 		Narrate: narrate.Options{Format: *traceFormat, Lang: *lang, Verbose: *verbose, Color: useColor}}
 	if *step {
 		in := bufio.NewReader(stdin)

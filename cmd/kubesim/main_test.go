@@ -46,6 +46,16 @@ func TestRunPlaysAScenarioFile(t *testing.T) {
 	assert.Contains(t, out, "every expected sign was seen")
 }
 
+func TestRunInRealTime(t *testing.T) {
+	code, out, errOut := kubesim("run", "self-healing", "--speed", "100")
+	require.Equal(t, 0, code, errOut+out)
+	assert.Contains(t, out, "real time at 100x")
+	assert.Contains(t, out, "every expected sign was seen")
+	code, _, errOut = kubesim("run", "scale", "--speed", "100")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "step mode only")
+}
+
 func TestBadInvocationsExplainThemselves(t *testing.T) {
 	code, _, errOut := kubesim("run", "no-such-scenario")
 	assert.Equal(t, 2, code)

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 	"unicode"
 
 	"kubesim/trace"
@@ -62,7 +63,8 @@ func (n *textNarrator) Event(e trace.Event) {
 	if e.Action != "" && !strings.HasPrefix(msg, e.Action) {
 		msg = e.Action + ": " + msg
 	}
-	prefix := fmt.Sprintf("%5d  %-6s  ", e.Seq, e.Time.String())
+	// Real-time runs stamp events to the nanosecond; a millisecond is enough to read.
+	prefix := fmt.Sprintf("%5d  %-6s  ", e.Seq, time.Duration(e.Time).Round(time.Millisecond).String())
 	indent := strings.Repeat(" ", len(prefix)+n.compCol+2)
 	lines := wrap(msg, n.o.Width-len(indent))
 	colour := ""
