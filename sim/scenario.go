@@ -28,7 +28,7 @@ type Scenario struct {
 	// StepOnly marks a scenario whose signs are counted in units of work or exact cluster times, or
 	// that drives components by hand: it plays in step mode only, not in real time (--speed).
 	StepOnly bool
-	Run     func(ctx context.Context, s *Session) error
+	Run      func(ctx context.Context, s *Session) error
 }
 
 var catalogue = map[string]Scenario{}
