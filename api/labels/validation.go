@@ -43,6 +43,9 @@ var (
 // most 63 alphanumerics, '-', '_' and '.', starting and ending alphanumeric.
 // "app", "app.kubernetes.io/name" and "example.com/MyKey" are valid.
 func IsQualifiedName(value string) []string {
+	if validQualifiedName(value) {
+		return nil
+	}
 	var errs []string
 	name := value
 	switch parts := strings.Split(value, "/"); len(parts) {
@@ -75,6 +78,9 @@ func IsQualifiedName(value string) []string {
 // IsValidLabelValue checks a label value: empty, or at most 63 alphanumerics,
 // '-', '_' and '.', starting and ending alphanumeric.
 func IsValidLabelValue(value string) []string {
+	if value == "" || validNamePart(value) {
+		return nil
+	}
 	var errs []string
 	if len(value) > labelValueMaxLength {
 		errs = append(errs, maxLenError(labelValueMaxLength))
@@ -88,6 +94,9 @@ func IsValidLabelValue(value string) []string {
 // IsDNS1123Subdomain checks most object names (pods, deployments, nodes):
 // lowercase alphanumerics, '-' and '.', at most 253 characters.
 func IsDNS1123Subdomain(value string) []string {
+	if validDNS1123Subdomain(value) {
+		return nil
+	}
 	var errs []string
 	if len(value) > dns1123SubdomainMaxLength {
 		errs = append(errs, maxLenError(dns1123SubdomainMaxLength))
@@ -102,6 +111,9 @@ func IsDNS1123Subdomain(value string) []string {
 // (namespaces, services, container names): lowercase alphanumerics and '-',
 // at most 63 characters.
 func IsDNS1123Label(value string) []string {
+	if validDNS1123Label(value) {
+		return nil
+	}
 	var errs []string
 	if len(value) > dns1123LabelMaxLength {
 		errs = append(errs, maxLenError(dns1123LabelMaxLength))
