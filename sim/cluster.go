@@ -103,7 +103,9 @@ type Cluster struct {
 	stopped    map[string]bool       // components stopped by the Stop fault
 	nodes      map[string]*Node      // by name
 	schedulers map[string]*Scheduler // by name
-	nodeOrder  []string              // node names in the order they joined
+	// controllerManagers are the kube-controller-manager replicas, by name.
+	controllerManagers map[string]*ControllerManager
+	nodeOrder          []string // node names in the order they joined
 }
 
 // New boots a cluster.
@@ -112,7 +114,7 @@ func New(ctx context.Context, cfg Config) (*Cluster, error) {
 	c := &Cluster{Config: cfg, ctx: ctx, cancel: cancel, tokens: map[string]string{}, groups: map[string][]string{},
 		credRand: rand.New(rand.NewSource(cfg.Seed)), links: map[string]*link{},
 		components: map[string]Component{}, stopped: map[string]bool{}, nodes: map[string]*Node{},
-		schedulers: map[string]*Scheduler{}}
+		schedulers: map[string]*Scheduler{}, controllerManagers: map[string]*ControllerManager{}}
 
 	// The clock everything waits on: virtual in step mode, the (maybe sped-up) wall clock otherwise.
 	if cfg.Mode == StepMode {

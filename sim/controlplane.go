@@ -30,6 +30,8 @@ const ControllerManagerUser = "system:kube-controller-manager"
 type ControllerManager struct {
 	Name    string // "kube-controller-manager", or "kube-controller-manager-2" for a second replica
 	Elector *leaderelection.LeaderElector
+	// parts are the names the replica's components are registered under (the elector first).
+	parts []string
 }
 
 // StartControllerManager adds one kube-controller-manager replica to the cluster. Its requests travel
@@ -62,6 +64,7 @@ func (c *Cluster) StartControllerManager(ctx context.Context, name string) (*Con
 		nodelifecycle.New(cl, c.Clock, c.Trace, events(nodelifecycle.EventSource), nodelifecycle.Options{}),
 		podgc.New(cl, c.Clock, c.Trace, podgc.Options{}),
 	}
+	cm := &ControllerManager{Name: name, Elector: elector, parts: []string{name}}
 	for _, ctrl := range controllers {
 		gated := leaderelection.Gated(elector, ctrl)
 		if name != "kube-controller-manager" {
@@ -70,8 +73,10 @@ func (c *Cluster) StartControllerManager(ctx context.Context, name string) (*Con
 		if err := c.Add(ctx, gated); err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
+		cm.parts = append(cm.parts, gated.Name())
 	}
-	return &ControllerManager{Name: name, Elector: elector}, nil
+	c.controllerManagers[name] = cm
+	return cm, nil
 }
 
 // renamed gives a second replica's controllers distinct names in the cluster's registry.

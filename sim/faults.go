@@ -11,6 +11,8 @@
 //	                               syncing (node-down); any other component is frozen, as a process
 //	                               in a long GC pause or SIGSTOP is (a frozen leader still believes
 //	                               it leads: split-brain)
+//	KillControllerManager / KillScheduler  a control-plane replica dies (leader-election): its Lease
+//	                               is left to expire and a standby takes over
 //	RuntimeFault / RuntimeFault(nil)  a node's container runtime is slow, hung (runtime-hung), down,
 //	                               or the node crashes and every container dies
 //	SkewClock / SkewClock(0)       a node's clock is off: its TLS checks of the apiserver's certificate
@@ -249,5 +251,31 @@ func (c *Cluster) SkewClock(node string, d time.Duration) error {
 		return nil
 	}
 	c.fault("fault", "the clock of %s is off by %s (NTP is not running)", node, d)
+	return nil
+}
+
+// KillControllerManager kills a kube-controller-manager replica: its elector and every controller
+// stop at once. Its Lease is not released (a crashed process releases nothing): a standby takes over
+// once the Lease expires.
+func (c *Cluster) KillControllerManager(name string) error {
+	cm, ok := c.controllerManagers[name]
+	if !ok {
+		return fmt.Errorf("no kube-controller-manager replica named %q", name)
+	}
+	for _, part := range cm.parts {
+		c.stopped[part] = true
+	}
+	c.fault("fault", "%s was killed: its controllers stop, its Lease is left to expire", name)
+	return nil
+}
+
+// KillScheduler kills a kube-scheduler replica (its elector and the scheduler) the same way.
+func (c *Cluster) KillScheduler(name string) error {
+	if _, ok := c.schedulers[name]; !ok {
+		return fmt.Errorf("no kube-scheduler named %q", name)
+	}
+	c.stopped[name] = true
+	c.stopped[name+"/scheduling"] = true
+	c.fault("fault", "%s was killed: it schedules nothing more, its Lease is left to expire", name)
 	return nil
 }

@@ -14,14 +14,6 @@ import (
 
 	"kubesim/api"
 	"kubesim/client/leaderelection"
-	"kubesim/controllers/daemonset"
-	"kubesim/controllers/deployment"
-	"kubesim/controllers/garbagecollector"
-	"kubesim/controllers/namespace"
-	"kubesim/controllers/nodelifecycle"
-	"kubesim/controllers/podgc"
-	"kubesim/controllers/replicaset"
-	"kubesim/controllers/serviceaccount"
 )
 
 func init() {
@@ -162,16 +154,5 @@ func electorOf(s *Session, name string) *leaderelection.LeaderElector {
 // it runs. (Stopping the elector alone is not enough: it would keep believing it leads, and its
 // controllers, gated on that belief, would keep working.)
 func stopControllerManager(s *Session, name string) error {
-	prefix := ""
-	if name != "kube-controller-manager" {
-		prefix = name + "/"
-	}
-	for _, part := range []string{name, prefix + deployment.Name, prefix + replicaset.Name, prefix + daemonset.Name,
-		prefix + serviceaccount.Name, prefix + namespace.Name, prefix + garbagecollector.Name, prefix + nodelifecycle.Name,
-		prefix + podgc.Name} {
-		if err := s.Stop(part); err != nil {
-			return err
-		}
-	}
-	return nil
+	return s.KillControllerManager(name)
 }
