@@ -60,7 +60,9 @@ func (n *textNarrator) Event(e trace.Event) {
 		n.header = true
 	}
 	msg := n.message(e)
-	if e.Action != "" && !strings.HasPrefix(msg, e.Action) {
+	// The action word leads an English line that does not already start with it; a translated
+	// line says it in its own words.
+	if e.Action != "" && !strings.HasPrefix(msg, e.Action) && (n.o.Lang != "zh" || msg == e.Message) {
 		msg = e.Action + ": " + msg
 	}
 	// Real-time runs stamp events to the nanosecond; a millisecond is enough to read.
