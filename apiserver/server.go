@@ -84,7 +84,7 @@ func New(cfg Config) *Server {
 		s.lastWrite[r.Name] = new(atomic.Int64)
 	}
 	s.mutating = []mutatingPlugin{defaulting{}, namespaceLifecycle{s}, serviceAccountAdmission{s}, defaultTolerationSeconds{}, priorityAdmission{s}}
-	s.validating = []validatingPlugin{}
+	s.validating = []validatingPlugin{resourceQuotaAdmission{s}}
 	return s
 }
 
