@@ -3,12 +3,11 @@
 //
 //	New(client, clock, trace, events) *Controller
 //	Name, Informers, Step, Run            the component contract (sim.Component)
-//	runWorker -> processNextWorkItem -> Reconcile   the loop (client-go's sample-controller)
+//	Step / Run -> internal.Loop -> Reconcile      the loop (client-go's sample-controller), shared
 package deployment
 
 import (
 	"context"
-	"sync"
 
 	"kubesim/api"
 	"kubesim/client"
@@ -40,6 +39,7 @@ type Controller struct {
 	rsInformer  *client.Informer[api.ReplicaSet, *api.ReplicaSet]
 	podInformer *client.Informer[api.Pod, *api.Pod]
 	queue       *workqueue.Queue[string]
+	loop        *internal.Loop
 }
 
 // New builds the controller. c must authenticate as system:kube-controller-manager; events should
@@ -56,6 +56,8 @@ func New(c *client.Client, clk clock.Clock, tr *trace.Recorder, events *client.E
 		podInformer: client.NewInformer[api.Pod](c, client.InformerOptions{Clock: clk, Trace: tr, Name: Name + " pods"}),
 		queue:       workqueue.New(clk, "deployment", workqueue.DefaultControllerRateLimiter[string]()),
 	}
+	dc.loop = &internal.Loop{Queue: dc.queue, Reconcile: dc.Reconcile, Informers: dc.Informers, Workers: workers,
+		Tracer: dc.tracer, Resource: "deployments", MaxRetries: maxRetries, DroppedUntil: "the Deployment changes"}
 	dc.rsInformer.AddIndexer(internal.IndexControllerUID, internal.ControllerUIDIndex[*api.ReplicaSet])
 	dc.podInformer.AddIndexer(internal.IndexControllerUID, internal.ControllerUIDIndex[*api.Pod])
 	dc.dInformer.AddHandler(client.Handler[*api.Deployment]{OnAdd: dc.addDeployment, OnUpdate: dc.updateDeployment, OnDelete: dc.deleteDeployment})
@@ -72,65 +74,8 @@ func (c *Controller) Informers() []client.InformerHandle {
 	return []client.InformerHandle{c.dInformer, c.rsInformer, c.podInformer}
 }
 
-// Step reconciles one queued Deployment, if any is queued.
-func (c *Controller) Step(ctx context.Context) (bool, error) {
-	return c.processNextWorkItem(ctx, false), nil
-}
+// Step reconciles one queued key, if any is queued (see internal.Loop).
+func (c *Controller) Step(ctx context.Context) (bool, error) { return c.loop.Step(ctx) }
 
 // Run runs the informers and workers until ctx ends.
-func (c *Controller) Run(ctx context.Context) {
-	for _, inf := range c.Informers() {
-		go inf.Run(ctx)
-	}
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			c.runWorker(ctx)
-		}()
-	}
-	<-ctx.Done()
-	c.queue.ShutDown()
-	wg.Wait()
-}
-
-func (c *Controller) runWorker(ctx context.Context) {
-	for c.processNextWorkItem(ctx, true) {
-	}
-}
-
-// processNextWorkItem takes one key (waiting for one if blocking) and reconciles it. A failure is
-// retried with per-key exponential backoff, up to maxRetries times. It returns false when there was no
-// key (or the queue is shutting down).
-func (c *Controller) processNextWorkItem(ctx context.Context, blocking bool) bool {
-	var key string
-	if blocking {
-		k, shutdown := c.queue.Get()
-		if shutdown {
-			return false
-		}
-		key = k
-	} else {
-		k, ok := c.queue.TryGet()
-		if !ok {
-			return false
-		}
-		key = k
-	}
-	defer c.queue.Done(key)
-	err := c.Reconcile(ctx, key)
-	switch {
-	case err == nil:
-		c.queue.Forget(key)
-	case c.queue.NumRequeues(key) < maxRetries:
-		c.queue.AddRateLimited(key)
-		c.tracer.Record("retry", "deployments/"+key, "", "reconcile %s failed: %v -> requeued with backoff (retry %d)",
-			key, err, c.queue.NumRequeues(key))
-	default:
-		c.queue.Forget(key)
-		c.tracer.Record("retry", "deployments/"+key, "", "reconcile %s failed %d times: %v -> dropped until the Deployment changes",
-			key, maxRetries, err)
-	}
-	return true
-}
+func (c *Controller) Run(ctx context.Context) { c.loop.Run(ctx) }

@@ -3,12 +3,11 @@
 //
 //	New(client, clock, trace, events) *Controller
 //	Name, Informers, Step, Run            the component contract (sim.Component)
-//	runWorker -> processNextWorkItem -> Reconcile   the loop (client-go's sample-controller)
+//	Step / Run -> internal.Loop -> Reconcile      the loop (client-go's sample-controller), shared
 package replicaset
 
 import (
 	"context"
-	"sync"
 
 	"kubesim/api"
 	"kubesim/client"
@@ -36,6 +35,7 @@ type Controller struct {
 	rsInformer   *client.Informer[api.ReplicaSet, *api.ReplicaSet]
 	podInformer  *client.Informer[api.Pod, *api.Pod]
 	queue        *workqueue.Queue[string]
+	loop         *internal.Loop
 	expectations *internal.Expectations
 }
 
@@ -53,6 +53,8 @@ func New(c *client.Client, clk clock.Clock, tr *trace.Recorder, events *client.E
 		queue:        workqueue.New(clk, "replicaset", workqueue.DefaultControllerRateLimiter[string]()),
 		expectations: internal.NewExpectations(clk),
 	}
+	rc.loop = &internal.Loop{Queue: rc.queue, Reconcile: rc.Reconcile, Informers: rc.Informers, Workers: workers,
+		Tracer: rc.tracer, Resource: "replicasets"}
 	rc.podInformer.AddIndexer(internal.IndexControllerUID, internal.ControllerUIDIndex[*api.Pod])
 	rc.rsInformer.AddHandler(client.Handler[*api.ReplicaSet]{OnAdd: rc.addRS, OnUpdate: rc.updateRS, OnDelete: rc.deleteRS})
 	rc.podInformer.AddHandler(client.Handler[*api.Pod]{OnAdd: rc.addPod, OnUpdate: rc.updatePod, OnDelete: rc.deletePod})
@@ -67,59 +69,8 @@ func (c *Controller) Informers() []client.InformerHandle {
 	return []client.InformerHandle{c.rsInformer, c.podInformer}
 }
 
-// Step reconciles one queued ReplicaSet, if any is queued.
-func (c *Controller) Step(ctx context.Context) (bool, error) {
-	return c.processNextWorkItem(ctx, false), nil
-}
+// Step reconciles one queued key, if any is queued (see internal.Loop).
+func (c *Controller) Step(ctx context.Context) (bool, error) { return c.loop.Step(ctx) }
 
 // Run runs the informers and workers until ctx ends.
-func (c *Controller) Run(ctx context.Context) {
-	for _, inf := range c.Informers() {
-		go inf.Run(ctx)
-	}
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			c.runWorker(ctx)
-		}()
-	}
-	<-ctx.Done()
-	c.queue.ShutDown()
-	wg.Wait()
-}
-
-func (c *Controller) runWorker(ctx context.Context) {
-	for c.processNextWorkItem(ctx, true) {
-	}
-}
-
-// processNextWorkItem takes one key (waiting for one if blocking) and reconciles it. A failed
-// reconcile goes back into the queue with per-key exponential backoff; a successful one resets the
-// backoff. It returns false when there was no key (or the queue is shutting down).
-func (c *Controller) processNextWorkItem(ctx context.Context, blocking bool) bool {
-	var key string
-	if blocking {
-		k, shutdown := c.queue.Get()
-		if shutdown {
-			return false
-		}
-		key = k
-	} else {
-		k, ok := c.queue.TryGet()
-		if !ok {
-			return false
-		}
-		key = k
-	}
-	defer c.queue.Done(key)
-	if err := c.Reconcile(ctx, key); err != nil {
-		c.queue.AddRateLimited(key)
-		c.tracer.Record("retry", "replicasets/"+key, "", "reconcile %s failed: %v -> requeued with backoff (retry %d)",
-			key, err, c.queue.NumRequeues(key))
-		return true
-	}
-	c.queue.Forget(key)
-	return true
-}
+func (c *Controller) Run(ctx context.Context) { c.loop.Run(ctx) }
