@@ -72,6 +72,14 @@ func (k *Kubelet) ensureImage(ctx context.Context, w *podWorker, s *syncResult, 
 		s.add("image %q is not on the node and imagePullPolicy is Never: the container cannot start", image)
 		return false
 	case present && policy != api.PullAlways:
+		if left := k.pullInProgress(image); left > 0 {
+			// Another pod's pull of this image is still running (in virtual time the image is
+			// already in the runtime): like the kubelet's serialized pulls, wait for it to finish.
+			r.waiting = &api.ContainerStateWaiting{Reason: "ContainerCreating"}
+			k.enqueueAfter(w.key, left)
+			s.add("image %q is being pulled for another pod: waiting %s", image, left.Round(time.Millisecond))
+			return false
+		}
 		k.recorder.Eventf(ctx, w.pod, api.EventTypeNormal, "Pulled", "Container image %q already present on machine", image)
 		return true
 	}
@@ -106,6 +114,12 @@ func (k *Kubelet) ensureImage(ctx context.Context, w *podWorker, s *syncResult, 
 	took, pending, err := k.call(func() (err error) { _, err = k.runtime.PullImage(ctx, image, nil); return })
 	if pending {
 		// Step mode: the pull "runs" for took of virtual time; the timer completes it.
+		k.mu.Lock()
+		if k.pullingUntil == nil {
+			k.pullingUntil = map[string]time.Time{}
+		}
+		k.pullingUntil[image] = k.clock.Now().Add(took)
+		k.mu.Unlock()
 		k.clock.AfterFunc(took, func() {
 			k.completePull(p, took, err)
 			k.enqueue(w.key)
@@ -114,6 +128,19 @@ func (k *Kubelet) ensureImage(ctx context.Context, w *podWorker, s *syncResult, 
 	}
 	k.completePull(p, took, err)
 	return k.finishPull(ctx, w, s, spec, r)
+}
+
+// pullInProgress is how long a step-mode pull of image has still to run (0 if none is running).
+func (k *Kubelet) pullInProgress(image string) time.Duration {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if until, ok := k.pullingUntil[image]; ok {
+		if left := until.Sub(k.clock.Now()); left > 0 {
+			return left
+		}
+		delete(k.pullingUntil, image)
+	}
+	return 0
 }
 
 // completePull records a pull's outcome; a timer callback or a goroutine may call it.

@@ -78,6 +78,8 @@ type Kubelet struct {
 	timers  map[task]clock.Timer // the armed timer of each periodic task
 	health  runtimeHealth        // what the pod side learned that the node status reports
 	wake    [2]chan struct{}     // nudges the node and pod loops in real time
+	// pullingUntil is, per image, when a step-mode pull still running in virtual time completes.
+	pullingUntil map[string]time.Time
 
 	node nodeSide // the node side's own state: only the node side touches it
 	podSide

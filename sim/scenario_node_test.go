@@ -57,7 +57,7 @@ func TestNodeScenariosShowKubernetesSigns(t *testing.T) {
 			"request is 0, has larger consumption of memory.",
 			"MemoryPressure True, KubeletHasInsufficientMemory",
 			"node.kubernetes.io/memory-pressure:NoSchedule",
-			"evicted cache at 1m50s, then api at 3m50s",
+			"evicted cache at 1m50s, then api at 4m0s",
 		}},
 		{"node-down", []string{
 			"kubelet on node-2 stopped: no more Lease renewals",
