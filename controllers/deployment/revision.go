@@ -126,6 +126,10 @@ func (c *Controller) getNewReplicaSet(ctx context.Context, d *api.Deployment, ex
 	newRS.Spec.Replicas = api.Ptr(newReplicas)
 	setNewReplicaSetAnnotations(d, newRS, newRevision, false)
 
+	// The decision first, then the write it causes: the story reads in that order.
+	c.tracer.Record("reconcile", "deployments/"+d.Key(), d.ResourceVersion,
+		"reconcile %s: no ReplicaSet has the current pod template -> create ReplicaSet %s (pod-template-hash %s, revision %s, replicas %d)",
+		d.Key(), newRS.Name, hash, newRevision, newReplicas)
 	created, err := c.replicaSets.Create(ctx, newRS)
 	alreadyExists := false
 	switch {
@@ -161,9 +165,6 @@ func (c *Controller) getNewReplicaSet(ctx context.Context, d *api.Deployment, ex
 		return nil, err
 	}
 	if !alreadyExists {
-		c.tracer.Record("reconcile", "deployments/"+d.Key(), d.ResourceVersion,
-			"reconcile %s: no ReplicaSet has the current pod template -> create ReplicaSet %s (pod-template-hash %s, revision %s, replicas %d)",
-			d.Key(), created.Name, hash, newRevision, newReplicas)
 		if newReplicas > 0 {
 			c.events.Eventf(ctx, d, client.EventNormal, "ScalingReplicaSet", "Scaled up replica set %s from 0 to %d", created.Name, newReplicas)
 		}
