@@ -57,6 +57,10 @@ func SetDefaults(obj Object) []string {
 		d.roleBinding(&o.RoleRef, o.Subjects)
 	case *ClusterRoleBinding:
 		d.roleBinding(&o.RoleRef, o.Subjects)
+	case *MutatingWebhookConfiguration:
+		d.webhooks(o.Webhooks)
+	case *ValidatingWebhookConfiguration:
+		d.webhooks(o.Webhooks)
 	}
 	return d.applied
 }

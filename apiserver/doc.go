@@ -15,10 +15,11 @@
 //     Node authorizer; everyone else by RBAC, default deny, 403 Forbidden with Kubernetes' sentence
 //     (authz.go, bootstrap.go for the built-in roles);
 //  3. mutating admission: defaulting, NamespaceLifecycle, ServiceAccount, DefaultTolerationSeconds,
-//     Priority (admission.go);
+//     Priority, then mutating webhooks with their timeout and failurePolicy (admission.go,
+//     webhook.go);
 //  4. validation: 422 Invalid with one cause per field path (kubesim/api/validation);
-//  5. validating admission: ResourceQuota (403 `exceeded quota: ...`), where webhooks will plug in too
-//     (quota.go);
+//  5. validating admission: ResourceQuota (403 `exceeded quota: ...`), then validating webhooks
+//     (quota.go, webhook.go);
 //  6. persist to etcd: create fails on an existing key (409 AlreadyExists), update and delete are
 //     compare-and-swap on the object's resourceVersion (409 Conflict), a missing object is 404
 //     (registry.go).
@@ -42,8 +43,9 @@
 // # What it simplifies
 //
 // No HTTP here (the HTTP front that the real kubectl speaks is a separate layer over Do); tokens stand
-// in for certificates; no API groups' versions beyond v1; no patch verbs yet; no PodDisruptionBudgets
-// or webhooks; ResourceQuota counts pod creates only and recomputes usage from the watch cache (there
+// in for certificates; no API groups' versions beyond v1; no patch verbs yet; no PodDisruptionBudgets;
+// webhooks are simulated in process (a backend returns the mutated object instead of a JSONPatch, and
+// validating webhooks are called one after another, not in parallel); ResourceQuota counts pod creates only and recomputes usage from the watch cache (there
 // is no resourcequota controller, so status.used stays empty); keys are /registry/<resource>/... with
 // no historical exceptions; a fixed-size watch window per resource instead of Kubernetes' time-based
 // one.

@@ -47,6 +47,7 @@ type Server struct {
 
 	mutating   []mutatingPlugin
 	validating []validatingPlugin
+	webhooks   webhookState // the backend admission webhooks are called through (webhook.go)
 
 	// randMu guards rnd, the seeded source of names and UIDs.
 	randMu sync.Mutex
@@ -83,8 +84,8 @@ func New(cfg Config) *Server {
 	for _, r := range api.Resources() {
 		s.lastWrite[r.Name] = new(atomic.Int64)
 	}
-	s.mutating = []mutatingPlugin{defaulting{}, namespaceLifecycle{s}, serviceAccountAdmission{s}, defaultTolerationSeconds{}, priorityAdmission{s}}
-	s.validating = []validatingPlugin{resourceQuotaAdmission{s}}
+	s.mutating = []mutatingPlugin{defaulting{}, namespaceLifecycle{s}, serviceAccountAdmission{s}, defaultTolerationSeconds{}, priorityAdmission{s}, mutatingWebhooks{s}}
+	s.validating = []validatingPlugin{resourceQuotaAdmission{s}, validatingWebhooks{s}}
 	return s
 }
 

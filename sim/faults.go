@@ -17,9 +17,8 @@
 //	                               or the node crashes and every container dies
 //	SkewClock / SkewClock(0)       a node's clock is off: its TLS checks of the apiserver's certificate
 //	                               fail (kubelet-cert-expired, the clock-skew variant)
-//
-// Faults that belong to a component not yet built (a failing admission webhook) join this file with
-// that component.
+//	WebhookFault (faults_webhook.go)  an admission webhook hangs, refuses connections or is slow
+//	                               (webhook-timeout)
 package sim
 
 import (

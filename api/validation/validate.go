@@ -53,6 +53,8 @@ func ValidateObject(obj api.Object) field.ErrorList {
 		return ValidateRoleBinding(o)
 	case *api.ClusterRoleBinding:
 		return ValidateClusterRoleBinding(o)
+	case *api.MutatingWebhookConfiguration, *api.ValidatingWebhookConfiguration:
+		return ValidateWebhookConfiguration(o)
 	}
 	r, ok := api.ResourceOf(obj)
 	if !ok {

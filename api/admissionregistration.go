@@ -1,0 +1,135 @@
+// admissionregistration.go: MutatingWebhookConfiguration and ValidatingWebhookConfiguration
+// (admissionregistration.k8s.io/v1), the objects that plug an admission webhook into the apiserver's
+// request path. Each lists webhooks: which requests to send (rules: operations, API groups, versions,
+// resources), where to send them (a Service), how long to wait (timeoutSeconds, default 10, at most
+// 30) and what to do when the call fails (failurePolicy: Fail refuses the request, Ignore lets it
+// through). Both kinds are cluster-scoped: one configuration intercepts every namespace.
+//
+// The apiserver's side (calling the webhooks) is in apiserver/webhook.go.
+package api
+
+import "fmt"
+
+// MutatingWebhookConfiguration registers webhooks that may change objects before they are stored
+// (a sidecar injector adds a container to every pod).
+type MutatingWebhookConfiguration struct {
+	TypeMeta   `json:",inline"`
+	ObjectMeta `json:"metadata,omitempty"`
+	Webhooks   []Webhook `json:"webhooks,omitempty"`
+}
+
+// ValidatingWebhookConfiguration registers webhooks that may only accept or refuse (a policy
+// checker that requires a label).
+type ValidatingWebhookConfiguration struct {
+	TypeMeta   `json:",inline"`
+	ObjectMeta `json:"metadata,omitempty"`
+	Webhooks   []Webhook `json:"webhooks,omitempty"`
+}
+
+// Webhook is one entry of either configuration. Kubernetes has two types (MutatingWebhook, with
+// reinvocationPolicy, and ValidatingWebhook); kubesim shares one, without reinvocation.
+type Webhook struct {
+	// Name is fully qualified, "sidecar-injector.example.com"; errors and the trace quote it.
+	Name                    string               `json:"name"`
+	ClientConfig            WebhookClientConfig  `json:"clientConfig"`
+	Rules                   []RuleWithOperations `json:"rules,omitempty"`
+	FailurePolicy           *FailurePolicyType   `json:"failurePolicy,omitempty"`
+	SideEffects             *SideEffectClass     `json:"sideEffects,omitempty"`
+	TimeoutSeconds          *int32               `json:"timeoutSeconds,omitempty"`
+	AdmissionReviewVersions []string             `json:"admissionReviewVersions,omitempty"`
+	NamespaceSelector       *LabelSelector       `json:"namespaceSelector,omitempty"`
+}
+
+// WebhookClientConfig says where the webhook listens. kubesim supports only in-cluster Services (no
+// url, no caBundle: there is no TLS to check).
+type WebhookClientConfig struct {
+	Service *ServiceReference `json:"service,omitempty"`
+}
+
+// ServiceReference names the Service in front of the webhook server.
+type ServiceReference struct {
+	Namespace string  `json:"namespace"`
+	Name      string  `json:"name"`
+	Path      *string `json:"path,omitempty"`
+	Port      *int32  `json:"port,omitempty"` // default 443
+}
+
+// RuleWithOperations selects requests: operations on resources of some groups and versions. "*"
+// matches anything in each list.
+type RuleWithOperations struct {
+	Operations  []OperationType `json:"operations,omitempty"`
+	APIGroups   []string        `json:"apiGroups,omitempty"`
+	APIVersions []string        `json:"apiVersions,omitempty"`
+	Resources   []string        `json:"resources,omitempty"`
+}
+
+// OperationType is what a rule matches a request's verb against.
+type OperationType string
+
+const (
+	OperationAll     OperationType = "*"
+	OperationCreate  OperationType = "CREATE"
+	OperationUpdate  OperationType = "UPDATE"
+	OperationDelete  OperationType = "DELETE"
+	OperationConnect OperationType = "CONNECT"
+)
+
+// FailurePolicyType says what a failed call (timeout, connection refused, a bad answer) means.
+type FailurePolicyType string
+
+const (
+	// FailurePolicyFail refuses the request with 500 Internal error: safe, but a webhook that is
+	// down blocks every matching write in the cluster.
+	FailurePolicyFail FailurePolicyType = "Fail"
+	// FailurePolicyIgnore admits the request as if the webhook were not there.
+	FailurePolicyIgnore FailurePolicyType = "Ignore"
+)
+
+// SideEffectClass declares whether calling the webhook changes anything outside the request
+// (dry-run requests only go to webhooks with None or NoneOnDryRun).
+type SideEffectClass string
+
+const (
+	SideEffectClassNone         SideEffectClass = "None"
+	SideEffectClassNoneOnDryRun SideEffectClass = "NoneOnDryRun"
+)
+
+// DefaultWebhookTimeoutSeconds is timeoutSeconds when unset (admissionregistration/v1 defaults).
+const DefaultWebhookTimeoutSeconds int32 = 10
+
+// webhooks applies admissionregistration/v1's defaults to each webhook: failurePolicy Fail,
+// timeoutSeconds 10, port 443, and an empty namespaceSelector (every namespace).
+func (d *defaulter) webhooks(hooks []Webhook) {
+	for i := range hooks {
+		h := &hooks[i]
+		if h.FailurePolicy == nil {
+			h.FailurePolicy = Ptr(FailurePolicyFail)
+			d.note(fieldPath(i, "failurePolicy"), "%s", FailurePolicyFail)
+		}
+		if h.TimeoutSeconds == nil {
+			h.TimeoutSeconds = Ptr(DefaultWebhookTimeoutSeconds)
+			d.note(fieldPath(i, "timeoutSeconds"), "%d", DefaultWebhookTimeoutSeconds)
+		}
+		if svc := h.ClientConfig.Service; svc != nil && svc.Port == nil {
+			svc.Port = Ptr(int32(443))
+			d.note(fieldPath(i, "clientConfig.service.port"), "443")
+		}
+		if h.NamespaceSelector == nil {
+			h.NamespaceSelector = &LabelSelector{}
+		}
+	}
+}
+
+func fieldPath(i int, name string) string { return fmt.Sprintf("webhooks[%d].%s", i, name) }
+
+func init() {
+	const group = "admissionregistration.k8s.io"
+	for _, r := range []*Resource{
+		{Group: group, Version: "v1", Kind: "MutatingWebhookConfiguration", Name: "mutatingwebhookconfigurations",
+			Singular: "mutatingwebhookconfiguration", New: func() Object { return &MutatingWebhookConfiguration{} }},
+		{Group: group, Version: "v1", Kind: "ValidatingWebhookConfiguration", Name: "validatingwebhookconfigurations",
+			Singular: "validatingwebhookconfiguration", New: func() Object { return &ValidatingWebhookConfiguration{} }},
+	} {
+		register(r)
+	}
+}
