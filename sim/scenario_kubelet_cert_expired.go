@@ -52,17 +52,8 @@ valid" in its kubelet's log, node-3 Unknown, and its Lease renewed again once it
 func runKubeletCertExpired(ctx context.Context, s *Session) error {
 	logs := followKubeletLogs(s)
 
-	s.Step("kubectl apply -f nginx-deployment.yaml: 3 replicas, one on each node")
-	if _, err := s.Kubectl.Apply(ctx, []byte(NginxDeploymentYAML)); err != nil {
-		s.Expect(false, "the Deployment is created: %v", err)
-		return s.Err()
-	}
-	if !waitFor(ctx, s, 2*time.Minute, "deployment nginx available") {
-		return s.Err()
-	}
-	pod := podOnNode(ctx, s, "app=nginx", "node-2")
+	pod := nginxWithAPodOn(ctx, s, "node-2")
 	if pod == nil {
-		s.Expect(false, "a pod of nginx runs on node-2")
 		return s.Err()
 	}
 

@@ -42,17 +42,8 @@ taint gone, and the old pod deleted.`,
 }
 
 func runNodeDown(ctx context.Context, s *Session) error {
-	s.Step("kubectl apply -f nginx-deployment.yaml: 3 replicas, one on each node")
-	if _, err := s.Kubectl.Apply(ctx, []byte(NginxDeploymentYAML)); err != nil {
-		s.Expect(false, "the Deployment is created: %v", err)
-		return s.Err()
-	}
-	if !waitFor(ctx, s, 2*time.Minute, "deployment nginx available") {
-		return s.Err()
-	}
-	victim := podOnNode(ctx, s, "app=nginx", "node-2")
+	victim := nginxWithAPodOn(ctx, s, "node-2")
 	if victim == nil {
-		s.Expect(false, "a pod of nginx runs on node-2")
 		return s.Err()
 	}
 	s.Expect(true, "pod %s runs on node-2", victim.Name)
@@ -150,6 +141,24 @@ func runNodeDown(ctx context.Context, s *Session) error {
 	}
 	s.Expect(true, "node-2's kubelet stopped the old container and deleted %s", victim.Name)
 	return s.Err()
+}
+
+// nginxWithAPodOn is the node scenarios' common start: the articles' Deployment, 3 replicas one per
+// node, available; it returns the pod on node, or nil with the unmet sign recorded.
+func nginxWithAPodOn(ctx context.Context, s *Session, node string) *api.Pod {
+	s.Step("kubectl apply -f nginx-deployment.yaml: 3 replicas, one on each node")
+	if _, err := s.Kubectl.Apply(ctx, []byte(NginxDeploymentYAML)); err != nil {
+		s.Expect(false, "the Deployment is created: %v", err)
+		return nil
+	}
+	if !waitFor(ctx, s, 2*time.Minute, "deployment nginx available") {
+		return nil
+	}
+	pod := podOnNode(ctx, s, "app=nginx", node)
+	if pod == nil {
+		s.Expect(false, "a pod of nginx runs on %s", node)
+	}
+	return pod
 }
 
 // podOnNode is a pod matching selector that runs on node and is not being deleted, or nil.
