@@ -407,7 +407,7 @@ steps:
 	}
 }
 
-// The documented examples must at least parse; those that need no controllers must pass.
+// Every documented example must parse and play with every expected sign seen.
 func TestExampleScenarioFilesAreValid(t *testing.T) {
 	files, err := filepath.Glob("../examples/scenarios/*.yaml")
 	require.NoError(t, err)
@@ -420,9 +420,6 @@ func TestExampleScenarioFilesAreValid(t *testing.T) {
 		}
 		sc, err := sim.LoadScenarioFile(f)
 		require.NoError(t, err, f)
-		if strings.Contains(string(data), "NEEDS CONTROLLERS") {
-			continue
-		}
 		var out bytes.Buffer
 		require.NoError(t, sim.Play(context.Background(), sc, sim.PlayOptions{Seed: 1, Out: &out}), "%s\n%s", f, out.String())
 	}
