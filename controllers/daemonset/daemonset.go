@@ -19,6 +19,7 @@ import (
 	"kubesim/client"
 	"kubesim/client/workqueue"
 	"kubesim/clock"
+	"kubesim/controllers/internal"
 	"kubesim/trace"
 )
 
@@ -126,40 +127,16 @@ func (dc *Controller) Informers() []client.InformerHandle {
 	return []client.InformerHandle{dc.nodes, dc.daemonSets, dc.pods}
 }
 
-// Step reconciles one queued DaemonSet, if any.
-func (dc *Controller) Step(ctx context.Context) (bool, error) {
-	key, ok := dc.queue.TryGet()
-	if !ok {
-		return false, nil
-	}
-	dc.process(ctx, key)
-	return true, ctx.Err()
-}
+// Step reconciles one queued key, if any (see internal.Loop).
+func (dc *Controller) Step(ctx context.Context) (bool, error) { return dc.loop().Step(ctx) }
 
 // Run works in real time until ctx ends.
-func (dc *Controller) Run(ctx context.Context) {
-	for _, inf := range dc.Informers() {
-		go inf.Run(ctx)
-	}
-	context.AfterFunc(ctx, dc.queue.ShutDown)
-	for {
-		key, shutdown := dc.queue.Get()
-		if shutdown {
-			return
-		}
-		dc.process(ctx, key)
-	}
-}
+func (dc *Controller) Run(ctx context.Context) { dc.loop().Run(ctx) }
 
-func (dc *Controller) process(ctx context.Context, key string) {
-	defer dc.queue.Done(key)
-	if err := dc.Reconcile(ctx, key); err != nil {
-		dc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "retry", Object: "daemonsets/" + key}.
-			Msgf("reconcile daemonset %s failed: %v (retry %d with backoff)", key, err, dc.queue.NumRequeues(key)+1))
-		dc.queue.AddRateLimited(key)
-		return
-	}
-	dc.queue.Forget(key)
+// loop is the controller's work loop: one worker, retries with backoff.
+func (dc *Controller) loop() *internal.Loop {
+	return &internal.Loop{Queue: dc.queue, Reconcile: dc.Reconcile, Informers: dc.Informers, Workers: 1,
+		Tracer: internal.Tracer{Component: Name, Recorder: dc.trace}, Resource: "daemonsets"}
 }
 
 // expectationsTimeout is how long the controller waits for its own creates and deletes to show up

@@ -21,6 +21,7 @@ import (
 	"kubesim/client"
 	"kubesim/client/workqueue"
 	"kubesim/clock"
+	"kubesim/controllers/internal"
 	"kubesim/trace"
 )
 
@@ -75,41 +76,16 @@ func (gc *GarbageCollector) Informers() []client.InformerHandle {
 	return out
 }
 
-// Step reconciles one queued object, if any.
-func (gc *GarbageCollector) Step(ctx context.Context) (bool, error) {
-	key, ok := gc.queue.TryGet()
-	if !ok {
-		return false, nil
-	}
-	gc.process(ctx, key)
-	return true, ctx.Err()
-}
+// Step reconciles one queued key, if any (see internal.Loop).
+func (gc *GarbageCollector) Step(ctx context.Context) (bool, error) { return gc.loop().Step(ctx) }
 
 // Run works in real time until ctx ends.
-func (gc *GarbageCollector) Run(ctx context.Context) {
-	for _, inf := range gc.Informers() {
-		go inf.Run(ctx)
-	}
-	context.AfterFunc(ctx, gc.queue.ShutDown)
-	for {
-		key, shutdown := gc.queue.Get()
-		if shutdown {
-			return
-		}
-		gc.process(ctx, key)
-	}
-}
+func (gc *GarbageCollector) Run(ctx context.Context) { gc.loop().Run(ctx) }
 
-// process is client-go's processNextWorkItem: reconcile, then forget the key or retry it with backoff.
-func (gc *GarbageCollector) process(ctx context.Context, key string) {
-	defer gc.queue.Done(key)
-	if err := gc.Reconcile(ctx, key); err != nil {
-		gc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "retry", Object: key}.
-			Msgf("reconcile %s failed: %v (retry %d with backoff)", key, err, gc.queue.NumRequeues(key)+1))
-		gc.queue.AddRateLimited(key)
-		return
-	}
-	gc.queue.Forget(key)
+// loop is the controller's work loop: one worker, retries with backoff.
+func (gc *GarbageCollector) loop() *internal.Loop {
+	return &internal.Loop{Queue: gc.queue, Reconcile: gc.Reconcile, Informers: gc.Informers, Workers: 1,
+		Tracer: internal.Tracer{Component: Name, Recorder: gc.trace}, Resource: ""}
 }
 
 // onChange queues an object that may need the collector: a missing owner, or a deletion in progress

@@ -23,7 +23,7 @@ type Loop struct {
 	Informers func() []client.InformerHandle
 	Workers   int    // goroutines taking keys in real time
 	Tracer    Tracer // where retries are told
-	Resource  string // the plural that names keys in the trace: "deployments"
+	Resource  string // the plural that names keys in the trace ("deployments"); "" when keys name it already
 	// MaxRetries, if positive, is how many times a failing key is retried before it is dropped until
 	// its object changes; DroppedUntil says what brings it back ("the Deployment changes").
 	MaxRetries   int
@@ -73,16 +73,20 @@ func (l *Loop) processNextWorkItem(ctx context.Context, blocking bool) bool {
 	}
 	defer l.Queue.Done(key)
 	err := l.Reconcile(ctx, key)
+	object := key
+	if l.Resource != "" {
+		object = l.Resource + "/" + key
+	}
 	switch {
 	case err == nil:
 		l.Queue.Forget(key)
 	case l.MaxRetries <= 0 || l.Queue.NumRequeues(key) < l.MaxRetries:
 		l.Queue.AddRateLimited(key)
-		l.Tracer.Record("retry", l.Resource+"/"+key, "", "reconcile %s failed: %v -> requeued with backoff (retry %d)",
+		l.Tracer.Record("retry", object, "", "reconcile %s failed: %v -> requeued with backoff (retry %d)",
 			key, err, l.Queue.NumRequeues(key))
 	default:
 		l.Queue.Forget(key)
-		l.Tracer.Record("retry", l.Resource+"/"+key, "", "reconcile %s failed %d times: %v -> dropped until %s",
+		l.Tracer.Record("retry", object, "", "reconcile %s failed %d times: %v -> dropped until %s",
 			key, l.MaxRetries, err, l.DroppedUntil)
 	}
 	return true

@@ -14,6 +14,7 @@ import (
 	"kubesim/client"
 	"kubesim/client/workqueue"
 	"kubesim/clock"
+	"kubesim/controllers/internal"
 	"kubesim/trace"
 )
 
@@ -58,36 +59,14 @@ func (nc *Controller) Informers() []client.InformerHandle {
 	return []client.InformerHandle{nc.namespaces}
 }
 
-// Step reconciles one queued namespace, if any.
-func (nc *Controller) Step(ctx context.Context) (bool, error) {
-	name, ok := nc.queue.TryGet()
-	if !ok {
-		return false, nil
-	}
-	nc.process(ctx, name)
-	return true, ctx.Err()
-}
+// Step reconciles one queued key, if any (see internal.Loop).
+func (nc *Controller) Step(ctx context.Context) (bool, error) { return nc.loop().Step(ctx) }
 
 // Run works in real time until ctx ends.
-func (nc *Controller) Run(ctx context.Context) {
-	go nc.namespaces.Run(ctx)
-	context.AfterFunc(ctx, nc.queue.ShutDown)
-	for {
-		name, shutdown := nc.queue.Get()
-		if shutdown {
-			return
-		}
-		nc.process(ctx, name)
-	}
-}
+func (nc *Controller) Run(ctx context.Context) { nc.loop().Run(ctx) }
 
-func (nc *Controller) process(ctx context.Context, name string) {
-	defer nc.queue.Done(name)
-	if err := nc.Reconcile(ctx, name); err != nil {
-		nc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "retry", Object: "namespaces/" + name}.
-			Msgf("reconcile namespace %s failed: %v (retry %d with backoff)", name, err, nc.queue.NumRequeues(name)+1))
-		nc.queue.AddRateLimited(name)
-		return
-	}
-	nc.queue.Forget(name)
+// loop is the controller's work loop: one worker, retries with backoff.
+func (nc *Controller) loop() *internal.Loop {
+	return &internal.Loop{Queue: nc.queue, Reconcile: nc.Reconcile, Informers: nc.Informers, Workers: 1,
+		Tracer: internal.Tracer{Component: Name, Recorder: nc.trace}, Resource: "namespaces"}
 }
