@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -63,8 +64,16 @@ func Play(ctx context.Context, sc Scenario, o PlayOptions) error {
 	if o.Speed > 0 {
 		cfg.Mode, cfg.Speed = RealTime, o.Speed
 	}
+	// In real time, components keep recording on their own goroutines until the cluster is closed,
+	// after Play returns: once the story is told (closed), nothing more reaches the narrator.
+	var (
+		narrMu sync.Mutex
+		closed bool // guarded by narrMu
+	)
 	cfg.Observe = func(e trace.Event) {
-		if !stopped.Load() {
+		narrMu.Lock()
+		defer narrMu.Unlock()
+		if !closed && !stopped.Load() {
 			n.Event(e)
 		}
 	}
@@ -105,6 +114,9 @@ func Play(ctx context.Context, sc Scenario, o PlayOptions) error {
 	if stopped.Load() {
 		runErr = nil
 	}
+	narrMu.Lock()
+	closed = true
+	narrMu.Unlock()
 	if err := n.Close(); err != nil && runErr == nil {
 		runErr = err
 	}
