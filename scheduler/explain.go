@@ -141,7 +141,9 @@ func (e *Explanation) String() string {
 	fmt.Fprintf(&b, "Pod %s (schedulerName %s): %d of %d nodes pass Filter", e.Pod, e.SchedulerName, e.Feasible, len(e.Nodes))
 	switch {
 	case e.Winner != "" && len(e.TiedWith) > 0:
-		fmt.Fprintf(&b, "; best total shared by %s and %s: the scheduler picks one at random (seeded)\n", e.Winner, strings.Join(e.TiedWith, ", "))
+		tied := append([]string{e.Winner}, e.TiedWith...)
+		fmt.Fprintf(&b, "; best total shared by %s and %s: the scheduler picks one at random (seeded)\n",
+			strings.Join(tied[:len(tied)-1], ", "), tied[len(tied)-1])
 	case e.Winner != "":
 		fmt.Fprintf(&b, "; winner %s\n", e.Winner)
 	default:
