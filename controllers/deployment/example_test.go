@@ -22,11 +22,10 @@ func Example() {
 		panic(err)
 	}
 	defer c.Close()
-	events := &uniqueClock{Clock: c.Clock} // see helpers_test.go
 	rsClient := c.Client(internal.User, replicaset.Name)
-	_ = c.Add(ctx, replicaset.New(rsClient, c.Clock, c.Trace, client.NewEventRecorder(rsClient, replicaset.Name, "", events, c.Trace)))
+	_ = c.Add(ctx, replicaset.New(rsClient, c.Clock, c.Trace, client.NewEventRecorder(rsClient, replicaset.Name, "", c.Clock, c.Trace)))
 	dClient := c.Client(internal.User, deployment.Name)
-	_ = c.Add(ctx, deployment.New(dClient, c.Clock, c.Trace, client.NewEventRecorder(dClient, deployment.Name, "", events, c.Trace)))
+	_ = c.Add(ctx, deployment.New(dClient, c.Clock, c.Trace, client.NewEventRecorder(dClient, deployment.Name, "", c.Clock, c.Trace)))
 
 	if _, err := c.Kubectl.Apply(ctx, []byte(sim.NginxDeploymentYAML)); err != nil {
 		panic(err)

@@ -2,15 +2,12 @@ package deployment_test
 
 import (
 	"context"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"kubesim/api"
 	"kubesim/client"
-	"kubesim/clock"
 	"kubesim/controllers/deployment"
 	"kubesim/controllers/internal"
 	"kubesim/controllers/replicaset"
@@ -35,13 +32,12 @@ func newCluster(t *testing.T) *cluster {
 
 	// The ReplicaSet controller goes first: when both have work, pods catch up with a resize before
 	// the Deployment controller moves again.
-	eventClock := &uniqueClock{Clock: c.Clock}
 	rsClient := c.Client(internal.User, replicaset.Name)
 	require.NoError(t, c.Add(ctx, replicaset.New(rsClient, c.Clock, c.Trace,
-		client.NewEventRecorder(rsClient, replicaset.Name, "", eventClock, c.Trace))))
+		client.NewEventRecorder(rsClient, replicaset.Name, "", c.Clock, c.Trace))))
 	dClient := c.Client(internal.User, deployment.Name)
 	require.NoError(t, c.Add(ctx, deployment.New(dClient, c.Clock, c.Trace,
-		client.NewEventRecorder(dClient, deployment.Name, "", eventClock, c.Trace))))
+		client.NewEventRecorder(dClient, deployment.Name, "", c.Clock, c.Trace))))
 	return &cluster{Cluster: c, t: t, ctx: ctx, admin: c.Kubectl.Client()}
 }
 
@@ -136,22 +132,6 @@ func condition(d *api.Deployment, t api.DeploymentConditionType) *api.Deployment
 func (c *cluster) settle() {
 	c.t.Helper()
 	require.NoError(c.t, c.Driver.Advance(c.ctx, 0))
-}
-
-// uniqueClock works around client.EventRecorder naming events "<object>.<UnixNano in hex>": on the
-// virtual clock, two events about one object in the same instant get the same name and the second is
-// refused (AlreadyExists). Every reading of this clock is a nanosecond later than the last.
-type uniqueClock struct {
-	clock.Clock
-	mu sync.Mutex
-	n  time.Duration
-}
-
-func (u *uniqueClock) Now() time.Time {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	u.n++
-	return u.Clock.Now().Add(u.n)
 }
 
 // rollout runs the cluster until the Deployment has rolled out, playing the kubelet after every step.

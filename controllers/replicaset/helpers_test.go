@@ -2,15 +2,12 @@ package replicaset_test
 
 import (
 	"context"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"kubesim/api"
 	"kubesim/client"
-	"kubesim/clock"
 	"kubesim/controllers/internal"
 	"kubesim/controllers/replicaset"
 	"kubesim/sim"
@@ -33,7 +30,7 @@ func newCluster(t *testing.T) *cluster {
 	require.NoError(t, err)
 	t.Cleanup(c.Close)
 	cl := c.Client(internal.User, replicaset.Name)
-	rsc := replicaset.New(cl, c.Clock, c.Trace, client.NewEventRecorder(cl, replicaset.Name, "", &uniqueClock{Clock: c.Clock}, c.Trace))
+	rsc := replicaset.New(cl, c.Clock, c.Trace, client.NewEventRecorder(cl, replicaset.Name, "", c.Clock, c.Trace))
 	require.NoError(t, c.Add(ctx, rsc))
 	return &cluster{Cluster: c, t: t, ctx: ctx, admin: c.Kubectl.Client(), rsc: rsc}
 }
@@ -117,20 +114,4 @@ func (c *cluster) events() []string {
 		}
 	}
 	return out
-}
-
-// uniqueClock works around client.EventRecorder naming events "<object>.<UnixNano in hex>": on the
-// virtual clock, two events about one object in the same instant get the same name and the second is
-// refused (AlreadyExists). Every reading of this clock is a nanosecond later than the last.
-type uniqueClock struct {
-	clock.Clock
-	mu sync.Mutex
-	n  time.Duration
-}
-
-func (u *uniqueClock) Now() time.Time {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	u.n++
-	return u.Clock.Now().Add(u.n)
 }
