@@ -15,12 +15,13 @@ import (
 
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
+	"kubesim/wire"
 )
 
 // admissionAttributes is what a plugin sees of a write: who, what, the object and, for updates, the
 // object as it was.
 type admissionAttributes struct {
-	req  *Request
+	req  *wire.Request
 	res  *api.Resource
 	user User
 	obj  api.Object

@@ -19,6 +19,7 @@ import (
 	apierrors "kubesim/api/errors"
 	"kubesim/api/fields"
 	"kubesim/api/labels"
+	"kubesim/wire"
 )
 
 // attributes is what the authorizers judge (authorizer.Attributes in Kubernetes).
@@ -35,7 +36,7 @@ type attributes struct {
 	nodeSelector string
 }
 
-func newAttributes(u User, req *Request, res *api.Resource) attributes {
+func newAttributes(u User, req *wire.Request, res *api.Resource) attributes {
 	a := attributes{user: u, verb: req.Verb, group: res.Group, resource: res.Name, subresource: req.Subresource,
 		namespace: req.Namespace, name: req.Name}
 	if req.Body != nil && req.Name == "" {
@@ -199,8 +200,8 @@ func resourceMatches(list []string, a attributes) bool {
 // from touching the rest of the cluster.
 func (s *Server) authorizeNode(a attributes) (bool, string) {
 	node := strings.TrimPrefix(a.user.Name, "system:node:")
-	read := a.verb == VerbGet || a.verb == VerbList || a.verb == VerbWatch
-	write := a.verb == VerbCreate || a.verb == VerbUpdate || a.verb == VerbPatch
+	read := a.verb == wire.VerbGet || a.verb == wire.VerbList || a.verb == wire.VerbWatch
+	write := a.verb == wire.VerbCreate || a.verb == wire.VerbUpdate || a.verb == wire.VerbPatch
 	allow := func(what string) (bool, string) { return true, "Node authorizer: " + what }
 	deny := func(why string) (bool, string) { return false, why }
 	switch a.resource {
@@ -219,11 +220,11 @@ func (s *Server) authorizeNode(a attributes) (bool, string) {
 		return deny(fmt.Sprintf("node %q may only access its own lease in kube-node-lease", node))
 	case "pods":
 		switch {
-		case (a.verb == VerbList || a.verb == VerbWatch) && a.nodeSelector == node:
+		case (a.verb == wire.VerbList || a.verb == wire.VerbWatch) && a.nodeSelector == node:
 			return allow(fmt.Sprintf("node %q may read the pods bound to it", node))
-		case a.verb == VerbList || a.verb == VerbWatch:
+		case a.verb == wire.VerbList || a.verb == wire.VerbWatch:
 			return deny(fmt.Sprintf("node %q can only list and watch pods with fieldSelector spec.nodeName=%s", node, node))
-		case a.name != "" && (a.verb == VerbGet || a.verb == VerbDelete || a.verb == VerbUpdate || a.verb == VerbPatch):
+		case a.name != "" && (a.verb == wire.VerbGet || a.verb == wire.VerbDelete || a.verb == wire.VerbUpdate || a.verb == wire.VerbPatch):
 			podRes, _ := api.ResourceFor("pods")
 			if p, ok := s.cache.get(podRes, a.namespace+"/"+a.name).(*api.Pod); ok && p.Spec.NodeName == node {
 				return allow(fmt.Sprintf("pod %s/%s is bound to node %q", a.namespace, a.name, node))

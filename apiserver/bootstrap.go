@@ -16,6 +16,7 @@ import (
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
 	"kubesim/trace"
+	"kubesim/wire"
 )
 
 // LoopbackUser is the apiserver's own identity when it writes bootstrap objects.
@@ -99,7 +100,7 @@ func (s *Server) bootstrap(ctx context.Context) error {
 	for _, obj := range bootstrapObjects() {
 		res, _ := api.ResourceOf(obj)
 		m := obj.GetObjectMeta()
-		_, err := s.Do(ctx, &Request{Token: token, Agent: "kube-apiserver", Verb: VerbCreate,
+		_, err := s.Do(ctx, &wire.Request{Token: token, Agent: "kube-apiserver", Verb: wire.VerbCreate,
 			Resource: res.Name, Namespace: m.Namespace, Body: obj})
 		switch {
 		case err == nil:

@@ -9,6 +9,7 @@ import (
 	"kubesim/apiserver"
 	"kubesim/clock"
 	"kubesim/store"
+	"kubesim/wire"
 )
 
 // A request passes every gate or stops at the first that refuses it, with Kubernetes' own answer.
@@ -30,7 +31,7 @@ func Example() {
 	pod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "web", Namespace: "default"},
 		Spec: api.PodSpec{Containers: []api.Container{{Name: "nginx", Image: "nginx:1.25"}}}}
 	for _, token := range []string{"t-nobody", "t-alice", "t-admin"} {
-		resp, err := srv.Do(ctx, &apiserver.Request{Token: token, Verb: apiserver.VerbCreate, Resource: "pods", Namespace: "default", Body: pod})
+		resp, err := srv.Do(ctx, &wire.Request{Token: token, Verb: wire.VerbCreate, Resource: "pods", Namespace: "default", Body: pod})
 		if err != nil {
 			fmt.Println(err)
 			continue

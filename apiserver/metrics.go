@@ -10,6 +10,7 @@ import (
 
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
+	"kubesim/wire"
 )
 
 type metrics struct {
@@ -23,13 +24,13 @@ type seriesKey struct {
 	code           int
 }
 
-func (m *metrics) observe(req *Request, res *api.Resource, err error, took time.Duration) {
+func (m *metrics) observe(req *wire.Request, res *api.Resource, err error, took time.Duration) {
 	resource := req.Resource
 	if res != nil {
 		resource = res.GroupResource()
 	}
 	code := 200
-	if req.Verb == VerbCreate {
+	if req.Verb == wire.VerbCreate {
 		code = 201
 	}
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
 	"kubesim/api/resource"
+	"kubesim/wire"
 )
 
 func quota(name string, hard map[string]string) *api.ResourceQuota {
@@ -32,7 +33,7 @@ func sizedPod(name, cpuReq, memReq, cpuLim, memLim string) *api.Pod {
 
 func (ts *testServer) createPod(t testing.TB, pod *api.Pod, dryRun bool) error {
 	t.Helper()
-	_, err := ts.do(t, adminToken, Request{Verb: VerbCreate, Resource: "pods", Namespace: pod.Namespace, Body: pod, DryRun: dryRun})
+	_, err := ts.do(t, adminToken, wire.Request{Verb: wire.VerbCreate, Resource: "pods", Namespace: pod.Namespace, Body: pod, DryRun: dryRun})
 	return err
 }
 
@@ -51,7 +52,7 @@ func TestQuotaRefusesThePodOneTooManyWithRequestedUsedLimited(t *testing.T) {
 	err = ts.createPod(t, nginxPod("web-3"), true)
 	assert.True(t, apierrors.IsForbidden(err), "a dry run is checked too")
 
-	_, err = ts.do(t, adminToken, Request{Verb: VerbCreate, Resource: "pods", Namespace: "kube-system", Body: &api.Pod{
+	_, err = ts.do(t, adminToken, wire.Request{Verb: wire.VerbCreate, Resource: "pods", Namespace: "kube-system", Body: &api.Pod{
 		ObjectMeta: api.ObjectMeta{Name: "web-3", Namespace: "kube-system"}, Spec: nginxPod("x").Spec}})
 	assert.NoError(t, err, "a quota caps only its own namespace")
 }
@@ -97,11 +98,11 @@ func TestQuotaIgnoresFinishedPodsAndDryRunsCountNothing(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "exceeded quota: one-pod, requested: count/pods=1, used: count/pods=1, limited: count/pods=1")
 
-	resp, err := ts.do(t, adminToken, Request{Verb: VerbGet, Resource: "pods", Namespace: "default", Name: "job"})
+	resp, err := ts.do(t, adminToken, wire.Request{Verb: wire.VerbGet, Resource: "pods", Namespace: "default", Name: "job"})
 	require.NoError(t, err)
 	done := api.DeepCopy(resp.Object.(*api.Pod))
 	done.Status.Phase = api.PodSucceeded
-	_, err = ts.do(t, adminToken, Request{Verb: VerbUpdate, Resource: "pods", Subresource: "status", Namespace: "default", Name: "job", Body: done})
+	_, err = ts.do(t, adminToken, wire.Request{Verb: wire.VerbUpdate, Resource: "pods", Subresource: "status", Namespace: "default", Name: "job", Body: done})
 	require.NoError(t, err)
 	assert.NoError(t, ts.createPod(t, nginxPod("next"), false), "a Succeeded pod no longer counts")
 }

@@ -19,6 +19,7 @@ import (
 	"kubesim/api/validation"
 	"kubesim/store"
 	"kubesim/trace"
+	"kubesim/wire"
 )
 
 // etcdKey is where an object lives: /registry/pods/default/nginx, /registry/nodes/node-1.
@@ -73,7 +74,7 @@ func (s *Server) read(ctx context.Context, res *api.Resource, namespace, name st
 	return decode(res, kv)
 }
 
-func (s *Server) get(ctx context.Context, req *Request, res *api.Resource) (*Response, error) {
+func (s *Server) get(ctx context.Context, req *wire.Request, res *api.Resource) (*wire.Response, error) {
 	if req.Subresource == "scale" {
 		return s.getScale(ctx, req, res)
 	}
@@ -81,14 +82,14 @@ func (s *Server) get(ctx context.Context, req *Request, res *api.Resource) (*Res
 	if err != nil {
 		return nil, err
 	}
-	return &Response{Object: obj}, nil
+	return &wire.Response{Object: obj}, nil
 }
 
 // list serves from the watch cache. With no resourceVersion the list must be consistent (as fresh as
 // etcd), so the cache first catches up to etcd's current revision, which is how Kubernetes serves
 // consistent lists from its cache since 1.31. The items are shared with the cache: never modify them
 // (the client copies them before handing them out).
-func (s *Server) list(ctx context.Context, req *Request, res *api.Resource) (*Response, error) {
+func (s *Server) list(ctx context.Context, req *wire.Request, res *api.Resource) (*wire.Response, error) {
 	sel, err := newSelection(res, req.Namespace, req.LabelSelector, req.FieldSelector)
 	if err != nil {
 		return nil, err
@@ -109,10 +110,10 @@ func (s *Server) list(ctx context.Context, req *Request, res *api.Resource) (*Re
 		return nil, apierrors.NewTimeout(fmt.Sprintf("waiting for the watch cache to reach revision %d: %v", want, err))
 	}
 	items, rev := s.cache.list(res, sel)
-	return &Response{List: &ListResult{Items: items, ResourceVersion: strconv.FormatInt(rev, 10)}}, nil
+	return &wire.Response{List: &wire.ListResult{Items: items, ResourceVersion: strconv.FormatInt(rev, 10)}}, nil
 }
 
-func (s *Server) watch(ctx context.Context, req *Request, res *api.Resource) (*Response, error) {
+func (s *Server) watch(ctx context.Context, req *wire.Request, res *api.Resource) (*wire.Response, error) {
 	sel, err := newSelection(res, req.Namespace, req.LabelSelector, req.FieldSelector)
 	if err != nil {
 		return nil, err
@@ -132,11 +133,11 @@ func (s *Server) watch(ctx context.Context, req *Request, res *api.Resource) (*R
 	if err != nil {
 		return nil, err
 	}
-	return &Response{Watch: w}, nil
+	return &wire.Response{Watch: w}, nil
 }
 
 // create admits, validates and stores a new object.
-func (s *Server) create(ctx context.Context, req *Request, res *api.Resource, user User) (*Response, error) {
+func (s *Server) create(ctx context.Context, req *wire.Request, res *api.Resource, user User) (*wire.Response, error) {
 	switch req.Subresource {
 	case "binding":
 		return s.bind(ctx, req, res, user)
@@ -144,7 +145,7 @@ func (s *Server) create(ctx context.Context, req *Request, res *api.Resource, us
 		return s.evict(ctx, req, res, user)
 	case "":
 	default:
-		return nil, apierrors.NewMethodNotSupported(res.GroupResource()+"/"+req.Subresource, VerbCreate)
+		return nil, apierrors.NewMethodNotSupported(res.GroupResource()+"/"+req.Subresource, wire.VerbCreate)
 	}
 	obj, err := s.bodyFor(req, res)
 	if err != nil {
@@ -159,7 +160,7 @@ func (s *Server) create(ctx context.Context, req *Request, res *api.Resource, us
 	if err := s.admit(ctx, req, res, user, obj, nil); err != nil {
 		return nil, err
 	}
-	if err := s.validate(req, res, user, obj, nil); err != nil {
+	if err := s.validate(ctx, req, res, user, obj, nil); err != nil {
 		return nil, err
 	}
 
@@ -174,15 +175,15 @@ func (s *Server) create(ctx context.Context, req *Request, res *api.Resource, us
 	prepareForCreate(obj)
 	if req.DryRun {
 		s.record(req, res, trace.Event{Component: "kube-apiserver", Actor: user.Name, Action: "dry-run"}.
-			Msgf("%s: passed every gate; dry run, nothing written to etcd", req.describe(res)))
-		return &Response{Object: obj}, nil
+			Msgf("%s: passed every gate; dry run, nothing written to etcd", describe(req, res)))
+		return &wire.Response{Object: obj}, nil
 	}
 	// A generated name can collide with an existing one; like kube-apiserver (since 1.30), try a few
 	// fresh suffixes before giving up with AlreadyExists.
 	for attempt := 0; ; attempt++ {
 		err := s.persist(ctx, req, res, user, obj, 0)
 		if err == nil {
-			return &Response{Object: obj}, nil
+			return &wire.Response{Object: obj}, nil
 		}
 		if m.GenerateName == "" || !apierrors.IsAlreadyExists(err) || attempt == maxGenerateNameAttempts {
 			return nil, err
@@ -217,7 +218,7 @@ func prepareForCreate(obj api.Object) {
 
 // bodyFor checks the request body against the URL and returns a private copy to work on: the
 // apiserver never modifies the caller's object.
-func (s *Server) bodyFor(req *Request, res *api.Resource) (api.Object, error) {
+func (s *Server) bodyFor(req *wire.Request, res *api.Resource) (api.Object, error) {
 	if req.Body == nil {
 		return nil, apierrors.NewBadRequest("the request has no body: send the object to " + req.Verb)
 	}
@@ -245,7 +246,7 @@ func (s *Server) bodyFor(req *Request, res *api.Resource) (api.Object, error) {
 	} else {
 		m.Namespace = ""
 	}
-	if req.Verb == VerbUpdate && req.Name != "" && m.Name != req.Name {
+	if req.Verb == wire.VerbUpdate && req.Name != "" && m.Name != req.Name {
 		return nil, apierrors.NewBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", m.Name, req.Name))
 	}
 	return obj, nil
@@ -253,13 +254,13 @@ func (s *Server) bodyFor(req *Request, res *api.Resource) (api.Object, error) {
 
 // admit runs the mutating admission chain, then nothing else: validation comes next. Each plugin
 // that changed something says so in one trace line.
-func (s *Server) admit(ctx context.Context, req *Request, res *api.Resource, user User, obj, old api.Object) error {
+func (s *Server) admit(ctx context.Context, req *wire.Request, res *api.Resource, user User, obj, old api.Object) error {
 	a := &admissionAttributes{req: req, res: res, user: user, obj: obj, old: old}
 	for _, p := range s.mutating {
 		changes, err := p.Admit(ctx, a)
 		if err != nil {
 			s.record(req, res, trace.Event{Component: "kube-apiserver", Actor: user.Name, Action: "admit", Code: apierrors.CodeForError(err)}.
-				Msgf("admission plugin %s rejected %s: %s", p.Name(), req.describe(res), err.Error()))
+				Msgf("admission plugin %s rejected %s: %s", p.Name(), describe(req, res), err.Error()))
 			return recorded{err}
 		}
 		if len(changes) > 0 && s.trace != nil {
@@ -277,7 +278,7 @@ func (r recorded) Unwrap() error { return r.error }
 
 // validate checks the object's fields (422 Invalid with one cause per field path), then runs the
 // validating admission plugins (ResourceQuota and webhooks; 403 when they refuse).
-func (s *Server) validate(req *Request, res *api.Resource, user User, obj, old api.Object) error {
+func (s *Server) validate(ctx context.Context, req *wire.Request, res *api.Resource, user User, obj, old api.Object) error {
 	var errs field.ErrorList
 	if old == nil {
 		errs = validation.ValidateObject(obj)
@@ -291,18 +292,18 @@ func (s *Server) validate(req *Request, res *api.Resource, user User, obj, old a
 		}
 		err := apierrors.NewInvalid(kind, obj.GetObjectMeta().Name, errs)
 		s.record(req, res, trace.Event{Component: "kube-apiserver", Actor: user.Name, Action: "validate", Code: 422}.
-			Msgf("%s -> 422 %s", req.describe(res), err.Error()))
+			Msgf("%s -> 422 %s", describe(req, res), err.Error()))
 		return recorded{err}
 	}
 	if s.trace != nil {
 		s.record(req, res, trace.Event{Component: "kube-apiserver", Actor: user.Name, Action: "validate", Detail: true}.
-			Msgf("%s: valid", req.describe(res)))
+			Msgf("%s: valid", describe(req, res)))
 	}
 	a := &admissionAttributes{req: req, res: res, user: user, obj: obj, old: old}
 	for _, p := range s.validating {
-		if err := p.Validate(context.Background(), a); err != nil {
+		if err := p.Validate(ctx, a); err != nil {
 			s.record(req, res, trace.Event{Component: "kube-apiserver", Actor: user.Name, Action: "admit", Code: apierrors.CodeForError(err)}.
-				Msgf("admission plugin %s rejected %s: %s", p.Name(), req.describe(res), err.Error()))
+				Msgf("admission plugin %s rejected %s: %s", p.Name(), describe(req, res), err.Error()))
 			return recorded{err}
 		}
 	}
@@ -311,7 +312,7 @@ func (s *Server) validate(req *Request, res *api.Resource, user User, obj, old a
 
 // persist writes obj to etcd: a create when modRev is 0, else a compare-and-swap on modRev. On success
 // obj carries its new resourceVersion.
-func (s *Server) persist(ctx context.Context, req *Request, res *api.Resource, user User, obj api.Object, modRev int64) error {
+func (s *Server) persist(ctx context.Context, req *wire.Request, res *api.Resource, user User, obj api.Object, modRev int64) error {
 	m := obj.GetObjectMeta()
 	val, err := encode(obj)
 	if err != nil {
@@ -363,7 +364,7 @@ func leaseChangedHands(l *api.Lease) bool {
 
 // update replaces an object (or one of its subresources) if the caller's resourceVersion is still
 // current: optimistic concurrency, Kubernetes' answer to two writers racing.
-func (s *Server) update(ctx context.Context, req *Request, res *api.Resource, user User) (*Response, error) {
+func (s *Server) update(ctx context.Context, req *wire.Request, res *api.Resource, user User) (*wire.Response, error) {
 	switch req.Subresource {
 	case "status":
 		return s.updateStatus(ctx, req, res, user)
@@ -373,7 +374,7 @@ func (s *Server) update(ctx context.Context, req *Request, res *api.Resource, us
 		return s.updateScale(ctx, req, res, user)
 	case "":
 	default:
-		return nil, apierrors.NewMethodNotSupported(res.GroupResource()+"/"+req.Subresource, VerbUpdate)
+		return nil, apierrors.NewMethodNotSupported(res.GroupResource()+"/"+req.Subresource, wire.VerbUpdate)
 	}
 	obj, err := s.bodyFor(req, res)
 	if err != nil {
@@ -402,7 +403,7 @@ func (s *Server) update(ctx context.Context, req *Request, res *api.Resource, us
 	if !api.SpecEqual(obj, old) {
 		m.Generation = om.Generation + 1
 	}
-	if err := s.validate(req, res, user, obj, old); err != nil {
+	if err := s.validate(ctx, req, res, user, obj, old); err != nil {
 		return nil, err
 	}
 	return s.finishUpdate(ctx, req, res, user, obj, old)
@@ -420,7 +421,7 @@ func checkResourceVersion(res *api.Resource, obj, old api.Object) error {
 
 // finishUpdate writes obj over old unless nothing changed (a no-op update keeps the resourceVersion),
 // and deletes an object whose last finalizer was just removed.
-func (s *Server) finishUpdate(ctx context.Context, req *Request, res *api.Resource, user User, obj, old api.Object) (*Response, error) {
+func (s *Server) finishUpdate(ctx context.Context, req *wire.Request, res *api.Resource, user User, obj, old api.Object) (*wire.Response, error) {
 	m := obj.GetObjectMeta()
 	m.ResourceVersion = old.GetObjectMeta().ResourceVersion
 	// An update that leaves a terminating object with no finalizers deletes it, once its grace period
@@ -430,16 +431,16 @@ func (s *Server) finishUpdate(ctx context.Context, req *Request, res *api.Resour
 		return s.remove(ctx, req, res, user, old)
 	}
 	if sameObject(obj, old) {
-		return &Response{Object: obj}, nil
+		return &wire.Response{Object: obj}, nil
 	}
 	if req.DryRun {
-		return &Response{Object: obj}, nil
+		return &wire.Response{Object: obj}, nil
 	}
 	modRev, _ := strconv.ParseInt(old.GetObjectMeta().ResourceVersion, 10, 64)
 	if err := s.persist(ctx, req, res, user, obj, modRev); err != nil {
 		return nil, err
 	}
-	return &Response{Object: obj}, nil
+	return &wire.Response{Object: obj}, nil
 }
 
 func sameObject(a, b api.Object) bool {
@@ -450,7 +451,7 @@ func sameObject(a, b api.Object) bool {
 
 // updateStatus writes only the status of an object (the status subresource): the kubelet reports a
 // pod's phase, a controller its observed state, without touching what the user asked for.
-func (s *Server) updateStatus(ctx context.Context, req *Request, res *api.Resource, user User) (*Response, error) {
+func (s *Server) updateStatus(ctx context.Context, req *wire.Request, res *api.Resource, user User) (*wire.Response, error) {
 	body, err := s.bodyFor(req, res)
 	if err != nil {
 		return nil, err
@@ -465,7 +466,7 @@ func (s *Server) updateStatus(ctx context.Context, req *Request, res *api.Resour
 	}
 	obj := api.DeepCopy(old)
 	api.CopyStatus(obj, body)
-	if err := s.validate(req, res, user, obj, old); err != nil {
+	if err := s.validate(ctx, req, res, user, obj, old); err != nil {
 		return nil, err
 	}
 	return s.finishUpdate(ctx, req, res, user, obj, old)
@@ -473,7 +474,7 @@ func (s *Server) updateStatus(ctx context.Context, req *Request, res *api.Resour
 
 // finalize is namespaces/finalize: the namespace controller's way to clear spec.finalizers once the
 // namespace is empty, which lets a Terminating namespace go.
-func (s *Server) finalize(ctx context.Context, req *Request, res *api.Resource, user User) (*Response, error) {
+func (s *Server) finalize(ctx context.Context, req *wire.Request, res *api.Resource, user User) (*wire.Response, error) {
 	body, ok := req.Body.(*api.Namespace)
 	if !ok {
 		return nil, apierrors.NewBadRequest("namespaces/finalize needs a Namespace body")
@@ -493,7 +494,7 @@ func (s *Server) finalize(ctx context.Context, req *Request, res *api.Resource, 
 // delete removes an object, or marks it for deletion: an object with finalizers, or a pod bound to a
 // node (whose kubelet must stop its containers first, within the grace period), gets a
 // deletionTimestamp and stays until the finalizers are gone or the kubelet confirms.
-func (s *Server) delete(ctx context.Context, req *Request, res *api.Resource, user User) (*Response, error) {
+func (s *Server) delete(ctx context.Context, req *wire.Request, res *api.Resource, user User) (*wire.Response, error) {
 	old, err := s.read(ctx, res, req.Namespace, req.Name)
 	if err != nil {
 		return nil, err
@@ -507,13 +508,13 @@ func (s *Server) delete(ctx context.Context, req *Request, res *api.Resource, us
 	obj := api.DeepCopy(old)
 	m := obj.GetObjectMeta()
 	switch req.PropagationPolicy {
-	case PropagationOrphan:
+	case wire.PropagationOrphan:
 		addFinalizer(m, "orphan")
-	case PropagationForeground:
+	case wire.PropagationForeground:
 		addFinalizer(m, "foregroundDeletion")
-	case "", PropagationBackground:
+	case "", wire.PropagationBackground:
 	default:
-		return nil, apierrors.NewInvalid("DeleteOptions", "", field.ErrorList{field.NotSupported(field.NewPath("propagationPolicy"), req.PropagationPolicy, []string{PropagationForeground, PropagationBackground, PropagationOrphan})})
+		return nil, apierrors.NewInvalid("DeleteOptions", "", field.ErrorList{field.NotSupported(field.NewPath("propagationPolicy"), req.PropagationPolicy, []string{wire.PropagationForeground, wire.PropagationBackground, wire.PropagationOrphan})})
 	}
 	if res.Name == "namespaces" {
 		// The namespace controller empties a namespace before it goes (the "kubernetes" finalizer).
@@ -529,24 +530,24 @@ func (s *Server) delete(ctx context.Context, req *Request, res *api.Resource, us
 			m.DeletionGracePeriodSeconds = api.Ptr(grace)
 		}
 		if sameObject(obj, old) || req.DryRun {
-			return &Response{Object: obj}, nil
+			return &wire.Response{Object: obj}, nil
 		}
 		modRev, _ := strconv.ParseInt(old.GetObjectMeta().ResourceVersion, 10, 64)
 		if err := s.persist(ctx, req, res, user, obj, modRev); err != nil {
 			return nil, err
 		}
 		s.record(req, res, trace.Event{Component: "kube-apiserver", Actor: user.Name, Action: "delete", ResourceVersion: m.ResourceVersion}.
-			Msgf("%s: marked for deletion (deletionTimestamp set, grace %ds, finalizers %v)", req.describe(res), grace, m.Finalizers))
-		return &Response{Object: obj}, nil
+			Msgf("%s: marked for deletion (deletionTimestamp set, grace %ds, finalizers %v)", describe(req, res), grace, m.Finalizers))
+		return &wire.Response{Object: obj}, nil
 	}
 	if req.DryRun {
-		return &Response{Object: obj, Deleted: true}, nil
+		return &wire.Response{Object: obj, Deleted: true}, nil
 	}
 	return s.remove(ctx, req, res, user, old)
 }
 
 // remove deletes the key from etcd, provided nobody changed the object since it was read.
-func (s *Server) remove(ctx context.Context, req *Request, res *api.Resource, user User, old api.Object) (*Response, error) {
+func (s *Server) remove(ctx context.Context, req *wire.Request, res *api.Resource, user User, old api.Object) (*wire.Response, error) {
 	m := old.GetObjectMeta()
 	modRev, _ := strconv.ParseInt(m.ResourceVersion, 10, 64)
 	key := etcdKey(res, m.Namespace, m.Name)
@@ -558,7 +559,7 @@ func (s *Server) remove(ctx context.Context, req *Request, res *api.Resource, us
 	s.record(req, res, trace.Event{Component: "etcd", Actor: user.Name, Action: "delete",
 		Object: objectPath(res, m.Namespace, m.Name), ResourceVersion: strconv.FormatInt(rev, 10)}.
 		Msgf("delete %s -> revision %d", key, rev))
-	return &Response{Object: old, Deleted: true}, nil
+	return &wire.Response{Object: old, Deleted: true}, nil
 }
 
 func addFinalizer(m *api.ObjectMeta, f string) {

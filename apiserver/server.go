@@ -21,6 +21,7 @@ import (
 	"kubesim/clock"
 	"kubesim/store"
 	"kubesim/trace"
+	"kubesim/wire"
 )
 
 // Config assembles a Server.
@@ -112,14 +113,14 @@ func (s *Server) scheduleBookmarks(ctx context.Context) {
 }
 
 // Do runs one request through the pipeline under the identity its Token proves.
-func (s *Server) Do(ctx context.Context, req *Request) (*Response, error) {
+func (s *Server) Do(ctx context.Context, req *wire.Request) (*wire.Response, error) {
 	start := s.clock.Now()
 	resp, res, err := s.do(ctx, req)
 	s.metrics.observe(req, res, err, s.clock.Since(start))
 	return resp, err
 }
 
-func (s *Server) do(ctx context.Context, req *Request) (*Response, *api.Resource, error) {
+func (s *Server) do(ctx context.Context, req *wire.Request) (*wire.Response, *api.Resource, error) {
 	res, ok := api.ResourceFor(req.Resource)
 	if !ok {
 		return nil, nil, apierrors.NewNotFound(req.Resource, "")
@@ -135,7 +136,7 @@ func (s *Server) do(ctx context.Context, req *Request) (*Response, *api.Resource
 	user, why := s.authn.authenticate(req.Token, s.clock.Now())
 	if why != "" {
 		s.record(req, res, trace.Event{Component: "kube-apiserver", Action: "authenticate", Code: 401}.
-			Msgf("%s: %s -> 401 Unauthorized", req.describe(res), why))
+			Msgf("%s: %s -> 401 Unauthorized", describe(req, res), why))
 		return nil, res, apierrors.NewUnauthorized()
 	}
 	if s.trace != nil {
@@ -156,29 +157,29 @@ func (s *Server) do(ctx context.Context, req *Request) (*Response, *api.Resource
 	if allowed, why := s.authorize(attrs); !allowed {
 		err := forbidden(attrs, why)
 		s.record(req, res, trace.Event{Component: "kube-apiserver", Actor: user.Name, Action: "authorize", Code: 403}.
-			Msgf("%s -> 403 %s", req.describe(res), err.Error()))
+			Msgf("%s -> 403 %s", describe(req, res), err.Error()))
 		return nil, res, err
 	} else if s.trace != nil {
 		s.record(req, res, trace.Event{Component: "kube-apiserver", Actor: user.Name, Action: "authorize", Detail: true}.
-			Msgf("%s: %s", req.describe(res), why))
+			Msgf("%s: %s", describe(req, res), why))
 	}
 
 	var (
-		resp *Response
+		resp *wire.Response
 		err  error
 	)
 	switch req.Verb {
-	case VerbGet:
+	case wire.VerbGet:
 		resp, err = s.get(ctx, req, res)
-	case VerbList:
+	case wire.VerbList:
 		resp, err = s.list(ctx, req, res)
-	case VerbWatch:
+	case wire.VerbWatch:
 		resp, err = s.watch(ctx, req, res)
-	case VerbCreate:
+	case wire.VerbCreate:
 		resp, err = s.create(ctx, req, res, user)
-	case VerbUpdate:
+	case wire.VerbUpdate:
 		resp, err = s.update(ctx, req, res, user)
-	case VerbDelete:
+	case wire.VerbDelete:
 		resp, err = s.delete(ctx, req, res, user)
 	default:
 		err = apierrors.NewMethodNotSupported(res.GroupResource(), req.Verb)
@@ -193,19 +194,19 @@ func (s *Server) do(ctx context.Context, req *Request) (*Response, *api.Resource
 			err = apierrors.NewInternalError(err)
 			code = 500
 		}
-		if req.Verb != VerbGet || code != 404 { // a get that finds nothing is routine, not a story
+		if req.Verb != wire.VerbGet || code != 404 { // a get that finds nothing is routine, not a story
 			// Two recorders naming an event after the same instant is routine too: the recorder
 			// takes the next name (see client/record.go).
 			routine := res.Name == "events" && code == 409
 			s.record(req, res, trace.Event{Component: "kube-apiserver", Actor: user.Name, Action: req.Verb, Code: code, Detail: routine}.
-				Msgf("%s -> %d %s", req.describe(res), code, err.Error()))
+				Msgf("%s -> %d %s", describe(req, res), code, err.Error()))
 		}
 	}
 	return resp, res, err
 }
 
 // record adds a trace event about req, filling in the object when the caller did not.
-func (s *Server) record(req *Request, res *api.Resource, e trace.Event) {
+func (s *Server) record(req *wire.Request, res *api.Resource, e trace.Event) {
 	if s.trace == nil || req.Quiet {
 		return
 	}

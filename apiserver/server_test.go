@@ -15,6 +15,7 @@ import (
 	"kubesim/clock"
 	"kubesim/store"
 	"kubesim/trace"
+	"kubesim/wire"
 )
 
 // testServer is a real apiserver on a real embedded etcd, with a few identities.
@@ -52,7 +53,7 @@ func newTestServer(t testing.TB) *testServer {
 	return &testServer{Server: s, store: st, clock: clk, trace: tr}
 }
 
-func (ts *testServer) do(t testing.TB, token string, req Request) (*Response, error) {
+func (ts *testServer) do(t testing.TB, token string, req wire.Request) (*wire.Response, error) {
 	t.Helper()
 	req.Token = token
 	return ts.Do(context.Background(), &req)
@@ -62,7 +63,7 @@ func (ts *testServer) create(t testing.TB, obj api.Object) api.Object {
 	t.Helper()
 	res, ok := api.ResourceOf(obj)
 	require.True(t, ok)
-	resp, err := ts.do(t, adminToken, Request{Verb: VerbCreate, Resource: res.Name, Namespace: obj.GetObjectMeta().Namespace, Body: obj})
+	resp, err := ts.do(t, adminToken, wire.Request{Verb: wire.VerbCreate, Resource: res.Name, Namespace: obj.GetObjectMeta().Namespace, Body: obj})
 	require.NoError(t, err)
 	return resp.Object
 }
@@ -107,11 +108,11 @@ func TestResourceVersionsStrictlyIncrease(t *testing.T) {
 		assert.Greater(t, rv, last)
 		last = rv
 	}
-	resp, err := ts.do(t, adminToken, Request{Verb: VerbGet, Resource: "pods", Namespace: "default", Name: "p3"})
+	resp, err := ts.do(t, adminToken, wire.Request{Verb: wire.VerbGet, Resource: "pods", Namespace: "default", Name: "p3"})
 	require.NoError(t, err)
 	pod := api.DeepCopy(resp.Object.(*api.Pod))
 	pod.Labels["tier"] = "web"
-	resp, err = ts.do(t, adminToken, Request{Verb: VerbUpdate, Resource: "pods", Namespace: "default", Name: "p3", Body: pod})
+	resp, err = ts.do(t, adminToken, wire.Request{Verb: wire.VerbUpdate, Resource: "pods", Namespace: "default", Name: "p3", Body: pod})
 	require.NoError(t, err)
 	assert.Greater(t, rvOf(t, resp.Object), last)
 }
@@ -119,7 +120,7 @@ func TestResourceVersionsStrictlyIncrease(t *testing.T) {
 func TestUnknownCredentialsAre401AndWriteNothing(t *testing.T) {
 	ts := newTestServer(t)
 	for _, token := range []string{"", "forged"} {
-		_, err := ts.do(t, token, Request{Verb: VerbCreate, Resource: "pods", Namespace: "default", Body: nginxPod("x")})
+		_, err := ts.do(t, token, wire.Request{Verb: wire.VerbCreate, Resource: "pods", Namespace: "default", Body: nginxPod("x")})
 		require.Error(t, err)
 		assert.True(t, apierrors.IsUnauthorized(err))
 		assert.Equal(t, "Unauthorized", err.Error())
@@ -133,10 +134,10 @@ func TestExpiredCredentialIs401(t *testing.T) {
 	ts := newTestServer(t)
 	ts.AddCredential(Credential{Token: "short", User: User{Name: "system:node:node-9", Groups: []string{GroupNodes}},
 		NotAfter: ts.clock.Now().Add(time.Hour)})
-	_, err := ts.do(t, "short", Request{Verb: VerbGet, Resource: "nodes", Name: "node-9"})
+	_, err := ts.do(t, "short", wire.Request{Verb: wire.VerbGet, Resource: "nodes", Name: "node-9"})
 	assert.True(t, apierrors.IsNotFound(err), "valid for now: passes authentication")
 	ts.clock.Advance(2 * time.Hour)
-	_, err = ts.do(t, "short", Request{Verb: VerbGet, Resource: "nodes", Name: "node-9"})
+	_, err = ts.do(t, "short", wire.Request{Verb: wire.VerbGet, Resource: "nodes", Name: "node-9"})
 	assert.True(t, apierrors.IsUnauthorized(err))
 	assert.True(t, traceContains(ts.trace, "certificate has expired"), "the trace says why")
 }
@@ -152,15 +153,15 @@ func traceContains(tr *trace.Recorder, s string) bool {
 
 func TestRBACDeniesByDefaultWithKubernetesMessage(t *testing.T) {
 	ts := newTestServer(t)
-	_, err := ts.do(t, aliceToken, Request{Verb: VerbList, Resource: "pods", Namespace: "default"})
+	_, err := ts.do(t, aliceToken, wire.Request{Verb: wire.VerbList, Resource: "pods", Namespace: "default"})
 	require.Error(t, err)
 	assert.True(t, apierrors.IsForbidden(err))
 	assert.Equal(t, `pods is forbidden: User "alice" cannot list resource "pods" in API group "" in the namespace "default"`, err.Error())
 
-	_, err = ts.do(t, aliceToken, Request{Verb: VerbGet, Resource: "nodes", Name: "node-1"})
+	_, err = ts.do(t, aliceToken, wire.Request{Verb: wire.VerbGet, Resource: "nodes", Name: "node-1"})
 	assert.Equal(t, `nodes "node-1" is forbidden: User "alice" cannot get resource "nodes" in API group "" at the cluster scope`, err.Error())
 
-	_, err = ts.do(t, aliceToken, Request{Verb: VerbCreate, Resource: "deployments", Namespace: "default",
+	_, err = ts.do(t, aliceToken, wire.Request{Verb: wire.VerbCreate, Resource: "deployments", Namespace: "default",
 		Body: &api.Deployment{ObjectMeta: api.ObjectMeta{Name: "d"}}})
 	assert.Equal(t, `deployments.apps "d" is forbidden: User "alice" cannot create resource "deployments" in API group "apps" in the namespace "default"`, err.Error())
 
@@ -168,11 +169,11 @@ func TestRBACDeniesByDefaultWithKubernetesMessage(t *testing.T) {
 	ts.create(t, &api.RoleBinding{ObjectMeta: api.ObjectMeta{Name: "alice-view", Namespace: "default"},
 		RoleRef:  api.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: "view"},
 		Subjects: []api.Subject{{Kind: "User", Name: "alice"}}})
-	_, err = ts.do(t, aliceToken, Request{Verb: VerbList, Resource: "pods", Namespace: "default"})
+	_, err = ts.do(t, aliceToken, wire.Request{Verb: wire.VerbList, Resource: "pods", Namespace: "default"})
 	assert.NoError(t, err)
-	_, err = ts.do(t, aliceToken, Request{Verb: VerbList, Resource: "pods", Namespace: "kube-system"})
+	_, err = ts.do(t, aliceToken, wire.Request{Verb: wire.VerbList, Resource: "pods", Namespace: "kube-system"})
 	assert.True(t, apierrors.IsForbidden(err))
-	_, err = ts.do(t, aliceToken, Request{Verb: VerbDelete, Resource: "pods", Namespace: "default", Name: "x"})
+	_, err = ts.do(t, aliceToken, wire.Request{Verb: wire.VerbDelete, Resource: "pods", Namespace: "default", Name: "x"})
 	assert.True(t, apierrors.IsForbidden(err), "view does not allow delete")
 
 	ok, _ := ts.CanI(User{Name: "alice"}, "list", "pods", "default", "")
@@ -191,31 +192,31 @@ func TestNodeAuthorizerLimitsAKubeletToItsOwnObjects(t *testing.T) {
 	ts.create(t, mine)
 	ts.create(t, other)
 
-	_, err := ts.do(t, node1Token, Request{Verb: VerbList, Resource: "pods", FieldSelector: "spec.nodeName=node-1"})
+	_, err := ts.do(t, node1Token, wire.Request{Verb: wire.VerbList, Resource: "pods", FieldSelector: "spec.nodeName=node-1"})
 	assert.NoError(t, err, "a kubelet lists its own pods")
-	_, err = ts.do(t, node1Token, Request{Verb: VerbList, Resource: "pods"})
+	_, err = ts.do(t, node1Token, wire.Request{Verb: wire.VerbList, Resource: "pods"})
 	assert.True(t, apierrors.IsForbidden(err), "but not everyone's")
-	_, err = ts.do(t, node1Token, Request{Verb: VerbGet, Resource: "pods", Namespace: "default", Name: "other"})
+	_, err = ts.do(t, node1Token, wire.Request{Verb: wire.VerbGet, Resource: "pods", Namespace: "default", Name: "other"})
 	assert.True(t, apierrors.IsForbidden(err))
 	assert.Contains(t, err.Error(), "no relationship found between node 'node-1' and this object")
 
-	got, err := ts.do(t, node1Token, Request{Verb: VerbGet, Resource: "pods", Namespace: "default", Name: "mine"})
+	got, err := ts.do(t, node1Token, wire.Request{Verb: wire.VerbGet, Resource: "pods", Namespace: "default", Name: "mine"})
 	require.NoError(t, err)
 	pod := api.DeepCopy(got.Object.(*api.Pod))
 	pod.Status.Phase = api.PodRunning
-	_, err = ts.do(t, node1Token, Request{Verb: VerbUpdate, Resource: "pods", Subresource: "status", Namespace: "default", Name: "mine", Body: pod})
+	_, err = ts.do(t, node1Token, wire.Request{Verb: wire.VerbUpdate, Resource: "pods", Subresource: "status", Namespace: "default", Name: "mine", Body: pod})
 	assert.NoError(t, err, "and updates their status")
 
-	n2, err := ts.do(t, adminToken, Request{Verb: VerbGet, Resource: "nodes", Name: "node-2"})
+	n2, err := ts.do(t, adminToken, wire.Request{Verb: wire.VerbGet, Resource: "nodes", Name: "node-2"})
 	require.NoError(t, err)
-	_, err = ts.do(t, node1Token, Request{Verb: VerbUpdate, Resource: "nodes", Subresource: "status", Name: "node-2", Body: n2.Object})
+	_, err = ts.do(t, node1Token, wire.Request{Verb: wire.VerbUpdate, Resource: "nodes", Subresource: "status", Name: "node-2", Body: n2.Object})
 	assert.True(t, apierrors.IsForbidden(err), "node-1 may not write node-2")
 
 	lease := &api.Lease{ObjectMeta: api.ObjectMeta{Name: "node-1", Namespace: "kube-node-lease"}}
-	_, err = ts.do(t, node1Token, Request{Verb: VerbCreate, Resource: "leases", Namespace: "kube-node-lease", Body: lease})
+	_, err = ts.do(t, node1Token, wire.Request{Verb: wire.VerbCreate, Resource: "leases", Namespace: "kube-node-lease", Body: lease})
 	assert.NoError(t, err)
 	lease.Name = "node-2"
-	_, err = ts.do(t, node1Token, Request{Verb: VerbCreate, Resource: "leases", Namespace: "kube-node-lease", Body: lease})
+	_, err = ts.do(t, node1Token, wire.Request{Verb: wire.VerbCreate, Resource: "leases", Namespace: "kube-node-lease", Body: lease})
 	assert.True(t, apierrors.IsForbidden(err))
 }
 
@@ -225,7 +226,7 @@ func TestInvalidObjectsAre422WithCausesNamingTheField(t *testing.T) {
 		Spec: api.DeploymentSpec{Replicas: api.Ptr(int32(-1)), Selector: &api.LabelSelector{MatchLabels: map[string]string{"app": "nginx"}},
 			Template: api.PodTemplateSpec{ObjectMeta: api.ObjectMeta{Labels: map[string]string{"app": "nginx"}},
 				Spec: api.PodSpec{Containers: []api.Container{{Name: "nginx"}}}}}}
-	_, err := ts.do(t, adminToken, Request{Verb: VerbCreate, Resource: "deployments", Namespace: "default", Body: d})
+	_, err := ts.do(t, adminToken, wire.Request{Verb: wire.VerbCreate, Resource: "deployments", Namespace: "default", Body: d})
 	require.Error(t, err)
 	assert.True(t, apierrors.IsInvalid(err))
 	assert.Equal(t, 422, apierrors.CodeForError(err))
@@ -240,7 +241,7 @@ func TestInvalidObjectsAre422WithCausesNamingTheField(t *testing.T) {
 	assert.True(t, store.IsNotFound(gerr), "nothing written")
 
 	long := nginxPod(strings.Repeat("a", 254))
-	_, err = ts.do(t, adminToken, Request{Verb: VerbCreate, Resource: "pods", Namespace: "default", Body: long})
+	_, err = ts.do(t, adminToken, wire.Request{Verb: wire.VerbCreate, Resource: "pods", Namespace: "default", Body: long})
 	assert.True(t, apierrors.IsInvalid(err))
 	assert.Contains(t, err.Error(), "metadata.name")
 }
@@ -251,9 +252,9 @@ func TestStaleResourceVersionIs409Conflict(t *testing.T) {
 	first, second := api.DeepCopy(created), api.DeepCopy(created)
 	first.Labels["writer"] = "first"
 	second.Labels["writer"] = "second"
-	_, err := ts.do(t, adminToken, Request{Verb: VerbUpdate, Resource: "pods", Namespace: "default", Name: "web", Body: first})
+	_, err := ts.do(t, adminToken, wire.Request{Verb: wire.VerbUpdate, Resource: "pods", Namespace: "default", Name: "web", Body: first})
 	require.NoError(t, err)
-	_, err = ts.do(t, adminToken, Request{Verb: VerbUpdate, Resource: "pods", Namespace: "default", Name: "web", Body: second})
+	_, err = ts.do(t, adminToken, wire.Request{Verb: wire.VerbUpdate, Resource: "pods", Namespace: "default", Name: "web", Body: second})
 	require.Error(t, err)
 	assert.True(t, apierrors.IsConflict(err))
 	assert.Equal(t, `Operation cannot be fulfilled on pods "web": the object has been modified; please apply your changes to the latest version and try again`, err.Error())
@@ -262,13 +263,13 @@ func TestStaleResourceVersionIs409Conflict(t *testing.T) {
 func TestCreateTwiceIsAlreadyExistsAndMissingIsNotFound(t *testing.T) {
 	ts := newTestServer(t)
 	ts.create(t, nginxPod("web"))
-	_, err := ts.do(t, adminToken, Request{Verb: VerbCreate, Resource: "pods", Namespace: "default", Body: nginxPod("web")})
+	_, err := ts.do(t, adminToken, wire.Request{Verb: wire.VerbCreate, Resource: "pods", Namespace: "default", Body: nginxPod("web")})
 	assert.True(t, apierrors.IsAlreadyExists(err))
 	assert.Equal(t, `pods "web" already exists`, err.Error())
-	_, err = ts.do(t, adminToken, Request{Verb: VerbGet, Resource: "pods", Namespace: "default", Name: "nope"})
+	_, err = ts.do(t, adminToken, wire.Request{Verb: wire.VerbGet, Resource: "pods", Namespace: "default", Name: "nope"})
 	assert.True(t, apierrors.IsNotFound(err))
 	assert.Equal(t, `pods "nope" not found`, err.Error())
-	_, err = ts.do(t, adminToken, Request{Verb: VerbGet, Resource: "deployments", Namespace: "default", Name: "nope"})
+	_, err = ts.do(t, adminToken, wire.Request{Verb: wire.VerbGet, Resource: "deployments", Namespace: "default", Name: "nope"})
 	assert.Equal(t, `deployments.apps "nope" not found`, err.Error())
 }
 
@@ -276,12 +277,12 @@ func TestDryRunValidatesEverythingAndWritesNothing(t *testing.T) {
 	ts := newTestServer(t)
 	before, err := ts.store.CurrentRevision(context.Background())
 	require.NoError(t, err)
-	resp, err := ts.do(t, adminToken, Request{Verb: VerbCreate, Resource: "pods", Namespace: "default", Body: nginxPod("web"), DryRun: true})
+	resp, err := ts.do(t, adminToken, wire.Request{Verb: wire.VerbCreate, Resource: "pods", Namespace: "default", Body: nginxPod("web"), DryRun: true})
 	require.NoError(t, err)
 	assert.Equal(t, "default", resp.Object.(*api.Pod).Spec.ServiceAccountName, "admission ran")
 	bad := nginxPod("web")
 	bad.Spec.Containers[0].Image = ""
-	_, err = ts.do(t, adminToken, Request{Verb: VerbCreate, Resource: "pods", Namespace: "default", Body: bad, DryRun: true})
+	_, err = ts.do(t, adminToken, wire.Request{Verb: wire.VerbCreate, Resource: "pods", Namespace: "default", Body: bad, DryRun: true})
 	assert.True(t, apierrors.IsInvalid(err), "validation ran")
 	after, err := ts.store.CurrentRevision(context.Background())
 	require.NoError(t, err)
@@ -303,14 +304,14 @@ func TestGenerateNameAndGenerationBumpsOnSpecChangesOnly(t *testing.T) {
 
 	labelled := api.DeepCopy(d)
 	labelled.Labels = map[string]string{"team": "web"}
-	resp, err := ts.do(t, adminToken, Request{Verb: VerbUpdate, Resource: "deployments", Namespace: "default", Name: "nginx", Body: labelled})
+	resp, err := ts.do(t, adminToken, wire.Request{Verb: wire.VerbUpdate, Resource: "deployments", Namespace: "default", Name: "nginx", Body: labelled})
 	require.NoError(t, err)
 	d = resp.Object.(*api.Deployment)
 	assert.Equal(t, int64(1), d.Generation, "metadata changes do not bump generation")
 
 	withStatus := api.DeepCopy(d)
 	withStatus.Status.ObservedGeneration = 1
-	resp, err = ts.do(t, adminToken, Request{Verb: VerbUpdate, Resource: "deployments", Subresource: "status", Namespace: "default", Name: "nginx", Body: withStatus})
+	resp, err = ts.do(t, adminToken, wire.Request{Verb: wire.VerbUpdate, Resource: "deployments", Subresource: "status", Namespace: "default", Name: "nginx", Body: withStatus})
 	require.NoError(t, err)
 	d = resp.Object.(*api.Deployment)
 	assert.Equal(t, int64(1), d.Generation, "status changes do not bump generation")
@@ -319,13 +320,13 @@ func TestGenerateNameAndGenerationBumpsOnSpecChangesOnly(t *testing.T) {
 	scaled := api.DeepCopy(d)
 	scaled.Spec.Replicas = api.Ptr(int32(5))
 	scaled.Status.ObservedGeneration = 99 // ignored: the main resource does not write status
-	resp, err = ts.do(t, adminToken, Request{Verb: VerbUpdate, Resource: "deployments", Namespace: "default", Name: "nginx", Body: scaled})
+	resp, err = ts.do(t, adminToken, wire.Request{Verb: wire.VerbUpdate, Resource: "deployments", Namespace: "default", Name: "nginx", Body: scaled})
 	require.NoError(t, err)
 	d = resp.Object.(*api.Deployment)
 	assert.Equal(t, int64(2), d.Generation)
 	assert.Equal(t, int64(1), d.Status.ObservedGeneration)
 
-	sc, err := ts.do(t, adminToken, Request{Verb: VerbGet, Resource: "deployments", Subresource: "scale", Namespace: "default", Name: "nginx"})
+	sc, err := ts.do(t, adminToken, wire.Request{Verb: wire.VerbGet, Resource: "deployments", Subresource: "scale", Namespace: "default", Name: "nginx"})
 	require.NoError(t, err)
 	assert.Equal(t, int32(5), sc.Object.(*api.Scale).Spec.Replicas)
 	assert.Equal(t, "app=nginx", sc.Object.(*api.Scale).Status.Selector)
@@ -335,7 +336,7 @@ func TestBindingOnlyWhileUnassigned(t *testing.T) {
 	ts := newTestServer(t)
 	ts.create(t, nginxPod("web"))
 	bind := func(node string) error {
-		_, err := ts.do(t, schedToken, Request{Verb: VerbCreate, Resource: "pods", Subresource: "binding", Namespace: "default", Name: "web",
+		_, err := ts.do(t, schedToken, wire.Request{Verb: wire.VerbCreate, Resource: "pods", Subresource: "binding", Namespace: "default", Name: "web",
 			Body: &api.Binding{ObjectMeta: api.ObjectMeta{Name: "web"}, Target: api.ObjectReference{Kind: "Node", Name: node}}})
 		return err
 	}
@@ -344,7 +345,7 @@ func TestBindingOnlyWhileUnassigned(t *testing.T) {
 	require.Error(t, err)
 	assert.True(t, apierrors.IsConflict(err))
 	assert.Equal(t, `Operation cannot be fulfilled on pods/binding "web": pod web is already assigned to node "node-2"`, err.Error())
-	resp, err := ts.do(t, adminToken, Request{Verb: VerbGet, Resource: "pods", Namespace: "default", Name: "web"})
+	resp, err := ts.do(t, adminToken, wire.Request{Verb: wire.VerbGet, Resource: "pods", Namespace: "default", Name: "web"})
 	require.NoError(t, err)
 	pod := resp.Object.(*api.Pod)
 	assert.Equal(t, "node-2", pod.Spec.NodeName)
@@ -357,27 +358,27 @@ func TestDeletionWithFinalizersAndGracePeriod(t *testing.T) {
 	p := nginxPod("held")
 	p.Finalizers = []string{"example.com/hold"}
 	ts.create(t, p)
-	resp, err := ts.do(t, adminToken, Request{Verb: VerbDelete, Resource: "pods", Namespace: "default", Name: "held"})
+	resp, err := ts.do(t, adminToken, wire.Request{Verb: wire.VerbDelete, Resource: "pods", Namespace: "default", Name: "held"})
 	require.NoError(t, err)
 	assert.False(t, resp.Deleted)
 	held := resp.Object.(*api.Pod)
 	require.NotNil(t, held.DeletionTimestamp, "a finalizer keeps the object, marked for deletion")
 	released := api.DeepCopy(held)
 	released.Finalizers = nil
-	resp, err = ts.do(t, adminToken, Request{Verb: VerbUpdate, Resource: "pods", Namespace: "default", Name: "held", Body: released})
+	resp, err = ts.do(t, adminToken, wire.Request{Verb: wire.VerbUpdate, Resource: "pods", Namespace: "default", Name: "held", Body: released})
 	require.NoError(t, err)
 	assert.True(t, resp.Deleted, "removing the last finalizer deletes it")
 
 	bound := nginxPod("bound")
 	bound.Spec.NodeName = "node-1"
 	ts.create(t, bound)
-	resp, err = ts.do(t, adminToken, Request{Verb: VerbDelete, Resource: "pods", Namespace: "default", Name: "bound"})
+	resp, err = ts.do(t, adminToken, wire.Request{Verb: wire.VerbDelete, Resource: "pods", Namespace: "default", Name: "bound"})
 	require.NoError(t, err)
 	assert.False(t, resp.Deleted, "a running pod gets its grace period")
 	pod := resp.Object.(*api.Pod)
 	require.NotNil(t, pod.DeletionGracePeriodSeconds)
 	assert.Equal(t, int64(30), *pod.DeletionGracePeriodSeconds)
-	resp, err = ts.do(t, node1Token, Request{Verb: VerbDelete, Resource: "pods", Namespace: "default", Name: "bound", GracePeriodSeconds: api.Ptr(int64(0))})
+	resp, err = ts.do(t, node1Token, wire.Request{Verb: wire.VerbDelete, Resource: "pods", Namespace: "default", Name: "bound", GracePeriodSeconds: api.Ptr(int64(0))})
 	require.NoError(t, err)
 	assert.True(t, resp.Deleted, "the kubelet confirms with grace 0")
 }
@@ -386,20 +387,20 @@ func TestNamespaceLifecycle(t *testing.T) {
 	ts := newTestServer(t)
 	homeless := nginxPod("x")
 	homeless.Namespace = ""
-	_, err := ts.do(t, adminToken, Request{Verb: VerbCreate, Resource: "pods", Namespace: "nowhere", Body: homeless})
+	_, err := ts.do(t, adminToken, wire.Request{Verb: wire.VerbCreate, Resource: "pods", Namespace: "nowhere", Body: homeless})
 	assert.True(t, apierrors.IsNotFound(err))
 	assert.Equal(t, `namespaces "nowhere" not found`, err.Error())
 
 	ts.create(t, &api.Namespace{ObjectMeta: api.ObjectMeta{Name: "team"}, Spec: api.NamespaceSpec{Finalizers: []api.FinalizerName{"kubernetes"}}})
-	_, err = ts.do(t, adminToken, Request{Verb: VerbDelete, Resource: "namespaces", Name: "team"})
+	_, err = ts.do(t, adminToken, wire.Request{Verb: wire.VerbDelete, Resource: "namespaces", Name: "team"})
 	require.NoError(t, err)
 	require.NoError(t, ts.WaitForRevision(context.Background(), mustRev(t, ts)))
-	_, err = ts.do(t, adminToken, Request{Verb: VerbCreate, Resource: "serviceaccounts", Namespace: "team",
+	_, err = ts.do(t, adminToken, wire.Request{Verb: wire.VerbCreate, Resource: "serviceaccounts", Namespace: "team",
 		Body: &api.ServiceAccount{ObjectMeta: api.ObjectMeta{Name: "late"}}})
 	assert.True(t, apierrors.IsForbidden(err))
 	assert.Contains(t, err.Error(), "unable to create new content in namespace team because it is being terminated")
 
-	_, err = ts.do(t, adminToken, Request{Verb: VerbDelete, Resource: "namespaces", Name: "kube-system"})
+	_, err = ts.do(t, adminToken, wire.Request{Verb: wire.VerbDelete, Resource: "namespaces", Name: "kube-system"})
 	assert.True(t, apierrors.IsForbidden(err))
 }
 
@@ -412,19 +413,19 @@ func mustRev(t testing.TB, ts *testServer) int64 {
 func TestBadInputNeverPanicsAndWritesNothing(t *testing.T) {
 	ts := newTestServer(t)
 	before := mustRev(t, ts)
-	cases := []Request{
-		{Verb: VerbCreate, Resource: "pods", Namespace: "default"},                                                         // no body
-		{Verb: VerbCreate, Resource: "pods", Namespace: "default", Body: &api.Node{}},                                      // wrong kind
-		{Verb: VerbCreate, Resource: "pods", Namespace: "default", Body: &api.Pod{}},                                       // empty pod
-		{Verb: VerbCreate, Resource: "widgets", Namespace: "default", Body: nginxPod("x")},                                 // unknown resource
-		{Verb: VerbCreate, Resource: "pods", Namespace: "other", Body: nginxPod("x")},                                      // namespace mismatch below
-		{Verb: "explode", Resource: "pods", Namespace: "default"},                                                          // unknown verb
-		{Verb: VerbList, Resource: "pods", LabelSelector: "app in (", Namespace: "default"},                                // bad selector
-		{Verb: VerbList, Resource: "pods", FieldSelector: "spec.color=red", Namespace: "default"},                          // unsupported field
-		{Verb: VerbWatch, Resource: "pods", ResourceVersion: "abc"},                                                        // bad resourceVersion
-		{Verb: VerbCreate, Resource: "pods", Subresource: "binding", Namespace: "default", Name: "x", Body: nginxPod("x")}, // wrong body
-		{Verb: VerbUpdate, Resource: "pods", Subresource: "nonsense", Namespace: "default", Name: "x", Body: nginxPod("x")},
-		{Verb: VerbCreate, Resource: "pods", Namespace: "default", Body: nginxPod(strings.Repeat("x", 100000))},
+	cases := []wire.Request{
+		{Verb: wire.VerbCreate, Resource: "pods", Namespace: "default"},                                                         // no body
+		{Verb: wire.VerbCreate, Resource: "pods", Namespace: "default", Body: &api.Node{}},                                      // wrong kind
+		{Verb: wire.VerbCreate, Resource: "pods", Namespace: "default", Body: &api.Pod{}},                                       // empty pod
+		{Verb: wire.VerbCreate, Resource: "widgets", Namespace: "default", Body: nginxPod("x")},                                 // unknown resource
+		{Verb: wire.VerbCreate, Resource: "pods", Namespace: "other", Body: nginxPod("x")},                                      // namespace mismatch below
+		{Verb: "explode", Resource: "pods", Namespace: "default"},                                                               // unknown verb
+		{Verb: wire.VerbList, Resource: "pods", LabelSelector: "app in (", Namespace: "default"},                                // bad selector
+		{Verb: wire.VerbList, Resource: "pods", FieldSelector: "spec.color=red", Namespace: "default"},                          // unsupported field
+		{Verb: wire.VerbWatch, Resource: "pods", ResourceVersion: "abc"},                                                        // bad resourceVersion
+		{Verb: wire.VerbCreate, Resource: "pods", Subresource: "binding", Namespace: "default", Name: "x", Body: nginxPod("x")}, // wrong body
+		{Verb: wire.VerbUpdate, Resource: "pods", Subresource: "nonsense", Namespace: "default", Name: "x", Body: nginxPod("x")},
+		{Verb: wire.VerbCreate, Resource: "pods", Namespace: "default", Body: nginxPod(strings.Repeat("x", 100000))},
 	}
 	cases[4].Body.GetObjectMeta().Namespace = "default"
 	for i, c := range cases {
@@ -442,38 +443,38 @@ func TestListAndWatchWithSelectors(t *testing.T) {
 	a.Spec.NodeName = "node-1"
 	ts.create(t, a)
 	ts.create(t, b)
-	resp, err := ts.do(t, adminToken, Request{Verb: VerbList, Resource: "pods", Namespace: "default", LabelSelector: "app=nginx"})
+	resp, err := ts.do(t, adminToken, wire.Request{Verb: wire.VerbList, Resource: "pods", Namespace: "default", LabelSelector: "app=nginx"})
 	require.NoError(t, err)
 	require.Len(t, resp.List.Items, 1)
 	assert.Equal(t, "a", resp.List.Items[0].GetObjectMeta().Name)
-	resp, err = ts.do(t, adminToken, Request{Verb: VerbList, Resource: "pods", FieldSelector: "spec.nodeName=node-1"})
+	resp, err = ts.do(t, adminToken, wire.Request{Verb: wire.VerbList, Resource: "pods", FieldSelector: "spec.nodeName=node-1"})
 	require.NoError(t, err)
 	require.Len(t, resp.List.Items, 1)
-	resp, err = ts.do(t, adminToken, Request{Verb: VerbList, Resource: "pods", FieldSelector: "spec.nodeName!=node-1"})
+	resp, err = ts.do(t, adminToken, wire.Request{Verb: wire.VerbList, Resource: "pods", FieldSelector: "spec.nodeName!=node-1"})
 	require.NoError(t, err)
 	require.Len(t, resp.List.Items, 1)
 	assert.Equal(t, "b", resp.List.Items[0].GetObjectMeta().Name)
 
 	// A watch on node-2's pods sees b arrive as ADDED when it is bound there, and leave as DELETED
 	// when it is deleted.
-	wresp, err := ts.do(t, adminToken, Request{Verb: VerbWatch, Resource: "pods", FieldSelector: "spec.nodeName=node-2", ResourceVersion: resp.List.ResourceVersion})
+	wresp, err := ts.do(t, adminToken, wire.Request{Verb: wire.VerbWatch, Resource: "pods", FieldSelector: "spec.nodeName=node-2", ResourceVersion: resp.List.ResourceVersion})
 	require.NoError(t, err)
 	w := wresp.Watch
 	defer w.Stop()
-	_, err = ts.do(t, schedToken, Request{Verb: VerbCreate, Resource: "pods", Subresource: "binding", Namespace: "default", Name: "b",
+	_, err = ts.do(t, schedToken, wire.Request{Verb: wire.VerbCreate, Resource: "pods", Subresource: "binding", Namespace: "default", Name: "b",
 		Body: &api.Binding{ObjectMeta: api.ObjectMeta{Name: "b"}, Target: api.ObjectReference{Name: "node-2"}}})
 	require.NoError(t, err)
-	_, err = ts.do(t, adminToken, Request{Verb: VerbDelete, Resource: "pods", Namespace: "default", Name: "b", GracePeriodSeconds: api.Ptr(int64(0))})
+	_, err = ts.do(t, adminToken, wire.Request{Verb: wire.VerbDelete, Resource: "pods", Namespace: "default", Name: "b", GracePeriodSeconds: api.Ptr(int64(0))})
 	require.NoError(t, err)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	ev, ok := w.Next(ctx)
 	require.True(t, ok)
-	assert.Equal(t, Added, ev.Type)
+	assert.Equal(t, wire.Added, ev.Type)
 	assert.Equal(t, "node-2", ev.Object.(*api.Pod).Spec.NodeName)
 	ev, ok = w.Next(ctx)
 	require.True(t, ok)
-	assert.Equal(t, Deleted, ev.Type)
+	assert.Equal(t, wire.Deleted, ev.Type)
 	assert.Equal(t, "b", ev.Object.GetObjectMeta().Name)
 }
 
@@ -482,7 +483,7 @@ func TestWatchWithoutResourceVersionStartsWithCurrentState(t *testing.T) {
 	ts.create(t, nginxPod("a"))
 	ts.create(t, nginxPod("b"))
 	require.NoError(t, ts.WaitForRevision(context.Background(), mustRev(t, ts)))
-	resp, err := ts.do(t, adminToken, Request{Verb: VerbWatch, Resource: "pods", Namespace: "default"})
+	resp, err := ts.do(t, adminToken, wire.Request{Verb: wire.VerbWatch, Resource: "pods", Namespace: "default"})
 	require.NoError(t, err)
 	defer resp.Watch.Stop()
 	var names []string
@@ -491,7 +492,7 @@ func TestWatchWithoutResourceVersionStartsWithCurrentState(t *testing.T) {
 		if !ok {
 			break
 		}
-		assert.Equal(t, Added, ev.Type)
+		assert.Equal(t, wire.Added, ev.Type)
 		names = append(names, ev.Object.GetObjectMeta().Name)
 	}
 	assert.Equal(t, []string{"a", "b"}, names)
@@ -507,13 +508,13 @@ func TestWatchResumedFromLastResourceVersionSeesEveryLaterEventOnceInOrder(t *te
 		obj := ts.create(t, nginxPod("p"+strconv.Itoa(i)))
 		want = append(want, "ADDED p"+strconv.Itoa(i)+"@"+obj.GetObjectMeta().ResourceVersion)
 	}
-	_, err := ts.do(t, adminToken, Request{Verb: VerbDelete, Resource: "pods", Namespace: "default", Name: "p3"})
+	_, err := ts.do(t, adminToken, wire.Request{Verb: wire.VerbDelete, Resource: "pods", Namespace: "default", Name: "p3"})
 	require.NoError(t, err)
 	last := mustRev(t, ts)
 	want = append(want, "DELETED p3@"+strconv.FormatInt(last, 10))
 	require.NoError(t, ts.WaitForRevision(ctx, last))
 
-	resp, err := ts.do(t, adminToken, Request{Verb: VerbWatch, Resource: "pods", Namespace: "default", ResourceVersion: strconv.FormatInt(resume, 10)})
+	resp, err := ts.do(t, adminToken, wire.Request{Verb: wire.VerbWatch, Resource: "pods", Namespace: "default", ResourceVersion: strconv.FormatInt(resume, 10)})
 	require.NoError(t, err)
 	defer resp.Watch.Stop()
 	var got []string
@@ -535,12 +536,12 @@ func TestCompactionMakesOldResourceVersions410Gone(t *testing.T) {
 	now := mustRev(t, ts)
 	require.NoError(t, ts.WaitForRevision(ctx, now))
 	require.NoError(t, ts.Compact(ctx, now))
-	_, err := ts.do(t, adminToken, Request{Verb: VerbWatch, Resource: "pods", ResourceVersion: strconv.FormatInt(old, 10)})
+	_, err := ts.do(t, adminToken, wire.Request{Verb: wire.VerbWatch, Resource: "pods", ResourceVersion: strconv.FormatInt(old, 10)})
 	require.Error(t, err)
 	assert.True(t, apierrors.IsResourceExpired(err))
 	assert.Equal(t, 410, apierrors.CodeForError(err))
 	assert.Equal(t, "too old resource version: "+strconv.FormatInt(old, 10)+" ("+strconv.FormatInt(now, 10)+")", err.Error())
-	resp, err := ts.do(t, adminToken, Request{Verb: VerbWatch, Resource: "pods", ResourceVersion: strconv.FormatInt(now, 10)})
+	resp, err := ts.do(t, adminToken, wire.Request{Verb: wire.VerbWatch, Resource: "pods", ResourceVersion: strconv.FormatInt(now, 10)})
 	require.NoError(t, err, "watching from the compaction point is fine")
 	resp.Watch.Stop()
 }

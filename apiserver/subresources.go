@@ -12,11 +12,12 @@ import (
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
 	"kubesim/trace"
+	"kubesim/wire"
 )
 
 // bind sets a pod's spec.nodeName. Only the binding subresource may do that, and only once: a pod that
 // already has a node gets 409 Conflict, so two schedulers racing for one pod cannot both win.
-func (s *Server) bind(ctx context.Context, req *Request, res *api.Resource, user User) (*Response, error) {
+func (s *Server) bind(ctx context.Context, req *wire.Request, res *api.Resource, user User) (*wire.Response, error) {
 	b, ok := req.Body.(*api.Binding)
 	if !ok {
 		return nil, apierrors.NewBadRequest("pods/binding needs a Binding body")
@@ -42,13 +43,13 @@ func (s *Server) bind(ctx context.Context, req *Request, res *api.Resource, user
 	setPodCondition(pod, api.PodCondition{Type: api.PodScheduled, Status: api.ConditionTrue,
 		LastTransitionTime: api.NewTime(s.clock.Now())})
 	if req.DryRun {
-		return &Response{Object: pod}, nil
+		return &wire.Response{Object: pod}, nil
 	}
 	modRev, _ := strconv.ParseInt(old.GetObjectMeta().ResourceVersion, 10, 64)
 	if err := s.persist(ctx, req, res, user, pod, modRev); err != nil {
 		return nil, err
 	}
-	return &Response{Object: pod}, nil
+	return &wire.Response{Object: pod}, nil
 }
 
 // setPodCondition replaces the condition of the same type, keeping its transition time when the
@@ -68,13 +69,13 @@ func setPodCondition(pod *api.Pod, c api.PodCondition) {
 
 // evict is the Eviction API: a polite delete that honours the pod's grace period. (Kubernetes also
 // checks PodDisruptionBudgets here; kubesim has none, so an eviction is always allowed.)
-func (s *Server) evict(ctx context.Context, req *Request, res *api.Resource, user User) (*Response, error) {
+func (s *Server) evict(ctx context.Context, req *wire.Request, res *api.Resource, user User) (*wire.Response, error) {
 	ev, ok := req.Body.(*api.Eviction)
 	if !ok {
 		return nil, apierrors.NewBadRequest("pods/eviction needs an Eviction body")
 	}
 	del := *req
-	del.Verb, del.Subresource, del.Body = VerbDelete, "", nil
+	del.Verb, del.Subresource, del.Body = wire.VerbDelete, "", nil
 	if ev.DeleteOptions != nil && ev.DeleteOptions.GracePeriodSeconds != nil {
 		del.GracePeriodSeconds = ev.DeleteOptions.GracePeriodSeconds
 	}
@@ -115,7 +116,7 @@ func derefInt32(p *int32) int32 {
 	return *p
 }
 
-func (s *Server) getScale(ctx context.Context, req *Request, res *api.Resource) (*Response, error) {
+func (s *Server) getScale(ctx context.Context, req *wire.Request, res *api.Resource) (*wire.Response, error) {
 	obj, err := s.read(ctx, res, req.Namespace, req.Name)
 	if err != nil {
 		return nil, err
@@ -124,11 +125,11 @@ func (s *Server) getScale(ctx context.Context, req *Request, res *api.Resource) 
 	if err != nil {
 		return nil, err
 	}
-	return &Response{Object: sc}, nil
+	return &wire.Response{Object: sc}, nil
 }
 
 // updateScale changes spec.replicas, checking the Scale's resourceVersion like any update.
-func (s *Server) updateScale(ctx context.Context, req *Request, res *api.Resource, user User) (*Response, error) {
+func (s *Server) updateScale(ctx context.Context, req *wire.Request, res *api.Resource, user User) (*wire.Response, error) {
 	sc, ok := req.Body.(*api.Scale)
 	if !ok {
 		return nil, apierrors.NewBadRequest("the scale subresource needs a Scale body")
@@ -151,7 +152,7 @@ func (s *Server) updateScale(ctx context.Context, req *Request, res *api.Resourc
 	if !api.SpecEqual(obj, old) {
 		obj.GetObjectMeta().Generation++
 	}
-	if err := s.validate(req, res, user, obj, old); err != nil {
+	if err := s.validate(ctx, req, res, user, obj, old); err != nil {
 		return nil, err
 	}
 	resp, err := s.finishUpdate(ctx, req, res, user, obj, old)
@@ -162,5 +163,5 @@ func (s *Server) updateScale(ctx context.Context, req *Request, res *api.Resourc
 	if err != nil {
 		return nil, err
 	}
-	return &Response{Object: out}, nil
+	return &wire.Response{Object: out}, nil
 }

@@ -28,27 +28,8 @@ import (
 	"kubesim/api/fields"
 	"kubesim/api/labels"
 	"kubesim/store"
+	"kubesim/wire"
 )
-
-// EventType is the type of a watch event.
-type EventType string
-
-// Watch event types, as on the wire.
-const (
-	Added    EventType = "ADDED"
-	Modified EventType = "MODIFIED"
-	Deleted  EventType = "DELETED"
-	Bookmark EventType = "BOOKMARK"
-	Error    EventType = "ERROR"
-)
-
-// WatchEvent is one change delivered to a watcher. Object is shared by every watcher that receives the
-// event and by the cache: it must never be modified (client-go's rule for informer caches).
-type WatchEvent struct {
-	Type            EventType
-	Object          api.Object
-	ResourceVersion int64
-}
 
 // cacheEvent is a change as the cache stores it: the object before and after.
 type cacheEvent struct {
@@ -470,7 +451,7 @@ func (c *watchCache) watch(res *api.Resource, sel selection, from *int64, bookma
 		}
 		for _, obj := range objs {
 			rv, _ := strconv.ParseInt(obj.GetObjectMeta().ResourceVersion, 10, 64)
-			w.push(WatchEvent{Type: Added, Object: obj, ResourceVersion: rv})
+			w.push(wire.WatchEvent{Type: wire.Added, Object: obj, ResourceVersion: rv})
 		}
 	} else {
 		if *from < rc.floor {
@@ -504,7 +485,7 @@ func (c *watchCache) bookmark() {
 			if w.bookmarks {
 				obj := rc.res.NewObject()
 				obj.GetObjectMeta().ResourceVersion = strconv.FormatInt(c.rev, 10)
-				w.push(WatchEvent{Type: Bookmark, Object: obj, ResourceVersion: c.rev})
+				w.push(wire.WatchEvent{Type: wire.Bookmark, Object: obj, ResourceVersion: c.rev})
 			}
 		}
 		for w := range rc.watchers {

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"kubesim/api"
+	"kubesim/wire"
 )
 
 // maxBuffered is how far a watcher may fall behind before the apiserver gives up on it, as
@@ -25,10 +26,10 @@ type Watcher struct {
 	bookmarks bool
 
 	mu     sync.Mutex
-	buf    []WatchEvent  // guarded by mu: delivered but not yet taken
-	closed bool          // guarded by mu: no more events will be buffered
-	err    error         // guarded by mu: why the watch ended, nil if the consumer stopped it
-	notify chan struct{} // has a token whenever buf went from empty to non-empty or the watch closed
+	buf    []wire.WatchEvent // guarded by mu: delivered but not yet taken
+	closed bool              // guarded by mu: no more events will be buffered
+	err    error             // guarded by mu: why the watch ended, nil if the consumer stopped it
+	notify chan struct{}     // has a token whenever buf went from empty to non-empty or the watch closed
 }
 
 func newWatcher(c *watchCache, rc *resourceCache, sel selection, bookmarks bool) *Watcher {
@@ -42,18 +43,18 @@ func (w *Watcher) offer(ce cacheEvent) {
 	newMatch := ce.obj != nil && w.sel.matches(ce.obj)
 	switch {
 	case newMatch && oldMatch:
-		w.push(WatchEvent{Type: Modified, Object: ce.obj, ResourceVersion: ce.rev})
+		w.push(wire.WatchEvent{Type: wire.Modified, Object: ce.obj, ResourceVersion: ce.rev})
 	case newMatch:
-		w.push(WatchEvent{Type: Added, Object: ce.obj, ResourceVersion: ce.rev})
+		w.push(wire.WatchEvent{Type: wire.Added, Object: ce.obj, ResourceVersion: ce.rev})
 	case oldMatch:
 		// The last state the watcher saw, stamped with the revision at which it went away.
 		gone := api.DeepCopy(ce.prev)
 		gone.GetObjectMeta().ResourceVersion = strconv.FormatInt(ce.rev, 10)
-		w.push(WatchEvent{Type: Deleted, Object: gone, ResourceVersion: ce.rev})
+		w.push(wire.WatchEvent{Type: wire.Deleted, Object: gone, ResourceVersion: ce.rev})
 	}
 }
 
-func (w *Watcher) push(ev WatchEvent) {
+func (w *Watcher) push(ev wire.WatchEvent) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {
@@ -93,14 +94,14 @@ func (w *Watcher) closeLocked(err error) {
 
 // TryNext returns the next buffered event without waiting. ok is false when nothing is buffered;
 // Done then tells whether more can come.
-func (w *Watcher) TryNext() (ev WatchEvent, ok bool) {
+func (w *Watcher) TryNext() (ev wire.WatchEvent, ok bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if len(w.buf) == 0 {
-		return WatchEvent{}, false
+		return wire.WatchEvent{}, false
 	}
 	ev = w.buf[0]
-	w.buf[0] = WatchEvent{}
+	w.buf[0] = wire.WatchEvent{}
 	w.buf = w.buf[1:]
 	if len(w.buf) == 0 {
 		w.buf = nil
@@ -109,18 +110,18 @@ func (w *Watcher) TryNext() (ev WatchEvent, ok bool) {
 }
 
 // Next waits for the next event. ok is false when the watch has ended (see Err) or ctx is done.
-func (w *Watcher) Next(ctx context.Context) (WatchEvent, bool) {
+func (w *Watcher) Next(ctx context.Context) (wire.WatchEvent, bool) {
 	for {
 		if ev, ok := w.TryNext(); ok {
 			return ev, true
 		}
 		if w.Done() {
-			return WatchEvent{}, false
+			return wire.WatchEvent{}, false
 		}
 		select {
 		case <-w.notify:
 		case <-ctx.Done():
-			return WatchEvent{}, false
+			return wire.WatchEvent{}, false
 		}
 	}
 }

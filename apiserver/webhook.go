@@ -306,20 +306,20 @@ func (s *Server) callWebhook(ctx context.Context, h *api.Webhook, a *admissionAt
 		callErr := fmt.Errorf("failed calling webhook %q: failed to call webhook: Post %q: %w", h.Name, webhookURL(h), err)
 		if h.FailurePolicy != nil && *h.FailurePolicy == api.FailurePolicyIgnore {
 			s.record(a.req, a.res, event.Msgf("%s: %s webhook %q after %s: %s; failurePolicy Ignore: skipped",
-				a.req.describe(a.res), kind, h.Name, took, callErr.Error()))
+				describe(a.req, a.res), kind, h.Name, took, callErr.Error()))
 			return AdmissionResponse{}, errSkipped
 		}
 		status := apierrors.NewInternalError(callErr)
 		event.Code = 500
 		s.record(a.req, a.res, event.Msgf("%s: %s webhook %q after %s: %s; failurePolicy Fail: request refused",
-			a.req.describe(a.res), kind, h.Name, took, callErr.Error()))
+			describe(a.req, a.res), kind, h.Name, took, callErr.Error()))
 		return AdmissionResponse{}, status
 	}
 	if !resp.Allowed {
 		status := denied(h.Name, resp)
 		event.Code = int(status.ErrStatus.Code)
 		s.record(a.req, a.res, event.Msgf("%s: %s webhook %q after %s: %s",
-			a.req.describe(a.res), kind, h.Name, took, status.Error()))
+			describe(a.req, a.res), kind, h.Name, took, status.Error()))
 		return AdmissionResponse{}, status
 	}
 	change := "no change"
@@ -327,7 +327,7 @@ func (s *Server) callWebhook(ctx context.Context, h *api.Webhook, a *admissionAt
 		change = strings.Join(resp.Patch, ", ")
 	}
 	s.record(a.req, a.res, event.Msgf("%s: %s webhook %q after %s: allowed (%s)",
-		a.req.describe(a.res), kind, h.Name, took, change))
+		describe(a.req, a.res), kind, h.Name, took, change))
 	return resp, nil
 }
 

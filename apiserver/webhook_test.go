@@ -11,6 +11,7 @@ import (
 
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
+	"kubesim/wire"
 )
 
 // fakeBackend answers webhook calls with a function per service.
@@ -46,7 +47,7 @@ func podWebhook(name, service string, policy api.FailurePolicyType) api.Webhook 
 
 func (ts *testServer) getPod(t *testing.T, name string) (*api.Pod, error) {
 	t.Helper()
-	resp, err := ts.do(t, adminToken, Request{Verb: VerbGet, Resource: "pods", Namespace: "default", Name: name})
+	resp, err := ts.do(t, adminToken, wire.Request{Verb: wire.VerbGet, Resource: "pods", Namespace: "default", Name: name})
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +60,7 @@ func TestMutatingWebhookInjectsASidecarAndIsDefaulted(t *testing.T) {
 	ts.create(t, &api.MutatingWebhookConfiguration{ObjectMeta: api.ObjectMeta{Name: "sidecar-injector"},
 		Webhooks: []api.Webhook{podWebhook("sidecar-injector.example.com", "sidecar-injector", "")}})
 
-	stored, err := ts.do(t, adminToken, Request{Verb: VerbGet, Resource: "mutatingwebhookconfigurations", Name: "sidecar-injector"})
+	stored, err := ts.do(t, adminToken, wire.Request{Verb: wire.VerbGet, Resource: "mutatingwebhookconfigurations", Name: "sidecar-injector"})
 	require.NoError(t, err)
 	hook := stored.Object.(*api.MutatingWebhookConfiguration).Webhooks[0]
 	assert.Equal(t, api.FailurePolicyFail, *hook.FailurePolicy, "failurePolicy defaults to Fail")
@@ -156,11 +157,31 @@ func TestWebhookConfigurationValidation(t *testing.T) {
 	ts := newTestServer(t)
 	hook := podWebhook("short", "x", "Sometimes")
 	hook.TimeoutSeconds = api.Ptr(int32(31))
-	_, err := ts.do(t, adminToken, Request{Verb: VerbCreate, Resource: "mutatingwebhookconfigurations",
+	_, err := ts.do(t, adminToken, wire.Request{Verb: wire.VerbCreate, Resource: "mutatingwebhookconfigurations",
 		Body: &api.MutatingWebhookConfiguration{ObjectMeta: api.ObjectMeta{Name: "bad"}, Webhooks: []api.Webhook{hook}}})
 	require.Error(t, err)
 	assert.True(t, apierrors.IsInvalid(err))
 	for _, want := range []string{"webhooks[0].name", "webhooks[0].failurePolicy", "the timeout value must be between 1 and 30 seconds"} {
 		assert.Contains(t, err.Error(), want)
 	}
+}
+
+// deadlineProbe is a validating plugin that remembers whether its context carried a deadline.
+type deadlineProbe struct{ sawDeadline *bool }
+
+func (deadlineProbe) Name() string { return "DeadlineProbe" }
+func (p deadlineProbe) Validate(ctx context.Context, _ *admissionAttributes) error {
+	_, *p.sawDeadline = ctx.Deadline()
+	return nil
+}
+
+func TestValidatingAdmissionRunsUnderTheRequestsDeadline(t *testing.T) {
+	ts := newTestServer(t)
+	var saw bool
+	ts.validating = append(ts.validating, deadlineProbe{&saw})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, err := ts.Do(ctx, &wire.Request{Token: adminToken, Verb: wire.VerbCreate, Resource: "pods", Namespace: "default", Body: nginxPod("web")})
+	require.NoError(t, err)
+	assert.True(t, saw, "a validating webhook must be cut off when the request's own deadline passes")
 }

@@ -1,5 +1,5 @@
 // client.go: the typed client (client-go's clientset, made generic). Every call becomes an
-// apiserver.Request carrying the caller's token, so it passes every gate under the caller's identity;
+// wire.Request carrying the caller's token, so it passes every gate under the caller's identity;
 // there is no back door to etcd.
 package client
 
@@ -9,13 +9,13 @@ import (
 
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
-	"kubesim/apiserver"
+	"kubesim/wire"
 )
 
-// Transport carries a request to the apiserver. *apiserver.Server is the in-process transport; the
-// HTTP transport (for a remote kubesim serve) produces the same requests.
+// Transport carries a request to the apiserver: *apiserver.Server in process, or an HTTP transport to
+// a kubesim serve. Both speak the shapes of package wire, so the client never depends on the server.
 type Transport interface {
-	Do(ctx context.Context, req *apiserver.Request) (*apiserver.Response, error)
+	Do(ctx context.Context, req *wire.Request) (*wire.Response, error)
 }
 
 // Client is one identity's connection to the apiserver.
@@ -51,7 +51,7 @@ func (c *Client) Quiet() *Client {
 }
 
 // Do sends a raw request under the client's identity. The typed methods are built on it.
-func (c *Client) Do(ctx context.Context, req *apiserver.Request) (*apiserver.Response, error) {
+func (c *Client) Do(ctx context.Context, req *wire.Request) (*wire.Response, error) {
 	req.Token, req.Agent = c.token, c.agent
 	req.Quiet = req.Quiet || c.quiet
 	return c.transport.Do(ctx, req)
@@ -83,10 +83,10 @@ type ObjectPtr[T any] interface {
 	api.Object
 }
 
-// Resource is the typed client for one kind: client.For[api.Pod](c).Get(ctx, "default", "nginx").
+// Resource is the typed client for one kind: client.For[api.Pod](c).Get(ctx, "default", "nginx"). It is
+// the dynamic client with the objects' type checked.
 type Resource[T any, PT ObjectPtr[T]] struct {
-	c   *Client
-	res *api.Resource
+	dyn Dynamic
 }
 
 // For returns the typed client for T. It panics if T is not a registered kind: that is a programming
@@ -96,18 +96,16 @@ func For[T any, PT ObjectPtr[T]](c *Client) Resource[T, PT] {
 	if !ok {
 		panic(fmt.Sprintf("client: %T is not a registered kind", new(T)))
 	}
-	return Resource[T, PT]{c: c, res: res}
+	return Resource[T, PT]{dyn: c.Resource(res)}
 }
 
 // Info describes the resource this client serves.
-func (r Resource[T, PT]) Info() *api.Resource { return r.res }
+func (r Resource[T, PT]) Info() *api.Resource { return r.dyn.res }
 
-func (r Resource[T, PT]) do(ctx context.Context, req *apiserver.Request) (*apiserver.Response, error) {
-	req.Resource = r.res.Name
-	return r.c.Do(ctx, req)
-}
-
-func (r Resource[T, PT]) typed(obj api.Object) (PT, error) {
+func (r Resource[T, PT]) typed(obj api.Object, err error) (PT, error) {
+	if err != nil {
+		return nil, err
+	}
 	t, ok := obj.(PT)
 	if !ok {
 		return nil, apierrors.NewInternalError(fmt.Errorf("apiserver returned %T, want %T", obj, PT(nil)))
@@ -117,11 +115,7 @@ func (r Resource[T, PT]) typed(obj api.Object) (PT, error) {
 
 // Get reads one object, fresh from etcd. The result belongs to the caller.
 func (r Resource[T, PT]) Get(ctx context.Context, namespace, name string) (PT, error) {
-	resp, err := r.do(ctx, &apiserver.Request{Verb: apiserver.VerbGet, Namespace: namespace, Name: name})
-	if err != nil {
-		return nil, err
-	}
-	return r.typed(resp.Object)
+	return r.typed(r.dyn.Get(ctx, namespace, name))
 }
 
 // List reads the objects matching opts ("" namespace = all namespaces) and the resourceVersion to
@@ -140,89 +134,58 @@ func (r Resource[T, PT]) List(ctx context.Context, namespace string, opts ListOp
 // listShared is List without the copy, for informers: the items are the apiserver cache's own and
 // must never be modified.
 func (r Resource[T, PT]) listShared(ctx context.Context, namespace string, opts ListOptions) ([]PT, string, error) {
-	resp, err := r.do(ctx, &apiserver.Request{Verb: apiserver.VerbList, Namespace: namespace,
-		LabelSelector: opts.LabelSelector, FieldSelector: opts.FieldSelector, ResourceVersion: opts.ResourceVersion})
+	items, rv, err := r.dyn.ListShared(ctx, namespace, opts)
 	if err != nil {
 		return nil, "", err
 	}
-	out := make([]PT, 0, len(resp.List.Items))
-	for _, o := range resp.List.Items {
-		t, err := r.typed(o)
+	out := make([]PT, 0, len(items))
+	for _, o := range items {
+		t, err := r.typed(o, nil)
 		if err != nil {
 			return nil, "", err
 		}
 		out = append(out, t)
 	}
-	return out, resp.List.ResourceVersion, nil
+	return out, rv, nil
 }
 
 // Watch opens a watch. Events carry objects shared with the apiserver's cache: never modify them.
-func (r Resource[T, PT]) Watch(ctx context.Context, namespace string, opts ListOptions) (*apiserver.Watcher, error) {
-	resp, err := r.do(ctx, &apiserver.Request{Verb: apiserver.VerbWatch, Namespace: namespace,
-		LabelSelector: opts.LabelSelector, FieldSelector: opts.FieldSelector, ResourceVersion: opts.ResourceVersion,
-		AllowWatchBookmarks: opts.AllowWatchBookmarks})
-	if err != nil {
-		return nil, err
-	}
-	return resp.Watch, nil
-}
-
-func writeOpts(opts []WriteOptions) WriteOptions {
-	if len(opts) > 0 {
-		return opts[0]
-	}
-	return WriteOptions{}
+func (r Resource[T, PT]) Watch(ctx context.Context, namespace string, opts ListOptions) (wire.Watch, error) {
+	return r.dyn.Watch(ctx, namespace, opts)
 }
 
 // Create stores a new object and returns it as stored (name, uid, resourceVersion filled in). obj is
 // not modified.
 func (r Resource[T, PT]) Create(ctx context.Context, obj PT, opts ...WriteOptions) (PT, error) {
-	m := obj.GetObjectMeta()
-	resp, err := r.do(ctx, &apiserver.Request{Verb: apiserver.VerbCreate, Namespace: m.Namespace, Body: obj,
-		DryRun: writeOpts(opts).DryRun})
-	if err != nil {
-		return nil, err
-	}
-	return r.typed(resp.Object)
+	return r.typed(r.dyn.Create(ctx, obj, opts...))
 }
 
 // Update replaces an object. If obj's resourceVersion is no longer current the answer is 409
 // Conflict: read again, reapply the change, retry (see RetryOnConflict).
 func (r Resource[T, PT]) Update(ctx context.Context, obj PT, opts ...WriteOptions) (PT, error) {
-	return r.update(ctx, obj, "", opts)
+	return r.typed(r.dyn.Update(ctx, obj, "", opts...))
 }
 
 // UpdateStatus writes only obj's status (the status subresource).
 func (r Resource[T, PT]) UpdateStatus(ctx context.Context, obj PT, opts ...WriteOptions) (PT, error) {
-	return r.update(ctx, obj, "status", opts)
-}
-
-func (r Resource[T, PT]) update(ctx context.Context, obj PT, sub string, opts []WriteOptions) (PT, error) {
-	m := obj.GetObjectMeta()
-	resp, err := r.do(ctx, &apiserver.Request{Verb: apiserver.VerbUpdate, Subresource: sub, Namespace: m.Namespace,
-		Name: m.Name, Body: obj, DryRun: writeOpts(opts).DryRun})
-	if err != nil {
-		return nil, err
-	}
-	return r.typed(resp.Object)
+	return r.typed(r.dyn.Update(ctx, obj, "status", opts...))
 }
 
 // Delete deletes an object. deleted is false when it was only marked for deletion (it has finalizers,
 // or it is a pod whose kubelet must stop it first); the returned object is then its new state.
 func (r Resource[T, PT]) Delete(ctx context.Context, namespace, name string, opts DeleteOptions) (obj PT, deleted bool, err error) {
-	resp, err := r.do(ctx, &apiserver.Request{Verb: apiserver.VerbDelete, Namespace: namespace, Name: name,
-		GracePeriodSeconds: opts.GracePeriodSeconds, PropagationPolicy: opts.PropagationPolicy, DryRun: opts.DryRun})
+	o, deleted, err := r.dyn.Delete(ctx, namespace, name, opts)
 	if err != nil {
 		return nil, false, err
 	}
-	obj, err = r.typed(resp.Object)
-	return obj, resp.Deleted, err
+	obj, err = r.typed(o, nil)
+	return obj, deleted, err
 }
 
 // Bind assigns a pod to a node through the pods/binding subresource: the scheduler's only write to a
 // pod.
 func (c *Client) Bind(ctx context.Context, namespace, pod, node string) (*api.Pod, error) {
-	resp, err := c.Do(ctx, &apiserver.Request{Verb: apiserver.VerbCreate, Resource: "pods", Subresource: "binding",
+	resp, err := c.Do(ctx, &wire.Request{Verb: wire.VerbCreate, Resource: "pods", Subresource: "binding",
 		Namespace: namespace, Name: pod, Body: &api.Binding{ObjectMeta: api.ObjectMeta{Name: pod, Namespace: namespace},
 			Target: api.ObjectReference{Kind: "Node", Name: node}}})
 	if err != nil {
@@ -237,14 +200,14 @@ func (c *Client) Evict(ctx context.Context, namespace, pod string, gracePeriodSe
 	if gracePeriodSeconds != nil {
 		ev.DeleteOptions = &api.DeleteOptions{GracePeriodSeconds: gracePeriodSeconds}
 	}
-	_, err := c.Do(ctx, &apiserver.Request{Verb: apiserver.VerbCreate, Resource: "pods", Subresource: "eviction",
+	_, err := c.Do(ctx, &wire.Request{Verb: wire.VerbCreate, Resource: "pods", Subresource: "eviction",
 		Namespace: namespace, Name: pod, Body: ev})
 	return err
 }
 
 // GetScale reads the scale subresource of a deployment or replicaset ("deployments", "replicasets").
 func (c *Client) GetScale(ctx context.Context, resource, namespace, name string) (*api.Scale, error) {
-	resp, err := c.Do(ctx, &apiserver.Request{Verb: apiserver.VerbGet, Resource: resource, Subresource: "scale",
+	resp, err := c.Do(ctx, &wire.Request{Verb: wire.VerbGet, Resource: resource, Subresource: "scale",
 		Namespace: namespace, Name: name})
 	if err != nil {
 		return nil, err
@@ -254,7 +217,7 @@ func (c *Client) GetScale(ctx context.Context, resource, namespace, name string)
 
 // UpdateScale sets replicas through the scale subresource (`kubectl scale`).
 func (c *Client) UpdateScale(ctx context.Context, resource string, sc *api.Scale) (*api.Scale, error) {
-	resp, err := c.Do(ctx, &apiserver.Request{Verb: apiserver.VerbUpdate, Resource: resource, Subresource: "scale",
+	resp, err := c.Do(ctx, &wire.Request{Verb: wire.VerbUpdate, Resource: resource, Subresource: "scale",
 		Namespace: sc.Namespace, Name: sc.Name, Body: sc})
 	if err != nil {
 		return nil, err

@@ -8,7 +8,11 @@
 //   - Every call goes through the apiserver's full pipeline under the caller's identity (its token);
 //     there is no other way to reach etcd.
 //   - client.For[api.Pod](c) is the typed client of one kind: Get, List, Create, Update, UpdateStatus,
-//     Delete, Watch; objects returned by Get, List and writes belong to the caller.
+//     Delete, Watch; objects returned by Get, List and writes belong to the caller. c.Resource(res) is
+//     the dynamic client (dynamic.go) for a resource known only at run time, as the garbage collector
+//     and the namespace controller need.
+//   - The client speaks only the shapes of package wire through a Transport, so it never depends on
+//     the apiserver (and never links etcd).
 //   - An Informer lists once, watches from the list's resourceVersion, applies each change to an
 //     indexed local cache (by namespace, and by any index you add, such as spec.nodeName), calls
 //     handlers in order, resumes a broken watch from its last resourceVersion and relists on 410
@@ -17,7 +21,7 @@
 //
 // # What it simplifies
 //
-// One transport today, the in-process one (*apiserver.Server); an HTTP transport produces the same
-// requests later. Informers are not shared between components by a factory; each component owns its
+// One transport today, the in-process one (*apiserver.Server); an HTTP transport will produce the
+// same wire requests. Informers are not shared between components by a factory; each component owns its
 // own. The event recorder writes synchronously and does not merge "similar" events.
 package client

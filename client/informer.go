@@ -27,9 +27,9 @@ import (
 
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
-	"kubesim/apiserver"
 	"kubesim/clock"
 	"kubesim/trace"
+	"kubesim/wire"
 )
 
 // Handler receives an informer's changes (cache.ResourceEventHandler). Handlers run one at a time, in
@@ -59,7 +59,7 @@ type Informer[T any, PT ObjectPtr[T]] struct {
 	indexers map[string]IndexFunc[PT]              // index name -> function
 	indices  map[string]map[string]map[string]bool // index name -> value -> set of keys
 	handlers []Handler[PT]
-	watcher  *apiserver.Watcher
+	watcher  wire.Watch
 	lastRV   string
 	synced   bool
 	relists  int
@@ -84,7 +84,7 @@ func NewInformer[T any, PT ObjectPtr[T]](c *Client, o InformerOptions) *Informer
 	}
 	name := o.Name
 	if name == "" {
-		name = c.agent + " " + r.res.Name
+		name = c.agent + " " + r.dyn.res.Name
 	}
 	inf := &Informer[T, PT]{resource: r, namespace: o.Namespace, opts: o.List, clock: o.Clock, trace: o.Trace, name: name,
 		items: map[string]PT{}, indexers: map[string]IndexFunc[PT]{}, indices: map[string]map[string]map[string]bool{}}
@@ -172,10 +172,10 @@ func (inf *Informer[T, PT]) replace(items []PT, rv string) {
 	}
 	inf.mu.Unlock()
 	for _, obj := range gone {
-		inf.apply(apiserver.Deleted, obj)
+		inf.apply(wire.Deleted, obj)
 	}
 	for _, obj := range items {
-		inf.apply(apiserver.Added, obj)
+		inf.apply(wire.Added, obj)
 	}
 	inf.mu.Lock()
 	inf.lastRV, inf.synced = rv, true
@@ -184,11 +184,11 @@ func (inf *Informer[T, PT]) replace(items []PT, rv string) {
 
 // apply puts one change into the cache and calls the handlers. An ADDED for a key already cached
 // (after a relist) is an update, as in client-go.
-func (inf *Informer[T, PT]) apply(t apiserver.EventType, obj PT) {
+func (inf *Informer[T, PT]) apply(t wire.EventType, obj PT) {
 	key := obj.GetObjectMeta().Key()
 	inf.mu.Lock()
 	old, had := inf.items[key]
-	if t == apiserver.Deleted {
+	if t == wire.Deleted {
 		if !had {
 			inf.mu.Unlock()
 			return
@@ -212,11 +212,11 @@ func (inf *Informer[T, PT]) apply(t apiserver.EventType, obj PT) {
 	inf.mu.Unlock()
 	for _, h := range handlers {
 		switch {
-		case t == apiserver.Deleted && h.OnDelete != nil:
+		case t == wire.Deleted && h.OnDelete != nil:
 			h.OnDelete(obj) // the final state from the deletion event (after a relist: the last cached one)
-		case t != apiserver.Deleted && had && h.OnUpdate != nil:
+		case t != wire.Deleted && had && h.OnUpdate != nil:
 			h.OnUpdate(old, obj)
-		case t != apiserver.Deleted && !had && h.OnAdd != nil:
+		case t != wire.Deleted && !had && h.OnAdd != nil:
 			h.OnAdd(obj)
 		}
 	}
@@ -290,9 +290,9 @@ func (inf *Informer[T, PT]) Run(ctx context.Context) {
 	}
 }
 
-func (inf *Informer[T, PT]) handle(ev apiserver.WatchEvent) {
+func (inf *Informer[T, PT]) handle(ev wire.WatchEvent) {
 	rv := strconv.FormatInt(ev.ResourceVersion, 10)
-	if ev.Type != apiserver.Bookmark {
+	if ev.Type != wire.Bookmark {
 		inf.apply(ev.Type, ev.Object.(PT))
 	}
 	inf.mu.Lock()
@@ -316,7 +316,7 @@ func (inf *Informer[T, PT]) recover(ctx context.Context) error {
 	return inf.Sync(ctx)
 }
 
-func (inf *Informer[T, PT]) componentName() string { return inf.resource.c.agent }
+func (inf *Informer[T, PT]) componentName() string { return inf.resource.dyn.c.agent }
 
 // Stop closes the watch.
 func (inf *Informer[T, PT]) Stop() {

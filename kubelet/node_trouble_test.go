@@ -18,6 +18,7 @@ import (
 	"kubesim/kubelet"
 	fakeruntime "kubesim/runtime"
 	"kubesim/sim"
+	"kubesim/wire"
 )
 
 // Three nodes pulling the same image at the same moment finish together: a pull takes virtual time
@@ -155,7 +156,7 @@ type partition struct {
 	cut       atomic.Bool
 }
 
-func (p *partition) Do(ctx context.Context, req *apiserver.Request) (*apiserver.Response, error) {
+func (p *partition) Do(ctx context.Context, req *wire.Request) (*wire.Response, error) {
 	if p.cut.Load() {
 		return nil, errors.New("dial tcp 10.96.0.1:443: connect: connection refused")
 	}

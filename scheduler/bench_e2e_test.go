@@ -12,10 +12,10 @@ import (
 
 	"kubesim/api"
 	"kubesim/api/resource"
-	"kubesim/apiserver"
 	"kubesim/client"
 	"kubesim/scheduler"
 	"kubesim/sim"
+	"kubesim/wire"
 )
 
 func benchmarkEndToEnd(b *testing.B, numNodes, numPods int) {
@@ -70,7 +70,7 @@ func benchmarkEndToEnd(b *testing.B, numNodes, numPods int) {
 			if !ok {
 				b.Fatalf("watch ended after %d bindings", bound)
 			}
-			if p, isPod := ev.Object.(*api.Pod); ev.Type == apiserver.Modified && isPod && p.Spec.NodeName != "" && condition(p, api.PodScheduled) != nil {
+			if p, isPod := ev.Object.(*api.Pod); ev.Type == wire.Modified && isPod && p.Spec.NodeName != "" && condition(p, api.PodScheduled) != nil {
 				if bound == 0 {
 					first = time.Now()
 				}

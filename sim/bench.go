@@ -17,6 +17,7 @@ import (
 	"kubesim/apiserver"
 	"kubesim/clock"
 	"kubesim/store"
+	"kubesim/wire"
 )
 
 // CreatePathResult compares creating pods through every apiserver gate with raw etcd puts.
@@ -80,7 +81,7 @@ func BenchCreatePath(ctx context.Context, ops, clients int) (CreatePathResult, e
 		}
 		raw += d
 		d, err = parallel(n, clients, func(int) error {
-			_, err := srv.Do(ctx, &apiserver.Request{Token: "bench", Verb: apiserver.VerbCreate, Resource: "pods", Namespace: "default", Body: pod})
+			_, err := srv.Do(ctx, &wire.Request{Token: "bench", Verb: wire.VerbCreate, Resource: "pods", Namespace: "default", Body: pod})
 			return err
 		})
 		if err != nil {

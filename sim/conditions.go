@@ -28,6 +28,7 @@ import (
 	"kubesim/api/labels"
 	"kubesim/apiserver"
 	"kubesim/client"
+	"kubesim/wire"
 )
 
 // Condition is a state of the cluster that can be checked at any moment.
@@ -443,7 +444,7 @@ func observe(ctx context.Context, c *Cluster, res *api.Resource, namespace, sele
 	if !res.Namespaced {
 		namespace = ""
 	}
-	resp, err := c.observer().Do(ctx, &apiserver.Request{Verb: apiserver.VerbList, Resource: res.Name, Namespace: namespace, LabelSelector: selector, Quiet: true})
+	resp, err := c.observer().Do(ctx, &wire.Request{Verb: wire.VerbList, Resource: res.Name, Namespace: namespace, LabelSelector: selector, Quiet: true})
 	if err != nil {
 		return nil, err
 	}

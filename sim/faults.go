@@ -33,6 +33,7 @@ import (
 	"kubesim/clock"
 	fakeruntime "kubesim/runtime"
 	"kubesim/trace"
+	"kubesim/wire"
 )
 
 func (c *Cluster) fault(action, format string, args ...any) {
@@ -136,13 +137,13 @@ type link struct {
 	skew   atomic.Int64 // how far the component's clock is off, in nanoseconds
 
 	mu      sync.Mutex
-	watches []*apiserver.Watcher // guarded by mu: open watches, broken by a cut
+	watches []wire.Watch // guarded by mu: open watches, broken by a cut
 }
 
 // errPartitioned is what a cut-off component sees: the connection fails, there is no HTTP status.
 var errPartitioned = errors.New("connection refused")
 
-func (l *link) Do(ctx context.Context, req *apiserver.Request) (*apiserver.Response, error) {
+func (l *link) Do(ctx context.Context, req *wire.Request) (*wire.Response, error) {
 	if l.down.Load() {
 		return nil, fmt.Errorf("%s %s: dial kube-apiserver: %w (network partition)", req.Verb, req.Resource, errPartitioned)
 	}

@@ -14,6 +14,7 @@ import (
 	"kubesim/apiserver"
 	"kubesim/client"
 	"kubesim/trace"
+	"kubesim/wire"
 )
 
 // Kubectl is kubectl bound to one identity.
@@ -87,7 +88,7 @@ func (k *Kubectl) apply(ctx context.Context, obj api.Object) (api.Object, error)
 		m.Namespace = "default"
 	}
 	k.say("request", objectPath(res.Name, m.Namespace, m.Name), "GET %s %s (kubectl apply: does it exist yet?)", res.GroupResource(), strings.TrimPrefix(m.Namespace+"/"+m.Name, "/"))
-	existing, err := k.client.Do(ctx, &apiserver.Request{Verb: apiserver.VerbGet, Resource: res.Name, Namespace: m.Namespace, Name: m.Name})
+	existing, err := k.client.Do(ctx, &wire.Request{Verb: wire.VerbGet, Resource: res.Name, Namespace: m.Namespace, Name: m.Name})
 	if err == nil {
 		upd := api.DeepCopy(obj)
 		upd.GetObjectMeta().ResourceVersion = existing.Object.GetObjectMeta().ResourceVersion
@@ -101,17 +102,17 @@ func (k *Kubectl) apply(ctx context.Context, obj api.Object) (api.Object, error)
 
 // Create sends POST for obj.
 func (k *Kubectl) Create(ctx context.Context, obj api.Object) (api.Object, error) {
-	return k.write(ctx, apiserver.VerbCreate, obj, false)
+	return k.write(ctx, wire.VerbCreate, obj, false)
 }
 
 // CreateDryRun sends POST ?dryRun=All: every gate runs, nothing is stored.
 func (k *Kubectl) CreateDryRun(ctx context.Context, obj api.Object) (api.Object, error) {
-	return k.write(ctx, apiserver.VerbCreate, obj, true)
+	return k.write(ctx, wire.VerbCreate, obj, true)
 }
 
 // Update sends PUT for obj, with whatever resourceVersion obj carries.
 func (k *Kubectl) Update(ctx context.Context, obj api.Object) (api.Object, error) {
-	return k.write(ctx, apiserver.VerbUpdate, obj, false)
+	return k.write(ctx, wire.VerbUpdate, obj, false)
 }
 
 func (k *Kubectl) write(ctx context.Context, verb string, obj api.Object, dryRun bool) (api.Object, error) {
@@ -124,7 +125,7 @@ func (k *Kubectl) write(ctx context.Context, verb string, obj api.Object, dryRun
 	if res.Namespaced && ns == "" {
 		ns = "default"
 	}
-	method := map[string]string{apiserver.VerbCreate: "POST", apiserver.VerbUpdate: "PUT"}[verb]
+	method := map[string]string{wire.VerbCreate: "POST", wire.VerbUpdate: "PUT"}[verb]
 	what := res.GroupResource() + " " + strings.TrimPrefix(ns+"/"+m.Name, "/")
 	if dryRun {
 		what += " ?dryRun=All"
@@ -133,7 +134,7 @@ func (k *Kubectl) write(ctx context.Context, verb string, obj api.Object, dryRun
 		what += " (" + sum + ")"
 	}
 	k.say("request", objectPath(res.Name, ns, m.Name), "%s %s", method, what)
-	resp, err := k.client.Do(ctx, &apiserver.Request{Verb: verb, Resource: res.Name, Namespace: ns, Name: m.Name, Body: obj, DryRun: dryRun})
+	resp, err := k.client.Do(ctx, &wire.Request{Verb: verb, Resource: res.Name, Namespace: ns, Name: m.Name, Body: obj, DryRun: dryRun})
 	if err != nil {
 		return nil, k.report(err)
 	}
@@ -147,7 +148,7 @@ func (k *Kubectl) Get(ctx context.Context, resource, namespace, name string) (ap
 		return nil, k.report(fmt.Errorf("the server doesn't have a resource type %q", resource))
 	}
 	k.say("request", objectPath(res.Name, namespace, name), "GET %s %s", res.GroupResource(), strings.TrimPrefix(namespace+"/"+name, "/"))
-	resp, err := k.client.Do(ctx, &apiserver.Request{Verb: apiserver.VerbGet, Resource: res.Name, Namespace: namespace, Name: name})
+	resp, err := k.client.Do(ctx, &wire.Request{Verb: wire.VerbGet, Resource: res.Name, Namespace: namespace, Name: name})
 	if err != nil {
 		return nil, k.report(err)
 	}
@@ -168,7 +169,7 @@ func (k *Kubectl) List(ctx context.Context, resource, namespace, labelSelector s
 		what += " -l " + labelSelector
 	}
 	k.say("request", objectPath(res.Name, namespace, ""), "LIST %s", what)
-	resp, err := k.client.Do(ctx, &apiserver.Request{Verb: apiserver.VerbList, Resource: res.Name, Namespace: namespace, LabelSelector: labelSelector})
+	resp, err := k.client.Do(ctx, &wire.Request{Verb: wire.VerbList, Resource: res.Name, Namespace: namespace, LabelSelector: labelSelector})
 	if err != nil {
 		return nil, k.report(err)
 	}
@@ -182,7 +183,7 @@ func (k *Kubectl) Delete(ctx context.Context, resource, namespace, name string, 
 		return k.report(fmt.Errorf("the server doesn't have a resource type %q", resource))
 	}
 	k.say("request", objectPath(res.Name, namespace, name), "DELETE %s %s", res.GroupResource(), strings.TrimPrefix(namespace+"/"+name, "/"))
-	_, err := k.client.Do(ctx, &apiserver.Request{Verb: apiserver.VerbDelete, Resource: res.Name, Namespace: namespace, Name: name,
+	_, err := k.client.Do(ctx, &wire.Request{Verb: wire.VerbDelete, Resource: res.Name, Namespace: namespace, Name: name,
 		GracePeriodSeconds: opts.GracePeriodSeconds, PropagationPolicy: opts.PropagationPolicy})
 	return k.report(err)
 }

@@ -8,8 +8,8 @@ import (
 	"context"
 
 	"kubesim/api"
-	"kubesim/apiserver"
 	"kubesim/client"
+	"kubesim/wire"
 )
 
 func init() {
@@ -44,7 +44,7 @@ func runDeleteCascade(ctx context.Context, s *Session) error {
 	}
 
 	s.Step("kubectl delete deployment nginx (propagationPolicy Background): only the Deployment is deleted")
-	if err := s.Kubectl.Delete(ctx, "deployments", "default", "nginx", client.DeleteOptions{PropagationPolicy: apiserver.PropagationBackground}); err != nil {
+	if err := s.Kubectl.Delete(ctx, "deployments", "default", "nginx", client.DeleteOptions{PropagationPolicy: wire.PropagationBackground}); err != nil {
 		s.Expect(false, "the Deployment is deleted: %v", err)
 		return s.Err()
 	}
@@ -73,7 +73,7 @@ func runDeleteCascade(ctx context.Context, s *Session) error {
 	}
 
 	s.Step("kubectl delete deployment nginx --cascade=orphan (propagationPolicy Orphan)")
-	if err := s.Kubectl.Delete(ctx, "deployments", "default", "nginx", client.DeleteOptions{PropagationPolicy: apiserver.PropagationOrphan}); err != nil {
+	if err := s.Kubectl.Delete(ctx, "deployments", "default", "nginx", client.DeleteOptions{PropagationPolicy: wire.PropagationOrphan}); err != nil {
 		s.Expect(false, "the Deployment is deleted: %v", err)
 		return s.Err()
 	}

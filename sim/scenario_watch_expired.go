@@ -9,7 +9,7 @@ import (
 	"context"
 	"strings"
 
-	"kubesim/apiserver"
+	"kubesim/wire"
 )
 
 func init() {
@@ -75,15 +75,15 @@ func runWatchExpired(ctx context.Context, s *Session) error {
 	}
 
 	s.Step("The informer tries to resume: 410 Gone, so it lists everything again")
-	lists := requestCount(s, apiserver.VerbList, "deployments.apps", 200)
-	gone := requestCount(s, apiserver.VerbWatch, "deployments.apps", 410)
+	lists := requestCount(s, wire.VerbList, "deployments.apps", 200)
+	gone := requestCount(s, wire.VerbWatch, "deployments.apps", 410)
 	if err := catchUp(ctx, s, inf); err != nil {
 		s.Expect(false, "the informer catches up: %v", err)
 		return s.Err()
 	}
 	s.Expect(inf.Relists() == 1, "the informer relisted once (Relists() = 1)")
-	listsAfter := requestCount(s, apiserver.VerbList, "deployments.apps", 200)
-	goneAfter := requestCount(s, apiserver.VerbWatch, "deployments.apps", 410)
+	listsAfter := requestCount(s, wire.VerbList, "deployments.apps", 200)
+	goneAfter := requestCount(s, wire.VerbWatch, "deployments.apps", 410)
 	s.Expect(goneAfter == gone+1, `apiserver_request_total{verb="WATCH", resource="deployments", code="410"}: %d -> %d`, gone, goneAfter)
 	s.Expect(listsAfter == lists+1, `apiserver_request_total{verb="LIST", resource="deployments", code="200"}: %d -> %d, the relist`, lists, listsAfter)
 

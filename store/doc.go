@@ -8,9 +8,11 @@
 // Read next: k8s.io/apiserver/pkg/storage/etcd3/store.go (Create, Get,
 // GuaranteedUpdate, Delete, GetList) and watcher.go (how a Kubernetes watch
 // becomes an etcd watch), then the etcd data model at
-// https://etcd.io/docs/v3.6/learning/data_model/. In kubesim, apiserver is
-// the only importer: every other component reaches this data only through
-// the apiserver.
+// https://etcd.io/docs/v3.6/learning/data_model/. Of kubesim's
+// components, the apiserver is the only importer (the wiring in sim and cmd
+// opens the store to hand it to the apiserver); every other component
+// reaches this data only through the apiserver, and design_test.go at the
+// module's root fails if one imports it.
 //
 // # Keys and values
 //

@@ -9,11 +9,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"kubesim/api"
-	"kubesim/apiserver"
 	"kubesim/client"
 	"kubesim/controllers/garbagecollector"
 	"kubesim/sim"
 	"kubesim/trace"
+	"kubesim/wire"
 )
 
 // fixture is a step-mode cluster with the garbage collector and a Deployment -> ReplicaSet -> 2 Pods
@@ -112,7 +112,7 @@ func TestBackgroundPropagationDeletesReplicaSetsThenPods(t *testing.T) {
 func TestForegroundDeletionRemovesDependentsBeforeTheOwner(t *testing.T) {
 	f := newFixture(t)
 	require.NoError(t, f.c.Kubectl.Delete(f.ctx, "deployments", "default", "nginx",
-		client.DeleteOptions{PropagationPolicy: apiserver.PropagationForeground}))
+		client.DeleteOptions{PropagationPolicy: wire.PropagationForeground}))
 
 	d, err := f.deps.Get(f.ctx, "default", "nginx")
 	require.NoError(t, err, "the owner stays while its dependents exist")
@@ -140,7 +140,7 @@ func TestForegroundDeletionRemovesDependentsBeforeTheOwner(t *testing.T) {
 func TestOrphanDeletionKeepsDependentsWithoutOwnerReference(t *testing.T) {
 	f := newFixture(t)
 	require.NoError(t, f.c.Kubectl.Delete(f.ctx, "replicasets", "default", "nginx-6d4cf56db6",
-		client.DeleteOptions{PropagationPolicy: apiserver.PropagationOrphan}))
+		client.DeleteOptions{PropagationPolicy: wire.PropagationOrphan}))
 	rsGone := func() (bool, error) {
 		_, err := f.rss.Get(f.ctx, "default", "nginx-6d4cf56db6")
 		return err != nil, nil

@@ -14,8 +14,9 @@ import (
 
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
-	"kubesim/apiserver"
+	"kubesim/client"
 	"kubesim/trace"
+	"kubesim/wire"
 )
 
 // Reconcile looks at the object named by key ("replicasets/default/nginx-6d4cf56db6").
@@ -82,9 +83,9 @@ func (gc *GarbageCollector) attemptToDelete(ctx context.Context, obj api.Object)
 	case len(waiting) > 0:
 		// An owner waits for its dependents. If this object has dependents of its own, it must
 		// wait for them too, so it is deleted in the foreground as well: the chain blocks top down.
-		policy := apiserver.PropagationBackground
+		policy := wire.PropagationBackground
 		if len(gc.dependents(m.UID)) > 0 {
-			policy = apiserver.PropagationForeground
+			policy = wire.PropagationForeground
 		}
 		gc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "delete", Object: path, ResourceVersion: m.ResourceVersion}.
 			Msgf("delete %s: its owner %s is being deleted in the foreground (propagationPolicy %s)", path, refPaths(waiting, m.Namespace), policy))
@@ -92,7 +93,7 @@ func (gc *GarbageCollector) attemptToDelete(ctx context.Context, obj api.Object)
 	default:
 		gc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "delete", Object: path, ResourceVersion: m.ResourceVersion}.
 			Msgf("delete %s: its owner %s is gone (background propagation)", path, refPaths(dangling, m.Namespace)))
-		return gc.delete(ctx, obj, apiserver.PropagationBackground)
+		return gc.delete(ctx, obj, wire.PropagationBackground)
 	}
 }
 
@@ -109,16 +110,16 @@ func (gc *GarbageCollector) owner(ctx context.Context, ref api.OwnerReference, n
 	if !res.Namespaced {
 		namespace = ""
 	}
-	resp, err := gc.client.Do(ctx, &apiserver.Request{Verb: apiserver.VerbGet, Resource: res.Name, Namespace: namespace, Name: ref.Name})
+	owner, err := gc.client.Resource(res).Get(ctx, namespace, ref.Name)
 	switch {
 	case apierrors.IsNotFound(err):
 		return nil, nil
 	case err != nil:
 		return nil, err
-	case resp.Object.GetObjectMeta().UID != ref.UID:
+	case owner.GetObjectMeta().UID != ref.UID:
 		return nil, nil // same name, another object: the owner we meant is gone
 	}
-	return resp.Object, nil
+	return owner, nil
 }
 
 // orphanDependents is the orphan policy: every dependent loses its reference to the owner, then
@@ -166,8 +167,7 @@ func (gc *GarbageCollector) finishForeground(ctx context.Context, owner api.Obje
 func (gc *GarbageCollector) delete(ctx context.Context, obj api.Object, policy string) error {
 	res, _ := api.ResourceOf(obj)
 	m := obj.GetObjectMeta()
-	_, err := gc.client.Do(ctx, &apiserver.Request{Verb: apiserver.VerbDelete, Resource: res.Name, Namespace: m.Namespace,
-		Name: m.Name, PropagationPolicy: policy})
+	_, _, err := gc.client.Resource(res).Delete(ctx, m.Namespace, m.Name, client.DeleteOptions{PropagationPolicy: policy})
 	if apierrors.IsNotFound(err) {
 		return nil
 	}
@@ -176,9 +176,7 @@ func (gc *GarbageCollector) delete(ctx context.Context, obj api.Object, policy s
 
 func (gc *GarbageCollector) update(ctx context.Context, obj api.Object) error {
 	res, _ := api.ResourceOf(obj)
-	m := obj.GetObjectMeta()
-	_, err := gc.client.Do(ctx, &apiserver.Request{Verb: apiserver.VerbUpdate, Resource: res.Name, Namespace: m.Namespace,
-		Name: m.Name, Body: obj})
+	_, err := gc.client.Resource(res).Update(ctx, obj, "")
 	if apierrors.IsNotFound(err) {
 		return nil
 	}

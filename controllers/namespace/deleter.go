@@ -14,8 +14,9 @@ import (
 
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
-	"kubesim/apiserver"
+	"kubesim/client"
 	"kubesim/trace"
+	"kubesim/wire"
 )
 
 // Reconcile empties the namespace name if it is being deleted, and finalizes it once it is empty.
@@ -49,8 +50,7 @@ func (nc *Controller) Reconcile(ctx context.Context, name string) error {
 	fin.Spec.Finalizers = keep
 	nc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "finalize", Object: path, ResourceVersion: ns.ResourceVersion}.
 		Msgf("namespace %s is empty: remove the finalizer %q (namespaces/finalize), so the apiserver deletes it", name, api.FinalizerKubernetes))
-	_, err = nc.client.Do(ctx, &apiserver.Request{Verb: apiserver.VerbUpdate, Resource: "namespaces", Subresource: "finalize",
-		Name: name, Body: fin})
+	_, err = nc.client.Resource(client.For[api.Namespace](nc.client).Info()).Update(ctx, fin, "finalize")
 	if apierrors.IsNotFound(err) {
 		return nil
 	}
@@ -68,15 +68,15 @@ func (nc *Controller) deleteContent(ctx context.Context, namespace string) (dele
 		if !res.Namespaced {
 			continue
 		}
-		resp, err := nc.client.Do(ctx, &apiserver.Request{Verb: apiserver.VerbList, Resource: res.Name, Namespace: namespace})
+		items, _, err := nc.client.Resource(res).ListShared(ctx, namespace, client.ListOptions{})
 		if err != nil {
 			return deleted, remaining, wait, fmt.Errorf("listing %s in %s: %w", res.GroupResource(), namespace, err)
 		}
-		for _, obj := range resp.List.Items {
+		for _, obj := range items {
 			m := obj.GetObjectMeta()
 			if m.DeletionTimestamp == nil {
-				out, err := nc.client.Do(ctx, &apiserver.Request{Verb: apiserver.VerbDelete, Resource: res.Name, Namespace: namespace,
-					Name: m.Name, PropagationPolicy: apiserver.PropagationBackground})
+				out, gone, err := nc.client.Resource(res).Delete(ctx, namespace, m.Name,
+					client.DeleteOptions{PropagationPolicy: wire.PropagationBackground})
 				switch {
 				case apierrors.IsNotFound(err):
 					continue
@@ -84,10 +84,10 @@ func (nc *Controller) deleteContent(ctx context.Context, namespace string) (dele
 					return deleted, remaining, wait, fmt.Errorf("deleting %s %s/%s: %w", res.GroupResource(), namespace, m.Name, err)
 				}
 				deleted[res.Name]++
-				if out.Deleted {
+				if gone {
 					continue
 				}
-				m = out.Object.GetObjectMeta()
+				m = out.GetObjectMeta()
 			}
 			remaining[res.Name]++
 			if m.DeletionTimestamp != nil {

@@ -1,0 +1,77 @@
+// request.go: what a caller sends the apiserver and what it gets back. This is the in-process form of a
+// REST call: `GET /api/v1/namespaces/default/pods?labelSelector=app=nginx` becomes
+// Request{Verb: "list", Resource: "pods", Namespace: "default", LabelSelector: "app=nginx"}. The HTTP
+// front translates URLs into exactly these requests, so both paths share one pipeline.
+package wire
+
+import "kubesim/api"
+
+// The verbs RBAC knows, as Kubernetes names them.
+const (
+	VerbGet              = "get"
+	VerbList             = "list"
+	VerbWatch            = "watch"
+	VerbCreate           = "create"
+	VerbUpdate           = "update"
+	VerbPatch            = "patch"
+	VerbDelete           = "delete"
+	VerbDeleteCollection = "deletecollection"
+)
+
+// Deletion propagation policies (metav1.DeletionPropagation).
+const (
+	PropagationBackground = "Background"
+	PropagationForeground = "Foreground"
+	PropagationOrphan     = "Orphan"
+)
+
+// Request is one API call.
+type Request struct {
+	// Token is the bearer credential; the authenticate gate turns it into a user.
+	Token string
+	// Agent names the calling program in the trace ("kubectl", "kube-scheduler", "kubelet/node-2"),
+	// as the User-Agent header does on the wire.
+	Agent string
+
+	Verb        string
+	Resource    string // plural, short or qualified name: "pods", "deploy", "deployments.apps"
+	Subresource string // "status", "binding", "scale", "eviction"
+	Namespace   string
+	Name        string
+
+	// Body is the object sent with create and update (for subresources: the Binding, Scale or
+	// Eviction, or the whole object for status).
+	Body api.Object
+
+	DryRun bool // validate and admit everything, persist nothing (?dryRun=All)
+
+	// Quiet marks a request that is not part of the cluster's story (the simulator reading state to
+	// check a condition): it passes every gate like any other, but leaves no trace lines.
+	Quiet bool
+
+	// list and watch
+	LabelSelector       string
+	FieldSelector       string
+	ResourceVersion     string // list: "" = consistent, "0" = any; watch: where to start
+	AllowWatchBookmarks bool
+
+	// delete
+	GracePeriodSeconds *int64
+	PropagationPolicy  string
+}
+
+// Response is what a successful call returns: an object (get, create, update, delete of an object that
+// is now terminating), a list, or an open watch.
+type Response struct {
+	Object api.Object
+	List   *ListResult
+	Watch  Watch
+	// Deleted is true when a delete removed the object from etcd (not just marked it terminating).
+	Deleted bool
+}
+
+// ListResult is a list of objects consistent at ResourceVersion.
+type ListResult struct {
+	Items           []api.Object
+	ResourceVersion string
+}
