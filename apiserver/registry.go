@@ -137,6 +137,9 @@ func (s *Server) watch(ctx context.Context, req *Request, res *api.Resource) (*R
 
 // create admits, validates and stores a new object.
 func (s *Server) create(ctx context.Context, req *Request, res *api.Resource, user User) (*Response, error) {
+	if res.Name == selfSubjectAccessReviews {
+		return s.reviewSelf(req, res, user)
+	}
 	switch req.Subresource {
 	case "binding":
 		return s.bind(ctx, req, res, user)

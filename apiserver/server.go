@@ -167,7 +167,11 @@ func (s *Server) do(ctx context.Context, req *Request) (*Response, *api.Resource
 		resp *Response
 		err  error
 	)
-	switch req.Verb {
+	verb := req.Verb
+	if res.Name == selfSubjectAccessReviews && verb != VerbCreate {
+		verb = "" // a review is only ever created: MethodNotSupported below
+	}
+	switch verb {
 	case VerbGet:
 		resp, err = s.get(ctx, req, res)
 	case VerbList:
