@@ -1,5 +1,6 @@
 // rollback.go: `kubectl rollout undo deployment/NAME [--to-revision=N]`. There is no rollback API in
-// apps/v1 (the deployments/rollback subresource of extensions/v1beta1 went with that group): kubectl
+// apps/v1 (the deployments/rollback subresource of extensions/v1beta1 went with that group, and
+// kubectl has rolled back by itself since Kubernetes 1.13, kubernetes/kubernetes#70039): kubectl
 // finds the ReplicaSet of the wanted revision and copies its pod template, and its annotations, back
 // into the Deployment. To the Deployment controller that is just a template change, which it rolls
 // out like any other, except that the ReplicaSet for that template already exists: it becomes the
