@@ -1,6 +1,7 @@
 // register.go: every kind kubesim serves, entered into the scheme with the names kubectl knows
 // ("kubectl api-resources" lists the same group, kind, plural, short names and scope). Scale, Binding,
-// Eviction and DeleteOptions are not here: they are request bodies of subresources, never stored.
+// Eviction and DeleteOptions are not here: they are request bodies of subresources, never stored;
+// SelfSubjectAccessReview is here though never stored, because it is a resource of its own.
 package api
 
 func init() {
@@ -40,6 +41,10 @@ func init() {
 			New: func() Object { return &RoleBinding{} }},
 		{Group: RBACGroupName, Version: "v1", Kind: "ClusterRoleBinding", Name: "clusterrolebindings", Singular: "clusterrolebinding",
 			New: func() Object { return &ClusterRoleBinding{} }},
+
+		// authorization.k8s.io/v1: a question, never stored (create only).
+		{Group: AuthorizationGroupName, Version: "v1", Kind: "SelfSubjectAccessReview", Name: "selfsubjectaccessreviews", Singular: "selfsubjectaccessreview",
+			New: func() Object { return &SelfSubjectAccessReview{} }},
 
 		// coordination.k8s.io/v1 and scheduling.k8s.io/v1
 		{Group: "coordination.k8s.io", Version: "v1", Kind: "Lease", Name: "leases", Singular: "lease", Namespaced: true,

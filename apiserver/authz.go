@@ -9,11 +9,9 @@
 package apiserver
 
 import (
-	"context"
 	"fmt"
 	"sort"
 	"strings"
-	"time"
 
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
@@ -241,24 +239,6 @@ func (s *Server) authorizeNode(a attributes) (bool, string) {
 		}
 	}
 	return deny(fmt.Sprintf("node %q is not allowed this request", node))
-}
-
-// CanI answers `kubectl auth can-i VERB RESOURCE` for a user, without making the request.
-func (s *Server) CanI(u User, verb, resource, namespace, name string) (bool, string) {
-	res, ok := api.ResourceFor(resource)
-	if !ok {
-		return false, fmt.Sprintf("the server doesn't have a resource type %q", resource)
-	}
-	if !res.Namespaced {
-		namespace = ""
-	}
-	// Like a request, the answer reflects every RBAC write this apiserver has made.
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := s.fresh(ctx, "clusterrolebindings", "clusterroles", "rolebindings", "roles"); err != nil {
-		return false, "the authorization cache is behind: " + err.Error()
-	}
-	return s.authorize(attributes{user: u, verb: verb, group: res.Group, resource: res.Name, namespace: namespace, name: name})
 }
 
 // RulesFor lists, sorted, the "verb resource" pairs RBAC grants the user in a namespace

@@ -1,7 +1,8 @@
 // bootstrap.go: what kube-apiserver creates in a fresh cluster before anyone asks: the system
 // namespaces (default, kube-system, kube-public, kube-node-lease), the bootstrap RBAC roles and
 // bindings for each component (system:kube-scheduler, system:kube-controller-manager, cluster-admin
-// for system:masters, and the user-facing admin/edit/view roles), and the built-in PriorityClasses.
+// for system:masters, system:basic-user for every authenticated user, and the user-facing
+// admin/edit/view roles), and the built-in PriorityClasses.
 //
 // kubesim simplification: the "default" ServiceAccount of the system namespaces is created here too,
 // so pods can be admitted before the serviceaccount controller runs; that controller creates it in
@@ -57,6 +58,8 @@ func bootstrapObjects() []api.Object {
 			rule([]string{"scheduling.k8s.io"}, []string{"priorityclasses"}, read),
 			rule(apps, []string{"replicasets", "daemonsets"}, read)},
 		"system:kube-controller-manager": {rule(all, all, all)},
+		// Every authenticated user may ask what it may do (`kubectl auth can-i`).
+		"system:basic-user": {rule([]string{api.AuthorizationGroupName}, []string{"selfsubjectaccessreviews"}, []string{"create"})},
 	}
 	for _, name := range sortedKeys(clusterRoles) {
 		objs = append(objs, &api.ClusterRole{ObjectMeta: api.ObjectMeta{Name: name}, Rules: clusterRoles[name]})
@@ -70,6 +73,7 @@ func bootstrapObjects() []api.Object {
 		bind("cluster-admin", "cluster-admin", "Group", GroupMasters),
 		bind("system:kube-scheduler", "system:kube-scheduler", "User", "system:kube-scheduler"),
 		bind("system:kube-controller-manager", "system:kube-controller-manager", "User", "system:kube-controller-manager"),
+		bind("system:basic-user", "system:basic-user", "Group", GroupAuthenticated),
 		&api.PriorityClass{ObjectMeta: api.ObjectMeta{Name: "system-cluster-critical"}, Value: 2000000000,
 			Description: "Used for system critical pods that must run in the cluster, but can be moved to another node if necessary."},
 		&api.PriorityClass{ObjectMeta: api.ObjectMeta{Name: "system-node-critical"}, Value: 2000001000,

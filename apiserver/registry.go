@@ -138,6 +138,9 @@ func (s *Server) watch(ctx context.Context, req *wire.Request, res *api.Resource
 
 // create admits, validates and stores a new object.
 func (s *Server) create(ctx context.Context, req *wire.Request, res *api.Resource, user User) (*wire.Response, error) {
+	if res.Name == selfSubjectAccessReviews {
+		return s.reviewSelf(req, res, user)
+	}
 	switch req.Subresource {
 	case "binding":
 		return s.bind(ctx, req, res, user)

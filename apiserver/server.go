@@ -168,7 +168,11 @@ func (s *Server) do(ctx context.Context, req *wire.Request) (*wire.Response, *ap
 		resp *wire.Response
 		err  error
 	)
-	switch req.Verb {
+	verb := req.Verb
+	if res.Name == selfSubjectAccessReviews && verb != wire.VerbCreate {
+		verb = "" // a review is only ever created: MethodNotSupported below
+	}
+	switch verb {
 	case wire.VerbGet:
 		resp, err = s.get(ctx, req, res)
 	case wire.VerbList:

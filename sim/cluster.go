@@ -14,6 +14,7 @@ import (
 	"kubesim/apiserver"
 	"kubesim/client"
 	"kubesim/clock"
+	"kubesim/kubectl"
 	"kubesim/store"
 	"kubesim/trace"
 )
@@ -85,7 +86,7 @@ type Cluster struct {
 	APIServer *apiserver.Server
 	Trace     *trace.Recorder
 	Driver    *Driver // runs (step mode) or waits on (real time) the components
-	Kubectl   *Kubectl
+	Kubectl   *kubectl.Kubectl
 
 	virtual *clock.Virtual
 	ctx     context.Context // lives as long as the cluster: real-time components run under it
@@ -153,7 +154,8 @@ func New(ctx context.Context, cfg Config) (*Cluster, error) {
 	}
 
 	// kubectl, as the cluster admin (group system:masters, as kubeadm's admin.conf).
-	c.Kubectl = newKubectl(c, c.Client("kubernetes-admin", "kubectl", apiserver.GroupMasters))
+	c.Kubectl = kubectl.New(kubectl.Config{Client: c.Client("kubernetes-admin", "kubectl", apiserver.GroupMasters), User: "kubernetes-admin",
+		Login: func(user string, groups ...string) *client.Client { return c.Client(user, "kubectl", groups...) }, Clock: c.Clock, Trace: c.Trace})
 
 	// kube-controller-manager: the reconcile loops that turn desired state into objects.
 	if cfg.ControllerManager {

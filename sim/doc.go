@@ -1,8 +1,8 @@
 // Package sim is the cluster itself: it assembles etcd, the apiserver and the components into one
 // cluster (cluster.go reads as the boot sequence), owns the clock and the step-mode driver
-// (driver.go), the learner's kubectl (kubectl.go), and the scenario catalogue (scenario.go and one
-// scenario_*.go file per scenario). It is the only package besides cmd that wires components
-// together; nothing imports it except cmd, examples and tests.
+// (driver.go), builds the admin's kubectl (package kubectl), and holds the scenario catalogue
+// (scenario.go and one scenario_*.go file per scenario). It is the only package besides cmd that
+// wires components together; nothing imports it except cmd, examples and tests.
 //
 // Read next: driver.go for how step mode makes every run identical, component.go for what a component
 // must provide, and scenario_api_gates.go for a scenario from start to end.

@@ -504,12 +504,12 @@ func (r *fileRun) command(k *Kubectl, line string) {
 	if r.as != "" {
 		line += " --as " + r.as
 	}
-	r.s.Trace.Record(trace.Event{Component: "kubectl", Actor: k.user, Action: "command"}.Msgf("$ %s", line))
+	r.s.Trace.Record(trace.Event{Component: "kubectl", Actor: k.User(), Action: "command"}.Msgf("$ %s", line))
 }
 
 // output is what the command prints.
 func (r *fileRun) output(k *Kubectl, format string, args ...any) {
-	r.s.Trace.Record(trace.Event{Component: "kubectl", Actor: k.user, Action: "output"}.Msgf(format, args...))
+	r.s.Trace.Record(trace.Event{Component: "kubectl", Actor: k.User(), Action: "output"}.Msgf(format, args...))
 }
 
 func (r *fileRun) note(action, format string, args ...any) {

@@ -256,7 +256,7 @@ func parseScale(p *fileParser, st *stepSpec) stepFunc {
 		name, err := r.resolve(ctx, t)
 		r.command(k, fmt.Sprintf("kubectl scale %s/%s --replicas=%d%s", t.res.Singular, name, replicas, t.flags()))
 		if err != nil {
-			return k.report(err)
+			return k.Report(err)
 		}
 		return k.Scale(ctx, t.res.Name, t.namespace, name, int32(replicas))
 	})
@@ -301,7 +301,7 @@ func parseSetImage(p *fileParser, st *stepSpec) stepFunc {
 		name, err := r.resolve(ctx, t)
 		r.command(k, fmt.Sprintf("kubectl set image %s/%s %s=%s%s", t.res.Singular, name, container, image, t.flags()))
 		if err != nil {
-			return k.report(err)
+			return k.Report(err)
 		}
 		obj, err := k.Get(ctx, t.res.Name, t.namespace, name)
 		if err != nil {
@@ -315,7 +315,7 @@ func parseSetImage(p *fileParser, st *stepSpec) stepFunc {
 			}
 		}
 		if !found {
-			return k.report(fmt.Errorf("unable to find container named %q", container))
+			return k.Report(fmt.Errorf("unable to find container named %q", container))
 		}
 		_, err = k.Update(ctx, obj)
 		return err
@@ -362,7 +362,7 @@ func parseDelete(p *fileParser, st *stepSpec) stepFunc {
 		name, err := r.resolve(ctx, t)
 		r.command(k, fmt.Sprintf("kubectl delete %s %s%s%s", t.res.Singular, name, t.flags(), flags))
 		if err != nil {
-			return k.report(err)
+			return k.Report(err)
 		}
 		return k.Delete(ctx, t.res.Name, t.namespace, name, opts)
 	})

@@ -227,6 +227,6 @@ func Example() {
 	}
 	// Output:
 	// reconcile kube-system/fluentd: 2 nodes; no daemon pod on [node-1, node-2] -> create 2; [] -> delete 0 (expecting 2 adds, 0 deletes)
-	// fluentd-bbtzn: metadata.name In [node-1]
-	// fluentd-v8lpr: metadata.name In [node-2]
+	// fluentd-ncx8w: metadata.name In [node-2]
+	// fluentd-tqvrk: metadata.name In [node-1]
 }

@@ -13,7 +13,9 @@
 //     the trace recorder and an event recorder for "deployment-controller": New(...).
 //  2. Add it to a cluster (sim.Cluster.Add), which syncs its informers (Deployments, ReplicaSets, Pods).
 //  3. Step mode: Step reconciles one queued Deployment. Real time: Run.
-//  4. `kubectl rollout undo` is a client-side operation: call Rollback.
+//
+// `kubectl rollout undo` is not the controller's: kubectl copies an old revision's template into the
+// Deployment (package kubectl), and the controller rolls it out like any other template change.
 //
 // What it promises, as Kubernetes does:
 //

@@ -46,9 +46,9 @@ func Example() {
 	// deployment-controller: status default/nginx: 0 replicas, 0 updated, 0 ready, 0 available, 3 unavailable; Progressing=True (NewReplicaSetCreated), Available=False (MinimumReplicasUnavailable)
 	// replicaset-controller: watch ADDED replicasets/default/nginx-685df88ff7 -> queue "default/nginx-685df88ff7"
 	// replicaset-controller: reconcile default/nginx-685df88ff7: wants 3, has 0 -> create 3 pods (expecting 3 adds)
-	// replicaset-controller: event Normal SuccessfulCreate: Created pod: nginx-685df88ff7-bbtzn
-	// replicaset-controller: event Normal SuccessfulCreate: Created pod: nginx-685df88ff7-v8lpr
-	// replicaset-controller: event Normal SuccessfulCreate: Created pod: nginx-685df88ff7-8rjb7
+	// replicaset-controller: event Normal SuccessfulCreate: Created pod: nginx-685df88ff7-tqvrk
+	// replicaset-controller: event Normal SuccessfulCreate: Created pod: nginx-685df88ff7-ncx8w
+	// replicaset-controller: event Normal SuccessfulCreate: Created pod: nginx-685df88ff7-v7hld
 	// replicaset-controller: status default/nginx-685df88ff7: replicas 0, fullyLabeledReplicas 0, readyReplicas 0, availableReplicas 0 (observedGeneration 1)
 	// replicaset-controller: status default/nginx-685df88ff7: replicas 3, fullyLabeledReplicas 3, readyReplicas 0, availableReplicas 0 (observedGeneration 1)
 	// deployment-controller: status default/nginx: 3 replicas, 3 updated, 0 ready, 0 available, 3 unavailable; Available=False (MinimumReplicasUnavailable), Progressing=True (ReplicaSetUpdated)

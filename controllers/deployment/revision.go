@@ -33,8 +33,7 @@ const (
 	maxRevHistoryLengthInChars = 2000
 )
 
-// annotationsNotCopied are the Deployment annotations that are not passed on to its ReplicaSets (and
-// that kubectl rollout undo does not copy back).
+// annotationsNotCopied are the Deployment annotations that are not passed on to its ReplicaSets.
 var annotationsNotCopied = map[string]bool{
 	"kubectl.kubernetes.io/last-applied-configuration": true,
 	api.RevisionAnnotation:                             true,

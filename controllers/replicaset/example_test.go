@@ -46,12 +46,12 @@ func Example() {
 	// Output:
 	// watch ADDED replicasets/default/web -> queue "default/web"
 	// reconcile default/web: wants 2, has 0 -> create 2 pods (expecting 2 adds)
-	// event Normal SuccessfulCreate: Created pod: web-bvszn
-	// event Normal SuccessfulCreate: Created pod: web-w2b24
+	// event Normal SuccessfulCreate: Created pod: web-bbtzn
+	// event Normal SuccessfulCreate: Created pod: web-v8lpr
 	// status default/web: replicas 0, fullyLabeledReplicas 0, readyReplicas 0, availableReplicas 0 (observedGeneration 1)
 	// status default/web: replicas 2, fullyLabeledReplicas 2, readyReplicas 0, availableReplicas 0 (observedGeneration 1)
 	// reconcile default/web: wants 2, has 1 -> create 1 pods (expecting 1 adds)
-	// event Normal SuccessfulCreate: Created pod: web-r44z4
+	// event Normal SuccessfulCreate: Created pod: web-8rjb7
 	// status default/web: replicas 1, fullyLabeledReplicas 1, readyReplicas 0, availableReplicas 0 (observedGeneration 1)
 	// status default/web: replicas 2, fullyLabeledReplicas 2, readyReplicas 0, availableReplicas 0 (observedGeneration 1)
 }
