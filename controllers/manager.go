@@ -17,6 +17,7 @@ import (
 	"kubesim/controllers/daemonset"
 	"kubesim/controllers/deployment"
 	"kubesim/controllers/garbagecollector"
+	"kubesim/controllers/internal"
 	"kubesim/controllers/namespace"
 	"kubesim/controllers/nodelifecycle"
 	"kubesim/controllers/podgc"
@@ -29,10 +30,8 @@ import (
 // Lease.
 const Name = "kube-controller-manager"
 
-// User is the identity every controller authenticates as. (With --use-service-account-credentials
-// Kubernetes gives each controller its own service account; kubeadm's default, one shared
-// identity, is what kubesim does.)
-const User = "system:kube-controller-manager"
+// User is the identity every controller authenticates as (see internal.User).
+const User = internal.User
 
 // LeaseNamespace is where the replicas' Lease lives.
 const LeaseNamespace = "kube-system"

@@ -119,7 +119,7 @@ type Controller struct {
 	health       map[string]*nodeHealth // node name -> last sign of life
 	zoneStates   map[string]zoneState
 	tainters     map[string]*zoneTainter // zone -> nodes waiting for their NoExecute taint
-	tokenTimer   clock.Timer             // wakes the tainter when a zone's next token is due
+	tokenTimer   clock.Timer             // due when a zone's next token is (see armTokenTimerLocked)
 	tokenTimerAt time.Time
 	evictions    map[string]scheduledEviction // pod key -> when the taint manager will delete it
 }
