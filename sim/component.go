@@ -26,14 +26,18 @@ func (c *Cluster) Add(ctx context.Context, comp Component) error {
 	if _, dup := c.components[comp.Name()]; dup {
 		return fmt.Errorf("a component named %q was already added", comp.Name())
 	}
+	if c.informers == nil {
+		c.informers = map[client.InformerHandle]bool{}
+	}
 	var fresh []client.InformerHandle
 	for _, inf := range comp.Informers() {
-		if c.hasInformer(inf) {
-			continue
+		if c.informers[inf] {
+			continue // shared with a component added before
 		}
 		if err := inf.Sync(ctx); err != nil {
 			return fmt.Errorf("%s: syncing informer: %w", comp.Name(), err)
 		}
+		c.informers[inf] = true
 		fresh = append(fresh, inf)
 	}
 	c.components[comp.Name()] = comp
@@ -50,18 +54,6 @@ func (c *Cluster) Add(ctx context.Context, comp Component) error {
 	}
 	go comp.Run(c.ctx)
 	return nil
-}
-
-// hasInformer reports whether a component already added reads inf.
-func (c *Cluster) hasInformer(inf client.InformerHandle) bool {
-	for _, comp := range c.components {
-		for _, known := range comp.Informers() {
-			if known == inf {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // stoppableWorker is a component as the driver sees it: it has no work while stopped.
