@@ -34,10 +34,8 @@ type InformerFactory struct {
 
 // factoryKey is what makes two informers the same: the resource and what of it they list.
 type factoryKey struct {
-	resource      string
-	namespace     string
-	labelSelector string
-	fieldSelector string
+	resource string
+	FactoryOptions
 }
 
 // FactoryOptions narrow a shared informer to a namespace or a selection; the zero value watches the
@@ -59,7 +57,7 @@ func NewInformerFactory(c *Client, clk clock.Clock, tr *trace.Recorder) *Informe
 // gets the same informer: add handlers and indexers to it, never stop it.
 func InformerFor[T any, PT ObjectPtr[T]](f *InformerFactory, o FactoryOptions) *Informer[T, PT] {
 	res := For[T, PT](f.client).Info()
-	key := factoryKey{resource: res.Name, namespace: o.Namespace, labelSelector: o.LabelSelector, fieldSelector: o.FieldSelector}
+	key := factoryKey{res.Name, o}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if inf, ok := f.informers[key]; ok {
