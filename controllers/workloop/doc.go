@@ -18,9 +18,10 @@
 //     work); Run runs Workers goroutines that block for keys (real time). Informers are not the
 //     loop's business: whoever runs the controller runs them (client.Component).
 //  2. A key is never reconciled by two workers at once (the queue's promise).
-//  3. An error requeues the key with per-key exponential backoff (5 ms doubling to 1000 s, as
-//     client-go's DefaultControllerRateLimiter) and tells the trace; success resets the backoff. With
-//     MaxRetries, a key that keeps failing is dropped until its object changes again.
+//  3. An error requeues the key with the queue's per-key backoff (controllers use
+//     workqueue.DefaultControllerRateLimiter: 5 ms doubling up to 1000 s) and tells the trace;
+//     success resets the backoff. With MaxRetries, a key that keeps failing is dropped until its
+//     object changes again.
 //  4. Result.RequeueAfter brings a key back after a delay: periodic work (a health check every 5 s,
 //     a garbage-collection pass every 20 s) is a key that requeues itself, as Kubernetes' controllers
 //     do with AddAfter.
