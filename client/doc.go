@@ -1,7 +1,8 @@
 // Package client is client-go in miniature: how every component talks to the apiserver.
 //
-// Read next: client.go (the typed client), informer.go (list + watch + local cache), record.go
-// (events), retry.go (RetryOnConflict), and the workqueue sub-package.
+// Read next: client.go (the typed client), informer.go (list + watch + local cache), factory.go
+// (shared informers), component.go (the contract every component implements), record.go (events),
+// retry.go (RetryOnConflict), and the workqueue sub-package.
 //
 // # What it promises
 //
@@ -22,6 +23,7 @@
 // # What it simplifies
 //
 // One transport today, the in-process one (*apiserver.Server); an HTTP transport will produce the
-// same wire requests. Informers are not shared between components by a factory; each component owns its
-// own. The event recorder writes synchronously and does not merge "similar" events.
+// same wire requests. An InformerFactory shares one informer per resource among the components of one
+// process (kube-controller-manager's controllers); the scheduler and each kubelet own theirs. The
+// event recorder writes synchronously and does not merge "similar" events.
 package client

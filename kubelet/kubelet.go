@@ -151,13 +151,10 @@ func (k *Kubelet) Step(ctx context.Context) (bool, error) {
 	return k.nodeStep(ctx), nil
 }
 
-// Run works in real time until ctx ends: the informers, the node side and the pod side each on their
-// own goroutine.
+// Run works in real time until ctx ends: the node side and the pod side each on their own goroutine
+// (its informers are already running, see client.Component).
 func (k *Kubelet) Run(ctx context.Context) {
 	k.realtime = true // before the loops start: image pulls may now run on goroutines
-	for _, inf := range k.Informers() {
-		go inf.Run(ctx)
-	}
 	go k.loop(ctx, sideNode, k.nodeStep)
 	k.loop(ctx, sidePod, k.podStep)
 }

@@ -172,15 +172,13 @@ func (s *Scheduler) Step(ctx context.Context) (bool, error) {
 	return true, ctx.Err()
 }
 
-// Run schedules in real time until ctx ends: informers on their own goroutines, one scheduling cycle
-// at a time, binding cycles in the background, filtering and scoring on Options.Parallelism goroutines.
+// Run schedules in real time until ctx ends (its informers are already running, see client.Component):
+// one scheduling cycle at a time, binding cycles in the background, filtering and scoring on
+// Options.Parallelism goroutines.
 func (s *Scheduler) Run(ctx context.Context) {
 	s.async = true
 	for _, p := range s.profiles {
 		p.fwk.SetParallelism(s.parallelism)
-	}
-	for _, inf := range s.Informers() {
-		go inf.Run(ctx)
 	}
 	for {
 		pi, ok := s.queue.PopWait(ctx)

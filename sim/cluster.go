@@ -107,6 +107,9 @@ type Cluster struct {
 	// controllerManagers are the kube-controller-manager replicas, by name.
 	controllerManagers map[string]*ControllerManager
 	nodeOrder          []string // node names in the order they joined
+
+	// informers are the informers Add has synced: a shared one is synced, pumped or run once.
+	informers map[client.InformerHandle]bool
 }
 
 // New boots a cluster.

@@ -1,8 +1,8 @@
 // controlplane.go: starting the control plane's components as their real binaries run them:
-// kube-controller-manager (its controllers, each with its own informers and work queue, all behind
-// one leader election on the Lease kube-system/kube-controller-manager) and kube-scheduler (behind
-// its own election on kube-system/kube-scheduler). Several replicas of either can run at once (the
-// leader-election scenarios); only the leader acts.
+// kube-controller-manager (package controllers: its controllers on one shared informer factory, all
+// behind one leader election on the Lease kube-system/kube-controller-manager) and kube-scheduler
+// (behind its own election on kube-system/kube-scheduler). Several replicas of either can run at
+// once (the leader-election scenarios); only the leader acts.
 package sim
 
 import (
@@ -11,25 +11,19 @@ import (
 
 	"kubesim/client"
 	"kubesim/client/leaderelection"
-	"kubesim/controllers/daemonset"
-	"kubesim/controllers/deployment"
-	"kubesim/controllers/garbagecollector"
-	"kubesim/controllers/namespace"
-	"kubesim/controllers/nodelifecycle"
-	"kubesim/controllers/podgc"
-	"kubesim/controllers/replicaset"
-	"kubesim/controllers/serviceaccount"
+	"kubesim/controllers"
 	"kubesim/scheduler"
 	"kubesim/scheduler/framework"
 )
 
 // ControllerManagerUser is kube-controller-manager's identity (bound to its bootstrap ClusterRole).
-const ControllerManagerUser = "system:kube-controller-manager"
+const ControllerManagerUser = controllers.User
 
-// ControllerManager is one kube-controller-manager replica: its elector and its controllers.
+// ControllerManager is one kube-controller-manager replica as the cluster knows it.
 type ControllerManager struct {
 	Name    string // "kube-controller-manager", or "kube-controller-manager-2" for a second replica
 	Elector *leaderelection.LeaderElector
+	Manager *controllers.Manager
 	// parts are the names the replica's components are registered under (the elector first).
 	parts []string
 }
@@ -38,50 +32,36 @@ type ControllerManager struct {
 // on the link named after it, so Partition(name) cuts the whole replica off, as a real network fault
 // would.
 func (c *Cluster) StartControllerManager(ctx context.Context, name string) (*ControllerManager, error) {
-	cl := c.Client(ControllerManagerUser, name)
-	events := func(source string) *client.EventRecorder {
-		return client.NewEventRecorder(cl, source, "", c.Clock, c.Trace)
-	}
-	elector, err := leaderelection.NewLeaderElector(cl, c.Clock, c.Trace, leaderelection.Config{
-		Lock: leaderelection.LeaseLock{Namespace: "kube-system", Name: "kube-controller-manager", Identity: name},
-		Name: name,
-	})
+	m, err := controllers.NewManager(c.Client(ControllerManagerUser, name), c.Clock, c.Trace, name)
 	if err != nil {
 		return nil, err
 	}
-	if err := c.Add(ctx, elector); err != nil {
-		return nil, err
-	}
-	// The controllers, in the order the step driver asks them for work: the ones that create objects
-	// for others first, so that a learner reads the cascade top-down.
-	controllers := []leaderelection.Component{
-		deployment.New(cl, c.Clock, c.Trace, events("deployment-controller")),
-		replicaset.New(cl, c.Clock, c.Trace, events("replicaset-controller")),
-		daemonset.New(cl, c.Clock, c.Trace, events("daemonset-controller")),
-		serviceaccount.New(cl, c.Clock, c.Trace),
-		namespace.New(cl, c.Clock, c.Trace),
-		garbagecollector.New(cl, c.Clock, c.Trace),
-		nodelifecycle.New(cl, c.Clock, c.Trace, events(nodelifecycle.EventSource), nodelifecycle.Options{}),
-		podgc.New(cl, c.Clock, c.Trace, podgc.Options{}),
-	}
-	cm := &ControllerManager{Name: name, Elector: elector, parts: []string{name}}
-	for _, ctrl := range controllers {
-		gated := leaderelection.Gated(elector, ctrl)
-		if name != "kube-controller-manager" {
-			gated = renamed{gated, name + "/" + ctrl.Name()}
+	cm := &ControllerManager{Name: name, Elector: m.Elector, Manager: m}
+	for i, comp := range m.Components() {
+		// A second replica's controllers get distinct names in the cluster's registry; its elector
+		// answers to the replica's name.
+		if i > 0 && name != controllers.Name {
+			comp = renamed{comp, name + "/" + comp.Name()}
 		}
-		if err := c.Add(ctx, gated); err != nil {
+		if err := c.Add(ctx, comp); err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		cm.parts = append(cm.parts, gated.Name())
+		cm.parts = append(cm.parts, comp.Name())
 	}
 	c.controllerManagers[name] = cm
 	return cm, nil
 }
 
-// renamed gives a second replica's controllers distinct names in the cluster's registry.
+// ControllerManager returns a kube-controller-manager replica started in this cluster
+// ("kube-controller-manager" for the default one).
+func (c *Cluster) ControllerManager(name string) (*ControllerManager, bool) {
+	cm, ok := c.controllerManagers[name]
+	return cm, ok
+}
+
+// renamed gives a component another name in the cluster's registry.
 type renamed struct {
-	leaderelection.Component
+	client.Component
 	name string
 }
 

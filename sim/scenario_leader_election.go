@@ -146,8 +146,10 @@ func acquireTimeOf(l *api.Lease) time.Time {
 
 // electorOf is the leader elector of the kube-controller-manager replica called name.
 func electorOf(s *Session, name string) *leaderelection.LeaderElector {
-	e, _ := s.components[name].(*leaderelection.LeaderElector)
-	return e
+	if cm, ok := s.ControllerManager(name); ok {
+		return cm.Elector
+	}
+	return nil
 }
 
 // stopControllerManager kills one kube-controller-manager replica: its elector and every controller

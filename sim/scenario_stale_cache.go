@@ -50,7 +50,7 @@ type pendingEvents interface{ Pending() int }
 func runStaleCache(ctx context.Context, s *Session) error {
 	s.Step("A ReplicaSet controller whose informers we pump by hand; kubectl create a ReplicaSet web of 3 pods")
 	cl := s.Client(ControllerManagerUser, replicaset.Name)
-	rsc := replicaset.New(cl, s.Clock, s.Trace, client.NewEventRecorder(cl, replicaset.Name, "", s.Clock, s.Trace))
+	rsc := replicaset.New(cl, client.NewInformerFactory(cl, s.Clock, s.Trace), s.Clock, s.Trace, client.NewEventRecorder(cl, replicaset.Name, "", s.Clock, s.Trace))
 	informers := rsc.Informers() // the ReplicaSet informer, then the Pod informer
 	for _, inf := range informers {
 		if err := inf.Sync(ctx); err != nil {

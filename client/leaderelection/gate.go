@@ -3,11 +3,12 @@
 // when it loses, it exits (its pod restarts and campaigns again) rather than risk acting alongside
 // the new leader.
 //
-//	Gated(e, comp) Component
+//	Gated(e, comp) client.Component
 //
-// In step mode the gated component's Step does nothing (returns false) while e does not lead; its
-// informers keep their caches warm either way, as a standby replica's would. In real time its Run
-// starts comp.Run when e first leads and cancels it when e stops leading, for good.
+// In step mode the gated component's Step does nothing (returns false) while e does not lead. Its
+// informers keep their caches warm either way, as a standby replica's would: they are run by
+// whoever runs the component (see client.Component). In real time its Run starts comp.Run when e
+// first leads and cancels it when e stops leading, for good.
 package leaderelection
 
 import (
@@ -16,23 +17,14 @@ import (
 	"kubesim/client"
 )
 
-// Component is the component contract (sim.Component, restated here because client must not import
-// sim).
-type Component interface {
-	Name() string
-	Informers() []client.InformerHandle
-	Step(ctx context.Context) (bool, error)
-	Run(ctx context.Context)
-}
-
 // Gated returns comp, working only while e leads.
-func Gated(e *LeaderElector, comp Component) Component {
+func Gated(e *LeaderElector, comp client.Component) client.Component {
 	return &gated{elector: e, comp: comp}
 }
 
 type gated struct {
 	elector *LeaderElector
-	comp    Component
+	comp    client.Component
 }
 
 func (g *gated) Name() string                       { return g.comp.Name() }

@@ -2,7 +2,7 @@
 //
 //	NewLeaderElector(c, clk, tr, cfg) (*LeaderElector, error)
 //	IsLeader() bool, GetLeader() string
-//	Name, Informers, Step, Run       a component like any other (sim.Component)
+//	Name, Informers, Step, Run       a component like any other (client.Component)
 //
 // Step is one attempt: when the retry timer is due, read the Lease and acquire or renew it
 // (tryAcquireOrRenew), then arm the timer again, retryPeriod later. Run loops Step in real time.

@@ -1,7 +1,7 @@
 // daemonset.go: the DaemonSet controller component.
 //
-//	New(c, clk, tr, ev) *Controller
-//	Name, Informers, Step, Run   the component contract (sim.Component)
+//	New(c, informers, clk, tr, ev) *Controller
+//	Name, Informers, Step, Run   the component contract (client.Component)
 //	Reconcile(ctx, key)          in sync.go
 //
 // Handlers queue the DaemonSet concerned: its own changes, its pods' changes (found through their
@@ -20,6 +20,7 @@ import (
 	"kubesim/client/workqueue"
 	"kubesim/clock"
 	"kubesim/controllers/internal"
+	"kubesim/controllers/workloop"
 	"kubesim/trace"
 )
 
@@ -28,9 +29,6 @@ const Name = "daemonset-controller"
 
 // Identity is the user the controller manager authenticates as.
 const Identity = "system:kube-controller-manager"
-
-// indexControllerUID indexes pods by the uid of their controller.
-const indexControllerUID = "controllerUID"
 
 // Controller keeps one daemon pod on every eligible node.
 type Controller struct {
@@ -42,28 +40,23 @@ type Controller struct {
 	pods       *client.Informer[api.Pod, *api.Pod]
 	nodes      *client.Informer[api.Node, *api.Node]
 	queue      *workqueue.Queue[string]
+	loop       *workloop.Loop
 	expect     *expectations
 }
 
-// New builds the controller. c must act as system:kube-controller-manager; ev should record as
-// "daemonset-controller".
-func New(c *client.Client, clk clock.Clock, tr *trace.Recorder, ev *client.EventRecorder) *Controller {
-	inf := func(what string) client.InformerOptions {
-		return client.InformerOptions{Clock: clk, Trace: tr, Name: Name + " " + what}
-	}
+// New builds the controller on informers from the shared factory. c must act as
+// system:kube-controller-manager; ev should record as "daemonset-controller".
+func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, tr *trace.Recorder, ev *client.EventRecorder) *Controller {
 	dc := &Controller{client: c, clock: clk, trace: tr, events: ev,
-		daemonSets: client.NewInformer[api.DaemonSet](c, inf("daemonsets")),
-		pods:       client.NewInformer[api.Pod](c, inf("pods")),
-		nodes:      client.NewInformer[api.Node](c, inf("nodes")),
+		daemonSets: client.InformerFor[api.DaemonSet](informers, client.FactoryOptions{}),
+		pods:       client.InformerFor[api.Pod](informers, client.FactoryOptions{}),
+		nodes:      client.InformerFor[api.Node](informers, client.FactoryOptions{}),
 		queue:      workqueue.New(clk, Name, workqueue.DefaultControllerRateLimiter[string]()),
 		expect:     &expectations{clock: clk, byKey: map[string]*expectation{}},
 	}
-	dc.pods.AddIndexer(indexControllerUID, func(p *api.Pod) []string {
-		if ref := p.ControllerRef(); ref != nil {
-			return []string{ref.UID}
-		}
-		return nil
-	})
+	dc.loop = &workloop.Loop{Queue: dc.queue, Reconcile: workloop.Errors(dc.Reconcile), Workers: 1,
+		Component: Name, Actor: Identity, Trace: tr, Resource: "daemonsets"}
+	dc.pods.AddIndexer(internal.IndexControllerUID, internal.ControllerUIDIndex[*api.Pod])
 	enqueue := func(ds *api.DaemonSet) { dc.queue.Add(ds.Namespace + "/" + ds.Name) }
 	dc.daemonSets.AddHandler(client.Handler[*api.DaemonSet]{
 		OnAdd:    enqueue,
@@ -127,17 +120,11 @@ func (dc *Controller) Informers() []client.InformerHandle {
 	return []client.InformerHandle{dc.nodes, dc.daemonSets, dc.pods}
 }
 
-// Step reconciles one queued key, if any (see internal.Loop).
-func (dc *Controller) Step(ctx context.Context) (bool, error) { return dc.loop().Step(ctx) }
+// Step reconciles one queued key, if any (see workloop.Loop).
+func (dc *Controller) Step(ctx context.Context) (bool, error) { return dc.loop.Step(ctx) }
 
-// Run works in real time until ctx ends.
-func (dc *Controller) Run(ctx context.Context) { dc.loop().Run(ctx) }
-
-// loop is the controller's work loop: one worker, retries with backoff.
-func (dc *Controller) loop() *internal.Loop {
-	return &internal.Loop{Queue: dc.queue, Reconcile: dc.Reconcile, Informers: dc.Informers, Workers: 1,
-		Tracer: internal.Tracer{Component: Name, Recorder: dc.trace}, Resource: "daemonsets"}
-}
+// Run runs the controller's one worker until ctx ends.
+func (dc *Controller) Run(ctx context.Context) { dc.loop.Run(ctx) }
 
 // expectationsTimeout is how long the controller waits for its own creates and deletes to show up
 // before it stops trusting its expectations (ExpectationsTimeout).

@@ -32,7 +32,7 @@ func setup(ctx context.Context, nodes ...*api.Node) (*fixture, error) {
 		}
 	}
 	cl := c.Client(daemonset.Identity, daemonset.Name)
-	dc := daemonset.New(cl, c.Clock, c.Trace, client.NewEventRecorder(cl, daemonset.Name, "", c.Clock, c.Trace))
+	dc := daemonset.New(cl, client.NewInformerFactory(cl, c.Clock, c.Trace), c.Clock, c.Trace, client.NewEventRecorder(cl, daemonset.Name, "", c.Clock, c.Trace))
 	return &fixture{c: c, ctx: ctx}, c.Add(ctx, dc)
 }
 

@@ -17,6 +17,7 @@ import (
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
 	"kubesim/client"
+	"kubesim/controllers/internal"
 	"kubesim/trace"
 )
 
@@ -28,7 +29,7 @@ func (dc *Controller) Reconcile(ctx context.Context, key string) error {
 	}
 	nodes := dc.nodes.List()
 	nodeToPods := map[string][]*api.Pod{}
-	for _, p := range dc.pods.ByIndex(indexControllerUID, ds.UID) {
+	for _, p := range dc.pods.ByIndex(internal.IndexControllerUID, ds.UID) {
 		if p.DeletionTimestamp != nil {
 			continue
 		}

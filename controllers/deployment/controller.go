@@ -1,9 +1,9 @@
 // controller.go: the Deployment controller's shape, the same as every controller's: informers feed a
 // work queue with "namespace/name" keys of Deployments, and a worker reconciles one key at a time.
 //
-//	New(client, clock, trace, events) *Controller
-//	Name, Informers, Step, Run            the component contract (sim.Component)
-//	Step / Run -> internal.Loop -> Reconcile      the loop (client-go's sample-controller), shared
+//	New(client, informers, clock, trace, events) *Controller
+//	Name, Informers, Step, Run            the component contract (client.Component)
+//	Step / Run -> workloop.Loop -> Reconcile      the loop (client-go's sample-controller), shared
 package deployment
 
 import (
@@ -14,6 +14,7 @@ import (
 	"kubesim/client/workqueue"
 	"kubesim/clock"
 	"kubesim/controllers/internal"
+	"kubesim/controllers/workloop"
 	"kubesim/trace"
 )
 
@@ -39,25 +40,26 @@ type Controller struct {
 	rsInformer  *client.Informer[api.ReplicaSet, *api.ReplicaSet]
 	podInformer *client.Informer[api.Pod, *api.Pod]
 	queue       *workqueue.Queue[string]
-	loop        *internal.Loop
+	loop        *workloop.Loop
 }
 
-// New builds the controller. c must authenticate as system:kube-controller-manager; events should
-// report as "deployment-controller".
-func New(c *client.Client, clk clock.Clock, tr *trace.Recorder, events *client.EventRecorder) *Controller {
+// New builds the controller on informers from the shared factory. c must authenticate as
+// system:kube-controller-manager; events should report as "deployment-controller".
+func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, tr *trace.Recorder, events *client.EventRecorder) *Controller {
 	dc := &Controller{
 		deployments: client.For[api.Deployment](c),
 		replicaSets: client.For[api.ReplicaSet](c),
 		clock:       clk,
 		events:      events,
 		tracer:      internal.Tracer{Component: Name, Recorder: tr},
-		dInformer:   client.NewInformer[api.Deployment](c, client.InformerOptions{Clock: clk, Trace: tr, Name: Name + " deployments"}),
-		rsInformer:  client.NewInformer[api.ReplicaSet](c, client.InformerOptions{Clock: clk, Trace: tr, Name: Name + " replicasets"}),
-		podInformer: client.NewInformer[api.Pod](c, client.InformerOptions{Clock: clk, Trace: tr, Name: Name + " pods"}),
+		dInformer:   client.InformerFor[api.Deployment](informers, client.FactoryOptions{}),
+		rsInformer:  client.InformerFor[api.ReplicaSet](informers, client.FactoryOptions{}),
+		podInformer: client.InformerFor[api.Pod](informers, client.FactoryOptions{}),
 		queue:       workqueue.New(clk, "deployment", workqueue.DefaultControllerRateLimiter[string]()),
 	}
-	dc.loop = &internal.Loop{Queue: dc.queue, Reconcile: dc.Reconcile, Informers: dc.Informers, Workers: workers,
-		Tracer: dc.tracer, Resource: "deployments", MaxRetries: maxRetries, DroppedUntil: "the Deployment changes"}
+	dc.loop = &workloop.Loop{Queue: dc.queue, Reconcile: workloop.Errors(dc.Reconcile), Workers: workers,
+		Component: Name, Actor: internal.User, Trace: tr, Resource: "deployments",
+		MaxRetries: maxRetries, DroppedUntil: "the Deployment changes"}
 	dc.rsInformer.AddIndexer(internal.IndexControllerUID, internal.ControllerUIDIndex[*api.ReplicaSet])
 	dc.podInformer.AddIndexer(internal.IndexControllerUID, internal.ControllerUIDIndex[*api.Pod])
 	dc.dInformer.AddHandler(client.Handler[*api.Deployment]{OnAdd: dc.addDeployment, OnUpdate: dc.updateDeployment, OnDelete: dc.deleteDeployment})
@@ -74,8 +76,8 @@ func (c *Controller) Informers() []client.InformerHandle {
 	return []client.InformerHandle{c.dInformer, c.rsInformer, c.podInformer}
 }
 
-// Step reconciles one queued key, if any is queued (see internal.Loop).
+// Step reconciles one queued key, if any is queued (see workloop.Loop).
 func (c *Controller) Step(ctx context.Context) (bool, error) { return c.loop.Step(ctx) }
 
-// Run runs the informers and workers until ctx ends.
+// Run runs the workers until ctx ends.
 func (c *Controller) Run(ctx context.Context) { c.loop.Run(ctx) }

@@ -23,9 +23,9 @@ func Example() {
 	}
 	defer c.Close()
 	rsClient := c.Client(internal.User, replicaset.Name)
-	_ = c.Add(ctx, replicaset.New(rsClient, c.Clock, c.Trace, client.NewEventRecorder(rsClient, replicaset.Name, "", c.Clock, c.Trace)))
+	_ = c.Add(ctx, replicaset.New(rsClient, client.NewInformerFactory(rsClient, c.Clock, c.Trace), c.Clock, c.Trace, client.NewEventRecorder(rsClient, replicaset.Name, "", c.Clock, c.Trace)))
 	dClient := c.Client(internal.User, deployment.Name)
-	_ = c.Add(ctx, deployment.New(dClient, c.Clock, c.Trace, client.NewEventRecorder(dClient, deployment.Name, "", c.Clock, c.Trace)))
+	_ = c.Add(ctx, deployment.New(dClient, client.NewInformerFactory(dClient, c.Clock, c.Trace), c.Clock, c.Trace, client.NewEventRecorder(dClient, deployment.Name, "", c.Clock, c.Trace)))
 
 	if _, err := c.Kubectl.Apply(ctx, []byte(sim.NginxDeploymentYAML)); err != nil {
 		panic(err)

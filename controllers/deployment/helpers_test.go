@@ -33,10 +33,10 @@ func newCluster(t *testing.T) *cluster {
 	// The ReplicaSet controller goes first: when both have work, pods catch up with a resize before
 	// the Deployment controller moves again.
 	rsClient := c.Client(internal.User, replicaset.Name)
-	require.NoError(t, c.Add(ctx, replicaset.New(rsClient, c.Clock, c.Trace,
+	require.NoError(t, c.Add(ctx, replicaset.New(rsClient, client.NewInformerFactory(rsClient, c.Clock, c.Trace), c.Clock, c.Trace,
 		client.NewEventRecorder(rsClient, replicaset.Name, "", c.Clock, c.Trace))))
 	dClient := c.Client(internal.User, deployment.Name)
-	require.NoError(t, c.Add(ctx, deployment.New(dClient, c.Clock, c.Trace,
+	require.NoError(t, c.Add(ctx, deployment.New(dClient, client.NewInformerFactory(dClient, c.Clock, c.Trace), c.Clock, c.Trace,
 		client.NewEventRecorder(dClient, deployment.Name, "", c.Clock, c.Trace))))
 	return &cluster{Cluster: c, t: t, ctx: ctx, admin: c.Kubectl.Client()}
 }

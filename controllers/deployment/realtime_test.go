@@ -23,10 +23,10 @@ func TestControllersRollOutInRealTime(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(sc.Close)
 	rsClient := sc.Client(internal.User, replicaset.Name)
-	require.NoError(t, sc.Add(ctx, replicaset.New(rsClient, sc.Clock, sc.Trace,
+	require.NoError(t, sc.Add(ctx, replicaset.New(rsClient, client.NewInformerFactory(rsClient, sc.Clock, sc.Trace), sc.Clock, sc.Trace,
 		client.NewEventRecorder(rsClient, replicaset.Name, "", sc.Clock, sc.Trace))))
 	dClient := sc.Client(internal.User, deployment.Name)
-	require.NoError(t, sc.Add(ctx, deployment.New(dClient, sc.Clock, sc.Trace,
+	require.NoError(t, sc.Add(ctx, deployment.New(dClient, client.NewInformerFactory(dClient, sc.Clock, sc.Trace), sc.Clock, sc.Trace,
 		client.NewEventRecorder(dClient, deployment.Name, "", sc.Clock, sc.Trace))))
 	c := &cluster{Cluster: sc, t: t, ctx: ctx, admin: sc.Kubectl.Client()}
 

@@ -19,7 +19,8 @@ func Example() {
 		panic(err)
 	}
 	defer c.Close()
-	gc := garbagecollector.New(c.Client(garbagecollector.Identity, garbagecollector.Name), c.Clock, c.Trace)
+	cl := c.Client(garbagecollector.Identity, garbagecollector.Name)
+	gc := garbagecollector.New(cl, client.NewInformerFactory(cl, c.Clock, c.Trace), c.Clock, c.Trace)
 	if err := c.Add(ctx, gc); err != nil {
 		panic(err)
 	}

@@ -1,7 +1,7 @@
 // garbagecollector.go: the GarbageCollector component and what its informers enqueue.
 //
-//	New(c, clk, tr) *GarbageCollector
-//	Name, Informers, Step, Run     the component contract (sim.Component)
+//	New(c, informers, clk, tr) *GarbageCollector
+//	Name, Informers, Step, Run     the component contract (client.Component)
 //	Reconcile(ctx, key)            in reconcile.go
 //
 // Handlers never write; they decide which objects need a look and queue them by path
@@ -21,7 +21,7 @@ import (
 	"kubesim/client"
 	"kubesim/client/workqueue"
 	"kubesim/clock"
-	"kubesim/controllers/internal"
+	"kubesim/controllers/workloop"
 	"kubesim/trace"
 )
 
@@ -46,20 +46,21 @@ type GarbageCollector struct {
 	// in its cache before any handler looks for it.
 	kinds []kind
 	queue *workqueue.Queue[string]
+	loop  *workloop.Loop
 }
 
-// New builds the collector. c must act as system:kube-controller-manager.
-func New(c *client.Client, clk clock.Clock, tr *trace.Recorder) *GarbageCollector {
+// New builds the collector on informers from the shared factory. c must act as
+// system:kube-controller-manager.
+func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, tr *trace.Recorder) *GarbageCollector {
 	gc := &GarbageCollector{client: c, clock: clk, trace: tr,
 		queue: workqueue.New(clk, Name, workqueue.DefaultControllerRateLimiter[string]())}
-	opts := func(what string) client.InformerOptions {
-		return client.InformerOptions{Clock: clk, Trace: tr, Name: Name + " " + what}
-	}
+	gc.loop = &workloop.Loop{Queue: gc.queue, Reconcile: workloop.Errors(gc.Reconcile), Workers: 1,
+		Component: Name, Actor: Identity, Trace: tr}
 	gc.kinds = []kind{
-		watch[api.Deployment](gc, opts("deployments")),
-		watch[api.DaemonSet](gc, opts("daemonsets")),
-		watch[api.ReplicaSet](gc, opts("replicasets")),
-		watch[api.Pod](gc, opts("pods")),
+		watch[api.Deployment](gc, informers),
+		watch[api.DaemonSet](gc, informers),
+		watch[api.ReplicaSet](gc, informers),
+		watch[api.Pod](gc, informers),
 	}
 	return gc
 }
@@ -76,17 +77,11 @@ func (gc *GarbageCollector) Informers() []client.InformerHandle {
 	return out
 }
 
-// Step reconciles one queued key, if any (see internal.Loop).
-func (gc *GarbageCollector) Step(ctx context.Context) (bool, error) { return gc.loop().Step(ctx) }
+// Step reconciles one queued key, if any (see workloop.Loop).
+func (gc *GarbageCollector) Step(ctx context.Context) (bool, error) { return gc.loop.Step(ctx) }
 
-// Run works in real time until ctx ends.
-func (gc *GarbageCollector) Run(ctx context.Context) { gc.loop().Run(ctx) }
-
-// loop is the controller's work loop: one worker, retries with backoff.
-func (gc *GarbageCollector) loop() *internal.Loop {
-	return &internal.Loop{Queue: gc.queue, Reconcile: gc.Reconcile, Informers: gc.Informers, Workers: 1,
-		Tracer: internal.Tracer{Component: Name, Recorder: gc.trace}, Resource: ""}
-}
+// Run runs the collector's one worker until ctx ends.
+func (gc *GarbageCollector) Run(ctx context.Context) { gc.loop.Run(ctx) }
 
 // onChange queues an object that may need the collector: a missing owner, or a deletion in progress
 // that the collector must finish.

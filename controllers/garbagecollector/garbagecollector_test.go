@@ -33,7 +33,8 @@ func newFixture(t *testing.T) *fixture {
 	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, KeepTrace: true})
 	require.NoError(t, err)
 	t.Cleanup(c.Close)
-	gc := garbagecollector.New(c.Client(garbagecollector.Identity, garbagecollector.Name), c.Clock, c.Trace)
+	cl := c.Client(garbagecollector.Identity, garbagecollector.Name)
+	gc := garbagecollector.New(cl, client.NewInformerFactory(cl, c.Clock, c.Trace), c.Clock, c.Trace)
 	require.NoError(t, c.Add(ctx, gc))
 
 	admin := c.Kubectl.Client()

@@ -52,9 +52,9 @@ func (w watched[T, PT]) dependentsOf(uid string) []api.Object {
 	return out
 }
 
-// watch builds the informer for T, indexes it by owner uid and sends its changes to gc.
-func watch[T any, PT client.ObjectPtr[T]](gc *GarbageCollector, opts client.InformerOptions) kind {
-	inf := client.NewInformer[T, PT](gc.client, opts)
+// watch takes the shared informer for T, indexes it by owner uid and sends its changes to gc.
+func watch[T any, PT client.ObjectPtr[T]](gc *GarbageCollector, informers *client.InformerFactory) kind {
+	inf := client.InformerFor[T, PT](informers, client.FactoryOptions{})
 	inf.AddIndexer(indexOwnerUID, func(obj PT) []string {
 		var uids []string
 		for _, ref := range obj.GetObjectMeta().OwnerReferences {

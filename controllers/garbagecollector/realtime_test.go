@@ -18,7 +18,8 @@ func TestBackgroundPropagationInRealTime(t *testing.T) {
 	c, err := sim.New(ctx, sim.Config{Mode: sim.RealTime, Speed: 100, Seed: 1})
 	require.NoError(t, err)
 	defer c.Close()
-	require.NoError(t, c.Add(ctx, garbagecollector.New(c.Client(garbagecollector.Identity, garbagecollector.Name), c.Clock, c.Trace)))
+	cl := c.Client(garbagecollector.Identity, garbagecollector.Name)
+	require.NoError(t, c.Add(ctx, garbagecollector.New(cl, client.NewInformerFactory(cl, c.Clock, c.Trace), c.Clock, c.Trace)))
 
 	admin := c.Kubectl.Client()
 	labels := map[string]string{"app": "web"}

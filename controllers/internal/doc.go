@@ -9,7 +9,6 @@
 //     and the ownerReference a controller stamps on what it creates.
 //   - IsPodActive, IsPodReady, IsPodAvailable (pods.go): podutil's readiness and availability.
 //   - Tracer (tracer.go): how a controller writes its lines of the trace under its identity.
-//   - Loop (loop.go): the Run / runWorker / processNextWorkItem loop around a Reconcile, with retries.
 //
 // Read next: pkg/controller/controller_utils.go (ControllerExpectations, UIDTrackingControllerExpectations)
 // and pkg/controller/controller_ref_manager.go (ClaimPods, ClaimReplicaSets) in Kubernetes.

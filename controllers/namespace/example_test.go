@@ -19,7 +19,8 @@ func Example() {
 		panic(err)
 	}
 	defer c.Close()
-	if err := c.Add(ctx, namespace.New(c.Client(namespace.Identity, namespace.Name), c.Clock, c.Trace)); err != nil {
+	cl := c.Client(namespace.Identity, namespace.Name)
+	if err := c.Add(ctx, namespace.New(cl, client.NewInformerFactory(cl, c.Clock, c.Trace), c.Clock, c.Trace)); err != nil {
 		panic(err)
 	}
 	if _, err := c.Kubectl.Create(ctx, &api.Namespace{ObjectMeta: api.ObjectMeta{Name: "demo"}}); err != nil {

@@ -1,7 +1,7 @@
 // namespace.go: the namespace controller component.
 //
-//	New(c, clk, tr) *Controller
-//	Name, Informers, Step, Run   the component contract (sim.Component)
+//	New(c, informers, clk, tr) *Controller
+//	Name, Informers, Step, Run   the component contract (client.Component)
 //	Reconcile(ctx, name)         empty a Terminating namespace, then finalize it
 //
 // It watches namespaces and queues those that are being deleted.
@@ -14,7 +14,7 @@ import (
 	"kubesim/client"
 	"kubesim/client/workqueue"
 	"kubesim/clock"
-	"kubesim/controllers/internal"
+	"kubesim/controllers/workloop"
 	"kubesim/trace"
 )
 
@@ -31,13 +31,17 @@ type Controller struct {
 	trace      *trace.Recorder
 	namespaces *client.Informer[api.Namespace, *api.Namespace]
 	queue      *workqueue.Queue[string]
+	loop       *workloop.Loop
 }
 
-// New builds the controller. c must act as system:kube-controller-manager.
-func New(c *client.Client, clk clock.Clock, tr *trace.Recorder) *Controller {
+// New builds the controller on an informer from the shared factory. c must act as
+// system:kube-controller-manager.
+func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, tr *trace.Recorder) *Controller {
 	nc := &Controller{client: c, clock: clk, trace: tr,
-		namespaces: client.NewInformer[api.Namespace](c, client.InformerOptions{Clock: clk, Trace: tr, Name: Name + " namespaces"}),
+		namespaces: client.InformerFor[api.Namespace](informers, client.FactoryOptions{}),
 		queue:      workqueue.New(clk, Name, workqueue.DefaultControllerRateLimiter[string]())}
+	nc.loop = &workloop.Loop{Queue: nc.queue, Reconcile: workloop.Errors(nc.Reconcile), Workers: 1,
+		Component: Name, Actor: Identity, Trace: tr, Resource: "namespaces"}
 	nc.namespaces.AddHandler(client.Handler[*api.Namespace]{
 		OnAdd:    nc.enqueue,
 		OnUpdate: func(_, ns *api.Namespace) { nc.enqueue(ns) },
@@ -59,14 +63,8 @@ func (nc *Controller) Informers() []client.InformerHandle {
 	return []client.InformerHandle{nc.namespaces}
 }
 
-// Step reconciles one queued key, if any (see internal.Loop).
-func (nc *Controller) Step(ctx context.Context) (bool, error) { return nc.loop().Step(ctx) }
+// Step reconciles one queued key, if any (see workloop.Loop).
+func (nc *Controller) Step(ctx context.Context) (bool, error) { return nc.loop.Step(ctx) }
 
-// Run works in real time until ctx ends.
-func (nc *Controller) Run(ctx context.Context) { nc.loop().Run(ctx) }
-
-// loop is the controller's work loop: one worker, retries with backoff.
-func (nc *Controller) loop() *internal.Loop {
-	return &internal.Loop{Queue: nc.queue, Reconcile: nc.Reconcile, Informers: nc.Informers, Workers: 1,
-		Tracer: internal.Tracer{Component: Name, Recorder: nc.trace}, Resource: "namespaces"}
-}
+// Run runs the controller's one worker until ctx ends.
+func (nc *Controller) Run(ctx context.Context) { nc.loop.Run(ctx) }

@@ -22,8 +22,9 @@ func newCluster(t *testing.T) (*sim.Cluster, context.Context) {
 	require.NoError(t, err)
 	t.Cleanup(c.Close)
 	cm := func(name string) *client.Client { return c.Client(namespace.Identity, name) }
-	require.NoError(t, c.Add(ctx, serviceaccount.New(cm(serviceaccount.Name), c.Clock, c.Trace)))
-	require.NoError(t, c.Add(ctx, namespace.New(cm(namespace.Name), c.Clock, c.Trace)))
+	saClient, nsClient := cm(serviceaccount.Name), cm(namespace.Name)
+	require.NoError(t, c.Add(ctx, serviceaccount.New(saClient, client.NewInformerFactory(saClient, c.Clock, c.Trace), c.Clock, c.Trace)))
+	require.NoError(t, c.Add(ctx, namespace.New(nsClient, client.NewInformerFactory(nsClient, c.Clock, c.Trace), c.Clock, c.Trace)))
 	return c, ctx
 }
 

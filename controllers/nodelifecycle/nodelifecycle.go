@@ -1,18 +1,20 @@
 // nodelifecycle.go: the node lifecycle controller component.
 //
-//	New(c, clk, tr, ev, opts) *Controller
-//	Name, Informers, Step, Run   the component contract (sim.Component)
+//	New(c, informers, clk, tr, ev, opts) *Controller
+//	Name, Informers, Step, Run   the component contract (client.Component)
 //
-// One Step does the first of these that has work:
+// Its work is four work loops (workloop.Loop) and one rate-limited pass. One Step does the first of
+// these that has work:
 //
-//  1. the monitor pass, every NodeMonitorPeriod (health.go);
+//  1. the monitor pass, a key that requeues itself every NodeMonitorPeriod (health.go);
 //  2. one node whose NoSchedule taints may be out of date (taints.go);
 //  3. one node waiting in a zone's queue for its NoExecute taint, if the zone's rate allows (zones.go);
 //  4. one node or pod for the taint manager to (re)consider (taintmanager.go);
 //  5. one pod whose toleration has run out: evict it (taintmanager.go).
 //
 // Handlers only queue; timers (the monitor period, rate-limit tokens, toleration deadlines) are on
-// the injected clock, so in step mode the driver jumps straight to them.
+// the injected clock, so in step mode the driver jumps straight to them. In real time the loops run
+// on goroutines of their own and the NoExecute pass runs every NodeEvictionPeriod, as in Kubernetes.
 package nodelifecycle
 
 import (
@@ -24,6 +26,7 @@ import (
 	"kubesim/client"
 	"kubesim/client/workqueue"
 	"kubesim/clock"
+	"kubesim/controllers/workloop"
 	"kubesim/trace"
 )
 
@@ -48,6 +51,13 @@ const (
 	DefaultLargeClusterSizeThreshold = 50
 	DefaultUnhealthyZoneThreshold    = 0.55
 )
+
+// NodeEvictionPeriod is how often, in real time, the NoExecute tainting pass looks at the zones'
+// queues (scheduler.NodeEvictionPeriod).
+const NodeEvictionPeriod = 100 * time.Millisecond
+
+// monitorKey is the one key of the monitor loop: "a node health pass is due".
+const monitorKey = "monitor"
 
 // Options tune the controller; a zero field takes Kubernetes' default.
 type Options struct {
@@ -96,68 +106,81 @@ type Controller struct {
 	leases *client.Informer[api.Lease, *api.Lease]
 	pods   *client.Informer[api.Pod, *api.Pod]
 
+	monitor         *workloop.Loop           // monitorKey, every NodeMonitorPeriod
 	noScheduleQueue *workqueue.Queue[string] // node names whose NoSchedule taints to check
+	noSchedule      *workloop.Loop
 	taintQueue      *workqueue.Queue[string] // "node/<name>" or "pod/<ns>/<name>" for the taint manager
+	taintManager    *workloop.Loop
 	evictQueue      *workqueue.Queue[string] // pod keys whose eviction may be due
-	wake            chan struct{}            // poked by timers, for Run
+	evictor         *workloop.Loop
 
 	// mu guards everything below.
 	mu           sync.Mutex
-	monitorDue   bool
 	health       map[string]*nodeHealth // node name -> last sign of life
 	zoneStates   map[string]zoneState
 	tainters     map[string]*zoneTainter // zone -> nodes waiting for their NoExecute taint
-	tokenTimer   clock.Timer             // wakes the tainter when a zone's next token is due
+	tokenTimer   clock.Timer             // due when a zone's next token is (see armTokenTimerLocked)
 	tokenTimerAt time.Time
 	evictions    map[string]scheduledEviction // pod key -> when the taint manager will delete it
 }
 
-// New builds the controller. c must act as system:kube-controller-manager; ev should record as
-// EventSource.
-func New(c *client.Client, clk clock.Clock, tr *trace.Recorder, ev *client.EventRecorder, opts Options) *Controller {
+// New builds the controller on informers from the shared factory. c must act as
+// system:kube-controller-manager; ev should record as EventSource.
+func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, tr *trace.Recorder, ev *client.EventRecorder, opts Options) *Controller {
 	opts = opts.withDefaults()
-	inf := func(what string) client.InformerOptions {
-		return client.InformerOptions{Clock: clk, Trace: tr, Name: Name + " " + what}
+	queue := func(name string) *workqueue.Queue[string] {
+		return workqueue.New(clk, name, workqueue.DefaultControllerRateLimiter[string]())
 	}
-	leaseOpts := inf("leases")
-	leaseOpts.Namespace = api.NamespaceNodeLease
-	limiter := func() workqueue.RateLimiter[string] { return workqueue.DefaultControllerRateLimiter[string]() }
 	nc := &Controller{client: c, clock: clk, trace: tr, events: ev, opts: opts,
-		nodes:           client.NewInformer[api.Node](c, inf("nodes")),
-		leases:          client.NewInformer[api.Lease](c, leaseOpts),
-		pods:            client.NewInformer[api.Pod](c, inf("pods")),
-		noScheduleQueue: workqueue.New(clk, Name+" noschedule", limiter()),
-		taintQueue:      workqueue.New(clk, Name+" taint manager", limiter()),
-		evictQueue:      workqueue.New(clk, Name+" evictions", limiter()),
-		wake:            make(chan struct{}, 1),
-		monitorDue:      true,
+		nodes:           client.InformerFor[api.Node](informers, client.FactoryOptions{}),
+		leases:          client.InformerFor[api.Lease](informers, client.FactoryOptions{Namespace: api.NamespaceNodeLease}),
+		pods:            client.InformerFor[api.Pod](informers, client.FactoryOptions{}),
+		noScheduleQueue: queue(Name + " noschedule"),
+		taintQueue:      queue(Name + " taint manager"),
+		evictQueue:      queue(Name + " evictions"),
 		health:          map[string]*nodeHealth{},
 		zoneStates:      map[string]zoneState{},
 		tainters:        map[string]*zoneTainter{},
 		evictions:       map[string]scheduledEviction{},
 	}
+	// Each loop's work reports whether it did anything: a key that needed nothing is Idle, so one
+	// Step goes on to the next key.
+	loop := func(q *workqueue.Queue[string], work func(context.Context, string) (workloop.Result, error)) *workloop.Loop {
+		return &workloop.Loop{Queue: q, Reconcile: work, Workers: 1, Component: Name, Actor: Identity, Trace: tr}
+	}
+	idle := func(work func(context.Context, string) bool) func(context.Context, string) (workloop.Result, error) {
+		return func(ctx context.Context, key string) (workloop.Result, error) {
+			return workloop.Result{Idle: !work(ctx, key)}, nil
+		}
+	}
+	nc.monitor = loop(queue(Name+" monitor"), func(ctx context.Context, _ string) (workloop.Result, error) {
+		return workloop.Result{RequeueAfter: opts.NodeMonitorPeriod, Idle: !nc.monitorNodeHealth(ctx)}, nil
+	})
+	nc.noSchedule = loop(nc.noScheduleQueue, idle(nc.doNoScheduleTaintingPass))
+	nc.taintManager = loop(nc.taintQueue, idle(nc.processTaintKey))
+	nc.evictor = loop(nc.evictQueue, idle(nc.evict))
+	nc.monitor.Queue.Add(monitorKey) // the first pass is due at once
 	nc.pods.AddIndexer(client.IndexNodeName, client.PodNodeNameIndex)
 	nc.nodes.AddHandler(client.Handler[*api.Node]{
 		OnAdd: func(n *api.Node) {
-			nc.add(nc.noScheduleQueue, n.Name)
+			nc.noScheduleQueue.Add(n.Name)
 			if len(noExecuteTaints(n)) > 0 {
-				nc.add(nc.taintQueue, "node/"+n.Name)
+				nc.taintQueue.Add("node/" + n.Name)
 			}
 		},
 		OnUpdate: func(old, n *api.Node) {
-			nc.add(nc.noScheduleQueue, n.Name)
+			nc.noScheduleQueue.Add(n.Name)
 			if !sameTaints(noExecuteTaints(old), noExecuteTaints(n)) {
-				nc.add(nc.taintQueue, "node/"+n.Name)
+				nc.taintQueue.Add("node/" + n.Name)
 			}
 		},
-		OnDelete: func(n *api.Node) { nc.add(nc.taintQueue, "node/"+n.Name) },
+		OnDelete: func(n *api.Node) { nc.taintQueue.Add("node/" + n.Name) },
 	})
 	nc.pods.AddHandler(client.Handler[*api.Pod]{
 		OnAdd:    nc.podChanged,
 		OnUpdate: func(_, p *api.Pod) { nc.podChanged(p) },
 		OnDelete: nc.podChanged,
 	})
-	clk.AfterFunc(opts.NodeMonitorPeriod, nc.monitorTick)
 	return nc
 }
 
@@ -169,30 +192,14 @@ func (nc *Controller) podChanged(p *api.Pod) {
 	_, scheduled := nc.evictions[key]
 	nc.mu.Unlock()
 	if scheduled {
-		nc.add(nc.taintQueue, "pod/"+key)
+		nc.taintQueue.Add("pod/" + key)
 		return
 	}
 	if p.Spec.NodeName == "" {
 		return
 	}
 	if n, ok := nc.nodes.Get(p.Spec.NodeName); ok && len(noExecuteTaints(n)) > 0 {
-		nc.add(nc.taintQueue, "pod/"+key)
-	}
-}
-
-// monitorTick marks the monitor pass due and arms the next one.
-func (nc *Controller) monitorTick() {
-	nc.mu.Lock()
-	nc.monitorDue = true
-	nc.mu.Unlock()
-	nc.poke()
-	nc.clock.AfterFunc(nc.opts.NodeMonitorPeriod, nc.monitorTick)
-}
-
-func (nc *Controller) poke() {
-	select {
-	case nc.wake <- struct{}{}:
-	default:
+		nc.taintQueue.Add("pod/" + key)
 	}
 }
 
@@ -207,58 +214,43 @@ func (nc *Controller) Informers() []client.InformerHandle {
 // Step does one unit of work, if there is one (see the head of this file for the order). Queued
 // keys that turn out to need nothing are skipped within the same Step.
 func (nc *Controller) Step(ctx context.Context) (bool, error) {
-	nc.mu.Lock()
-	due := nc.monitorDue
-	nc.monitorDue = false
-	nc.mu.Unlock()
-	did := due && nc.monitorNodeHealth(ctx)
-	did = did || drain(nc.noScheduleQueue, func(name string) bool { return nc.doNoScheduleTaintingPass(ctx, name) })
-	did = did || nc.doNoExecuteTaintingPass(ctx)
-	did = did || drain(nc.taintQueue, func(key string) bool { return nc.processTaintKey(ctx, key) })
-	did = did || drain(nc.evictQueue, func(key string) bool { return nc.evict(ctx, key) })
-	return did, ctx.Err()
-}
-
-// drain takes keys from q until work(key) reports that it did something, or q is empty.
-func drain(q *workqueue.Queue[string], work func(string) bool) bool {
-	for {
-		key, ok := q.TryGet()
-		if !ok {
-			return false
-		}
-		did := work(key)
-		q.Done(key)
-		if did {
-			return true
+	for _, step := range []func(context.Context) (bool, error){
+		nc.monitor.Step,
+		nc.noSchedule.Step,
+		func(ctx context.Context) (bool, error) { return nc.doNoExecuteTaintingPass(ctx), nil },
+		nc.taintManager.Step,
+		nc.evictor.Step,
+	} {
+		if did, err := step(ctx); did || err != nil {
+			return did, err
 		}
 	}
+	return false, ctx.Err()
 }
 
-// Run works in real time until ctx ends: Step until there is no work, then wait for a handler or
-// a timer to poke.
+// Run works in real time until ctx ends: each loop on its own goroutine, and the NoExecute tainting
+// pass every NodeEvictionPeriod.
 func (nc *Controller) Run(ctx context.Context) {
-	for _, inf := range nc.Informers() {
-		go inf.Run(ctx)
+	var wg sync.WaitGroup
+	for _, l := range []*workloop.Loop{nc.monitor, nc.noSchedule, nc.taintManager, nc.evictor} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			l.Run(ctx)
+		}()
 	}
+	tick := nc.clock.NewTicker(NodeEvictionPeriod)
+	defer tick.Stop()
 	for {
-		for {
-			did, err := nc.Step(ctx)
-			if err != nil || !did {
-				break
-			}
-		}
 		select {
 		case <-ctx.Done():
+			wg.Wait()
 			return
-		case <-nc.wake:
+		case <-tick.C():
+			for nc.doNoExecuteTaintingPass(ctx) {
+			}
 		}
 	}
-}
-
-// add queues key on q and wakes Run.
-func (nc *Controller) add(q *workqueue.Queue[string], key string) {
-	q.Add(key)
-	nc.poke()
 }
 
 // nodePath and podPath name a node or pod in the trace: "nodes/node-2", "pods/default/web".

@@ -119,7 +119,8 @@ func setup(ctx context.Context, nodes ...string) (*fixture, error) {
 		}
 	}
 	ev := client.NewEventRecorder(c.Client(nodelifecycle.Identity, "node-controller"), nodelifecycle.EventSource, "", c.Clock, c.Trace)
-	nc := nodelifecycle.New(c.Client(nodelifecycle.Identity, nodelifecycle.Name), c.Clock, c.Trace, ev, nodelifecycle.Options{})
+	cl := c.Client(nodelifecycle.Identity, nodelifecycle.Name)
+	nc := nodelifecycle.New(cl, client.NewInformerFactory(cl, c.Clock, c.Trace), c.Clock, c.Trace, ev, nodelifecycle.Options{})
 	if err := c.Add(ctx, nc); err != nil {
 		return nil, err
 	}

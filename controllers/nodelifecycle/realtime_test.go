@@ -47,7 +47,8 @@ func TestASilentNodeIsTaintedInRealTime(t *testing.T) {
 		}
 	}()
 	ev := client.NewEventRecorder(c.Client(nodelifecycle.Identity, "node-controller"), nodelifecycle.EventSource, "", c.Clock, c.Trace)
-	require.NoError(t, c.Add(ctx, nodelifecycle.New(c.Client(nodelifecycle.Identity, nodelifecycle.Name), c.Clock, c.Trace, ev, nodelifecycle.Options{})))
+	cl := c.Client(nodelifecycle.Identity, nodelifecycle.Name)
+	require.NoError(t, c.Add(ctx, nodelifecycle.New(cl, client.NewInformerFactory(cl, c.Clock, c.Trace), c.Clock, c.Trace, ev, nodelifecycle.Options{})))
 
 	nodes := client.For[api.Node](c.Kubectl.Client())
 	require.Eventually(t, func() bool {

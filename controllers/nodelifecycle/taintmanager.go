@@ -98,7 +98,7 @@ func (nc *Controller) schedule(key string, createdAt, fireAt time.Time) {
 	nc.mu.Lock()
 	nc.evictions[key] = scheduledEviction{createdAt: createdAt, fireAt: fireAt}
 	nc.mu.Unlock()
-	nc.clock.AfterFunc(fireAt.Sub(nc.clock.Now()), func() { nc.add(nc.evictQueue, key) })
+	nc.clock.AfterFunc(fireAt.Sub(nc.clock.Now()), func() { nc.evictQueue.Add(key) })
 }
 
 // cancelEviction forgets a scheduled deletion, if there was one, and says so.

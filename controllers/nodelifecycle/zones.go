@@ -160,8 +160,9 @@ func (nc *Controller) tainterLocked(zone string) *zoneTainter {
 	return tq
 }
 
-// armTokenTimerLocked makes sure the clock wakes the tainter within secs seconds, when a token will
-// be available.
+// armTokenTimerLocked makes sure the clock has a timer due within secs seconds, when a token will be
+// available: in step mode the driver jumps the clock to it and the next Step runs the pass (in real
+// time the pass runs every NodeEvictionPeriod anyway).
 func (nc *Controller) armTokenTimerLocked(now time.Time, secs float64) {
 	at := now.Add(time.Duration(math.Ceil(secs*1000)) * time.Millisecond)
 	if nc.tokenTimer != nil && !nc.tokenTimerAt.After(at) {
@@ -175,7 +176,6 @@ func (nc *Controller) armTokenTimerLocked(now time.Time, secs float64) {
 		nc.mu.Lock()
 		nc.tokenTimer = nil
 		nc.mu.Unlock()
-		nc.poke()
 	})
 }
 

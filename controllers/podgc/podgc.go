@@ -1,10 +1,11 @@
 // podgc.go: the pod garbage collector component.
 //
-//	New(c, clk, tr, opts) *Controller
-//	Name, Informers, Step, Run   the component contract (sim.Component)
+//	New(c, informers, clk, tr, opts) *Controller
+//	Name, Informers, Step, Run   the component contract (client.Component)
 //	Collect(ctx)                 one pass (in collect.go)
 //
-// The pass runs on a timer, every gcCheckPeriod of cluster time; Step runs it when it is due.
+// The pass is periodic work on the shared work loop: one key, passKey, that requeues itself every
+// GCCheckPeriod of cluster time (Kubernetes runs gcc.gc with wait.UntilWithContext).
 package podgc
 
 import (
@@ -16,6 +17,7 @@ import (
 	"kubesim/client"
 	"kubesim/client/workqueue"
 	"kubesim/clock"
+	"kubesim/controllers/workloop"
 	"kubesim/trace"
 )
 
@@ -53,42 +55,39 @@ type Controller struct {
 	// quarantine holds the names of missing nodes; each becomes available QuarantineTime after it
 	// was first missed (the deletedNodesQueue).
 	quarantine *workqueue.Queue[string]
-	wake       chan struct{} // poked when the pass is due, for Run
+	loop       *workloop.Loop
 
-	// mu guards due and quarantined.
+	// mu guards quarantined.
 	mu          sync.Mutex
-	due         bool
 	quarantined map[string]bool // nodes waiting out their quarantine
 }
 
-// New builds the collector. c must act as system:kube-controller-manager.
-func New(c *client.Client, clk clock.Clock, tr *trace.Recorder, opts Options) *Controller {
+// passKey is the one key of the collector's work queue: "a collection pass is due".
+const passKey = "pass"
+
+// New builds the collector on informers from the shared factory. c must act as
+// system:kube-controller-manager.
+func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, tr *trace.Recorder, opts Options) *Controller {
 	threshold := opts.TerminatedPodThreshold
 	if threshold == 0 {
 		threshold = DefaultTerminatedPodThreshold
 	}
 	gc := &Controller{client: c, clock: clk, trace: tr, threshold: threshold,
-		pods:        client.NewInformer[api.Pod](c, client.InformerOptions{Clock: clk, Trace: tr, Name: Name + " pods"}),
-		nodes:       client.NewInformer[api.Node](c, client.InformerOptions{Clock: clk, Trace: tr, Name: Name + " nodes"}),
+		pods:        client.InformerFor[api.Pod](informers, client.FactoryOptions{}),
+		nodes:       client.InformerFor[api.Node](informers, client.FactoryOptions{}),
 		quarantine:  workqueue.New(clk, Name+" deleted nodes", workqueue.DefaultControllerRateLimiter[string]()),
-		wake:        make(chan struct{}, 1),
 		quarantined: map[string]bool{},
 	}
+	queue := workqueue.New(clk, Name, workqueue.DefaultControllerRateLimiter[string]())
+	gc.loop = &workloop.Loop{Queue: queue, Reconcile: gc.reconcile, Workers: 1, Component: Name, Actor: Identity, Trace: tr}
 	gc.pods.AddIndexer(client.IndexNodeName, client.PodNodeNameIndex)
-	clk.AfterFunc(GCCheckPeriod, gc.tick)
+	queue.AddAfter(passKey, GCCheckPeriod)
 	return gc
 }
 
-// tick marks a pass due and arms the next tick.
-func (gc *Controller) tick() {
-	gc.mu.Lock()
-	gc.due = true
-	gc.mu.Unlock()
-	select {
-	case gc.wake <- struct{}{}:
-	default:
-	}
-	gc.clock.AfterFunc(GCCheckPeriod, gc.tick)
+// reconcile runs one pass and asks for the next one; a pass that deletes nothing is Idle.
+func (gc *Controller) reconcile(ctx context.Context, _ string) (workloop.Result, error) {
+	return workloop.Result{RequeueAfter: GCCheckPeriod, Idle: !gc.Collect(ctx)}, nil
 }
 
 // Name is the component's name in the trace.
@@ -100,29 +99,10 @@ func (gc *Controller) Informers() []client.InformerHandle {
 }
 
 // Step runs one collection pass if one is due, and reports whether it deleted anything.
-func (gc *Controller) Step(ctx context.Context) (bool, error) {
-	gc.mu.Lock()
-	due := gc.due
-	gc.due = false
-	gc.mu.Unlock()
-	if !due {
-		return false, nil
-	}
-	return gc.Collect(ctx), ctx.Err()
-}
+func (gc *Controller) Step(ctx context.Context) (bool, error) { return gc.loop.Step(ctx) }
 
 // Run collects in real time until ctx ends.
 func (gc *Controller) Run(ctx context.Context) {
-	for _, inf := range gc.Informers() {
-		go inf.Run(ctx)
-	}
-	for {
-		select {
-		case <-ctx.Done():
-			gc.quarantine.ShutDown()
-			return
-		case <-gc.wake:
-			gc.Step(ctx)
-		}
-	}
+	gc.loop.Run(ctx)
+	gc.quarantine.ShutDown()
 }

@@ -21,7 +21,8 @@ func newCluster(t testing.TB, opts podgc.Options) (*sim.Cluster, context.Context
 	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, KeepTrace: true})
 	require.NoError(t, err)
 	t.Cleanup(c.Close)
-	require.NoError(t, c.Add(ctx, podgc.New(c.Client(podgc.Identity, podgc.Name), c.Clock, c.Trace, opts)))
+	cl := c.Client(podgc.Identity, podgc.Name)
+	require.NoError(t, c.Add(ctx, podgc.New(cl, client.NewInformerFactory(cl, c.Clock, c.Trace), c.Clock, c.Trace, opts)))
 	return c, ctx
 }
 
@@ -111,7 +112,8 @@ func Example() {
 		panic(err)
 	}
 	defer c.Close()
-	if err := c.Add(ctx, podgc.New(c.Client(podgc.Identity, podgc.Name), c.Clock, c.Trace, podgc.Options{})); err != nil {
+	cl := c.Client(podgc.Identity, podgc.Name)
+	if err := c.Add(ctx, podgc.New(cl, client.NewInformerFactory(cl, c.Clock, c.Trace), c.Clock, c.Trace, podgc.Options{})); err != nil {
 		panic(err)
 	}
 	if _, err := client.For[api.Pod](c.Kubectl.Client()).Create(ctx, &api.Pod{ObjectMeta: api.ObjectMeta{Name: "ghost", Namespace: "default"},

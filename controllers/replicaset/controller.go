@@ -1,9 +1,9 @@
 // controller.go: the ReplicaSet controller's shape, the same for every controller: informers feed a
 // work queue with "namespace/name" keys, and a worker takes one key at a time and reconciles it.
 //
-//	New(client, clock, trace, events) *Controller
-//	Name, Informers, Step, Run            the component contract (sim.Component)
-//	Step / Run -> internal.Loop -> Reconcile      the loop (client-go's sample-controller), shared
+//	New(client, informers, clock, trace, events) *Controller
+//	Name, Informers, Step, Run            the component contract (client.Component)
+//	Step / Run -> workloop.Loop -> Reconcile      the loop (client-go's sample-controller), shared
 package replicaset
 
 import (
@@ -14,6 +14,7 @@ import (
 	"kubesim/client/workqueue"
 	"kubesim/clock"
 	"kubesim/controllers/internal"
+	"kubesim/controllers/workloop"
 	"kubesim/trace"
 )
 
@@ -35,26 +36,26 @@ type Controller struct {
 	rsInformer   *client.Informer[api.ReplicaSet, *api.ReplicaSet]
 	podInformer  *client.Informer[api.Pod, *api.Pod]
 	queue        *workqueue.Queue[string]
-	loop         *internal.Loop
+	loop         *workloop.Loop
 	expectations *internal.Expectations
 }
 
-// New builds the controller. c must authenticate as system:kube-controller-manager; events should
-// report as "replicaset-controller".
-func New(c *client.Client, clk clock.Clock, tr *trace.Recorder, events *client.EventRecorder) *Controller {
+// New builds the controller on informers from the shared factory. c must authenticate as
+// system:kube-controller-manager; events should report as "replicaset-controller".
+func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, tr *trace.Recorder, events *client.EventRecorder) *Controller {
 	rc := &Controller{
 		pods:         client.For[api.Pod](c),
 		replicaSets:  client.For[api.ReplicaSet](c),
 		clock:        clk,
 		events:       events,
 		tracer:       internal.Tracer{Component: Name, Recorder: tr},
-		rsInformer:   client.NewInformer[api.ReplicaSet](c, client.InformerOptions{Clock: clk, Trace: tr, Name: Name + " replicasets"}),
-		podInformer:  client.NewInformer[api.Pod](c, client.InformerOptions{Clock: clk, Trace: tr, Name: Name + " pods"}),
+		rsInformer:   client.InformerFor[api.ReplicaSet](informers, client.FactoryOptions{}),
+		podInformer:  client.InformerFor[api.Pod](informers, client.FactoryOptions{}),
 		queue:        workqueue.New(clk, "replicaset", workqueue.DefaultControllerRateLimiter[string]()),
 		expectations: internal.NewExpectations(clk),
 	}
-	rc.loop = &internal.Loop{Queue: rc.queue, Reconcile: rc.Reconcile, Informers: rc.Informers, Workers: workers,
-		Tracer: rc.tracer, Resource: "replicasets"}
+	rc.loop = &workloop.Loop{Queue: rc.queue, Reconcile: workloop.Errors(rc.Reconcile), Workers: workers,
+		Component: Name, Actor: internal.User, Trace: tr, Resource: "replicasets"}
 	rc.podInformer.AddIndexer(internal.IndexControllerUID, internal.ControllerUIDIndex[*api.Pod])
 	rc.rsInformer.AddHandler(client.Handler[*api.ReplicaSet]{OnAdd: rc.addRS, OnUpdate: rc.updateRS, OnDelete: rc.deleteRS})
 	rc.podInformer.AddHandler(client.Handler[*api.Pod]{OnAdd: rc.addPod, OnUpdate: rc.updatePod, OnDelete: rc.deletePod})
@@ -69,8 +70,8 @@ func (c *Controller) Informers() []client.InformerHandle {
 	return []client.InformerHandle{c.rsInformer, c.podInformer}
 }
 
-// Step reconciles one queued key, if any is queued (see internal.Loop).
+// Step reconciles one queued key, if any is queued (see workloop.Loop).
 func (c *Controller) Step(ctx context.Context) (bool, error) { return c.loop.Step(ctx) }
 
-// Run runs the informers and workers until ctx ends.
+// Run runs the workers until ctx ends.
 func (c *Controller) Run(ctx context.Context) { c.loop.Run(ctx) }

@@ -20,7 +20,7 @@ func Example() {
 	}
 	defer c.Close()
 	cl := c.Client(internal.User, replicaset.Name)
-	rsc := replicaset.New(cl, c.Clock, c.Trace, client.NewEventRecorder(cl, replicaset.Name, "", c.Clock, c.Trace))
+	rsc := replicaset.New(cl, client.NewInformerFactory(cl, c.Clock, c.Trace), c.Clock, c.Trace, client.NewEventRecorder(cl, replicaset.Name, "", c.Clock, c.Trace))
 	if err := c.Add(ctx, rsc); err != nil {
 		panic(err)
 	}

@@ -30,7 +30,7 @@ func newCluster(t *testing.T) *cluster {
 	require.NoError(t, err)
 	t.Cleanup(c.Close)
 	cl := c.Client(internal.User, replicaset.Name)
-	rsc := replicaset.New(cl, c.Clock, c.Trace, client.NewEventRecorder(cl, replicaset.Name, "", c.Clock, c.Trace))
+	rsc := replicaset.New(cl, client.NewInformerFactory(cl, c.Clock, c.Trace), c.Clock, c.Trace, client.NewEventRecorder(cl, replicaset.Name, "", c.Clock, c.Trace))
 	require.NoError(t, c.Add(ctx, rsc))
 	return &cluster{Cluster: c, t: t, ctx: ctx, admin: c.Kubectl.Client(), rsc: rsc}
 }

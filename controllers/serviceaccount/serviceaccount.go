@@ -1,7 +1,7 @@
 // serviceaccount.go: the service account controller component.
 //
-//	New(c, clk, tr) *Controller
-//	Name, Informers, Step, Run   the component contract (sim.Component)
+//	New(c, informers, clk, tr) *Controller
+//	Name, Informers, Step, Run   the component contract (client.Component)
 //	Reconcile(ctx, namespace)    create "default" in namespace if it is missing
 //
 // A namespace is queued when it appears or changes, and when its "default" ServiceAccount is deleted.
@@ -15,6 +15,7 @@ import (
 	"kubesim/client"
 	"kubesim/client/workqueue"
 	"kubesim/clock"
+	"kubesim/controllers/workloop"
 	"kubesim/trace"
 )
 
@@ -34,14 +35,20 @@ type Controller struct {
 	namespaces      *client.Informer[api.Namespace, *api.Namespace]
 	serviceAccounts *client.Informer[api.ServiceAccount, *api.ServiceAccount]
 	queue           *workqueue.Queue[string]
+	loop            *workloop.Loop
 }
 
-// New builds the controller. c must act as system:kube-controller-manager.
-func New(c *client.Client, clk clock.Clock, tr *trace.Recorder) *Controller {
+// New builds the controller on informers from the shared factory. c must act as
+// system:kube-controller-manager.
+func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, tr *trace.Recorder) *Controller {
 	sc := &Controller{client: c, trace: tr,
-		namespaces:      client.NewInformer[api.Namespace](c, client.InformerOptions{Clock: clk, Trace: tr, Name: Name + " namespaces"}),
-		serviceAccounts: client.NewInformer[api.ServiceAccount](c, client.InformerOptions{Clock: clk, Trace: tr, Name: Name + " serviceaccounts"}),
+		namespaces:      client.InformerFor[api.Namespace](informers, client.FactoryOptions{}),
+		serviceAccounts: client.InformerFor[api.ServiceAccount](informers, client.FactoryOptions{}),
 		queue:           workqueue.New(clk, Name, workqueue.DefaultControllerRateLimiter[string]())}
+	// Most namespaces need no work: a look that finds the ServiceAccount there is Idle, not a step
+	// worth telling.
+	sc.loop = &workloop.Loop{Queue: sc.queue, Reconcile: sc.Reconcile, Workers: 1,
+		Component: Name, Actor: Identity, Trace: tr, Resource: "namespaces"}
 	sc.namespaces.AddHandler(client.Handler[*api.Namespace]{
 		OnAdd:    func(ns *api.Namespace) { sc.queue.Add(ns.Name) },
 		OnUpdate: func(_, ns *api.Namespace) { sc.queue.Add(ns.Name) },
@@ -64,58 +71,21 @@ func (sc *Controller) Informers() []client.InformerHandle {
 	return []client.InformerHandle{sc.namespaces, sc.serviceAccounts}
 }
 
-// Step reconciles one queued namespace, if any.
-func (sc *Controller) Step(ctx context.Context) (bool, error) {
-	ns, ok := sc.queue.TryGet()
-	if !ok {
-		return false, nil
-	}
-	return sc.process(ctx, ns), ctx.Err()
-}
+// Step reconciles queued namespaces until one needs a write, if any is queued (see workloop.Loop).
+func (sc *Controller) Step(ctx context.Context) (bool, error) { return sc.loop.Step(ctx) }
 
-// Run works in real time until ctx ends.
-func (sc *Controller) Run(ctx context.Context) {
-	for _, inf := range sc.Informers() {
-		go inf.Run(ctx)
-	}
-	context.AfterFunc(ctx, sc.queue.ShutDown)
-	for {
-		ns, shutdown := sc.queue.Get()
-		if shutdown {
-			return
-		}
-		sc.process(ctx, ns)
-	}
-}
-
-// process reconciles one namespace and reports whether it wrote anything: most namespaces need no
-// work, and a look that finds nothing to do is not a step worth telling.
-func (sc *Controller) process(ctx context.Context, ns string) bool {
-	defer sc.queue.Done(ns)
-	created, err := sc.reconcile(ctx, ns)
-	if err != nil {
-		sc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "retry", Object: "namespaces/" + ns}.
-			Msgf("reconcile namespace %s failed: %v (retry %d with backoff)", ns, err, sc.queue.NumRequeues(ns)+1))
-		sc.queue.AddRateLimited(ns)
-		return true
-	}
-	sc.queue.Forget(ns)
-	return created
-}
+// Run runs the controller's one worker until ctx ends.
+func (sc *Controller) Run(ctx context.Context) { sc.loop.Run(ctx) }
 
 // Reconcile creates the "default" ServiceAccount in namespace if the namespace is active and has none.
-func (sc *Controller) Reconcile(ctx context.Context, namespace string) error {
-	_, err := sc.reconcile(ctx, namespace)
-	return err
-}
-
-func (sc *Controller) reconcile(ctx context.Context, namespace string) (bool, error) {
+// It is Idle when the namespace needs nothing.
+func (sc *Controller) Reconcile(ctx context.Context, namespace string) (workloop.Result, error) {
 	ns, ok := sc.namespaces.Get(namespace)
 	if !ok || ns.DeletionTimestamp != nil || ns.Status.Phase == api.NamespaceTerminating {
-		return false, nil
+		return workloop.Result{Idle: true}, nil
 	}
 	if _, ok := sc.serviceAccounts.Get(namespace + "/" + DefaultServiceAccountName); ok {
-		return false, nil
+		return workloop.Result{Idle: true}, nil
 	}
 	sc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "create",
 		Object: "serviceaccounts/" + namespace + "/" + DefaultServiceAccountName, ResourceVersion: ns.ResourceVersion}.
@@ -123,7 +93,7 @@ func (sc *Controller) reconcile(ctx context.Context, namespace string) (bool, er
 	_, err := client.For[api.ServiceAccount](sc.client).Create(ctx, &api.ServiceAccount{
 		ObjectMeta: api.ObjectMeta{Name: DefaultServiceAccountName, Namespace: namespace}})
 	if apierrors.IsAlreadyExists(err) {
-		return true, nil // our cache lagged: it is there, which is all we wanted
+		return workloop.Result{}, nil // our cache lagged: it is there, which is all we wanted
 	}
-	return true, err
+	return workloop.Result{}, err
 }

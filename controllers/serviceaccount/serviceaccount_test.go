@@ -19,7 +19,8 @@ func newCluster(t testing.TB) (*sim.Cluster, context.Context) {
 	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, KeepTrace: true})
 	require.NoError(t, err)
 	t.Cleanup(c.Close)
-	sc := serviceaccount.New(c.Client(serviceaccount.Identity, serviceaccount.Name), c.Clock, c.Trace)
+	cl := c.Client(serviceaccount.Identity, serviceaccount.Name)
+	sc := serviceaccount.New(cl, client.NewInformerFactory(cl, c.Clock, c.Trace), c.Clock, c.Trace)
 	require.NoError(t, c.Add(ctx, sc))
 	return c, ctx
 }
@@ -75,7 +76,8 @@ func Example() {
 		panic(err)
 	}
 	defer c.Close()
-	if err := c.Add(ctx, serviceaccount.New(c.Client(serviceaccount.Identity, serviceaccount.Name), c.Clock, c.Trace)); err != nil {
+	cl := c.Client(serviceaccount.Identity, serviceaccount.Name)
+	if err := c.Add(ctx, serviceaccount.New(cl, client.NewInformerFactory(cl, c.Clock, c.Trace), c.Clock, c.Trace)); err != nil {
 		panic(err)
 	}
 	if _, err := c.Kubectl.Create(ctx, &api.Namespace{ObjectMeta: api.ObjectMeta{Name: "demo"}}); err != nil {

@@ -1,0 +1,38 @@
+package controllers_test
+
+import (
+	"context"
+	"fmt"
+
+	"kubesim/controllers"
+	"kubesim/sim"
+)
+
+// A kube-controller-manager replica: its elector, which owns the replica's shared informers, then
+// its controllers in the order the step driver asks them for work, each reading some of those
+// informers.
+func ExampleNewManager() {
+	ctx := context.Background()
+	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1})
+	if err != nil {
+		panic(err)
+	}
+	defer c.Close()
+	m, err := controllers.NewManager(c.Client(controllers.User, controllers.Name), c.Clock, c.Trace, controllers.Name)
+	if err != nil {
+		panic(err)
+	}
+	for _, comp := range m.Components() {
+		fmt.Printf("%-27s informers: %d\n", comp.Name(), len(comp.Informers()))
+	}
+	// Output:
+	// kube-controller-manager     informers: 8
+	// deployment-controller       informers: 3
+	// replicaset-controller       informers: 2
+	// daemonset-controller        informers: 3
+	// serviceaccount-controller   informers: 2
+	// namespace-controller        informers: 1
+	// garbage-collector           informers: 4
+	// node-lifecycle-controller   informers: 3
+	// pod-garbage-collector       informers: 2
+}

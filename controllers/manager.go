@@ -1,0 +1,107 @@
+// manager.go: kube-controller-manager, one replica of it. The binary is little more than a list:
+// it opens one shared informer factory, builds every controller on it, and runs them all behind one
+// leader election, so that of several replicas only one acts.
+//
+//	NewManager(c, clock, trace, name) (*Manager, error)
+//	m.Components()   the elector, then every controller gated on it, in the order of the list
+//
+// The order of the list is the order the step driver asks the controllers for work: the ones that
+// create objects for others first, so that a learner reads the cascade top-down.
+package controllers
+
+import (
+	"kubesim/api"
+	"kubesim/client"
+	"kubesim/client/leaderelection"
+	"kubesim/clock"
+	"kubesim/controllers/daemonset"
+	"kubesim/controllers/deployment"
+	"kubesim/controllers/garbagecollector"
+	"kubesim/controllers/internal"
+	"kubesim/controllers/namespace"
+	"kubesim/controllers/nodelifecycle"
+	"kubesim/controllers/podgc"
+	"kubesim/controllers/replicaset"
+	"kubesim/controllers/serviceaccount"
+	"kubesim/trace"
+)
+
+// Name is the binary's name, its default replica's identity in the election and the name of its
+// Lease.
+const Name = "kube-controller-manager"
+
+// User is the identity every controller authenticates as (see internal.User).
+const User = internal.User
+
+// LeaseNamespace is where the replicas' Lease lives.
+const LeaseNamespace = "kube-system"
+
+// Manager is one kube-controller-manager replica.
+type Manager struct {
+	// Elector campaigns for the Lease kube-system/kube-controller-manager under the replica's name.
+	Elector *leaderelection.LeaderElector
+	// Informers is the replica's shared informer factory: one informer per resource, whatever
+	// number of controllers read it.
+	Informers *client.InformerFactory
+	// Controllers, in the order the step driver asks them for work.
+	Controllers []client.Component
+}
+
+// NewManager builds one replica named name ("kube-controller-manager", or
+// "kube-controller-manager-2" for a second one). c must authenticate as User; the replica's
+// informers, elector and controllers all talk through it, so a fault on c's link cuts off the whole
+// replica, as a real network fault would.
+func NewManager(c *client.Client, clk clock.Clock, tr *trace.Recorder, name string) (*Manager, error) {
+	elector, err := leaderelection.NewLeaderElector(c, clk, tr, leaderelection.Config{
+		Lock: leaderelection.LeaseLock{Namespace: LeaseNamespace, Name: Name, Identity: name},
+		Name: name,
+	})
+	if err != nil {
+		return nil, err
+	}
+	f := client.NewInformerFactory(c, clk, tr)
+	// The shared informers, made first so that they are pumped in this order in step mode: nodes
+	// and namespaces, then owners before what they own (a Deployment reaches every controller's
+	// cache before its ReplicaSets, a ReplicaSet before its pods), so a handler that looks up an
+	// object's owner finds it.
+	client.InformerFor[api.Node](f, client.FactoryOptions{})
+	client.InformerFor[api.Lease](f, client.FactoryOptions{Namespace: api.NamespaceNodeLease})
+	client.InformerFor[api.Namespace](f, client.FactoryOptions{})
+	client.InformerFor[api.ServiceAccount](f, client.FactoryOptions{})
+	client.InformerFor[api.Deployment](f, client.FactoryOptions{})
+	client.InformerFor[api.DaemonSet](f, client.FactoryOptions{})
+	client.InformerFor[api.ReplicaSet](f, client.FactoryOptions{})
+	client.InformerFor[api.Pod](f, client.FactoryOptions{})
+
+	events := func(source string) *client.EventRecorder { return client.NewEventRecorder(c, source, "", clk, tr) }
+	return &Manager{Elector: elector, Informers: f, Controllers: []client.Component{
+		deployment.New(c, f, clk, tr, events(deployment.Name)),
+		replicaset.New(c, f, clk, tr, events(replicaset.Name)),
+		daemonset.New(c, f, clk, tr, events(daemonset.Name)),
+		serviceaccount.New(c, f, clk, tr),
+		namespace.New(c, f, clk, tr),
+		garbagecollector.New(c, f, clk, tr),
+		nodelifecycle.New(c, f, clk, tr, events(nodelifecycle.EventSource), nodelifecycle.Options{}),
+		podgc.New(c, f, clk, tr, podgc.Options{}),
+	}}, nil
+}
+
+// Components are what the replica runs: first the replica itself, its elector reading every shared
+// informer (so that they are synced, and pumped in step mode, in the factory's order before any
+// controller starts), then each controller, working only while the elector leads
+// (leaderelection.Gated). Whoever runs them syncs and runs each shared informer once.
+func (m *Manager) Components() []client.Component {
+	out := []client.Component{replica{m.Elector, m.Informers}}
+	for _, ctrl := range m.Controllers {
+		out = append(out, leaderelection.Gated(m.Elector, ctrl))
+	}
+	return out
+}
+
+// replica is the elector as the component that owns the replica's shared informers.
+type replica struct {
+	*leaderelection.LeaderElector
+	informers *client.InformerFactory
+}
+
+func (r replica) Informers() []client.InformerHandle { return r.informers.Informers() }
