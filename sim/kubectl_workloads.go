@@ -39,11 +39,11 @@ func (k *Kubectl) SetImage(ctx context.Context, namespace, name, container, imag
 // RolloutUndo brings back the pod template of an earlier revision (`kubectl rollout undo
 // deployment/NAME [--to-revision=N]`; 0 means the previous one).
 func (k *Kubectl) RolloutUndo(ctx context.Context, namespace, name string, toRevision int64) error {
-	what := fmt.Sprintf("kubectl rollout undo deployment/%s", name)
 	if toRevision > 0 {
-		what += fmt.Sprintf(" --to-revision=%d", toRevision)
+		k.say("request", objectPath("deployments", namespace, name), "kubectl rollout undo deployment/%s --to-revision=%d", name, toRevision)
+	} else {
+		k.say("request", objectPath("deployments", namespace, name), "kubectl rollout undo deployment/%s", name)
 	}
-	k.say("request", objectPath("deployments", namespace, name), "%s", what)
 	return k.report(deployment.Rollback(ctx, k.client, namespace, name, toRevision))
 }
 

@@ -97,7 +97,7 @@ func (n *textNarrator) message(e trace.Event) string {
 	if n.o.Lang != "zh" {
 		return e.Message
 	}
-	return translate(e)
+	return translate(n.o.Catalog, e)
 }
 
 func (n *textNarrator) say(s string) string {
