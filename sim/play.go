@@ -131,7 +131,7 @@ func Play(ctx context.Context, sc Scenario, o PlayOptions) error {
 		case runErr == nil:
 			fmt.Fprintf(o.Out, "\n%s\n", say("done in %s of cluster time: every expected sign was seen.", c.Trace.Since().Round(time.Millisecond)))
 		default:
-			fmt.Fprintf(o.Out, "\n%s\n", say("scenario %s failed: %v", sc.Name, runErr))
+			fmt.Fprintf(o.Out, "\n%s\n", narrate.ElideRepeats(say("scenario %s failed: %v", sc.Name, runErr)))
 		}
 	}
 	return runErr

@@ -16,7 +16,7 @@ import (
 type mermaid struct {
 	w       io.Writer
 	o       Options // Lang and Catalog: the notes and labels are told in the story's language
-	started bool // a scenario step has been seen
+	started bool    // a scenario step has been seen
 	lines   []string
 	parts   map[string]string // participant id -> label
 	order   []string

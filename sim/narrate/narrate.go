@@ -21,8 +21,9 @@ type Options struct {
 	// learner's own requests (identities outside system:) and hides the routine ones of components.
 	Verbose bool
 	Color   bool // ANSI colours, for a terminal
-	// Width is the number of terminal columns the text story fits in (0 = 80); cmd passes the
-	// terminal's width, tests a fixed one.
+	// Width is the number of terminal columns the text story wraps to: cmd passes the terminal's
+	// (TerminalWidth, DefaultWidth when it is not a terminal); 0 does not wrap, one line per event,
+	// for tests and tools that search the story.
 	Width int
 	// Catalog translates trace formats for Lang "zh" (see trace.Catalog); sim.Catalog merges every
 	// component's.
