@@ -47,7 +47,7 @@ func Play(ctx context.Context, sc Scenario, o PlayOptions) error {
 	if o.Narrate.Catalog == nil {
 		o.Narrate.Catalog = Catalog(ScenarioZH(sc))
 	}
-	say := o.Narrate.Sprintf
+	say, fit := o.Narrate.Sprintf, o.Narrate.Fit
 	n, err := narrate.New(o.Out, o.Narrate)
 	if err != nil {
 		return err
@@ -58,7 +58,7 @@ func Play(ctx context.Context, sc Scenario, o PlayOptions) error {
 		if o.Speed > 0 {
 			mode = say("real time at %gx", o.Speed)
 		}
-		fmt.Fprintf(o.Out, "%s\n%s\n\n", say("scenario %s: %s", sc.Name, sc.Summary), say("cluster: %s, %s, seed %d", sc.Cluster.describe(), mode, o.Seed))
+		fmt.Fprintf(o.Out, "%s\n%s\n\n", fit(say("scenario %s: %s", sc.Name, sc.Summary)), fit(say("cluster: %s, %s, seed %d", sc.Cluster.describe(), mode, o.Seed)))
 	}
 	// After a breakpoint the scenario unwinds (its requests fail on the cancelled context); the story
 	// ends at the breakpoint, so nothing after it is told.
@@ -127,11 +127,11 @@ func Play(ctx context.Context, sc Scenario, o PlayOptions) error {
 	if text {
 		switch {
 		case stopped.Load():
-			fmt.Fprintf(o.Out, "\n%s\n", say("stopped at the breakpoint after %s of cluster time.", c.Trace.Since().Round(time.Millisecond)))
+			fmt.Fprintf(o.Out, "\n%s\n", fit(say("stopped at the breakpoint after %s of cluster time.", c.Trace.Since().Round(time.Millisecond))))
 		case runErr == nil:
-			fmt.Fprintf(o.Out, "\n%s\n", say("done in %s of cluster time: every expected sign was seen.", c.Trace.Since().Round(time.Millisecond)))
+			fmt.Fprintf(o.Out, "\n%s\n", fit(say("done in %s of cluster time: every expected sign was seen.", c.Trace.Since().Round(time.Millisecond))))
 		default:
-			fmt.Fprintf(o.Out, "\n%s\n", narrate.ElideRepeats(say("scenario %s failed: %v", sc.Name, runErr)))
+			fmt.Fprintf(o.Out, "\n%s\n", fit(narrate.ElideRepeats(say("scenario %s failed: %v", sc.Name, runErr))))
 		}
 	}
 	return runErr

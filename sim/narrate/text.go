@@ -162,6 +162,15 @@ func pad(s string, width int) string {
 	return s + strings.Repeat(" ", width-w)
 }
 
+// Fit wraps a line written outside the story (Play's header and verdict) to o.Width, as the story
+// wraps its own.
+func (o Options) Fit(s string) string {
+	if o.Width <= 0 {
+		return s
+	}
+	return strings.Join(wrap(s, o.Width), "\n")
+}
+
 // wrap wraps s to width columns, or only at its own line breaks when the story is not wrapped.
 func (n *textNarrator) wrap(s string, width int) []string {
 	if n.o.Width <= 0 {
