@@ -10,7 +10,6 @@ var ZH = trace.Catalog{
 	"bearer token -> %s":                  "bearer token 认证通过 -> %s",
 	"%s: %s -> 401 Unauthorized":          "%s：%s -> 401 Unauthorized（认证失败，请求到此为止）",
 	"%s -> 403 %s":                        "%s -> 403（授权失败）%s",
-	"%s: %s":                              "%s：%s",
 	"admission plugin %s rejected %s: %s": "准入插件 %s 拒绝了 %s：%s",
 	"%s -> 422 %s":                        "%s -> 422（校验失败）%s",
 	"%s: valid":                           "%s：字段校验通过",

@@ -38,7 +38,7 @@ func Catalog(scenario trace.Catalog) trace.Catalog {
 		scheduler.ZH, queue.ZH, plugins.ZH,
 		kubelet.ZH, fakeruntime.ZH,
 		scenario,
-		zhScenarios,
+		zhScenarios, zhSigns,
 		zhSim,
 	)
 }
@@ -63,7 +63,7 @@ var zhSim = trace.Catalog{
 	"done in %s of cluster time: every expected sign was seen.": "完成，集群时间用了 %s：期望的迹象全部出现。",
 	"scenario %s failed: %v":                                    "场景 %s 失败：%v",
 	"%s %d %s (but the request succeeded)":                      "%s %d %s（但请求成功了）",
-	"%s %d %s: %s":                                              "%s %d %s：%s",
+	"%s %d %s: %s":                                              "%s 请求被拒绝：%d %s：%s",
 	"%s %d %s (got %d %s)":                                      "%s %d %s（实际得到 %d %s）",
 	// faults
 	"etcd writes are fast again":                               "etcd 写入恢复了正常速度",
@@ -106,12 +106,4 @@ var zhScenarios = trace.Catalog{
 	"%d. kubectl auth can-i list pods --as alice": "%d. 执行 kubectl auth can-i list pods --as alice（询问授权）",
 	"%d. kubectl create quota compute-resources -n team --hard=pods=3,requests.cpu=1,requests.memory=1Gi,limits.cpu=2,limits.memory=2Gi": "%d. 创建配额：kubectl create quota compute-resources -n team --hard=pods=3,requests.cpu=1,requests.memory=1Gi,limits.cpu=2,limits.memory=2Gi",
 	"%d. kubectl delete deployment nginx --cascade=orphan (propagationPolicy Orphan)":                                                    "%d. 执行 kubectl delete deployment nginx --cascade=orphan（propagationPolicy Orphan：留下孤儿）",
-	// create-deployment's signs
-	"%s the Deployment is created: %v":                                      "%s Deployment 创建成功：%v",
-	"%s deployment nginx becomes available: %v":                             "%s Deployment nginx 变为可用：%v",
-	"%s kubectl get deployment nginx: READY 3/3, UP-TO-DATE 3, AVAILABLE 3": "%s kubectl get deployment nginx：READY 3/3，UP-TO-DATE 3，AVAILABLE 3（达到期望状态）",
-	"%s condition Available=True (MinimumReplicasAvailable)":                "%s 状况 Available=True（MinimumReplicasAvailable：可用副本数达到下限）",
-	"%s kubectl get pods -l app=nginx: 3 pods, all Running":                 "%s kubectl get pods -l app=nginx：3 个 Pod，全部 Running",
-	"%s the scheduler spread them over %d nodes":                            "%s 调度器把它们分散到了 %d 个节点上",
-	"%s event %s: %s...":                                                    "%s 事件 %s：%s...",
 }

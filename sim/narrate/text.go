@@ -87,9 +87,15 @@ func (n *textNarrator) Event(e trace.Event) {
 	}
 	msg := n.message(e)
 	// The action word leads an English line that does not already start with it; a translated
-	// line says it in its own words.
-	if e.Action != "" && !strings.HasPrefix(msg, e.Action) && (n.o.Lang != "zh" || msg == e.Message) {
-		msg = e.Action + ": " + msg
+	// line says it in its own words, an untranslated one (a format with no words of its own) gets
+	// the action word in the story's language.
+	if e.Action != "" && !strings.HasPrefix(msg, e.Action) {
+		switch {
+		case n.o.Lang != "zh":
+			msg = e.Action + ": " + msg
+		case msg == e.Message:
+			msg = n.say(e.Action) + "：" + msg
+		}
 	}
 	prefix := fmt.Sprintf("%*s  %s  ", n.seqW, seq, pad(at, n.timeW))
 	indent := strings.Repeat(" ", len(prefix)+compCol+2)
@@ -266,8 +272,8 @@ func words(s string) []string {
 func isClosingPunct(r rune) bool { return strings.ContainsRune("，。：；、）！？」』】", r) }
 
 // splitLong cuts a word into a head of at most room columns, ending at its last '/' that fits (else
-// ',', else '-'), and the rest. With no such joint it returns no head, or when hard (the line is empty) cuts at
-// room.
+// ',', '.' or '-'), and the rest. With no such joint it returns no head, or when hard (the line is
+// empty) cuts at room.
 func splitLong(r []rune, room int, hard bool) (head, rest []rune) {
 	cols, fit := 0, 0
 	for i, c := range r {
@@ -277,7 +283,7 @@ func splitLong(r []rune, room int, hard bool) (head, rest []rune) {
 		cols += runeWidth(c)
 		fit = i + 1
 	}
-	for _, joint := range "/,-" { // a path segment first, a hyphenated part last
+	for _, joint := range "/,.-" { // a path segment first, a hyphenated part last
 		for i := fit; i > 0; i-- {
 			if r[i-1] == joint {
 				return r[:i], r[i:]

@@ -12,12 +12,17 @@ import (
 	"kubesim/trace"
 )
 
-// zhWords are the narrators' own words: the column heads of the text story, and the writes to etcd
-// in the diagram.
+// zhWords are the narrators' own words: the column heads of the text story, the action words that
+// lead a line whose format has no words of its own (the apiserver's gates, named as the articles name
+// them), and the writes to etcd in the diagram.
 var zhWords = map[string]string{
 	"time":          "时间",
 	"component":     "组件",
 	"what happened": "发生了什么",
+	"authenticate":  "认证",
+	"authorize":     "授权",
+	"admit":         "准入控制",
+	"validate":      "校验",
 	"put":           "写入",
 	"delete":        "删除",
 }
