@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"kubesim/sim"
@@ -41,6 +42,14 @@ func TestEveryNarratedFormatHasChinese(t *testing.T) {
 	sort.Strings(formats)
 	for _, f := range formats {
 		t.Errorf("no Chinese for %q, narrated in %v", f, missing[f][:1])
+	}
+}
+
+// A translation has the same verbs as its English format, in the same order, so every number and name
+// lands where the English puts it (a missing or extra verb prints %!s(MISSING) or %!(EXTRA ...)).
+func TestCatalogTranslationsKeepTheirVerbs(t *testing.T) {
+	for en, zh := range sim.Catalog(sim.ScenarioZH(sim.Scenario{})) {
+		assert.Equal(t, verb.FindAllString(en, -1), verb.FindAllString(zh, -1), "%q -> %q", en, zh)
 	}
 }
 
