@@ -3,7 +3,8 @@
 // with the simulator's own lines and a scenario's, so cmd/kubesim, Play and the tests narrate with
 // the same table.
 //
-//	Catalog(scenario)   every component's catalogue, then the simulator's, then the scenario's
+//	Catalog(scenario)   every component's catalogue, then the scenario's, then the simulator's
+//	ScenarioZH(sc)      a scenario's own catalogue
 package sim
 
 import (
@@ -29,7 +30,9 @@ import (
 
 // Catalog returns the translations of every trace line a cluster records, then the scenario's own
 // (its step headings and signs), then the simulator's (Play's header and verdict, faults, kubectl,
-// the signs every scenario shares); a later catalogue wins where two translate the same format.
+// the signs every scenario shares); a later catalogue wins where two translate the same format. The
+// simulator's come last because the scenario tables of sim/zh*.go still repeat some of its formats
+// untranslated ("%s %s", "LIST %s").
 func Catalog(scenario trace.Catalog) trace.Catalog {
 	return trace.Merge(
 		apiserver.ZH, client.ZH, leaderelection.ZH,

@@ -49,6 +49,6 @@ func translate(c trace.Catalog, e trace.Event) string {
 }
 
 // ZH holds the scenarios' own Chinese lines (step headings, signs), filled at init by the scenario
-// catalogue until each scenario carries its translations itself. No narrator reads it: sim.Catalog
-// merges it with the components' catalogues.
+// catalogue until each scenario carries its translations itself. No narrator reads it: sim.ScenarioZH
+// hands it to sim.Catalog, which merges it with the components' catalogues.
 var ZH = map[string]string{}
