@@ -337,12 +337,12 @@ func (s *Server) persist(ctx context.Context, req *wire.Request, res *api.Resour
 	m.ResourceVersion = strconv.FormatInt(rev, 10)
 	s.wrote(res.Name, rev)
 	if s.trace != nil {
-		msg := fmt.Sprintf("put %s -> revision %d", key, rev)
+		e := trace.Event{Component: "etcd", Actor: user.Name, Action: "put", Detail: routineWrite(res, obj, modRev),
+			Object: objectPath(res, m.Namespace, m.Name), ResourceVersion: m.ResourceVersion}.Msgf("put %s -> revision %d", key, rev)
 		if waited := s.clock.Since(start); waited > 0 {
-			msg += fmt.Sprintf(" (the write waited %s in etcd)", waited)
+			e = e.Msgf("put %s -> revision %d (the write waited %s in etcd)", key, rev, waited)
 		}
-		s.record(req, res, trace.Event{Component: "etcd", Actor: user.Name, Action: "put", Detail: routineWrite(res, obj, modRev),
-			Object: objectPath(res, m.Namespace, m.Name), ResourceVersion: m.ResourceVersion}.Msgf("%s", msg))
+		s.record(req, res, e)
 	}
 	return nil
 }

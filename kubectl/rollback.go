@@ -42,11 +42,11 @@ var annotationsToSkip = map[string]bool{
 // current one if toRevision is 0. If the Deployment's template already is that revision's, it changes
 // nothing (kubectl prints "skipped rollback (current template already matches revision N)").
 func (k *Kubectl) RolloutUndo(ctx context.Context, namespace, name string, toRevision int64) error {
-	what := fmt.Sprintf("kubectl rollout undo deployment/%s", name)
 	if toRevision > 0 {
-		what += fmt.Sprintf(" --to-revision=%d", toRevision)
+		k.say("request", objectPath("deployments", namespace, name), "kubectl rollout undo deployment/%s --to-revision=%d", name, toRevision)
+	} else {
+		k.say("request", objectPath("deployments", namespace, name), "kubectl rollout undo deployment/%s", name)
 	}
-	k.say("request", objectPath("deployments", namespace, name), "%s", what)
 	deployments := client.For[api.Deployment](k.client)
 	return k.Report(client.RetryOnConflict(ctx, k.cfg.Clock, client.DefaultRetry, func() error {
 		d, err := deployments.Get(ctx, namespace, name)

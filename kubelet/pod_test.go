@@ -10,8 +10,8 @@ import (
 
 	"kubesim/api"
 	"kubesim/client"
+	"kubesim/kubelet"
 	"kubesim/sim"
-	"kubesim/sim/narrate"
 )
 
 // The whole pod start on a node: sandbox (pause, pod IP from the node's podCIDR), image pull that
@@ -48,7 +48,7 @@ func TestPodStartsWithSandboxPullCreateStartAndBecomesReady(t *testing.T) {
 	assert.Equal(t, 3*time.Second, cs.State.Running.StartedAt.Sub(sim.Epoch), "started once the pull finished (timestamps have second precision)")
 }
 
-// Every story-level trace line of the kubelet has a Chinese telling (sim/narrate/zh_kubelet.go).
+// Every story-level trace line of the kubelet has a Chinese telling in its catalogue (kubelet/zh.go).
 func TestKubeletTraceLinesHaveChineseFormats(t *testing.T) {
 	c, ctx := newCluster(t)
 	addNode(t, ctx, c, 1, nil)
@@ -64,7 +64,7 @@ func TestKubeletTraceLinesHaveChineseFormats(t *testing.T) {
 			continue
 		}
 		format, _ := e.Format()
-		_, ok := narrate.ZH[format]
+		_, ok := kubelet.ZH[format]
 		assert.True(t, ok, "no Chinese format for %q", format)
 	}
 }

@@ -44,17 +44,21 @@ func Play(ctx context.Context, sc Scenario, o PlayOptions) error {
 	if o.Speed > 0 && sc.StepOnly {
 		return fmt.Errorf("scenario %s plays in step mode only (its signs are counted in steps or exact cluster times): leave out --speed", sc.Name)
 	}
+	if o.Narrate.Catalog == nil {
+		o.Narrate.Catalog = Catalog(ScenarioZH(sc))
+	}
+	say, fit := o.Narrate.Sprintf, o.Narrate.Fit
 	n, err := narrate.New(o.Out, o.Narrate)
 	if err != nil {
 		return err
 	}
 	text := o.Narrate.Format == "" || o.Narrate.Format == "text"
 	if text {
-		mode := "step mode"
+		mode := say("step mode")
 		if o.Speed > 0 {
-			mode = fmt.Sprintf("real time at %gx", o.Speed)
+			mode = say("real time at %gx", o.Speed)
 		}
-		fmt.Fprintf(o.Out, "scenario %s: %s\ncluster: %s, %s, seed %d\n\n", sc.Name, sc.Summary, sc.Cluster.describe(), mode, o.Seed)
+		fmt.Fprintf(o.Out, "%s\n%s\n\n", fit(say("scenario %s: %s", sc.Name, sc.Summary)), fit(say("cluster: %s, %s, seed %d", sc.Cluster.describe(), mode, o.Seed)))
 	}
 	// After a breakpoint the scenario unwinds (its requests fail on the cancelled context); the story
 	// ends at the breakpoint, so nothing after it is told.
@@ -123,11 +127,11 @@ func Play(ctx context.Context, sc Scenario, o PlayOptions) error {
 	if text {
 		switch {
 		case stopped.Load():
-			fmt.Fprintf(o.Out, "\nstopped at the breakpoint after %s of cluster time.\n", c.Trace.Since().Round(time.Millisecond))
+			fmt.Fprintf(o.Out, "\n%s\n", fit(say("stopped at the breakpoint after %s of cluster time.", c.Trace.Since().Round(time.Millisecond))))
 		case runErr == nil:
-			fmt.Fprintf(o.Out, "\ndone in %s of cluster time: every expected sign was seen.\n", c.Trace.Since().Round(time.Millisecond))
+			fmt.Fprintf(o.Out, "\n%s\n", fit(say("done in %s of cluster time: every expected sign was seen.", c.Trace.Since().Round(time.Millisecond))))
 		default:
-			fmt.Fprintf(o.Out, "\nscenario %s failed: %v\n", sc.Name, runErr)
+			fmt.Fprintf(o.Out, "\n%s\n", fit(narrate.ElideRepeats(say("scenario %s failed: %v", sc.Name, runErr))))
 		}
 	}
 	return runErr

@@ -90,7 +90,8 @@ func (s *Session) Expect(ok bool, format string, args ...any) {
 	if !ok {
 		code = 1
 	}
-	s.Trace.Record(trace.Event{Component: "kubesim", Action: "expect", Code: code}.Msgf("%s %s", mark, sign))
+	// The sign keeps its own format (after the mark), so that a catalogue can translate it.
+	s.Trace.Record(trace.Event{Component: "kubesim", Action: "expect", Code: code}.Msgf("%s "+format, append([]any{mark}, args...)...))
 }
 
 // ExpectError checks that err is a Kubernetes error with the given HTTP code whose message contains

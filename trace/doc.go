@@ -7,6 +7,11 @@
 // Events marked Detail are the fine grain (each gate of a routine request) that the text narrator
 // hides by default.
 //
+// A Catalog holds a package's translations of the trace lines it records, keyed by format string
+// (Event.Msgf keeps the format and its arguments for this): each component keeps one next to its
+// formats, in its zh.go, and whoever wires the cluster merges them (Merge) and passes the result to
+// the narrator. No table is global, so a test can hold that every narrated format has its Chinese.
+//
 // Read next: kubesim/sim/narrate, which tells a trace as a story (English or Chinese), as JSON lines
 // (a public contract: seq, time, component, action, object, message, and actor, resourceVersion, code
 // where they apply) or as a Mermaid sequence diagram.

@@ -23,3 +23,13 @@ func ExampleRecorder() {
 	// 1 0s replicaset-controller wants 3, has 0 -> create 3 pods
 	// 2 1.5s kubelet/node-2 started container nginx
 }
+
+// Each package keeps its own catalogue; the wiring merges them, a later one winning.
+func ExampleMerge() {
+	scheduler := trace.Catalog{"bind %s -> %s": "绑定 %s -> %s"}
+	kubelet := trace.Catalog{"pulled %q in %s": "镜像 %q 拉取完成，用时 %s"}
+	zh := trace.Merge(scheduler, kubelet)
+	fmt.Println(len(zh), zh["bind %s -> %s"])
+	// Output:
+	// 2 绑定 %s -> %s
+}

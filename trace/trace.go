@@ -33,7 +33,7 @@ type Event struct {
 	Detail bool `json:"detail,omitempty"`
 
 	// format and args are the message before formatting, so that a narrator can tell the same story
-	// in another language (see sim's Chinese catalogue).
+	// in another language (see Catalog).
 	format string
 	args   []any
 }

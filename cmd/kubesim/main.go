@@ -213,12 +213,17 @@ func runScenario(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		fmt.Fprintln(stderr, "kubesim run: --step and --steps need step mode; leave out --speed")
 		return 2
 	}
+	width := narrate.DefaultWidth
+	if f, ok := w.(*os.File); ok {
+		width = narrate.TerminalWidth(f)
+	}
 	opts := sim.PlayOptions{Seed: *seed, Out: w, Until: cond, MaxSteps: *steps, Speed: *speed,
-		Narrate: narrate.Options{Format: *traceFormat, Lang: *lang, Verbose: *verbose, Color: useColor}}
+		Narrate: narrate.Options{Format: *traceFormat, Lang: *lang, Verbose: *verbose, Color: useColor,
+			Width: width, Catalog: sim.Catalog(sim.ScenarioZH(sc))}}
 	if *step {
 		in := bufio.NewReader(stdin)
 		opts.Pause = func() {
-			fmt.Fprint(stderr, "-- press Enter for the next step --")
+			fmt.Fprint(stderr, opts.Narrate.Sprintf("-- press Enter for the next step --"))
 			in.ReadString('\n')
 		}
 	}

@@ -30,6 +30,21 @@ func ExampleNew_text() {
 	rec.Subscribe(n.Event)
 	rec.Record(trace.Event{Component: "kube-scheduler", Action: "bind"}.Msgf("default/nginx-x2k9p -> node-2"))
 	// Output:
-	//     #  time    component                what happened
-	//     1  0s      kube-scheduler           bind: default/nginx-x2k9p -> node-2
+	//     #  time     component                what happened
+	//     1  0s       kube-scheduler           bind: default/nginx-x2k9p -> node-2
+}
+
+// In Chinese, a line is told from the catalogue's translation of its format (each component keeps
+// its own; sim.Catalog merges them), and wraps to the given width between Chinese characters.
+func ExampleNew_chinese() {
+	clk := clock.NewVirtual(time.Unix(0, 0))
+	rec := trace.NewRecorder(clk, false)
+	zh := trace.Catalog{"bind %s -> %s": "绑定 %s -> %s（调度器选中了这个节点）"}
+	n, _ := narrate.New(os.Stdout, narrate.Options{Lang: "zh", Catalog: zh, Width: 72})
+	rec.Subscribe(n.Event)
+	rec.Record(trace.Event{Component: "kube-scheduler", Action: "bind"}.Msgf("bind %s -> %s", "default/nginx-x2k9p", "node-2"))
+	// Output:
+	//     #  时间     组件                     发生了什么
+	//     1  0s       kube-scheduler           绑定 default/nginx-x2k9p ->
+	//                                          node-2（调度器选中了这个节点）
 }

@@ -15,13 +15,38 @@ import (
 
 type mermaid struct {
 	w       io.Writer
-	started bool // a scenario step has been seen
+	o       Options // Lang and Catalog: the notes and labels are told in the story's language
+	started bool    // a scenario step has been seen
 	lines   []string
 	parts   map[string]string // participant id -> label
 	order   []string
 }
 
-func newMermaid(w io.Writer) *mermaid { return &mermaid{w: w, parts: map[string]string{}} }
+func newMermaid(w io.Writer, o Options) *mermaid {
+	return &mermaid{w: w, o: o, parts: map[string]string{}}
+}
+
+// message is e's message in the diagram's language, shortened to one label (at most 90 characters).
+func (m *mermaid) message(e trace.Event) string {
+	msg := e.Message
+	if m.o.Lang == "zh" {
+		msg = translate(m.o.Catalog, e)
+	}
+	if r := []rune(msg); len(r) > 90 {
+		msg = string(r[:87]) + "..."
+	}
+	return strings.NewReplacer(";", ",", "；", "，", "#", "", "\n", " ").Replace(msg)
+}
+
+// say is one of the diagram's own words in its language.
+func (m *mermaid) say(s string) string {
+	if m.o.Lang == "zh" {
+		if t, ok := zhWords[s]; ok {
+			return t
+		}
+	}
+	return s
+}
 
 // participant maps a trace component or identity to a diagram participant.
 func (m *mermaid) participant(component, actor string) string {
@@ -71,18 +96,14 @@ func (m *mermaid) Event(e trace.Event) {
 		e.Component == "kubectl" && e.Action == "error" || strings.HasPrefix(e.Component, "containerd/") {
 		return
 	}
-	short := e.Message
-	if len(short) > 90 {
-		short = short[:87] + "..."
-	}
-	short = strings.NewReplacer(";", ",", "#", "", "\n", " ").Replace(short)
+	short := m.message(e)
 	api := m.participant("kube-apiserver", "")
 	switch {
 	case e.Component == "scenario":
 		m.lines = append(m.lines, fmt.Sprintf("  Note over %s: %s", m.participant("kubectl", ""), short))
 	case e.Component == "etcd" && e.Actor != "":
 		// A write: who asked the apiserver, and where it landed in etcd.
-		m.lines = append(m.lines, fmt.Sprintf("  %s->>%s: %s %s", m.caller(e.Actor), api, e.Action, e.Object))
+		m.lines = append(m.lines, fmt.Sprintf("  %s->>%s: %s %s", m.caller(e.Actor), api, m.say(e.Action), e.Object))
 		m.lines = append(m.lines, fmt.Sprintf("  %s->>%s: %s", api, m.participant("etcd", ""), short))
 	case e.Component == "etcd":
 		m.lines = append(m.lines, fmt.Sprintf("  Note over %s: %s", m.participant("etcd", ""), short))

@@ -16,12 +16,18 @@ import (
 // Options choose how a trace is told.
 type Options struct {
 	Format string // "text" (default), "json", "mermaid"
-	Lang   string // "en" (default) or "zh", for text
+	Lang   string // "en" (default) or "zh", for text and mermaid
 	// Verbose shows every gate of every request; by default the text story shows the gates of the
 	// learner's own requests (identities outside system:) and hides the routine ones of components.
 	Verbose bool
 	Color   bool // ANSI colours, for a terminal
-	Width   int  // wrap messages to this many columns (0 = 110)
+	// Width is the number of terminal columns the text story wraps to: cmd passes the terminal's
+	// (TerminalWidth, DefaultWidth when it is not a terminal); 0 does not wrap, one line per event,
+	// for tests and tools that search the story.
+	Width int
+	// Catalog translates trace formats for Lang "zh" (see trace.Catalog); sim.Catalog merges every
+	// component's.
+	Catalog trace.Catalog
 }
 
 // Narrator writes events as they happen and finishes the story at the end.
@@ -32,16 +38,16 @@ type Narrator interface {
 
 // New returns the narrator for o.Format, writing to w.
 func New(w io.Writer, o Options) (Narrator, error) {
+	if o.Lang != "" && o.Lang != "en" && o.Lang != "zh" {
+		return nil, fmt.Errorf("unknown language %q: use en or zh", o.Lang)
+	}
 	switch o.Format {
 	case "", "text":
-		if o.Lang != "" && o.Lang != "en" && o.Lang != "zh" {
-			return nil, fmt.Errorf("unknown language %q: use en or zh", o.Lang)
-		}
 		return newText(w, o), nil
 	case "json":
 		return &jsonNarrator{w: w}, nil
 	case "mermaid":
-		return newMermaid(w), nil
+		return newMermaid(w, o), nil
 	}
 	return nil, fmt.Errorf("unknown trace format %q: use text, json or mermaid", o.Format)
 }

@@ -1,21 +1,29 @@
 // text.go: the numbered story, the default narrator:
 //
-//	#  time  component              what happened
-//	1  0s    kubectl                create deployments.apps default/nginx (3 replicas, image nginx:1.25)
-//	2  0s    kube-apiserver         authenticate: bearer token -> user "admin" (groups [system:masters ...])
+//	  #  time     component                what happened
+//	268  0s       kubectl                  request: POST deployments.apps default/nginx (replicas 3,
+//	                                       image nginx:1.25)
+//	514  3.339s   etcd                     put /registry/pods/default/nginx-685df88ff7-2ctff ->
+//	                                       revision 79
 //
-// Scenario steps (component "scenario") become headings; long messages wrap under their column.
+// Scenario steps (component "scenario") become headings. Messages wrap under their column to
+// Options.Width (the terminal's), between words, never inside one.
 package narrate
 
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
 
 	"kubesim/trace"
 )
+
+// DefaultWidth is the width of the text story when the terminal's is unknown (output to a pipe or a
+// file).
+const DefaultWidth = 80
 
 const (
 	ansiReset = "\x1b[0m"
@@ -26,18 +34,29 @@ const (
 	ansiCyan  = "\x1b[36m"
 )
 
+// The columns: sequence number, time, component, message. The number and time columns start wide
+// enough for most runs and widen (once, for good) when a number or time does not fit, so lines stay
+// aligned with each other; a component name longer than its column puts the message on the next line.
+const (
+	seqCol  = 5
+	timeCol = 7
+	compCol = 23
+	// minMessage is the narrowest message column: on a narrower terminal the lines grow wider
+	// than it rather than become a word per line.
+	minMessage = 24
+)
+
 type textNarrator struct {
-	w       io.Writer
-	o       Options
-	header  bool
-	compCol int
+	w      io.Writer
+	o      Options
+	header bool
+	// seqW and timeW are the current widths of the number and time columns; they only grow.
+	seqW, timeW int
+	long        elider // a long name is shown in full once per story
 }
 
 func newText(w io.Writer, o Options) *textNarrator {
-	if o.Width <= 0 {
-		o.Width = 110
-	}
-	return &textNarrator{w: w, o: o, compCol: 23}
+	return &textNarrator{w: w, o: o, seqW: seqCol, timeW: timeCol}
 }
 
 func (n *textNarrator) paint(code, s string) string {
@@ -55,20 +74,32 @@ func (n *textNarrator) Event(e trace.Event) {
 	if !Visible(e, n.o.Verbose) {
 		return
 	}
+	// Real-time runs stamp events to the nanosecond; a millisecond is enough to read.
+	seq := strconv.FormatInt(e.Seq, 10)
+	at := time.Duration(e.Time).Round(time.Millisecond).String()
+	if len(seq) > n.seqW || len(at) > n.timeW {
+		n.seqW, n.timeW = max(n.seqW, len(seq)), max(n.timeW, len(at))
+		n.header = false // the columns widened: a new header shows where they are now
+	}
 	if !n.header {
-		fmt.Fprintf(n.w, "%5s  %s  %s  %s\n", "#", pad(n.say("time"), 6), pad(n.say("component"), n.compCol), n.say("what happened"))
+		fmt.Fprintf(n.w, "%*s  %s  %s  %s\n", n.seqW, "#", pad(n.say("time"), n.timeW), pad(n.say("component"), compCol), n.say("what happened"))
 		n.header = true
 	}
 	msg := n.message(e)
 	// The action word leads an English line that does not already start with it; a translated
-	// line says it in its own words.
-	if e.Action != "" && !strings.HasPrefix(msg, e.Action) && (n.o.Lang != "zh" || msg == e.Message) {
-		msg = e.Action + ": " + msg
+	// line says it in its own words, an untranslated one (a format with no words of its own) gets
+	// the action word in the story's language.
+	if e.Action != "" && !strings.HasPrefix(msg, e.Action) {
+		switch {
+		case n.o.Lang != "zh":
+			msg = e.Action + ": " + msg
+		case msg == e.Message:
+			msg = n.say(e.Action) + "：" + msg
+		}
 	}
-	// Real-time runs stamp events to the nanosecond; a millisecond is enough to read.
-	prefix := fmt.Sprintf("%5d  %-6s  ", e.Seq, time.Duration(e.Time).Round(time.Millisecond).String())
-	indent := strings.Repeat(" ", len(prefix)+n.compCol+2)
-	lines := wrap(msg, n.o.Width-len(indent))
+	prefix := fmt.Sprintf("%*s  %s  ", n.seqW, seq, pad(at, n.timeW))
+	indent := strings.Repeat(" ", len(prefix)+compCol+2)
+	lines := n.wrap(n.long.elide(msg), max(n.o.Width-len(indent), minMessage))
 	colour := ""
 	switch {
 	case e.Code >= 400:
@@ -78,8 +109,14 @@ func (n *textNarrator) Event(e trace.Event) {
 	case e.Component == "etcd":
 		colour = ansiGreen
 	}
-	fmt.Fprintf(n.w, "%s%s  %s\n", prefix, n.paint(ansiCyan, fmt.Sprintf("%-*s", n.compCol, e.Component)), n.paint(colour, lines[0]))
-	for _, l := range lines[1:] {
+	if len(e.Component) > compCol {
+		// A long component name takes the rest of its line; the message starts under its column.
+		fmt.Fprintf(n.w, "%s%s\n", prefix, n.paint(ansiCyan, e.Component))
+	} else {
+		fmt.Fprintf(n.w, "%s%s  %s\n", prefix, n.paint(ansiCyan, pad(e.Component, compCol)), n.paint(colour, lines[0]))
+		lines = lines[1:]
+	}
+	for _, l := range lines {
 		fmt.Fprintf(n.w, "%s%s\n", indent, n.paint(colour, l))
 	}
 }
@@ -88,7 +125,9 @@ func (n *textNarrator) heading(e trace.Event) {
 	if n.header {
 		fmt.Fprintln(n.w)
 	}
-	fmt.Fprintln(n.w, n.paint(ansiBold, "── "+n.message(e)+" ──"))
+	for _, l := range n.wrap("── "+n.long.elide(n.message(e))+" ──", n.o.Width) {
+		fmt.Fprintln(n.w, n.paint(ansiBold, l))
+	}
 	n.header = false
 }
 
@@ -97,7 +136,7 @@ func (n *textNarrator) message(e trace.Event) string {
 	if n.o.Lang != "zh" {
 		return e.Message
 	}
-	return translate(e)
+	return translate(n.o.Catalog, e)
 }
 
 func (n *textNarrator) say(s string) string {
@@ -122,47 +161,147 @@ func runeWidth(r rune) int {
 
 // pad fills s with spaces to width columns.
 func pad(s string, width int) string {
-	w := 0
-	for _, r := range s {
-		w += runeWidth(r)
-	}
+	w := textWidth(s)
 	if w >= width {
 		return s
 	}
 	return s + strings.Repeat(" ", width-w)
 }
 
-// wrap breaks s into lines of at most width columns, at spaces where possible.
-func wrap(s string, width int) []string {
-	if width < 20 {
-		width = 20
+// Fit wraps a line written outside the story (Play's header and verdict) to o.Width, as the story
+// wraps its own.
+func (o Options) Fit(s string) string {
+	if o.Width <= 0 {
+		return s
 	}
+	return strings.Join(wrap(s, o.Width), "\n")
+}
+
+// wrap wraps s to width columns, or only at its own line breaks when the story is not wrapped.
+func (n *textNarrator) wrap(s string, width int) []string {
+	if n.o.Width <= 0 {
+		return strings.Split(s, "\n")
+	}
+	return wrap(s, width)
+}
+
+// wrap breaks s into lines of at most width columns. It breaks at spaces, and between Chinese
+// characters (which need none); a word is never split unless it is longer than a whole line, and then
+// after a '/', ',' or '-' where it has one.
+func wrap(s string, width int) []string {
 	var lines []string
 	for _, para := range strings.Split(s, "\n") {
-		r := []rune(para)
-		for {
-			cols, fit := 0, len(r)
-			for i, c := range r {
-				cols += runeWidth(c)
-				if cols > width {
-					fit = i
-					break
-				}
-			}
-			if fit == len(r) {
-				break
-			}
-			cut := fit
-			for i := fit; i > fit/2; i-- {
-				if r[i] == ' ' {
-					cut = i
-					break
-				}
-			}
-			lines = append(lines, strings.TrimRight(string(r[:cut]), " "))
-			r = []rune(strings.TrimLeft(string(r[cut:]), " "))
+		var line []rune
+		cols := 0
+		flush := func() {
+			lines = append(lines, strings.TrimRight(string(line), " "))
+			line, cols = nil, 0
 		}
-		lines = append(lines, string(r))
+		for _, word := range words(para) {
+			if cols == 0 && strings.TrimSpace(word) == "" {
+				continue // no line starts with the space it was broken at
+			}
+			w := textWidth(word)
+			for cols+w > width && strings.TrimSpace(word) != "" {
+				if w <= width && cols > 0 {
+					flush() // the word fits on a line of its own
+					break
+				}
+				// A word longer than a line: cut it where it has a joint, on this line if one fits.
+				head, rest := splitLong([]rune(word), width-cols, cols == 0)
+				if len(head) == 0 {
+					flush()
+					continue
+				}
+				line = append(line, head...)
+				flush()
+				word, w = string(rest), textWidth(string(rest))
+			}
+			line = append(line, []rune(word)...)
+			cols += w
+		}
+		flush()
 	}
 	return lines
+}
+
+// words splits s into the units wrap may not break: runs of spaces, single wide (Chinese)
+// characters, and words, where a word carries the Chinese punctuation that follows it.
+func words(s string) []string {
+	var out []string
+	var cur []rune
+	kind := 0 // 0 none, 1 space, 2 word
+	emit := func() {
+		if len(cur) > 0 {
+			out = append(out, string(cur))
+		}
+		cur, kind = nil, 0
+	}
+	for _, r := range s {
+		switch {
+		case r == ' ':
+			if kind != 1 {
+				emit()
+			}
+			cur, kind = append(cur, r), 1
+		case runeWidth(r) == 2:
+			if isClosingPunct(r) && len(out)+len(cur) > 0 {
+				// Closing punctuation stays with what it closes.
+				if len(cur) == 0 {
+					out[len(out)-1] += string(r)
+				} else {
+					cur = append(cur, r)
+				}
+				continue
+			}
+			emit()
+			cur = append(cur, r)
+			emit()
+		default:
+			if kind != 2 {
+				emit()
+			}
+			cur, kind = append(cur, r), 2
+		}
+	}
+	emit()
+	return out
+}
+
+// isClosingPunct is Chinese punctuation that may not start a line.
+func isClosingPunct(r rune) bool { return strings.ContainsRune("，。：；、）！？」』】", r) }
+
+// splitLong cuts a word into a head of at most room columns, ending at its last '/' that fits (else
+// ',', '.' or '-'), and the rest. With no such joint it returns no head, or when hard (the line is
+// empty) cuts at room.
+func splitLong(r []rune, room int, hard bool) (head, rest []rune) {
+	cols, fit := 0, 0
+	for i, c := range r {
+		if cols+runeWidth(c) > room {
+			break
+		}
+		cols += runeWidth(c)
+		fit = i + 1
+	}
+	for _, joint := range "/,.-" { // a path segment first, a hyphenated part last
+		for i := fit; i > 0; i-- {
+			if r[i-1] == joint {
+				return r[:i], r[i:]
+			}
+		}
+	}
+	if !hard {
+		return nil, r
+	}
+	fit = max(fit, 1)
+	return r[:fit], r[fit:]
+}
+
+// textWidth is how many terminal columns s takes.
+func textWidth(s string) int {
+	w := 0
+	for _, r := range s {
+		w += runeWidth(r)
+	}
+	return w
 }

@@ -1,8 +1,9 @@
 // zh.go: the Chinese telling (--lang zh), for the audience of the articles in shared/seeds. A message
-// is translated by its format string, so the numbers and names in it stay exactly as in English;
-// Kubernetes' own terms (Pod, ReplicaSet, resourceVersion) and its own messages (error text, event
-// reasons) stay untranslated, as the articles keep them. A message with no entry here is shown in
-// English.
+// is translated by its format string through the catalogue the caller passes in Options.Catalog (each
+// package that records trace lines keeps its own, next to its formats, and the wiring merges them), so
+// the numbers and names in it stay exactly as in English. Kubernetes' own terms (Pod, ReplicaSet,
+// resourceVersion) and its own messages (error text, event messages) stay untranslated, as the
+// articles keep them. A message whose format has no entry is shown in English.
 package narrate
 
 import (
@@ -11,48 +12,43 @@ import (
 	"kubesim/trace"
 )
 
+// zhWords are the narrators' own words: the column heads of the text story, the action words that
+// lead a line whose format has no words of its own (the apiserver's gates, named as the articles name
+// them), and the writes to etcd in the diagram.
 var zhWords = map[string]string{
 	"time":          "时间",
 	"component":     "组件",
 	"what happened": "发生了什么",
+	"authenticate":  "认证",
+	"authorize":     "授权",
+	"admit":         "准入控制",
+	"validate":      "校验",
+	"put":           "写入",
+	"delete":        "删除",
 }
 
-// zhFormats maps an English format string to its Chinese form with the same verbs in the same order.
-var zhFormats = map[string]string{
-	// kube-apiserver gates
-	"bearer token -> %s":                  "bearer token 认证通过 -> %s",
-	"%s: %s -> 401 Unauthorized":          "%s：%s -> 401 Unauthorized（认证失败，请求到此为止）",
-	"%s -> 403 %s":                        "%s -> 403（授权失败）%s",
-	"%s: %s":                              "%s：%s",
-	"admission %s: %s":                    "准入插件 %s：%s",
-	"admission plugin %s rejected %s: %s": "准入插件 %s 拒绝了 %s：%s",
-	"%s -> 422 %s":                        "%s -> 422（校验失败）%s",
-	"%s: valid":                           "%s：字段校验通过",
-	"%s -> %d %s":                         "%s -> %d %s",
-	"%s: passed every gate; dry run, nothing written to etcd":                                                  "%s：通过了所有关卡；这是 dry run，没有写入 etcd",
-	"%s: marked for deletion (deletionTimestamp set, grace %ds, finalizers %v)":                                "%s：标记删除（设置 deletionTimestamp，宽限期 %d 秒，finalizers %v）",
-	"compacted history up to revision %d: older resourceVersions are gone":                                     "压缩了 revision %d 之前的历史：更早的 resourceVersion 不复存在",
-	"eviction of pod %s/%s allowed (no PodDisruptionBudget)":                                                   "允许驱逐 Pod %s/%s（没有 PodDisruptionBudget）",
-	"created %d bootstrap objects: namespaces %v, RBAC roles and bindings for each component, PriorityClasses": "创建了 %d 个引导对象：命名空间 %v、各组件的 RBAC 角色与绑定、PriorityClass",
-	// etcd
-	"%s": "%s",
-	// informers
-	"%s: watch from resourceVersion %s answered 410 Gone (%s): listing everything again": "%s：从 resourceVersion %s 续 watch 得到 410 Gone（%s）：重新全量 list",
-	// events
-	"could not record event %s %s: %v": "无法记录事件 %s %s：%v",
-}
-
-// translate renders e in Chinese when its format has an entry.
-func translate(e trace.Event) string {
-	format, args := e.Format()
-	if zh, ok := zhFormats[format]; ok {
-		return fmt.Sprintf(zh, args...)
+// Sprintf formats a line in o's language: through o.Catalog for "zh", as in English otherwise (Play's
+// header and verdict, which are not trace events).
+func (o Options) Sprintf(format string, args ...any) string {
+	if o.Lang != "zh" {
+		return fmt.Sprintf(format, args...)
 	}
-	if zh, ok := ZH[format]; ok {
-		return fmt.Sprintf(zh, args...)
+	return translate(o.Catalog, trace.Event{}.Msgf(format, args...))
+}
+
+// translate renders e with the catalogue's telling of its format, or in English when c has none.
+func translate(c trace.Catalog, e trace.Event) string {
+	format, args := e.Format()
+	if tr, ok := c[format]; ok {
+		return fmt.Sprintf(tr, args...)
+	}
+	if e.Message == "" {
+		return fmt.Sprintf(format, args...)
 	}
 	return e.Message
 }
 
-// ZH lets other packages (the scenario catalogue) add their own Chinese formats at init time.
+// ZH holds the scenarios' own Chinese lines (step headings, signs), filled at init by the scenario
+// catalogue until each scenario carries its translations itself. No narrator reads it: sim.ScenarioZH
+// hands it to sim.Catalog, which merges it with the components' catalogues.
 var ZH = map[string]string{}
