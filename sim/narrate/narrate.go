@@ -22,8 +22,8 @@ type Options struct {
 	Verbose bool
 	Color   bool // ANSI colours, for a terminal
 	// Width is the number of terminal columns the text story wraps to: cmd passes the terminal's
-	// (TerminalWidth, DefaultWidth when it is not a terminal); 0 does not wrap, one line per event,
-	// for tests and tools that search the story.
+	// (TerminalWidth); 0 does not wrap, one line per event, for a pipe, a file, tests and tools that
+	// search the story.
 	Width int
 	// Catalog translates trace formats for Lang "zh" (see trace.Catalog); sim.Catalog merges every
 	// component's.

@@ -10,11 +10,14 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// TerminalWidth is the number of columns of the terminal f writes to, or DefaultWidth when f is not
-// a terminal (a pipe, a file) or does not say.
+// TerminalWidth is the number of columns of the terminal f writes to; 0 (no wrapping: one line per
+// event, as grep and diff want) when f is a pipe or a file; DefaultWidth when a terminal does not say.
 func TerminalWidth(f *os.File) int {
 	ws, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ)
-	if err != nil || ws.Col == 0 {
+	switch {
+	case err != nil:
+		return 0
+	case ws.Col == 0:
 		return DefaultWidth
 	}
 	return int(ws.Col)
