@@ -4,7 +4,7 @@
 //
 //	func TestTheArticlesDeployment(t *testing.T) {
 //		l := lab.New(t)                                  // 3 nodes, the whole control plane, step mode
-//		l.Apply(sim.NginxDeploymentYAML)                 // kubectl apply -f nginx-deployment.yaml
+//		l.Apply(manifests.NginxDeployment)               // kubectl apply -f nginx-deployment.yaml
 //		l.Until("deployment nginx available")            // the cluster works, in virtual time
 //		l.ExpectEvent("ScalingReplicaSet", "Scaled up replica set nginx-")
 //		if got := l.Deployment("nginx").Status.AvailableReplicas; got != 3 { t.Fatal(got) }

@@ -3,6 +3,7 @@ package sim_test
 import (
 	"context"
 	"fmt"
+	"kubesim/scenarios/manifests"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -98,7 +99,7 @@ func TestConditionsReadWhatKubectlGetWouldShow(t *testing.T) {
 	admin := c.Kubectl.Client()
 
 	// A Deployment whose controller has rolled out 3 of 3.
-	objs, err := c.Kubectl.Apply(ctx, []byte(sim.NginxDeploymentYAML))
+	objs, err := c.Kubectl.Apply(ctx, []byte(manifests.NginxDeployment))
 	require.NoError(t, err)
 	d := objs[0].(*api.Deployment)
 	d.Status = api.DeploymentStatus{ObservedGeneration: d.Generation, Replicas: 3, UpdatedReplicas: 3, ReadyReplicas: 3, AvailableReplicas: 3,

@@ -2,6 +2,7 @@ package sim_test
 
 import (
 	"context"
+	"kubesim/scenarios/manifests"
 	"strings"
 	"testing"
 	"time"
@@ -49,7 +50,7 @@ func TestSlowEtcdWritesTakeClusterTime(t *testing.T) {
 	defer c.Close()
 	c.SlowEtcd(200 * time.Millisecond)
 	before := c.Now()
-	_, err = c.Kubectl.Apply(ctx, []byte(sim.NginxDeploymentYAML))
+	_, err = c.Kubectl.Apply(ctx, []byte(manifests.NginxDeployment))
 	require.NoError(t, err)
 	assert.Equal(t, 200*time.Millisecond, c.Now().Sub(before))
 	assert.True(t, traceHas(c, "(the write waited 200ms in etcd)"))

@@ -5,6 +5,7 @@ package sim
 
 import (
 	"context"
+	"kubesim/scenarios/manifests"
 	"strconv"
 
 	"kubesim/api"
@@ -12,28 +13,6 @@ import (
 	"kubesim/apiserver"
 	"kubesim/client"
 )
-
-// NginxDeploymentYAML is the manifest of the articles (`kubectl apply -f nginx-deployment.yaml`).
-const NginxDeploymentYAML = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: nginx
-spec:
-  replicas: 3
-  selector:
-    matchLabels:
-      app: nginx
-  template:
-    metadata:
-      labels:
-        app: nginx
-    spec:
-      containers:
-      - name: nginx
-        image: nginx:1.25
-        ports:
-        - containerPort: 80
-`
 
 func init() {
 	Register(Scenario{
@@ -64,7 +43,7 @@ func runAPIGates(ctx context.Context, s *Session) error {
 	}
 
 	s.Step("A request that passes every gate: kubectl apply -f nginx-deployment.yaml")
-	objs, err := k.Apply(ctx, []byte(NginxDeploymentYAML))
+	objs, err := k.Apply(ctx, []byte(manifests.NginxDeployment))
 	s.Expect(err == nil && len(objs) == 1, "the Deployment is created")
 	if err != nil {
 		return s.Err()
@@ -126,16 +105,7 @@ func runAPIGates(ctx context.Context, s *Session) error {
 	s.Expect(revision() == before, "nothing was written to etcd")
 
 	s.Step("Strict decoding: a typo in a field name is an error, never silently dropped")
-	typo := []byte(`apiVersion: v1
-kind: Pod
-metadata:
-  name: typo
-spec:
-  containers:
-  - name: nginx
-    image: nginx:1.25
-    imagePullPolcy: Always
-`)
+	typo := []byte(manifests.Read("typo-pod.yaml"))
 	_, err = k.Apply(ctx, typo)
 	s.ExpectError(err, 400, `strict decoding error: unknown field "spec.containers[0].imagePullPolcy"`)
 
@@ -160,7 +130,7 @@ spec:
 	s.Expect(err == nil, "the second writer reads again, reapplies its change and succeeds")
 
 	s.Step("Creating what exists, reading what does not")
-	_, err = k.Apply(ctx, []byte(NginxDeploymentYAML))
+	_, err = k.Apply(ctx, []byte(manifests.NginxDeployment))
 	s.Expect(err == nil, "kubectl apply of an existing object updates it")
 	_, err = k.Create(ctx, &api.Deployment{ObjectMeta: api.ObjectMeta{Name: "nginx", Namespace: "default"},
 		Spec: d.Spec})

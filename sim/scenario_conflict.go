@@ -6,6 +6,7 @@ package sim
 
 import (
 	"context"
+	"kubesim/scenarios/manifests"
 
 	"kubesim/api"
 )
@@ -33,7 +34,7 @@ nginx:1.27.`,
 func runConflict(ctx context.Context, s *Session) error {
 	k := s.Kubectl
 	s.Step("kubectl apply -f nginx-deployment.yaml")
-	if _, err := k.Apply(ctx, []byte(NginxDeploymentYAML)); err != nil {
+	if _, err := k.Apply(ctx, []byte(manifests.NginxDeployment)); err != nil {
 		s.Expect(false, "the Deployment is created: %v", err)
 		return s.Err()
 	}

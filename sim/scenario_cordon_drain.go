@@ -6,6 +6,7 @@ package sim
 
 import (
 	"context"
+	"kubesim/scenarios/manifests"
 	"strings"
 	"time"
 
@@ -37,28 +38,11 @@ pod replaced on node-2 or node-3 and the Deployment back at 3/3; log-agent still
 	})
 }
 
-const logAgentYAML = `apiVersion: apps/v1
-kind: DaemonSet
-metadata:
-  name: log-agent
-spec:
-  selector:
-    matchLabels:
-      app: log-agent
-  template:
-    metadata:
-      labels:
-        app: log-agent
-    spec:
-      containers:
-      - name: agent
-        image: busybox:1.36
-        command: ["sleep", "infinity"]
-`
+var logAgentYAML = manifests.Read("log-agent.yaml")
 
 func runCordonDrain(ctx context.Context, s *Session) error {
 	s.Step("kubectl apply: the log-agent DaemonSet (one pod per node) and nginx-deployment.yaml")
-	for _, manifest := range []string{logAgentYAML, NginxDeploymentYAML} {
+	for _, manifest := range []string{logAgentYAML, manifests.NginxDeployment} {
 		if _, err := s.Kubectl.Apply(ctx, []byte(manifest)); err != nil {
 			s.Expect(false, "created: %v", err)
 			return s.Err()

@@ -9,6 +9,7 @@ package sim
 import (
 	"context"
 	"fmt"
+	"kubesim/scenarios/manifests"
 	"strings"
 	"time"
 
@@ -35,16 +36,7 @@ crasher_default(...)", counted up as it repeats.`,
 	})
 }
 
-const crasherYAML = `apiVersion: v1
-kind: Pod
-metadata:
-  name: crasher
-spec:
-  containers:
-  - name: app
-    image: busybox:1.36
-    command: ["sh", "-c", "exit 1"]
-`
+var crasherYAML = manifests.Read("crasher.yaml")
 
 func runCrashLoop(ctx context.Context, s *Session) error {
 	s.Step(`kubectl apply: a pod whose only container runs sh -c "exit 1"`)

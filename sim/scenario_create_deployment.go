@@ -7,6 +7,7 @@ package sim
 
 import (
 	"context"
+	"kubesim/scenarios/manifests"
 	"strings"
 
 	"kubesim/api"
@@ -36,7 +37,7 @@ pulled image", "Created container", "Started container"; each step's resourceVer
 
 func runCreateDeployment(ctx context.Context, s *Session) error {
 	s.Step("kubectl apply -f nginx-deployment.yaml (3 replicas of nginx:1.25)")
-	if _, err := s.Kubectl.Apply(ctx, []byte(NginxDeploymentYAML)); err != nil {
+	if _, err := s.Kubectl.Apply(ctx, []byte(manifests.NginxDeployment)); err != nil {
 		s.Expect(false, "the Deployment is created: %v", err)
 		return s.Err()
 	}

@@ -6,22 +6,14 @@ package sim
 
 import (
 	"context"
+	"kubesim/scenarios/manifests"
 	"time"
 
 	"kubesim/scheduler/plugins"
 )
 
 // specialPodYAML asks for a scheduler called my-scheduler.
-const specialPodYAML = `apiVersion: v1
-kind: Pod
-metadata:
-  name: special
-spec:
-  schedulerName: my-scheduler
-  containers:
-  - name: special
-    image: nginx:1.25
-`
+var specialPodYAML = manifests.Read("special-pod.yaml")
 
 func init() {
 	Register(Scenario{

@@ -7,6 +7,7 @@ package sim
 
 import (
 	"context"
+	"kubesim/scenarios/manifests"
 	"strings"
 	"sync"
 	"time"
@@ -112,7 +113,7 @@ func measureCreate(ctx context.Context, s *Session, tap *traceTap) (createFlow, 
 	latency := s.APIServer.RequestLatency("create", "deployments.apps")
 	began := s.Now()
 	tap.start()
-	if _, err := s.Kubectl.Apply(ctx, []byte(NginxDeploymentYAML)); err != nil {
+	if _, err := s.Kubectl.Apply(ctx, []byte(manifests.NginxDeployment)); err != nil {
 		s.Expect(false, "the Deployment is created: %v", err)
 		return f, false
 	}

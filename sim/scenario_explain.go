@@ -6,6 +6,7 @@ package sim
 
 import (
 	"context"
+	"kubesim/scenarios/manifests"
 	"strings"
 
 	"kubesim/api"
@@ -25,73 +26,13 @@ var explainNodes = []NodeSpec{
 }
 
 // explainSetupYAML puts a busy pod on node-1 (1500m of its 1900m) and a smaller one on node-2.
-const explainSetupYAML = `apiVersion: v1
-kind: Pod
-metadata:
-  name: busy
-spec:
-  nodeSelector:
-    kubernetes.io/hostname: node-1
-  containers:
-  - name: busy
-    image: redis:7.2
-    resources:
-      requests:
-        cpu: 1500m
----
-apiVersion: v1
-kind: Pod
-metadata:
-  name: frontend
-spec:
-  nodeSelector:
-    kubernetes.io/hostname: node-2
-  containers:
-  - name: frontend
-    image: nginx:1.25
-    resources:
-      requests:
-        cpu: 500m
-        memory: 512Mi
-`
+var explainSetupYAML = manifests.Read("explain-setup.yaml")
 
 // explainWebYAML needs 1 CPU and prefers SSD nodes.
-const explainWebYAML = `apiVersion: v1
-kind: Pod
-metadata:
-  name: web
-spec:
-  affinity:
-    nodeAffinity:
-      preferredDuringSchedulingIgnoredDuringExecution:
-      - weight: 50
-        preference:
-          matchExpressions:
-          - key: disktype
-            operator: In
-            values: ["ssd"]
-  containers:
-  - name: web
-    image: nginx:1.25
-    resources:
-      requests:
-        cpu: "1"
-        memory: 1Gi
-`
+var explainWebYAML = manifests.Read("explain-web.yaml")
 
 // explainHugeYAML fits nowhere.
-const explainHugeYAML = `apiVersion: v1
-kind: Pod
-metadata:
-  name: huge
-spec:
-  containers:
-  - name: huge
-    image: nginx:1.25
-    resources:
-      requests:
-        cpu: "5"
-`
+var explainHugeYAML = manifests.Read("explain-huge.yaml")
 
 func init() {
 	Register(Scenario{

@@ -5,26 +5,16 @@ package sim
 
 import (
 	"context"
-	"fmt"
+	"kubesim/scenarios/manifests"
+	"strings"
 
 	"kubesim/scheduler/plugins"
 )
 
-// proxyPodYAML is a pod named %s listening on its node's port 8080.
-const proxyPodYAML = `apiVersion: v1
-kind: Pod
-metadata:
-  name: %s
-  labels:
-    app: proxy
-spec:
-  containers:
-  - name: proxy
-    image: nginx:1.25
-    ports:
-    - containerPort: 8080
-      hostPort: 8080
-`
+// proxyPod is proxy-pod.yaml, a pod listening on its node's port 8080, named name.
+func proxyPod(name string) []byte {
+	return []byte(strings.Replace(manifests.Read("proxy-pod.yaml"), "name: proxy-a", "name: "+name, 1))
+}
 
 func init() {
 	Register(Scenario{
@@ -54,7 +44,7 @@ func runHostPort(ctx context.Context, s *Session) error {
 	}
 
 	s.Step("kubectl apply -f proxy-a.yaml: hostPort 8080")
-	if _, err := s.Kubectl.Apply(ctx, []byte(fmt.Sprintf(proxyPodYAML, "proxy-a"))); err != nil {
+	if _, err := s.Kubectl.Apply(ctx, proxyPod("proxy-a")); err != nil {
 		return s.Err()
 	}
 	if !schedWait(ctx, s, "pod proxy-a bound") {
@@ -64,7 +54,7 @@ func runHostPort(ctx context.Context, s *Session) error {
 	s.Expect(first != "", "proxy-a is bound to %s, which now has port 8080 taken", first)
 
 	s.Step("kubectl apply -f proxy-b.yaml: hostPort 8080 too; the scheduler explains, then decides")
-	ex := schedApplyAndExplain(ctx, s, sched, fmt.Sprintf(proxyPodYAML, "proxy-b"))
+	ex := schedApplyAndExplain(ctx, s, sched, string(proxyPod("proxy-b")))
 	if ex == nil {
 		return s.Err()
 	}
@@ -80,7 +70,7 @@ func runHostPort(ctx context.Context, s *Session) error {
 
 	s.Step("kubectl apply -f proxy-c.yaml and proxy-d.yaml: a third takes the last free 8080, a fourth fits nowhere")
 	for _, name := range []string{"proxy-c", "proxy-d"} {
-		if _, err := s.Kubectl.Apply(ctx, []byte(fmt.Sprintf(proxyPodYAML, name))); err != nil {
+		if _, err := s.Kubectl.Apply(ctx, proxyPod(name)); err != nil {
 			return s.Err()
 		}
 	}

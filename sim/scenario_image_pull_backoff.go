@@ -8,6 +8,7 @@ package sim
 import (
 	"context"
 	"fmt"
+	"kubesim/scenarios/manifests"
 	"strings"
 	"time"
 
@@ -42,35 +43,7 @@ doubling: 10s, 20s, 40s, 1m20s (the scenario stops there; the kubelet goes on to
 	})
 }
 
-const badImagesYAML = `apiVersion: v1
-kind: Pod
-metadata:
-  name: web
-spec:
-  containers:
-  - name: web
-    image: ngnix:1.25
----
-apiVersion: v1
-kind: Pod
-metadata:
-  name: private-app
-spec:
-  containers:
-  - name: app
-    image: registry.example.com/private/app:1.0
----
-apiVersion: v1
-kind: Pod
-metadata:
-  name: legacy-app
-spec:
-  nodeSelector:
-    kubernetes.io/arch: arm64
-  containers:
-  - name: app
-    image: registry.example.com/legacy/app:1.0
-`
+var badImagesYAML = manifests.Read("bad-images.yaml")
 
 func runImagePullBackoff(ctx context.Context, s *Session) error {
 	s.Step("kubectl apply: web (ngnix:1.25, a typo), private-app (no imagePullSecrets), legacy-app (amd64 only, for an arm64 node)")

@@ -6,47 +6,17 @@ package sim
 
 import (
 	"context"
+	"kubesim/scenarios/manifests"
 	"time"
 
 	"kubesim/api"
 )
 
 // batchDeploymentYAML fills each default node (Allocatable cpu 3900m) with 3 of its CPUs.
-const batchDeploymentYAML = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: batch
-spec:
-  replicas: 3
-  selector:
-    matchLabels:
-      app: batch
-  template:
-    metadata:
-      labels:
-        app: batch
-    spec:
-      containers:
-      - name: worker
-        image: nginx:1.25
-        resources:
-          requests:
-            cpu: "3"
-`
+var batchDeploymentYAML = manifests.Read("batch-deployment.yaml")
 
 // bigPodYAML asks for 2 CPUs, which no node has left while batch runs 3 replicas.
-const bigPodYAML = `apiVersion: v1
-kind: Pod
-metadata:
-  name: big
-spec:
-  containers:
-  - name: big
-    image: nginx:1.25
-    resources:
-      requests:
-        cpu: "2"
-`
+var bigPodYAML = manifests.Read("big-pod.yaml")
 
 func init() {
 	Register(Scenario{

@@ -6,6 +6,7 @@ package sim
 
 import (
 	"context"
+	"kubesim/scenarios/manifests"
 	"sort"
 	"strings"
 
@@ -55,13 +56,13 @@ func runInvalidObject(ctx context.Context, s *Session) error {
 	s.Expect(revision() == before, "etcd's revision is still %d: nothing was written", before)
 
 	s.Step("kubectl apply -f of a manifest that misspells replicas as replica")
-	typo := strings.Replace(NginxDeploymentYAML, "  replicas: 3", "  replica: 3", 1)
+	typo := strings.Replace(manifests.NginxDeployment, "  replicas: 3", "  replica: 3", 1)
 	_, err = k.Apply(ctx, []byte(typo))
 	s.ExpectError(err, 400, `strict decoding error: unknown field "spec.replica"`)
 	s.Expect(revision() == before, "etcd's revision is still %d: nothing was written", before)
 
 	s.Step("The corrected manifest passes every gate")
-	objs, err := k.Apply(ctx, []byte(NginxDeploymentYAML))
+	objs, err := k.Apply(ctx, []byte(manifests.NginxDeployment))
 	s.Expect(err == nil && len(objs) == 1, "deployment.apps/nginx created")
 	s.Expect(revision() > before, "it is written to etcd (revision %d)", revision())
 	return s.Err()

@@ -7,6 +7,7 @@ package sim
 import (
 	"context"
 	"fmt"
+	"kubesim/scenarios/manifests"
 	"time"
 
 	"kubesim/api"
@@ -41,26 +42,13 @@ showed RESTARTS 0; after the heal, node-1 Ready, the taint gone, and worker's RE
 	})
 }
 
-const workerYAML = `apiVersion: v1
-kind: Pod
-metadata:
-  name: worker
-spec:
-  nodeSelector:
-    kubernetes.io/hostname: node-1
-  containers:
-  - name: worker
-    image: nginx:1.25
-    env:
-    - name: KUBESIM_CRASH_AFTER
-      value: 60s
-`
+var workerYAML = manifests.Read("worker.yaml")
 
 func runLocalAutonomy(ctx context.Context, s *Session) error {
 	logs := followKubeletLogs(s)
 
 	s.Step("kubectl apply: nginx-deployment.yaml (one pod per node) and worker on node-1, which crashes every 60s")
-	for _, manifest := range []string{NginxDeploymentYAML, workerYAML} {
+	for _, manifest := range []string{manifests.NginxDeployment, workerYAML} {
 		if _, err := s.Kubectl.Apply(ctx, []byte(manifest)); err != nil {
 			s.Expect(false, "created: %v", err)
 			return s.Err()

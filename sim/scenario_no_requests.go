@@ -6,6 +6,7 @@ package sim
 
 import (
 	"context"
+	"kubesim/scenarios/manifests"
 	"time"
 
 	"kubesim/api"
@@ -20,38 +21,10 @@ var smallNodes = []NodeSpec{
 }
 
 // leakyPodYAML declares nothing and leaks 50Mi of memory a second.
-const leakyPodYAML = `apiVersion: v1
-kind: Pod
-metadata:
-  name: leaky
-spec:
-  containers:
-  - name: leaky
-    image: nginx:1.25
-    env:
-    - name: KUBESIM_MEMORY_GROWTH
-      value: 50Mi/s
-`
+var leakyPodYAML = manifests.Read("leaky-pod.yaml")
 
 // crowdDeploymentYAML is 20 replicas without requests.
-const crowdDeploymentYAML = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: crowd
-spec:
-  replicas: 20
-  selector:
-    matchLabels:
-      app: crowd
-  template:
-    metadata:
-      labels:
-        app: crowd
-    spec:
-      containers:
-      - name: web
-        image: nginx:1.25
-`
+var crowdDeploymentYAML = manifests.Read("crowd-deployment.yaml")
 
 func init() {
 	Register(Scenario{

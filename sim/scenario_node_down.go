@@ -8,6 +8,7 @@ package sim
 import (
 	"context"
 	"fmt"
+	"kubesim/scenarios/manifests"
 	"time"
 
 	"kubesim/api"
@@ -147,7 +148,7 @@ func runNodeDown(ctx context.Context, s *Session) error {
 // node, available; it returns the pod on node, or nil with the unmet sign recorded.
 func nginxWithAPodOn(ctx context.Context, s *Session, node string) *api.Pod {
 	s.Step("kubectl apply -f nginx-deployment.yaml: 3 replicas, one on each node")
-	if _, err := s.Kubectl.Apply(ctx, []byte(NginxDeploymentYAML)); err != nil {
+	if _, err := s.Kubectl.Apply(ctx, []byte(manifests.NginxDeployment)); err != nil {
 		s.Expect(false, "the Deployment is created: %v", err)
 		return nil
 	}

@@ -5,6 +5,7 @@ package sim
 
 import (
 	"context"
+	"kubesim/scenarios/manifests"
 	"time"
 
 	"kubesim/api"
@@ -34,7 +35,7 @@ new pod "Successfully assigned default/nginx-... to node-4".`,
 
 func runNodeJoin(ctx context.Context, s *Session) error {
 	s.Step("kubectl apply -f nginx-deployment.yaml on the 3-node cluster")
-	if _, err := s.Kubectl.Apply(ctx, []byte(NginxDeploymentYAML)); err != nil {
+	if _, err := s.Kubectl.Apply(ctx, []byte(manifests.NginxDeployment)); err != nil {
 		s.Expect(false, "the Deployment is created: %v", err)
 		return s.Err()
 	}

@@ -8,6 +8,7 @@ package sim
 import (
 	"context"
 	"fmt"
+	"kubesim/scenarios/manifests"
 	"sort"
 	"strings"
 	"time"
@@ -46,55 +47,7 @@ consumption of memory."; db still Running.`,
 	})
 }
 
-const memoryPressureYAML = `apiVersion: v1
-kind: Pod
-metadata:
-  name: cache
-spec:
-  nodeSelector:
-    kubernetes.io/hostname: node-1
-  containers:
-  - name: cache
-    image: nginx:1.25
-    env:
-    - name: KUBESIM_MEMORY_GROWTH
-      value: 5Mi/s
----
-apiVersion: v1
-kind: Pod
-metadata:
-  name: api
-spec:
-  nodeSelector:
-    kubernetes.io/hostname: node-1
-  containers:
-  - name: api
-    image: nginx:1.25
-    env:
-    - name: KUBESIM_MEMORY_GROWTH
-      value: 4Mi/s
-    resources:
-      requests:
-        memory: 64Mi
----
-apiVersion: v1
-kind: Pod
-metadata:
-  name: db
-spec:
-  nodeSelector:
-    kubernetes.io/hostname: node-1
-  containers:
-  - name: db
-    image: redis:7.2
-    resources:
-      requests:
-        cpu: 100m
-        memory: 256Mi
-      limits:
-        cpu: 100m
-        memory: 256Mi
-`
+var memoryPressureYAML = manifests.Read("memory-pressure.yaml")
 
 func runNodePressureEviction(ctx context.Context, s *Session) error {
 	s.Step("kubectl apply: cache (BestEffort, growing), api (Burstable, growing past its request), db (Guaranteed), all on node-1")

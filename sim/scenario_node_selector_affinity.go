@@ -6,6 +6,7 @@ package sim
 
 import (
 	"context"
+	"kubesim/scenarios/manifests"
 
 	"kubesim/scheduler/plugins"
 )
@@ -18,63 +19,13 @@ var affinityNodes = []NodeSpec{
 }
 
 // dbPodYAML selects SSD nodes with the simplest tool, nodeSelector.
-const dbPodYAML = `apiVersion: v1
-kind: Pod
-metadata:
-  name: db
-spec:
-  nodeSelector:
-    disktype: ssd
-  containers:
-  - name: db
-    image: redis:7.2
-`
+var dbPodYAML = manifests.Read("db-pod.yaml")
 
 // cachePodYAML requires an SSD node and prefers zone-b.
-const cachePodYAML = `apiVersion: v1
-kind: Pod
-metadata:
-  name: cache
-spec:
-  affinity:
-    nodeAffinity:
-      requiredDuringSchedulingIgnoredDuringExecution:
-        nodeSelectorTerms:
-        - matchExpressions:
-          - key: disktype
-            operator: In
-            values: ["ssd"]
-      preferredDuringSchedulingIgnoredDuringExecution:
-      - weight: 80
-        preference:
-          matchExpressions:
-          - key: topology.kubernetes.io/zone
-            operator: In
-            values: ["zone-b"]
-  containers:
-  - name: cache
-    image: redis:7.2
-`
+var cachePodYAML = manifests.Read("cache-pod.yaml")
 
 // reportPodYAML only prefers a zone that no node is in.
-const reportPodYAML = `apiVersion: v1
-kind: Pod
-metadata:
-  name: report
-spec:
-  affinity:
-    nodeAffinity:
-      preferredDuringSchedulingIgnoredDuringExecution:
-      - weight: 50
-        preference:
-          matchExpressions:
-          - key: topology.kubernetes.io/zone
-            operator: In
-            values: ["zone-x"]
-  containers:
-  - name: report
-    image: nginx:1.25
-`
+var reportPodYAML = manifests.Read("report-pod.yaml")
 
 func init() {
 	Register(Scenario{

@@ -6,6 +6,7 @@ package sim
 
 import (
 	"context"
+	"kubesim/scenarios/manifests"
 	"time"
 
 	"kubesim/api"
@@ -32,23 +33,7 @@ stays False.`,
 	})
 }
 
-const memoryHogYAML = `apiVersion: v1
-kind: Pod
-metadata:
-  name: memory-hog
-spec:
-  containers:
-  - name: app
-    image: nginx:1.25
-    env:
-    - name: KUBESIM_MEMORY_GROWTH
-      value: 10Mi/s
-    resources:
-      requests:
-        memory: 32Mi
-      limits:
-        memory: 64Mi
-`
+var memoryHogYAML = manifests.Read("memory-hog.yaml")
 
 func runOOMKilled(ctx context.Context, s *Session) error {
 	s.Step("kubectl apply: a pod limited to 64Mi of memory whose working set grows 10Mi every second")

@@ -6,65 +6,16 @@ package sim
 
 import (
 	"context"
+	"kubesim/scenarios/manifests"
 	"strings"
 	"time"
 )
 
 // haDeploymentYAML: 4 replicas, never two on one node.
-const haDeploymentYAML = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web-ha
-spec:
-  replicas: 4
-  selector:
-    matchLabels:
-      app: web-ha
-  template:
-    metadata:
-      labels:
-        app: web-ha
-    spec:
-      affinity:
-        podAntiAffinity:
-          requiredDuringSchedulingIgnoredDuringExecution:
-          - labelSelector:
-              matchLabels:
-                app: web-ha
-            topologyKey: kubernetes.io/hostname
-      containers:
-      - name: web
-        image: nginx:1.25
-`
+var haDeploymentYAML = manifests.Read("ha-deployment.yaml")
 
 // softDeploymentYAML: 4 replicas, preferably not two on one node.
-const softDeploymentYAML = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web-soft
-spec:
-  replicas: 4
-  selector:
-    matchLabels:
-      app: web-soft
-  template:
-    metadata:
-      labels:
-        app: web-soft
-    spec:
-      affinity:
-        podAntiAffinity:
-          preferredDuringSchedulingIgnoredDuringExecution:
-          - weight: 100
-            podAffinityTerm:
-              labelSelector:
-                matchLabels:
-                  app: web-soft
-              topologyKey: kubernetes.io/hostname
-      containers:
-      - name: web
-        image: nginx:1.25
-`
+var softDeploymentYAML = manifests.Read("soft-deployment.yaml")
 
 func init() {
 	Register(Scenario{

@@ -7,6 +7,7 @@ package sim
 
 import (
 	"context"
+	"kubesim/scenarios/manifests"
 	"strings"
 
 	"kubesim/api"
@@ -17,42 +18,10 @@ var highPriorityClass = &api.PriorityClass{ObjectMeta: api.ObjectMeta{Name: "hig
 	Description: "for pods that may evict others to run"}
 
 // lowDeploymentYAML fills each default node with a 3-CPU pod of the default priority 0.
-const lowDeploymentYAML = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: low
-spec:
-  replicas: 3
-  selector:
-    matchLabels:
-      app: low
-  template:
-    metadata:
-      labels:
-        app: low
-    spec:
-      containers:
-      - name: worker
-        image: nginx:1.25
-        resources:
-          requests:
-            cpu: "3"
-`
+var lowDeploymentYAML = manifests.Read("low-deployment.yaml")
 
 // urgentPodYAML needs the same 3 CPUs, at high priority.
-const urgentPodYAML = `apiVersion: v1
-kind: Pod
-metadata:
-  name: urgent
-spec:
-  priorityClassName: high-priority
-  containers:
-  - name: urgent
-    image: nginx:1.25
-    resources:
-      requests:
-        cpu: "3"
-`
+var urgentPodYAML = manifests.Read("urgent-pod.yaml")
 
 func init() {
 	Register(Scenario{

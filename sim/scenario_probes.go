@@ -6,6 +6,7 @@ package sim
 
 import (
 	"context"
+	"kubesim/scenarios/manifests"
 	"time"
 
 	"kubesim/api"
@@ -43,73 +44,7 @@ condition of readiness-exec going True then False with RESTARTS 0; slow-start Re
 	})
 }
 
-const probesYAML = `apiVersion: v1
-kind: Pod
-metadata:
-  name: liveness-http
-spec:
-  containers:
-  - name: nginx
-    image: nginx:1.25
-    env:
-    - name: KUBESIM_FAIL_LIVENESS_AFTER
-      value: 30s
-    livenessProbe:
-      httpGet:
-        path: /
-        port: 80
----
-apiVersion: v1
-kind: Pod
-metadata:
-  name: readiness-exec
-spec:
-  containers:
-  - name: app
-    image: busybox:1.36
-    command: ["sh", "-c", "touch /tmp/healthy; sleep 30; rm -f /tmp/healthy; sleep 3600"]
-    readinessProbe:
-      exec:
-        command: ["cat", "/tmp/healthy"]
-      periodSeconds: 5
----
-apiVersion: v1
-kind: Pod
-metadata:
-  name: slow-start
-spec:
-  containers:
-  - name: app
-    image: nginx:1.25
-    env:
-    - name: KUBESIM_START_DELAY
-      value: 60s
-    startupProbe:
-      httpGet:
-        path: /
-        port: 80
-      failureThreshold: 30
-    livenessProbe:
-      httpGet:
-        path: /
-        port: 80
----
-apiVersion: v1
-kind: Pod
-metadata:
-  name: slow-unguarded
-spec:
-  containers:
-  - name: app
-    image: nginx:1.25
-    env:
-    - name: KUBESIM_START_DELAY
-      value: 60s
-    livenessProbe:
-      httpGet:
-        path: /
-        port: 80
-`
+var probesYAML = manifests.Read("probes.yaml")
 
 func runProbes(ctx context.Context, s *Session) error {
 	s.Step("kubectl apply: liveness-http, readiness-exec, slow-start (with a startupProbe) and slow-unguarded (without)")

@@ -7,6 +7,7 @@ package sim
 
 import (
 	"context"
+	"kubesim/scenarios/manifests"
 	"strings"
 	"time"
 
@@ -20,32 +21,7 @@ const quotaNamespace = "team"
 
 // QuotaDeploymentYAML is a Deployment of 5 replicas whose pods each request 200m cpu and 200Mi of
 // memory and may use twice that: five fit the quota's cpu and memory, only the pod count holds them.
-const QuotaDeploymentYAML = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-  namespace: team
-spec:
-  replicas: 5
-  selector:
-    matchLabels:
-      app: web
-  template:
-    metadata:
-      labels:
-        app: web
-    spec:
-      containers:
-      - name: web
-        image: nginx:1.25
-        resources:
-          requests:
-            cpu: 200m
-            memory: 200Mi
-          limits:
-            cpu: 400m
-            memory: 400Mi
-`
+var QuotaDeploymentYAML = manifests.Read("quota-deployment.yaml")
 
 func init() {
 	Register(Scenario{

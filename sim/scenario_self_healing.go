@@ -10,6 +10,7 @@ package sim
 import (
 	"context"
 	"fmt"
+	"kubesim/scenarios/manifests"
 	"sort"
 	"strconv"
 	"strings"
@@ -109,7 +110,7 @@ func nameOf(p *api.Pod) string {
 
 // startNginx applies the articles' nginx Deployment and runs the cluster until it is available (3/3).
 func startNginx(ctx context.Context, s *Session) bool {
-	if _, err := s.Kubectl.Apply(ctx, []byte(NginxDeploymentYAML)); err != nil {
+	if _, err := s.Kubectl.Apply(ctx, []byte(manifests.NginxDeployment)); err != nil {
 		s.Expect(false, "the Deployment is created: %v", err)
 		return false
 	}

@@ -6,6 +6,7 @@ package sim
 
 import (
 	"context"
+	"kubesim/scenarios/manifests"
 	"strings"
 
 	"kubesim/api"
@@ -25,37 +26,10 @@ var taintsNodes = []NodeSpec{
 }
 
 // webDeploymentYAML is 4 ordinary pods: no tolerations, no selectors.
-const webDeploymentYAML = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  replicas: 4
-  selector:
-    matchLabels:
-      app: web
-  template:
-    metadata:
-      labels:
-        app: web
-    spec:
-      containers:
-      - name: web
-        image: nginx:1.25
-`
+var webDeploymentYAML = manifests.Read("taints-web-deployment.yaml")
 
 // trainerPodYAML selects the GPU node; tolerations, when given, are appended to its spec.
-const trainerPodYAML = `apiVersion: v1
-kind: Pod
-metadata:
-  name: trainer
-spec:
-  nodeSelector:
-    accelerator: nvidia
-  containers:
-  - name: trainer
-    image: nginx:1.25
-`
+var trainerPodYAML = manifests.Read("trainer-pod.yaml")
 
 const trainerToleration = `  tolerations:
   - key: nvidia.com/gpu
@@ -65,29 +39,7 @@ const trainerToleration = `  tolerations:
 `
 
 // logAgentDeploymentYAML tolerates the control-plane taint, and selects nothing.
-const logAgentDeploymentYAML = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: log-agent
-spec:
-  replicas: 3
-  selector:
-    matchLabels:
-      app: log-agent
-  template:
-    metadata:
-      labels:
-        app: log-agent
-    spec:
-      tolerations:
-      - key: node-role.kubernetes.io/control-plane
-        operator: Exists
-        effect: NoSchedule
-      containers:
-      - name: agent
-        image: busybox:1.36
-        command: ["sleep", "infinity"]
-`
+var logAgentDeploymentYAML = manifests.Read("log-agent-deployment.yaml")
 
 func init() {
 	Register(Scenario{

@@ -6,6 +6,7 @@ package sim
 
 import (
 	"context"
+	"kubesim/scenarios/manifests"
 )
 
 // spreadNodes: one node per zone; node-1 has twice the CPU, so NodeResourcesFit alone would favour it.
@@ -16,34 +17,7 @@ var spreadNodes = []NodeSpec{
 }
 
 // spreadDeploymentYAML: 6 replicas, zones within 1 of each other.
-const spreadDeploymentYAML = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: spread
-spec:
-  replicas: 6
-  selector:
-    matchLabels:
-      app: spread
-  template:
-    metadata:
-      labels:
-        app: spread
-    spec:
-      topologySpreadConstraints:
-      - maxSkew: 1
-        topologyKey: topology.kubernetes.io/zone
-        whenUnsatisfiable: DoNotSchedule
-        labelSelector:
-          matchLabels:
-            app: spread
-      containers:
-      - name: web
-        image: nginx:1.25
-        resources:
-          requests:
-            cpu: 500m
-`
+var spreadDeploymentYAML = manifests.Read("spread-deployment.yaml")
 
 func init() {
 	Register(Scenario{

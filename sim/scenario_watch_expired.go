@@ -7,6 +7,7 @@ package sim
 
 import (
 	"context"
+	"kubesim/scenarios/manifests"
 	"strings"
 
 	"kubesim/apiserver"
@@ -47,7 +48,7 @@ func requestCount(s *Session, verb, resource string, code int) int64 {
 
 func runWatchExpired(ctx context.Context, s *Session) error {
 	s.Step("kubectl apply -f nginx-deployment.yaml; my-controller's informer lists and starts watching")
-	if _, err := s.Kubectl.Apply(ctx, []byte(NginxDeploymentYAML)); err != nil {
+	if _, err := s.Kubectl.Apply(ctx, []byte(manifests.NginxDeployment)); err != nil {
 		s.Expect(false, "the Deployment is created: %v", err)
 		return s.Err()
 	}

@@ -8,6 +8,7 @@ package sim
 import (
 	"context"
 	"fmt"
+	"kubesim/scenarios/manifests"
 	"strconv"
 	"strings"
 
@@ -115,7 +116,7 @@ func missedChanges(ctx context.Context, s *Session) ([]string, error) {
 	if err := note("MODIFIED", "nginx"); err != nil {
 		return nil, err
 	}
-	web := strings.ReplaceAll(NginxDeploymentYAML, "nginx", "web")
+	web := strings.ReplaceAll(manifests.NginxDeployment, "nginx", "web")
 	web = strings.Replace(web, "image: web:1.25", "image: nginx:1.25", 1)
 	if _, err := k.Apply(ctx, []byte(web)); err != nil {
 		return nil, err
@@ -141,7 +142,7 @@ func missedChanges(ctx context.Context, s *Session) ([]string, error) {
 
 func runWatchResume(ctx context.Context, s *Session) error {
 	s.Step("kubectl apply -f nginx-deployment.yaml; my-controller's informer lists and starts watching")
-	if _, err := s.Kubectl.Apply(ctx, []byte(NginxDeploymentYAML)); err != nil {
+	if _, err := s.Kubectl.Apply(ctx, []byte(manifests.NginxDeployment)); err != nil {
 		s.Expect(false, "the Deployment is created: %v", err)
 		return s.Err()
 	}

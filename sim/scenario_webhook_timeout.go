@@ -8,6 +8,7 @@ package sim
 
 import (
 	"context"
+	"kubesim/scenarios/manifests"
 	"strings"
 	"sync"
 	"time"
@@ -23,24 +24,7 @@ const (
 )
 
 // WebDeploymentYAML is a Deployment of 2 replicas whose pods the sidecar injector intercepts.
-const WebDeploymentYAML = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  replicas: 2
-  selector:
-    matchLabels:
-      app: web
-  template:
-    metadata:
-      labels:
-        app: web
-    spec:
-      containers:
-      - name: web
-        image: nginx:1.25
-`
+var WebDeploymentYAML = manifests.Read("web-deployment.yaml")
 
 func init() {
 	Register(Scenario{

@@ -3,6 +3,7 @@ package sim_test
 import (
 	"bytes"
 	"context"
+	"kubesim/scenarios/manifests"
 	"os"
 	"path/filepath"
 	"strings"
@@ -265,7 +266,7 @@ steps:
 func runFile(t *testing.T, yaml string, add ...func(c *sim.Cluster) sim.Component) (*sim.Cluster, string, error) {
 	t.Helper()
 	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "nginx-deployment.yaml"), []byte(sim.NginxDeploymentYAML), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "nginx-deployment.yaml"), []byte(manifests.NginxDeployment), 0o644))
 	sc, err := sim.ParseScenario([]byte(yaml), dir)
 	require.NoError(t, err)
 	ctx := context.Background()

@@ -2,6 +2,7 @@ package deployment_test
 
 import (
 	"context"
+	"kubesim/scenarios/manifests"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -42,7 +43,7 @@ func newCluster(t *testing.T) *cluster {
 }
 
 func (c *cluster) applyNginx() *api.Deployment {
-	objs, err := c.Kubectl.Apply(c.ctx, []byte(sim.NginxDeploymentYAML))
+	objs, err := c.Kubectl.Apply(c.ctx, []byte(manifests.NginxDeployment))
 	require.NoError(c.t, err)
 	return objs[0].(*api.Deployment)
 }
