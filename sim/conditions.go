@@ -5,9 +5,9 @@
 //	pod nginx-* reason CrashLoopBackOff  event FailedScheduling           namespace team gone
 //
 // Interface: ParseCondition turns a line into a Condition; Condition.Met asks the cluster;
-// Cluster.WaitFor runs a step-mode cluster until a condition holds or a budget is spent. A condition
+// Cluster.Wait (observe.go) runs the cluster until a condition holds or a budget is spent. A condition
 // reads what `kubectl get` would show, through the apiserver under an admin identity of its own
-// (observer), never from etcd directly, and never through kubectl's connection, so that partitioning
+// (Observer), never from etcd directly, and never through kubectl's connection, so that partitioning
 // kubectl does not blind the checks and polling does not fill the learner's story.
 //
 // Two readings, from the word used: a singular kind ("pod nginx-* running") holds when SOME matching
@@ -17,26 +17,14 @@ package sim
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"kubesim/api"
 	"kubesim/api/labels"
-	"kubesim/apiserver"
-	"kubesim/client"
 )
-
-// Condition is a state of the cluster that can be checked at any moment.
-type Condition interface {
-	// String is the condition in the syntax ParseCondition reads.
-	String() string
-	// Met reports whether the cluster is in that state now.
-	Met(ctx context.Context, c *Cluster) (bool, error)
-}
 
 // ConditionUsage lists every form ParseCondition accepts.
 const ConditionUsage = `accepted conditions (NAME may end in * to match a prefix; -n NAMESPACE, default "default",
@@ -202,7 +190,7 @@ func (o *objectCondition) String() string {
 }
 
 func (o *objectCondition) Met(ctx context.Context, c *Cluster) (bool, error) {
-	objs, err := observe(ctx, c, o.res, o.namespace, o.selector, o.name)
+	objs, err := c.Objects(ctx, o.res, o.namespace, o.selector, o.name)
 	if err != nil {
 		return false, err
 	}
@@ -382,7 +370,7 @@ func (e *eventCondition) String() string {
 
 func (e *eventCondition) Met(ctx context.Context, c *Cluster) (bool, error) {
 	events, _ := api.ResourceFor("events")
-	objs, err := observe(ctx, c, events, e.namespace, "", "")
+	objs, err := c.Objects(ctx, events, e.namespace, "", "")
 	if err != nil {
 		return false, err
 	}
@@ -391,79 +379,12 @@ func (e *eventCondition) Met(ctx context.Context, c *Cluster) (bool, error) {
 		if ev.Reason != e.reason || !strings.Contains(ev.Message, e.message) {
 			continue
 		}
-		if e.object != nil && (ev.InvolvedObject.Kind != e.object.Kind || !nameMatches(e.name, ev.InvolvedObject.Name)) {
+		if e.object != nil && (ev.InvolvedObject.Kind != e.object.Kind || !MatchName(e.name, ev.InvolvedObject.Name)) {
 			continue
 		}
 		return true, nil
 	}
 	return false, nil
-}
-
-// WaitFor runs a step-mode cluster one unit of work at a time until cond holds, within of virtual time
-// has passed, or maxSteps units of work have run (0: no limit). It reports whether cond held and how
-// many units of work ran; a cond that never holds costs exactly within of virtual time.
-func (c *Cluster) WaitFor(ctx context.Context, cond Condition, within time.Duration, maxSteps int) (met bool, steps int, err error) {
-	d := c.Driver
-	if d == nil {
-		return false, 0, errNotStepMode
-	}
-	began, first := c.Now(), d.Steps()
-	// A timer at the deadline: when nothing else is due before it, the driver's jump to the next timer
-	// stops there instead of leaping past the budget.
-	deadline := c.Clock.AfterFunc(within, func() {})
-	defer deadline.Stop()
-	for {
-		if err := d.Settle(ctx); err != nil {
-			return false, d.Steps() - first, err
-		}
-		steps = d.Steps() - first
-		if met, err := cond.Met(ctx, c); err != nil || met {
-			return met, steps, err
-		}
-		if c.Now().Sub(began) >= within || maxSteps > 0 && steps >= maxSteps {
-			return false, steps, nil
-		}
-		if _, err := d.Step(ctx); err != nil {
-			return false, steps, err
-		}
-	}
-}
-
-var errNotStepMode = errors.New("waiting and advancing need step mode: the step driver is what moves the clock")
-
-// observer is the identity conditions and scenario files read the cluster with: an administrator
-// (system:masters) of its own, on its own connection. Its requests are Quiet: not in the trace.
-func (c *Cluster) observer() *client.Client {
-	return c.Client("system:kubesim", "kubesim", apiserver.GroupMasters).Quiet()
-}
-
-// observe lists the objects of res in namespace that match selector and name (exact, a prefix ending
-// in *, or "" for all), sorted by name.
-func observe(ctx context.Context, c *Cluster, res *api.Resource, namespace, selector, name string) ([]api.Object, error) {
-	if !res.Namespaced {
-		namespace = ""
-	}
-	resp, err := c.observer().Do(ctx, &apiserver.Request{Verb: apiserver.VerbList, Resource: res.Name, Namespace: namespace, LabelSelector: selector, Quiet: true})
-	if err != nil {
-		return nil, err
-	}
-	var out []api.Object
-	for _, obj := range resp.List.Items {
-		if nameMatches(name, obj.GetObjectMeta().Name) {
-			out = append(out, obj)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].GetObjectMeta().Name < out[j].GetObjectMeta().Name })
-	return out, nil
-}
-
-// nameMatches reports whether name matches pattern: "" matches all, "nginx-*" every name with that
-// prefix, anything else only itself.
-func nameMatches(pattern, name string) bool {
-	if prefix, ok := strings.CutSuffix(pattern, "*"); ok {
-		return strings.HasPrefix(name, prefix)
-	}
-	return pattern == "" || pattern == name
 }
 
 // splitWords splits s at spaces, keeping a "double-quoted string" (Go syntax) as one word.

@@ -133,3 +133,9 @@ func (c *Cluster) Scheduler(name string) (*Scheduler, bool) {
 	s, ok := c.schedulers[name]
 	return s, ok
 }
+
+// ControllerManager returns a kube-controller-manager replica started in this cluster.
+func (c *Cluster) ControllerManager(name string) (*ControllerManager, bool) {
+	cm, ok := c.controllerManagers[name]
+	return cm, ok
+}

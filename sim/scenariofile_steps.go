@@ -190,7 +190,7 @@ func (r *fileRun) resolve(ctx context.Context, t target) (string, error) {
 	if !strings.HasSuffix(t.name, "*") {
 		return t.name, nil
 	}
-	objs, err := observe(ctx, r.s.Cluster, t.res, t.namespace, t.selector, t.name)
+	objs, err := r.s.Objects(ctx, t.res, t.namespace, t.selector, t.name)
 	if err != nil {
 		return t.name, err
 	}
@@ -221,7 +221,7 @@ func parseGet(p *fileParser, st *stepSpec) stepFunc {
 		}
 		var names []string
 		for _, obj := range objs {
-			if nameMatches(t.name, obj.GetObjectMeta().Name) {
+			if MatchName(t.name, obj.GetObjectMeta().Name) {
 				names = append(names, obj.GetObjectMeta().Name)
 			}
 		}
@@ -464,7 +464,7 @@ func parseAdvance(p *fileParser, st *stepSpec) stepFunc {
 	}
 	return func(ctx context.Context, r *fileRun) error {
 		if r.s.Driver == nil {
-			return errNotStepMode
+			return errors.New("waiting and advancing need step mode: the step driver is what moves the clock")
 		}
 		r.note("advance", "letting %s of cluster time pass", shortDuration(d))
 		return r.s.Driver.Advance(ctx, d)
@@ -495,8 +495,9 @@ func parseWait(p *fileParser, st *stepSpec) stepFunc {
 func (r *fileRun) wait(ctx context.Context, cond Condition, within time.Duration, maxSteps int) error {
 	s := r.s
 	r.note("wait", "waiting until %s (at most %s)", cond, shortDuration(within))
-	began := s.Now()
-	met, steps, err := s.WaitFor(ctx, cond, within, maxSteps)
+	began, first := s.Now(), s.Driver.Steps()
+	met, err := s.Wait(ctx, cond, within, maxSteps)
+	steps := s.Driver.Steps() - first
 	if err != nil {
 		return err
 	}

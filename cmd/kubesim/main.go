@@ -13,6 +13,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"kubesim/scenarios"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -69,7 +70,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 func list(stdout io.Writer) int {
 	w := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "NAME\tWHAT IT SHOWS")
-	for _, s := range sim.Scenarios() {
+	for _, s := range scenarios.All() {
 		fmt.Fprintf(w, "%s\t%s\n", s.Name, s.Summary)
 	}
 	w.Flush()
@@ -77,10 +78,10 @@ func list(stdout io.Writer) int {
 }
 
 func lookup(name string, stderr io.Writer) (sim.Scenario, bool) {
-	sc, ok := sim.Lookup(name)
+	sc, ok := scenarios.Lookup(name)
 	if !ok {
 		var names []string
-		for _, s := range sim.Scenarios() {
+		for _, s := range scenarios.All() {
 			names = append(names, s.Name)
 		}
 		fmt.Fprintf(stderr, "kubesim: no scenario named %q; the scenarios are: %s\n", name, strings.Join(names, ", "))
