@@ -1,13 +1,13 @@
 package lab_test
 
 import (
-	"kubesim/scenarios/manifests"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 
 	"kubesim/lab"
+	"kubesim/scenarios/manifests"
 )
 
 // The article's timeline as a test: apply, let the cluster work, check what kubectl would show.

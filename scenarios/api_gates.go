@@ -5,15 +5,15 @@ package scenarios
 
 import (
 	"context"
-	"kubesim/scenarios/manifests"
-	"kubesim/sim"
-	"kubesim/trace"
 	"strconv"
 
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
 	"kubesim/apiserver"
 	"kubesim/client"
+	"kubesim/scenarios/manifests"
+	"kubesim/sim"
+	"kubesim/trace"
 )
 
 func init() {

@@ -6,11 +6,11 @@ package scenarios
 
 import (
 	"context"
+
+	"kubesim/api"
 	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 	"kubesim/trace"
-
-	"kubesim/api"
 )
 
 func init() {

@@ -6,13 +6,13 @@ package scenarios
 
 import (
 	"context"
-	"kubesim/scenarios/manifests"
-	"kubesim/sim"
-	"kubesim/trace"
 	"strings"
 	"time"
 
 	"kubesim/api"
+	"kubesim/scenarios/manifests"
+	"kubesim/sim"
+	"kubesim/trace"
 )
 
 func init() {
@@ -52,8 +52,7 @@ var logAgentYAML = manifests.Read("log-agent.yaml")
 func runCordonDrain(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply: the log-agent DaemonSet (one pod per node) and nginx-deployment.yaml")
 	for _, manifest := range []string{logAgentYAML, manifests.NginxDeployment} {
-		if _, err := s.Kubectl.Apply(ctx, []byte(manifest)); err != nil {
-			s.Expect(false, "created: %v", err)
+		if !apply(ctx, s, manifest) {
 			return s.Err()
 		}
 	}

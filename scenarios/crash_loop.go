@@ -6,13 +6,13 @@ package scenarios
 import (
 	"context"
 	"fmt"
-	"kubesim/scenarios/manifests"
-	"kubesim/sim"
-	"kubesim/trace"
 	"strings"
 	"time"
 
 	"kubesim/api"
+	"kubesim/scenarios/manifests"
+	"kubesim/sim"
+	"kubesim/trace"
 )
 
 func init() {
@@ -45,8 +45,7 @@ var crasherYAML = manifests.Read("crasher.yaml")
 
 func runCrashLoop(ctx context.Context, s *sim.Session) error {
 	s.Step(`kubectl apply: a pod whose only container runs sh -c "exit 1"`)
-	if _, err := s.Kubectl.Apply(ctx, []byte(crasherYAML)); err != nil {
-		s.Expect(false, "the pod is created: %v", err)
+	if !apply(ctx, s, crasherYAML) {
 		return s.Err()
 	}
 

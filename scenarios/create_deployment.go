@@ -7,12 +7,11 @@ package scenarios
 
 import (
 	"context"
+
+	"kubesim/api"
 	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 	"kubesim/trace"
-
-	"kubesim/api"
-	"kubesim/client"
 )
 
 func init() {
@@ -44,21 +43,17 @@ pulled image", "Created container", "Started container"; each step's resourceVer
 
 func runCreateDeployment(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply -f nginx-deployment.yaml (3 replicas of nginx:1.25)")
-	if _, err := s.Kubectl.Apply(ctx, []byte(manifests.NginxDeployment)); err != nil {
-		s.Expect(false, "the Deployment is created: %v", err)
+	if !apply(ctx, s, manifests.NginxDeployment) {
 		return s.Err()
 	}
 
 	s.Step("The control plane and the kubelets take it from here, until the Deployment is available")
-	available, _ := sim.ParseCondition("deployment nginx available")
-	if err := s.Driver.RunUntil(ctx, "deployment nginx available", func() (bool, error) { return available.Met(ctx, s.Cluster) }, 0); err != nil {
-		s.Expect(false, "deployment nginx becomes available: %v", err)
+	if !until(ctx, s, 0, "deployment nginx available") {
 		return s.Err()
 	}
 
 	s.Step("What kubectl get and kubectl describe now show")
-	admin := s.Observer()
-	d, err := client.For[api.Deployment](admin).Get(ctx, "default", "nginx")
+	d, err := sim.Get[api.Deployment](ctx, s.Cluster, "default", "nginx")
 	if err != nil {
 		return err
 	}
@@ -66,7 +61,7 @@ func runCreateDeployment(ctx context.Context, s *sim.Session) error {
 		"kubectl get deployment nginx: READY 3/3, UP-TO-DATE 3, AVAILABLE 3")
 	s.Expect(hasDeploymentCondition(d, "Available", "True", "MinimumReplicasAvailable"),
 		"condition Available=True (MinimumReplicasAvailable)")
-	pods, _, err := client.For[api.Pod](admin).List(ctx, "default", client.ListOptions{LabelSelector: "app=nginx"})
+	pods, err := sim.List[api.Pod](ctx, s.Cluster, "default", "app=nginx", "")
 	if err != nil {
 		return err
 	}
@@ -77,7 +72,7 @@ func runCreateDeployment(ctx context.Context, s *sim.Session) error {
 	s.Expect(len(pods) == 3, "kubectl get pods -l app=nginx: 3 pods, all Running")
 	s.Expect(len(nodes) > 1, "the scheduler spread them over %d nodes", len(nodes))
 
-	events, _, err := client.For[api.Event](admin).List(ctx, "default", client.ListOptions{})
+	events, err := sim.List[api.Event](ctx, s.Cluster, "default", "", "")
 	if err != nil {
 		return err
 	}

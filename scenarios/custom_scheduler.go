@@ -6,13 +6,13 @@ package scenarios
 
 import (
 	"context"
-	"kubesim/api"
-	"kubesim/scenarios/manifests"
-	"kubesim/sim"
-	"kubesim/trace"
 	"time"
 
+	"kubesim/api"
+	"kubesim/scenarios/manifests"
 	"kubesim/scheduler/plugins"
+	"kubesim/sim"
+	"kubesim/trace"
 )
 
 // specialPodYAML asks for a scheduler called my-scheduler.
@@ -44,7 +44,7 @@ assigned default/special to node-N" from my-scheduler (the event's source), not 
 
 func runCustomScheduler(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply -f special.yaml: schedulerName my-scheduler, which nobody runs")
-	if _, err := s.Kubectl.Apply(ctx, []byte(specialPodYAML)); err != nil {
+	if !apply(ctx, s, specialPodYAML) {
 		return s.Err()
 	}
 

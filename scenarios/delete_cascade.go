@@ -6,12 +6,12 @@ package scenarios
 
 import (
 	"context"
-	"kubesim/sim"
-	"kubesim/trace"
 
 	"kubesim/api"
 	"kubesim/apiserver"
 	"kubesim/client"
+	"kubesim/sim"
+	"kubesim/trace"
 )
 
 func init() {
@@ -68,8 +68,7 @@ func runDeleteCascade(ctx context.Context, s *sim.Session) error {
 		return s.Err()
 	}
 	rss, _ = replicaSetsOf(ctx, s, "nginx-")
-	res, _ := api.ResourceFor("pods")
-	all, err := s.Objects(ctx, res, "default", "app=nginx", "")
+	all, err := sim.List[api.Pod](ctx, s.Cluster, "default", "app=nginx", "")
 	s.Expect(err == nil && len(rss) == 0 && len(all) == 0, "kubectl get rs,pods -l app=nginx: No resources found in default namespace.")
 	s.Expect(sim.CountEvents(objectsNow[api.Event](ctx, s, "default", ""), "Killing", "Stopping container nginx") == 3, "the kubelets stopped the 3 containers (event Killing)")
 

@@ -7,13 +7,12 @@ package scenarios
 
 import (
 	"context"
-	"kubesim/scenarios/manifests"
-	"kubesim/sim"
 	"strings"
-	"sync"
 	"time"
 
 	"kubesim/client"
+	"kubesim/scenarios/manifests"
+	"kubesim/sim"
 	"kubesim/trace"
 )
 
@@ -49,53 +48,9 @@ second does not, so only the control plane's part of the two runs is compared.)`
 	})
 }
 
-// traceTap collects the trace events that match, while it is on: how a scenario counts what the
-// components did (etcd's writes, a controller's failed attempts) without reading their insides.
-type traceTap struct {
-	match func(trace.Event) bool
-
-	mu     sync.Mutex
-	on     bool
-	events []trace.Event // guarded by mu: the matching events seen while on
-}
-
-func tapTrace(s *sim.Session, match func(trace.Event) bool) *traceTap {
-	t := &traceTap{match: match}
-	s.Trace.Subscribe(func(e trace.Event) {
-		t.mu.Lock()
-		defer t.mu.Unlock()
-		if t.on && t.match(e) {
-			t.events = append(t.events, e)
-		}
-	})
-	return t
-}
-
-// start forgets what was collected and starts collecting.
-func (t *traceTap) start() {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.on, t.events = true, nil
-}
-
-// seen returns what has been collected so far.
-func (t *traceTap) seen() []trace.Event {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return append([]trace.Event(nil), t.events...)
-}
-
-// stop stops collecting and returns what was collected.
-func (t *traceTap) stop() []trace.Event {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.on = false
-	return t.events
-}
-
 // etcdPuts taps etcd's put lines.
-func etcdPuts(s *sim.Session) *traceTap {
-	return tapTrace(s, func(e trace.Event) bool { return e.Component == "etcd" && e.Action == "put" })
+func etcdPuts(s *sim.Session) *sim.Tap {
+	return s.Tap(func(e trace.Event) bool { return e.Component == "etcd" && e.Action == "put" })
 }
 
 // waitedInEtcd counts the put lines that say the write waited.
@@ -116,13 +71,12 @@ type createFlow struct {
 	puts, waited int           // etcd puts until every pod was bound, and how many of them waited
 }
 
-func measureCreate(ctx context.Context, s *sim.Session, tap *traceTap) (createFlow, bool) {
+func measureCreate(ctx context.Context, s *sim.Session, tap *sim.Tap) (createFlow, bool) {
 	var f createFlow
 	latency := s.APIServer.RequestLatency("create", "deployments.apps")
 	began := s.Now()
-	tap.start()
-	if _, err := s.Kubectl.Apply(ctx, []byte(manifests.NginxDeployment)); err != nil {
-		s.Expect(false, "the Deployment is created: %v", err)
+	tap.Reset()
+	if !apply(ctx, s, manifests.NginxDeployment) {
 		return f, false
 	}
 	f.post = s.APIServer.RequestLatency("create", "deployments.apps") - latency
@@ -130,7 +84,7 @@ func measureCreate(ctx context.Context, s *sim.Session, tap *traceTap) (createFl
 		return f, false
 	}
 	f.bound = s.Now().Sub(began)
-	puts := tap.stop()
+	puts := tap.Lines()
 	f.puts, f.waited = len(puts), waitedInEtcd(puts)
 	if !until(ctx, s, 0, "deployment nginx available") {
 		return f, false

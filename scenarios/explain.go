@@ -6,15 +6,15 @@ package scenarios
 
 import (
 	"context"
-	"kubesim/scenarios/manifests"
-	"kubesim/sim"
-	"kubesim/trace"
 	"strings"
 
 	"kubesim/api"
+	"kubesim/scenarios/manifests"
 	"kubesim/scheduler"
 	"kubesim/scheduler/framework"
 	"kubesim/scheduler/plugins"
+	"kubesim/sim"
+	"kubesim/trace"
 )
 
 // explainNodes: a tainted control-plane node, a small node, an SSD node and a plain one.
@@ -75,7 +75,7 @@ func runExplain(ctx context.Context, s *sim.Session) error {
 	}
 
 	s.Step("kubectl apply -f setup.yaml: busy takes 1500m of node-1's 1900m, frontend 500m of node-2's")
-	if _, err := s.Kubectl.Apply(ctx, []byte(explainSetupYAML)); err != nil {
+	if !apply(ctx, s, explainSetupYAML) {
 		return s.Err()
 	}
 	if !until(ctx, s, 0, "pod busy running") || !until(ctx, s, 0, "pod frontend running") {

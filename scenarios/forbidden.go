@@ -6,11 +6,11 @@ package scenarios
 
 import (
 	"context"
-	"kubesim/sim"
-	"kubesim/trace"
 
 	"kubesim/api"
 	"kubesim/client"
+	"kubesim/sim"
+	"kubesim/trace"
 )
 
 func init() {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"flag"
-	"kubesim/scenarios"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"kubesim/scenarios"
 	"kubesim/sim"
 	"kubesim/sim/narrate"
 )

@@ -16,6 +16,7 @@ import (
 	"kubesim/client"
 	"kubesim/scenarios/manifests"
 	"kubesim/sim"
+	"kubesim/trace"
 )
 
 // until runs the cluster until every condition (in the condition language: "deployment nginx
@@ -34,13 +35,18 @@ func until(ctx context.Context, s *sim.Session, within time.Duration, conditions
 	return s.Until(ctx, within, conds...)
 }
 
-// startNginx applies the articles' nginx Deployment and runs the cluster until it is available (3/3).
-func startNginx(ctx context.Context, s *sim.Session) bool {
-	if _, err := s.Kubectl.Apply(ctx, []byte(manifests.NginxDeployment)); err != nil {
-		s.Expect(false, "the Deployment is created: %v", err)
+// apply is kubectl apply -f of a manifest; a refusal is an unmet sign, and it returns false.
+func apply(ctx context.Context, s *sim.Session, manifest string) bool {
+	if _, err := s.Kubectl.Apply(ctx, []byte(manifest)); err != nil {
+		s.Expect(false, "kubectl apply: %v", err)
 		return false
 	}
-	return until(ctx, s, 0, "deployment nginx available")
+	return true
+}
+
+// startNginx applies the articles' nginx Deployment and runs the cluster until it is available (3/3).
+func startNginx(ctx context.Context, s *sim.Session) bool {
+	return apply(ctx, s, manifests.NginxDeployment) && until(ctx, s, 0, "deployment nginx available")
 }
 
 // objectNow reads one object quietly; nil if there is none (or the read failed).
@@ -189,4 +195,17 @@ func podNames(pods []*api.Pod) string {
 		return "none"
 	}
 	return strings.Join(names, ", ")
+}
+
+// kubeletLogs collects every kubelet's trace lines (component kubelet/NODE), as journalctl -u kubelet
+// on each node would show them: what a learner reads when the control plane has stopped hearing from
+// a node.
+func kubeletLogs(s *sim.Session) *sim.Tap {
+	return s.Tap(func(e trace.Event) bool { return strings.HasPrefix(e.Component, "kubelet/") })
+}
+
+// says reports whether a line of component (any, if "") contains text.
+func says(lines []trace.Event, component, text string) bool {
+	_, ok := sim.FindLine(lines, component, text)
+	return ok
 }

@@ -9,26 +9,21 @@ package scenarios
 import (
 	"context"
 	"fmt"
-	"kubesim/sim"
 	"sort"
 	"strings"
 
 	"kubesim/api"
 	"kubesim/scheduler"
 	"kubesim/scheduler/framework"
+	"kubesim/sim"
 	"kubesim/trace"
 )
 
 // schedEvents lists the events in default with reason about the named object, oldest first.
 func schedEvents(ctx context.Context, s *sim.Session, reason, object string) []*api.Event {
-	res, _ := api.ResourceFor("events")
-	objs, err := s.Objects(ctx, res, "default", "", "")
-	if err != nil {
-		return nil
-	}
 	var out []*api.Event
-	for _, obj := range objs {
-		if e := obj.(*api.Event); e.Reason == reason && (object == "" || e.InvolvedObject.Name == object) {
+	for _, e := range objectsNow[api.Event](ctx, s, "default", "") {
+		if e.Reason == reason && (object == "" || e.InvolvedObject.Name == object) {
 			out = append(out, e)
 		}
 	}

@@ -5,18 +5,18 @@ package scenarios
 
 import (
 	"context"
-	"kubesim/api"
-	"kubesim/scenarios/manifests"
-	"kubesim/sim"
-	"kubesim/trace"
 	"strings"
 
+	"kubesim/api"
+	"kubesim/scenarios/manifests"
 	"kubesim/scheduler/plugins"
+	"kubesim/sim"
+	"kubesim/trace"
 )
 
 // proxyPod is proxy-pod.yaml, a pod listening on its node's port 8080, named name.
-func proxyPod(name string) []byte {
-	return []byte(strings.Replace(manifests.Read("proxy-pod.yaml"), "name: proxy-a", "name: "+name, 1))
+func proxyPod(name string) string {
+	return strings.Replace(manifests.Read("proxy-pod.yaml"), "name: proxy-a", "name: "+name, 1)
 }
 
 func init() {
@@ -53,7 +53,7 @@ func runHostPort(ctx context.Context, s *sim.Session) error {
 	}
 
 	s.Step("kubectl apply -f proxy-a.yaml: hostPort 8080")
-	if _, err := s.Kubectl.Apply(ctx, proxyPod("proxy-a")); err != nil {
+	if !apply(ctx, s, proxyPod("proxy-a")) {
 		return s.Err()
 	}
 	if !until(ctx, s, 0, "pod proxy-a bound") {
@@ -63,7 +63,7 @@ func runHostPort(ctx context.Context, s *sim.Session) error {
 	s.Expect(first != "", "proxy-a is bound to %s, which now has port 8080 taken", first)
 
 	s.Step("kubectl apply -f proxy-b.yaml: hostPort 8080 too; the scheduler explains, then decides")
-	ex := schedApplyAndExplain(ctx, s, sched, string(proxyPod("proxy-b")))
+	ex := schedApplyAndExplain(ctx, s, sched, proxyPod("proxy-b"))
 	if ex == nil {
 		return s.Err()
 	}
@@ -79,7 +79,7 @@ func runHostPort(ctx context.Context, s *sim.Session) error {
 
 	s.Step("kubectl apply -f proxy-c.yaml and proxy-d.yaml: a third takes the last free 8080, a fourth fits nowhere")
 	for _, name := range []string{"proxy-c", "proxy-d"} {
-		if _, err := s.Kubectl.Apply(ctx, proxyPod(name)); err != nil {
+		if !apply(ctx, s, proxyPod(name)) {
 			return s.Err()
 		}
 	}

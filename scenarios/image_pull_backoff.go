@@ -8,13 +8,13 @@ package scenarios
 import (
 	"context"
 	"fmt"
-	"kubesim/scenarios/manifests"
-	"kubesim/sim"
-	"kubesim/trace"
 	"strings"
 	"time"
 
 	"kubesim/api"
+	"kubesim/scenarios/manifests"
+	"kubesim/sim"
+	"kubesim/trace"
 )
 
 func init() {
@@ -54,8 +54,7 @@ var badImagesYAML = manifests.Read("bad-images.yaml")
 
 func runImagePullBackoff(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply: web (ngnix:1.25, a typo), private-app (no imagePullSecrets), legacy-app (amd64 only, for an arm64 node)")
-	if _, err := s.Kubectl.Apply(ctx, []byte(badImagesYAML)); err != nil {
-		s.Expect(false, "the pods are created: %v", err)
+	if !apply(ctx, s, badImagesYAML) {
 		return s.Err()
 	}
 

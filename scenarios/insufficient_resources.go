@@ -6,12 +6,12 @@ package scenarios
 
 import (
 	"context"
-	"kubesim/scenarios/manifests"
-	"kubesim/sim"
-	"kubesim/trace"
 	"time"
 
 	"kubesim/api"
+	"kubesim/scenarios/manifests"
+	"kubesim/sim"
+	"kubesim/trace"
 )
 
 // batchDeploymentYAML fills each default node (Allocatable cpu 3900m) with 3 of its CPUs.
@@ -51,7 +51,7 @@ node the deleted batch pod left, at the same cluster time.`,
 
 func runInsufficientResources(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply -f batch.yaml: 3 pods requesting 3 CPUs each, one per node; they run for 10 seconds")
-	if _, err := s.Kubectl.Apply(ctx, []byte(batchDeploymentYAML)); err != nil {
+	if !apply(ctx, s, batchDeploymentYAML) {
 		return s.Err()
 	}
 	if !until(ctx, s, 0, "pods -l app=batch running") || !until(ctx, s, 0, "pods -l app=batch count 3") {
@@ -66,7 +66,7 @@ func runInsufficientResources(ctx context.Context, s *sim.Session) error {
 	}
 
 	s.Step("kubectl apply -f big.yaml: a pod requesting 2 CPUs")
-	if _, err := s.Kubectl.Apply(ctx, []byte(bigPodYAML)); err != nil {
+	if !apply(ctx, s, bigPodYAML) {
 		return s.Err()
 	}
 	if !until(ctx, s, 0, "event FailedScheduling for pod/big") {

@@ -6,14 +6,14 @@ package scenarios
 
 import (
 	"context"
-	"kubesim/scenarios/manifests"
-	"kubesim/sim"
-	"kubesim/trace"
 	"sort"
 	"strings"
 
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
+	"kubesim/scenarios/manifests"
+	"kubesim/sim"
+	"kubesim/trace"
 )
 
 func init() {

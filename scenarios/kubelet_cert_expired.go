@@ -7,14 +7,12 @@ package scenarios
 
 import (
 	"context"
-	"kubesim/sim"
-	"strings"
-	"sync"
 	"time"
 
 	"kubesim/api"
 	"kubesim/apiserver"
 	fakeruntime "kubesim/runtime"
+	"kubesim/sim"
 	"kubesim/trace"
 )
 
@@ -59,7 +57,7 @@ valid" in its kubelet's log, node-3 Unknown, and its Lease renewed again once it
 }
 
 func runKubeletCertExpired(ctx context.Context, s *sim.Session) error {
-	logs := followKubeletLogs(s)
+	logs := kubeletLogs(s)
 
 	pod := nginxWithAPodOn(ctx, s, "node-2")
 	if pod == nil {
@@ -80,7 +78,7 @@ func runKubeletCertExpired(ctx context.Context, s *sim.Session) error {
 	if !until(ctx, s, 2*time.Minute, "node node-2 unknown") {
 		return s.Err()
 	}
-	s.Expect(logs.says("node-2", "failed to renew lease: Unauthorized"), "kubelet log on node-2: failed to renew lease: Unauthorized")
+	s.Expect(says(logs.Lines(), "kubelet/node-2", "failed to renew lease: Unauthorized"), "kubelet log on node-2: failed to renew lease: Unauthorized")
 	now, err := sim.Get[api.Lease](ctx, s.Cluster, api.NamespaceNodeLease, "node-2")
 	if err != nil {
 		return err
@@ -111,7 +109,7 @@ func runKubeletCertExpired(ctx context.Context, s *sim.Session) error {
 	if !until(ctx, s, time.Minute, "node node-2 ready") {
 		return s.Err()
 	}
-	s.Expect(logs.says("node-2", "renewed the Lease again after failures (Unauthorized)"),
+	s.Expect(says(logs.Lines(), "kubelet/node-2", "renewed the Lease again after failures (Unauthorized)"),
 		"kubelet log on node-2: renewed the Lease again after failures (Unauthorized)")
 	p, err := sim.Get[api.Pod](ctx, s.Cluster, "default", pod.Name)
 	s.Expect(err == nil && restarts(p) == 0 && p.DeletionTimestamp == nil, "pod %s: never restarted, never evicted", pod.Name)
@@ -123,49 +121,17 @@ func runKubeletCertExpired(ctx context.Context, s *sim.Session) error {
 	if !until(ctx, s, 2*time.Minute, "node node-3 unknown") {
 		return s.Err()
 	}
-	saysWhy := logs.says("node-3", "x509: certificate has expired or is not yet valid: current time 2027-")
+	saysWhy := says(logs.Lines(), "kubelet/node-3", "x509: certificate has expired or is not yet valid: current time 2027-")
 	s.Expect(saysWhy, "kubelet log on node-3: x509: certificate has expired or is not yet valid: current time 2027-... is after 2026-01-01...")
 	s.Expect(true, "node-3 Unknown: to the control plane it is the same silence")
 	if err := s.SkewClock("node-3", 0); err != nil {
 		return err
 	}
 	if !s.Until(ctx, time.Minute, sim.Check("node-3's Lease renewed again", func() (bool, error) {
-		return logs.says("node-3", "renewed the Lease again after failures"), nil
+		return says(logs.Lines(), "kubelet/node-3", "renewed the Lease again after failures"), nil
 	})) {
 		return s.Err()
 	}
 	s.Expect(true, "clock fixed: kubelet log on node-3: renewed the Lease again after failures (tls: failed to verify certificate: ...)")
 	return s.Err()
-}
-
-// kubeletLogs is what the kubelets have logged (their trace lines), as journalctl -u kubelet on each
-// node would show it: what a learner reads when the control plane has stopped hearing from a node.
-type kubeletLogs struct {
-	mu    sync.Mutex
-	lines map[string][]string // guarded by mu: node name -> its kubelet's lines, in order
-}
-
-// followKubeletLogs starts collecting every kubelet's lines.
-func followKubeletLogs(s *sim.Session) *kubeletLogs {
-	l := &kubeletLogs{lines: map[string][]string{}}
-	s.Trace.Subscribe(func(e trace.Event) {
-		if node, ok := strings.CutPrefix(e.Component, "kubelet/"); ok {
-			l.mu.Lock()
-			l.lines[node] = append(l.lines[node], e.Message)
-			l.mu.Unlock()
-		}
-	})
-	return l
-}
-
-// says reports whether node's kubelet has logged a line containing text.
-func (l *kubeletLogs) says(node, text string) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	for _, line := range l.lines[node] {
-		if strings.Contains(line, text) {
-			return true
-		}
-	}
-	return false
 }

@@ -10,12 +10,12 @@ package scenarios
 
 import (
 	"context"
-	"kubesim/sim"
-	"kubesim/trace"
 	"time"
 
 	"kubesim/api"
 	"kubesim/client/leaderelection"
+	"kubesim/sim"
+	"kubesim/trace"
 )
 
 func init() {
@@ -93,8 +93,7 @@ func runLeaderElection(ctx context.Context, s *sim.Session) error {
 		"8s later the Deployment wants 5 but its ReplicaSet still says 3: no controller is running")
 
 	s.Step("The Lease expires (leaseDuration 15s): kube-controller-manager-2 takes it over")
-	if err := s.Driver.RunUntil(ctx, "kube-controller-manager-2 leads", func() (bool, error) { return standby.Elector.IsLeader(), nil }, 0); err != nil {
-		s.Expect(false, "kube-controller-manager-2 takes over: %v", err)
+	if !s.Until(ctx, 0, sim.Check("kube-controller-manager-2 leads", func() (bool, error) { return standby.Elector.IsLeader(), nil })) {
 		return s.Err()
 	}
 	lease = objectNow[api.Lease](ctx, s, "kube-system", "kube-controller-manager")

@@ -7,13 +7,13 @@ package scenarios
 import (
 	"context"
 	"fmt"
-	"kubesim/scenarios/manifests"
-	"kubesim/sim"
-	"kubesim/trace"
 	"time"
 
 	"kubesim/api"
 	fakeruntime "kubesim/runtime"
+	"kubesim/scenarios/manifests"
+	"kubesim/sim"
+	"kubesim/trace"
 )
 
 func init() {
@@ -53,12 +53,11 @@ showed RESTARTS 0; after the heal, node-1 Ready, the taint gone, and worker's RE
 var workerYAML = manifests.Read("worker.yaml")
 
 func runLocalAutonomy(ctx context.Context, s *sim.Session) error {
-	logs := followKubeletLogs(s)
+	logs := kubeletLogs(s)
 
 	s.Step("kubectl apply: nginx-deployment.yaml (one pod per node) and worker on node-1, which crashes every 60s")
 	for _, manifest := range []string{manifests.NginxDeployment, workerYAML} {
-		if _, err := s.Kubectl.Apply(ctx, []byte(manifest)); err != nil {
-			s.Expect(false, "created: %v", err)
+		if !apply(ctx, s, manifest) {
 			return s.Err()
 		}
 	}
@@ -82,7 +81,7 @@ func runLocalAutonomy(ctx context.Context, s *sim.Session) error {
 	if err := s.Driver.Advance(ctx, 2*time.Minute); err != nil {
 		return err
 	}
-	s.Expect(logs.says("node-1", "failed to renew lease: update leases: dial kube-apiserver: connection refused"),
+	s.Expect(says(logs.Lines(), "kubelet/node-1", "failed to renew lease: update leases: dial kube-apiserver: connection refused"),
 		"kubelet log on node-1: failed to renew lease: ... connection refused")
 	node, err := sim.Get[api.Node](ctx, s.Cluster, "", "node-1")
 	if err != nil {

@@ -6,14 +6,14 @@ package scenarios
 
 import (
 	"context"
-	"kubesim/scenarios/manifests"
-	"kubesim/sim"
-	"kubesim/trace"
 	"time"
 
 	"kubesim/api"
 	"kubesim/api/resource"
+	"kubesim/scenarios/manifests"
 	"kubesim/scheduler/framework"
+	"kubesim/sim"
+	"kubesim/trace"
 )
 
 // smallNodes: two nodes with one CPU each (900m allocatable).
@@ -58,7 +58,7 @@ as many crowd pods as the idle node; the pods' QoS class BestEffort.`,
 
 func runNoRequests(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply -f leaky.yaml: no requests, and its memory grows 50Mi a second")
-	if _, err := s.Kubectl.Apply(ctx, []byte(leakyPodYAML)); err != nil {
+	if !apply(ctx, s, leakyPodYAML) {
 		return s.Err()
 	}
 	if !until(ctx, s, 0, "pod leaky running") {
@@ -74,7 +74,7 @@ func runNoRequests(ctx context.Context, s *sim.Session) error {
 	s.Expect(inUse[leakyNode] > 900<<20, "the container runtime on %s reports %dMi in use", leakyNode, inUse[leakyNode]>>20)
 
 	s.Step("kubectl apply -f crowd.yaml: 20 replicas, no requests, onto two nodes with 900m CPU allocatable each")
-	if _, err := s.Kubectl.Apply(ctx, []byte(crowdDeploymentYAML)); err != nil {
+	if !apply(ctx, s, crowdDeploymentYAML) {
 		return s.Err()
 	}
 	if !until(ctx, s, 0, "deployment crowd available") {

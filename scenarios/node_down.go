@@ -8,12 +8,12 @@ package scenarios
 import (
 	"context"
 	"fmt"
-	"kubesim/scenarios/manifests"
-	"kubesim/sim"
-	"kubesim/trace"
 	"time"
 
 	"kubesim/api"
+	"kubesim/scenarios/manifests"
+	"kubesim/sim"
+	"kubesim/trace"
 )
 
 func init() {
@@ -158,8 +158,7 @@ func runNodeDown(ctx context.Context, s *sim.Session) error {
 // node, available; it returns the pod on node, or nil with the unmet sign recorded.
 func nginxWithAPodOn(ctx context.Context, s *sim.Session, node string) *api.Pod {
 	s.Step("kubectl apply -f nginx-deployment.yaml: 3 replicas, one on each node")
-	if _, err := s.Kubectl.Apply(ctx, []byte(manifests.NginxDeployment)); err != nil {
-		s.Expect(false, "the Deployment is created: %v", err)
+	if !apply(ctx, s, manifests.NginxDeployment) {
 		return nil
 	}
 	if !until(ctx, s, 2*time.Minute, "deployment nginx available") {

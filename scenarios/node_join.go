@@ -5,13 +5,13 @@ package scenarios
 
 import (
 	"context"
-	"kubesim/scenarios/manifests"
-	"kubesim/sim"
-	"kubesim/trace"
 	"time"
 
 	"kubesim/api"
 	"kubesim/api/resource"
+	"kubesim/scenarios/manifests"
+	"kubesim/sim"
+	"kubesim/trace"
 )
 
 func init() {
@@ -42,8 +42,7 @@ new pod "Successfully assigned default/nginx-... to node-4".`,
 
 func runNodeJoin(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply -f nginx-deployment.yaml on the 3-node cluster")
-	if _, err := s.Kubectl.Apply(ctx, []byte(manifests.NginxDeployment)); err != nil {
-		s.Expect(false, "the Deployment is created: %v", err)
+	if !apply(ctx, s, manifests.NginxDeployment) {
 		return s.Err()
 	}
 	if !until(ctx, s, 2*time.Minute, "deployment nginx available") {

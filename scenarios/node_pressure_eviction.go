@@ -8,14 +8,14 @@ package scenarios
 import (
 	"context"
 	"fmt"
-	"kubesim/scenarios/manifests"
-	"kubesim/sim"
-	"kubesim/trace"
 	"sort"
 	"strings"
 	"time"
 
 	"kubesim/api"
+	"kubesim/scenarios/manifests"
+	"kubesim/sim"
+	"kubesim/trace"
 )
 
 func init() {
@@ -59,8 +59,7 @@ var memoryPressureYAML = manifests.Read("memory-pressure.yaml")
 
 func runNodePressureEviction(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply: cache (BestEffort, growing), api (Burstable, growing past its request), db (Guaranteed), all on node-1")
-	if _, err := s.Kubectl.Apply(ctx, []byte(memoryPressureYAML)); err != nil {
-		s.Expect(false, "the pods are created: %v", err)
+	if !apply(ctx, s, memoryPressureYAML) {
 		return s.Err()
 	}
 	if !until(ctx, s, time.Minute, "pods running") {

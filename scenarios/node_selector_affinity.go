@@ -6,12 +6,12 @@ package scenarios
 
 import (
 	"context"
+
 	"kubesim/api"
 	"kubesim/scenarios/manifests"
+	"kubesim/scheduler/plugins"
 	"kubesim/sim"
 	"kubesim/trace"
-
-	"kubesim/scheduler/plugins"
 )
 
 // affinityNodes: two SSD nodes in different zones and one HDD node.

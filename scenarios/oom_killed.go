@@ -6,12 +6,12 @@ package scenarios
 
 import (
 	"context"
-	"kubesim/scenarios/manifests"
-	"kubesim/sim"
-	"kubesim/trace"
 	"time"
 
 	"kubesim/api"
+	"kubesim/scenarios/manifests"
+	"kubesim/sim"
+	"kubesim/trace"
 )
 
 func init() {
@@ -44,8 +44,7 @@ var memoryHogYAML = manifests.Read("memory-hog.yaml")
 
 func runOOMKilled(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply: a pod limited to 64Mi of memory whose working set grows 10Mi every second")
-	if _, err := s.Kubectl.Apply(ctx, []byte(memoryHogYAML)); err != nil {
-		s.Expect(false, "the pod is created: %v", err)
+	if !apply(ctx, s, memoryHogYAML) {
 		return s.Err()
 	}
 	if !until(ctx, s, time.Minute, "pod memory-hog running") {

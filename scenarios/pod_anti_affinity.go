@@ -6,12 +6,13 @@ package scenarios
 
 import (
 	"context"
+	"strings"
+	"time"
+
 	"kubesim/api"
 	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 	"kubesim/trace"
-	"strings"
-	"time"
 )
 
 // haDeploymentYAML: 4 replicas, never two on one node.
@@ -46,7 +47,7 @@ all 3 nodes (one node gets two).`,
 
 func runPodAntiAffinity(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply -f web-ha.yaml: 4 replicas with required anti-affinity on kubernetes.io/hostname, 3 nodes")
-	if _, err := s.Kubectl.Apply(ctx, []byte(haDeploymentYAML)); err != nil {
+	if !apply(ctx, s, haDeploymentYAML) {
 		return s.Err()
 	}
 	if !until(ctx, s, 0, "event FailedScheduling for pod/web-ha-*") {
@@ -76,7 +77,7 @@ func runPodAntiAffinity(ctx context.Context, s *sim.Session) error {
 	s.Expect(pending == 1, "30s later, still one web-ha replica Pending")
 
 	s.Step("kubectl apply -f web-soft.yaml: 4 replicas with preferred anti-affinity (weight 100) instead")
-	if _, err := s.Kubectl.Apply(ctx, []byte(softDeploymentYAML)); err != nil {
+	if !apply(ctx, s, softDeploymentYAML) {
 		return s.Err()
 	}
 	if !until(ctx, s, 0, "deployment web-soft available") {

@@ -7,12 +7,12 @@ package scenarios
 
 import (
 	"context"
-	"kubesim/scenarios/manifests"
-	"kubesim/sim"
-	"kubesim/trace"
 	"strings"
 
 	"kubesim/api"
+	"kubesim/scenarios/manifests"
+	"kubesim/sim"
+	"kubesim/trace"
 )
 
 // highPriorityClass is what `kubectl create priorityclass high-priority --value=1000000` creates.
@@ -61,7 +61,7 @@ func runPreemption(ctx context.Context, s *sim.Session) error {
 	}
 
 	s.Step("kubectl apply -f low.yaml: 3 pods of priority 0 take 3 CPUs on each node")
-	if _, err := s.Kubectl.Apply(ctx, []byte(lowDeploymentYAML)); err != nil {
+	if !apply(ctx, s, lowDeploymentYAML) {
 		return s.Err()
 	}
 	if !until(ctx, s, 0, "deployment low available") {
@@ -81,8 +81,7 @@ func runPreemption(ctx context.Context, s *sim.Session) error {
 		p := objectNow[api.Pod](ctx, s, "default", "urgent")
 		return p != nil && (p.Status.NominatedNodeName != "" || p.Spec.NodeName != ""), nil
 	}
-	if err := s.Driver.RunUntil(ctx, "pod urgent nominated", nominated, 0); err != nil {
-		s.Expect(false, "pod urgent is nominated: %v", err)
+	if !s.Until(ctx, 0, sim.Check("pod urgent nominated", nominated)) {
 		return s.Err()
 	}
 	urgent = objectNow[api.Pod](ctx, s, "default", "urgent")

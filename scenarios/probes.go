@@ -6,12 +6,12 @@ package scenarios
 
 import (
 	"context"
-	"kubesim/scenarios/manifests"
-	"kubesim/sim"
-	"kubesim/trace"
 	"time"
 
 	"kubesim/api"
+	"kubesim/scenarios/manifests"
+	"kubesim/sim"
+	"kubesim/trace"
 )
 
 func init() {
@@ -57,8 +57,7 @@ var probesYAML = manifests.Read("probes.yaml")
 
 func runProbes(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply: liveness-http, readiness-exec, slow-start (with a startupProbe) and slow-unguarded (without)")
-	if _, err := s.Kubectl.Apply(ctx, []byte(probesYAML)); err != nil {
-		s.Expect(false, "the pods are created: %v", err)
+	if !apply(ctx, s, probesYAML) {
 		return s.Err()
 	}
 	if !until(ctx, s, time.Minute, "pod readiness-exec ready") {

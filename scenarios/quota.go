@@ -7,15 +7,14 @@ package scenarios
 
 import (
 	"context"
-	"kubesim/scenarios/manifests"
-	"kubesim/sim"
-	"kubesim/trace"
 	"strings"
 	"time"
 
 	"kubesim/api"
 	"kubesim/api/resource"
-	"kubesim/client"
+	"kubesim/scenarios/manifests"
+	"kubesim/sim"
+	"kubesim/trace"
 )
 
 // quotaNamespace is where the scenario's quota, Deployment and pods live.
@@ -57,7 +56,6 @@ without requests or limits refused with "failed quota: compute-resources: must s
 
 func runQuota(ctx context.Context, s *sim.Session) error {
 	k := s.Kubectl
-	admin := s.Observer()
 
 	s.Step("kubectl create namespace team; the serviceaccount controller gives it a default ServiceAccount")
 	if _, err := k.Create(ctx, &api.Namespace{ObjectMeta: api.ObjectMeta{Name: quotaNamespace}}); err != nil {
@@ -65,11 +63,9 @@ func runQuota(ctx context.Context, s *sim.Session) error {
 		return s.Err()
 	}
 	hasSA := func() (bool, error) {
-		_, err := client.For[api.ServiceAccount](admin).Get(ctx, quotaNamespace, "default")
-		return err == nil, nil
+		return objectNow[api.ServiceAccount](ctx, s, quotaNamespace, "default") != nil, nil
 	}
-	if err := s.Driver.RunUntil(ctx, "serviceaccount team/default exists", hasSA, 0); err != nil {
-		s.Expect(false, "the default ServiceAccount appears in team: %v", err)
+	if !s.Until(ctx, 0, sim.Check("serviceaccount team/default exists", hasSA)) {
 		return s.Err()
 	}
 
@@ -124,7 +120,7 @@ func runQuota(ctx context.Context, s *sim.Session) error {
 	s.ExpectError(err, 403, `pods "bare" is forbidden: failed quota: compute-resources: must specify limits.cpu for: bare; limits.memory for: bare; requests.cpu for: bare; requests.memory for: bare`)
 
 	s.Step("kubectl edit quota compute-resources -n team: hard pods 5; the ReplicaSet's next retry creates the last 2")
-	current, err := client.For[api.ResourceQuota](admin).Get(ctx, quotaNamespace, "compute-resources")
+	current, err := sim.Get[api.ResourceQuota](ctx, s.Cluster, quotaNamespace, "compute-resources")
 	if err != nil {
 		return err
 	}
@@ -153,8 +149,8 @@ func quotaPod(name string) *api.Pod {
 
 // quotaReplicaSet is Deployment web's one ReplicaSet.
 func quotaReplicaSet(ctx context.Context, s *sim.Session) *api.ReplicaSet {
-	rss, _, err := client.For[api.ReplicaSet](s.Observer()).List(ctx, quotaNamespace, client.ListOptions{LabelSelector: "app=web"})
-	if err != nil || len(rss) != 1 {
+	rss := objectsNow[api.ReplicaSet](ctx, s, quotaNamespace, "app=web")
+	if len(rss) != 1 {
 		return nil
 	}
 	return rss[0]

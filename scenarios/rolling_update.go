@@ -8,11 +8,11 @@ package scenarios
 import (
 	"context"
 	"fmt"
-	"kubesim/sim"
-	"kubesim/trace"
 	"strings"
 
 	"kubesim/api"
+	"kubesim/sim"
+	"kubesim/trace"
 )
 
 func init() {

@@ -7,13 +7,13 @@ package scenarios
 import (
 	"context"
 	"fmt"
-	"kubesim/sim"
-	"kubesim/trace"
 	"strings"
 	"time"
 
 	"kubesim/api"
 	fakeruntime "kubesim/runtime"
+	"kubesim/sim"
+	"kubesim/trace"
 )
 
 func init() {
@@ -49,7 +49,7 @@ count 0, after the runtime recovers.`,
 }
 
 func runRuntimeHung(ctx context.Context, s *sim.Session) error {
-	logs := followKubeletLogs(s)
+	logs := kubeletLogs(s)
 
 	pod := nginxWithAPodOn(ctx, s, "node-2")
 	if pod == nil {
@@ -68,7 +68,7 @@ func runRuntimeHung(ctx context.Context, s *sim.Session) error {
 	if !until(ctx, s, 5*time.Minute, "node node-2 notready") {
 		return s.Err()
 	}
-	s.Expect(logs.says("node-2", "PLEG relist failed after 10s: rpc error: code = DeadlineExceeded"),
+	s.Expect(says(logs.Lines(), "kubelet/node-2", "PLEG relist failed after 10s: rpc error: code = DeadlineExceeded"),
 		"kubelet log on node-2: PLEG relist failed ... rpc error: code = DeadlineExceeded desc = context deadline exceeded")
 	node, err := sim.Get[api.Node](ctx, s.Cluster, "", "node-2")
 	if err != nil {

@@ -8,11 +8,11 @@ package scenarios
 
 import (
 	"context"
-	"kubesim/sim"
-	"kubesim/trace"
 	"time"
 
 	"kubesim/api"
+	"kubesim/sim"
+	"kubesim/trace"
 )
 
 func init() {

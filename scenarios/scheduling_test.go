@@ -3,13 +3,13 @@ package scenarios_test
 import (
 	"bytes"
 	"context"
-	"kubesim/scenarios"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"kubesim/scenarios"
 	"kubesim/sim"
 	"kubesim/sim/narrate"
 )

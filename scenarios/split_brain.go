@@ -7,11 +7,11 @@ package scenarios
 
 import (
 	"context"
-	"kubesim/api"
-	"kubesim/sim"
 	"strings"
 	"time"
 
+	"kubesim/api"
+	"kubesim/sim"
 	"kubesim/trace"
 )
 
@@ -87,14 +87,12 @@ func runSplitBrain(ctx context.Context, s *sim.Session) error {
 	if err := s.Stop("kube-controller-manager"); err != nil {
 		return err
 	}
-	failures := tapTrace(s, func(e trace.Event) bool {
+	failures := s.Tap(func(e trace.Event) bool {
 		return e.Component == "deployment-controller" && e.Action == "retry" && strings.Contains(e.Message, "(network partition)")
 	})
-	failures.start()
 
 	s.Step("The old leader keeps acting on what it saw, and its writes fail; after 15s kube-controller-manager-2 takes the Lease")
-	if err := s.Driver.RunUntil(ctx, "kube-controller-manager-2 leads", func() (bool, error) { return standby.Elector.IsLeader(), nil }, 0); err != nil {
-		s.Expect(false, "kube-controller-manager-2 takes over: %v", err)
+	if !s.Until(ctx, 0, sim.Check("kube-controller-manager-2 leads", func() (bool, error) { return standby.Elector.IsLeader(), nil })) {
 		return s.Err()
 	}
 	lease := objectNow[api.Lease](ctx, s, "kube-system", "kube-controller-manager")
@@ -107,21 +105,20 @@ func runSplitBrain(ctx context.Context, s *sim.Session) error {
 	if !until(ctx, s, 0, "pods -l app=nginx count 5", "pods -l app=nginx ready", "deployment nginx available") {
 		return s.Err()
 	}
-	attempts := len(failures.stop())
+	attempts := len(failures.Lines())
 	s.Expect(attempts > 0, "the old leader's deployment-controller tried the scale %d times; each write failed: connection refused (network partition)", attempts)
 	s.Expect(leader.IsLeader(), "the old leader still believes it leads")
 
 	s.Step("The network heals: the old leader's informers catch up and its controllers find nothing to do")
-	reconciles := tapTrace(s, func(e trace.Event) bool {
+	reconciles := s.Tap(func(e trace.Event) bool {
 		return e.Component == "replicaset-controller" && e.Action == "reconcile"
 	})
-	reconciles.start()
 	s.Heal("kube-controller-manager")
 	if err := s.Driver.Advance(ctx, 2*time.Second); err != nil {
 		return err
 	}
 	var idle, acted int
-	for _, e := range reconciles.stop() {
+	for _, e := range reconciles.Lines() {
 		switch {
 		case strings.Contains(e.Message, "wants 5, has 5: nothing to do"):
 			idle++
@@ -136,8 +133,7 @@ func runSplitBrain(ctx context.Context, s *sim.Session) error {
 	if err := s.Start("kube-controller-manager"); err != nil {
 		return err
 	}
-	if err := s.Driver.RunUntil(ctx, "kube-controller-manager stops leading", func() (bool, error) { return !leader.IsLeader(), nil }, 0); err != nil {
-		s.Expect(false, "the old leader steps down: %v", err)
+	if !s.Until(ctx, 0, sim.Check("kube-controller-manager stops leading", func() (bool, error) { return !leader.IsLeader(), nil })) {
 		return s.Err()
 	}
 	if err := s.Driver.Advance(ctx, 4*time.Second); err != nil {

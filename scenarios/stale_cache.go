@@ -10,12 +10,11 @@ package scenarios
 
 import (
 	"context"
-	"kubesim/sim"
-	"strings"
 
 	"kubesim/api"
 	"kubesim/client"
 	"kubesim/controllers/replicaset"
+	"kubesim/sim"
 	"kubesim/trace"
 )
 
@@ -72,10 +71,9 @@ func runStaleCache(ctx context.Context, s *sim.Session) error {
 	if err := deliver(ctx, s, rsInformer); err != nil {
 		return err
 	}
-	lines := tapTrace(s, func(e trace.Event) bool {
+	lines := s.Tap(func(e trace.Event) bool {
 		return e.Component == replicaset.Name && (e.Action == "reconcile" || e.Action == "watch")
 	})
-	lines.start()
 
 	s.Step("Reconcile default/web: the cache shows 0 of 3 pods, so it creates 3")
 	if err := rsc.Reconcile(ctx, "default/web"); err != nil {
@@ -92,7 +90,7 @@ func runStaleCache(ctx context.Context, s *sim.Session) error {
 	if err := rsc.Reconcile(ctx, "default/web"); err != nil {
 		return err
 	}
-	s.Expect(hasTraceLine(lines.seen(), "wants 3, its cache shows 0, but 3 adds and 0 deletes it made are not in the cache yet -> wait (expectations)"),
+	s.Expect(says(lines.Lines(), "", "wants 3, its cache shows 0, but 3 adds and 0 deletes it made are not in the cache yet -> wait (expectations)"),
 		"the controller waits: 3 adds it made are not in its cache yet (expectations)")
 	s.Expect(countWebPods(ctx, s) == 3, "kubectl get pods -l app=web: still 3 pods, not 6")
 
@@ -105,9 +103,9 @@ func runStaleCache(ctx context.Context, s *sim.Session) error {
 	if err := rsc.Reconcile(ctx, "default/web"); err != nil {
 		return err
 	}
-	seen := lines.stop()
-	s.Expect(hasTraceLine(seen, "(0 more adds expected)"), "the pod handler saw the third pod: 0 more adds expected")
-	s.Expect(hasTraceLine(seen, "reconcile default/web: wants 3, has 3: nothing to do"), "reconcile default/web: wants 3, has 3: nothing to do")
+	seen := lines.Lines()
+	s.Expect(says(seen, "", "(0 more adds expected)"), "the pod handler saw the third pod: 0 more adds expected")
+	s.Expect(says(seen, "", "reconcile default/web: wants 3, has 3: nothing to do"), "reconcile default/web: wants 3, has 3: nothing to do")
 	s.Expect(countWebPods(ctx, s) == 3, "kubectl get pods -l app=web: 3 pods, the ReplicaSet's replicas")
 	return s.Err()
 }
@@ -132,15 +130,6 @@ func countWebPods(ctx context.Context, s *sim.Session) int {
 		return -1
 	}
 	return len(pods)
-}
-
-func hasTraceLine(events []trace.Event, text string) bool {
-	for _, e := range events {
-		if strings.Contains(e.Message, text) {
-			return true
-		}
-	}
-	return false
 }
 
 // webReplicaSet is a ReplicaSet "web" of 3 nginx pods labelled app=web.

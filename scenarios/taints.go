@@ -6,13 +6,13 @@ package scenarios
 
 import (
 	"context"
-	"kubesim/scenarios/manifests"
-	"kubesim/sim"
-	"kubesim/trace"
 	"strings"
 
 	"kubesim/api"
 	"kubesim/client"
+	"kubesim/scenarios/manifests"
+	"kubesim/sim"
+	"kubesim/trace"
 )
 
 // taintsNodes: two ordinary workers, kubeadm's control-plane node and a GPU node.
@@ -72,7 +72,7 @@ them landing on control-plane.`,
 
 func runTaints(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply -f web.yaml: 4 ordinary pods, with no tolerations")
-	if _, err := s.Kubectl.Apply(ctx, []byte(webDeploymentYAML)); err != nil {
+	if !apply(ctx, s, webDeploymentYAML) {
 		return s.Err()
 	}
 	if !until(ctx, s, 0, "deployment web available") {
@@ -83,7 +83,7 @@ func runTaints(ctx context.Context, s *sim.Session) error {
 		"kubectl get pods -o wide: the web pods run on the untainted nodes only (%s)", placement)
 
 	s.Step("kubectl apply -f trainer.yaml: a GPU job that selects accelerator=nvidia but forgot the toleration")
-	if _, err := s.Kubectl.Apply(ctx, []byte(trainerPodYAML)); err != nil {
+	if !apply(ctx, s, trainerPodYAML) {
 		return s.Err()
 	}
 	if !until(ctx, s, 0, "event FailedScheduling for pod/trainer") {
@@ -108,7 +108,7 @@ func runTaints(ctx context.Context, s *sim.Session) error {
 	if !until(ctx, s, 0, "pod trainer gone") {
 		return s.Err()
 	}
-	if _, err := s.Kubectl.Apply(ctx, []byte(trainerPodYAML+trainerToleration)); err != nil {
+	if !apply(ctx, s, trainerPodYAML+trainerToleration) {
 		return s.Err()
 	}
 	if !until(ctx, s, 0, "pod trainer running") {
@@ -118,7 +118,7 @@ func runTaints(ctx context.Context, s *sim.Session) error {
 	s.Expect(trainer.Spec.NodeName == "gpu-1", "pod trainer runs on gpu-1: the toleration lets it in, the nodeSelector sends it there")
 
 	s.Step("kubectl apply -f log-agent.yaml: 3 pods that tolerate the control-plane taint and select no node")
-	if _, err := s.Kubectl.Apply(ctx, []byte(logAgentDeploymentYAML)); err != nil {
+	if !apply(ctx, s, logAgentDeploymentYAML) {
 		return s.Err()
 	}
 	if !until(ctx, s, 0, "deployment log-agent available") {

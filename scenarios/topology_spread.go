@@ -6,6 +6,7 @@ package scenarios
 
 import (
 	"context"
+
 	"kubesim/api"
 	"kubesim/scenarios/manifests"
 	"kubesim/sim"
@@ -49,7 +50,7 @@ node-2, the pending replica bound to node-2.`,
 
 func runTopologySpread(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply -f spread.yaml: 6 replicas, maxSkew 1 across topology.kubernetes.io/zone")
-	if _, err := s.Kubectl.Apply(ctx, []byte(spreadDeploymentYAML)); err != nil {
+	if !apply(ctx, s, spreadDeploymentYAML) {
 		return s.Err()
 	}
 	if !until(ctx, s, 0, "deployment spread available") {

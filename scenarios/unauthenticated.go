@@ -6,11 +6,11 @@ package scenarios
 
 import (
 	"context"
-	"kubesim/sim"
-	"kubesim/trace"
 
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
+	"kubesim/sim"
+	"kubesim/trace"
 )
 
 func init() {
@@ -66,8 +66,7 @@ func runUnauthenticated(ctx context.Context, s *sim.Session) error {
 	_, err = k.Create(ctx, &api.Namespace{ObjectMeta: api.ObjectMeta{Name: "team-a"}})
 	s.ExpectError(err, 401, "Unauthorized")
 	s.Expect(revision() == before, "etcd's revision is still %d: nothing was written", before)
-	res, _ := api.ResourceFor("namespaces")
-	found, err := s.Objects(ctx, res, "", "", "team-a")
+	found, err := sim.List[api.Namespace](ctx, s.Cluster, "", "", "team-a")
 	s.Expect(err == nil && len(found) == 0, "namespace team-a does not exist")
 	return s.Err()
 }

@@ -7,13 +7,13 @@ package scenarios
 
 import (
 	"context"
+	"strings"
+
 	"kubesim/api"
+	"kubesim/apiserver"
 	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 	"kubesim/trace"
-	"strings"
-
-	"kubesim/apiserver"
 )
 
 func init() {
@@ -58,8 +58,7 @@ func requestCount(s *sim.Session, verb, resource string, code int) int64 {
 
 func runWatchExpired(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply -f nginx-deployment.yaml; my-controller's informer lists and starts watching")
-	if _, err := s.Kubectl.Apply(ctx, []byte(manifests.NginxDeployment)); err != nil {
-		s.Expect(false, "the Deployment is created: %v", err)
+	if !apply(ctx, s, manifests.NginxDeployment) {
 		return s.Err()
 	}
 	inf, log, err := myInformer(ctx, s)

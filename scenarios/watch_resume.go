@@ -8,14 +8,14 @@ package scenarios
 import (
 	"context"
 	"fmt"
-	"kubesim/scenarios/manifests"
-	"kubesim/sim"
 	"strconv"
 	"strings"
 
 	"kubesim/api"
 	"kubesim/apiserver"
 	"kubesim/client"
+	"kubesim/scenarios/manifests"
+	"kubesim/sim"
 	"kubesim/trace"
 )
 
@@ -152,8 +152,7 @@ func missedChanges(ctx context.Context, s *sim.Session) ([]string, error) {
 
 func runWatchResume(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply -f nginx-deployment.yaml; my-controller's informer lists and starts watching")
-	if _, err := s.Kubectl.Apply(ctx, []byte(manifests.NginxDeployment)); err != nil {
-		s.Expect(false, "the Deployment is created: %v", err)
+	if !apply(ctx, s, manifests.NginxDeployment) {
 		return s.Err()
 	}
 	inf, log, err := myInformer(ctx, s)

@@ -8,14 +8,12 @@ package scenarios
 
 import (
 	"context"
-	"kubesim/scenarios/manifests"
-	"kubesim/sim"
 	"strings"
-	"sync"
 	"time"
 
 	"kubesim/api"
-	"kubesim/client"
+	"kubesim/scenarios/manifests"
+	"kubesim/sim"
 	"kubesim/trace"
 )
 
@@ -81,28 +79,12 @@ func injectorConfiguration() *api.MutatingWebhookConfiguration {
 
 func runWebhookTimeout(ctx context.Context, s *sim.Session) error {
 	k := s.Kubectl
-	admin := s.Observer()
-	var (
-		mu      sync.Mutex
-		skipped []string
-	)
-	s.Trace.Subscribe(func(e trace.Event) {
-		if e.Action == "webhook" && strings.HasSuffix(e.Message, "failurePolicy Ignore: skipped") {
-			mu.Lock()
-			skipped = append(skipped, e.Message)
-			mu.Unlock()
-		}
+	skipped := s.Tap(func(e trace.Event) bool {
+		return e.Action == "webhook" && strings.HasSuffix(e.Message, "failurePolicy Ignore: skipped")
 	})
 	revision := func() int64 {
 		rev, _ := s.Store.CurrentRevision(ctx)
 		return rev
-	}
-	getPod := func(name string) *api.Pod {
-		p, err := client.For[api.Pod](admin).Get(ctx, "default", name)
-		if err != nil {
-			return nil
-		}
-		return p
 	}
 	hasSidecar := func(p *api.Pod) bool {
 		return p != nil && len(p.Spec.Containers) == 2 && p.Spec.Containers[1].Name == sim.SidecarContainer.Name
@@ -124,7 +106,7 @@ func runWebhookTimeout(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl run app-1: the apiserver calls the webhook, which injects the sidecar")
 	_, err = k.Create(ctx, nginxPod("app-1"))
 	s.Expect(err == nil, "pod app-1 is created")
-	p := getPod("app-1")
+	p := objectNow[api.Pod](ctx, s, "default", "app-1")
 	s.Expect(hasSidecar(p), "kubectl get pod app-1: containers nginx and sidecar (%s) — injected at admission", sim.SidecarContainer.Image)
 
 	s.Step("The webhook server hangs: it accepts calls and never answers")
@@ -136,7 +118,7 @@ func runWebhookTimeout(ctx context.Context, s *sim.Session) error {
 	took := s.Now().Sub(start)
 	s.ExpectError(err, 500, timedOut)
 	s.Expect(took == 10*time.Second, "the request took %s of cluster time: the webhook's timeoutSeconds", took)
-	s.Expect(revision() == before && getPod("app-2") == nil, "nothing was written: pod app-2 does not exist")
+	s.Expect(revision() == before && objectNow[api.Pod](ctx, s, "default", "app-2") == nil, "nothing was written: pod app-2 does not exist")
 
 	s.Step("kubectl apply a Deployment web of 2 replicas: its ReplicaSet cannot create a single pod")
 	if _, err := k.Apply(ctx, []byte(WebDeploymentYAML)); err != nil {
@@ -146,15 +128,15 @@ func runWebhookTimeout(ctx context.Context, s *sim.Session) error {
 	if !until(ctx, s, 0, "event FailedCreate context deadline exceeded") {
 		return s.Err()
 	}
-	events, _, _ := client.For[api.Event](admin).List(ctx, "default", client.ListOptions{})
+	events := objectsNow[api.Event](ctx, s, "default", "")
 	failed := sim.FindEvent(events, "FailedCreate", timedOut)
 	s.Expect(failed != nil && failed.InvolvedObject.Kind == "ReplicaSet" && failed.Message == "Error creating: "+timedOut,
 		"event FailedCreate on the ReplicaSet: Error creating: %s", timedOut)
-	pods, _, _ := client.For[api.Pod](admin).List(ctx, "default", client.ListOptions{LabelSelector: "app=web"})
+	pods := objectsNow[api.Pod](ctx, s, "default", "app=web")
 	s.Expect(len(pods) == 0, "kubectl get pods -l app=web: no pods (%d)", len(pods))
 
 	s.Step("kubectl edit mutatingwebhookconfiguration sidecar-injector: failurePolicy Ignore")
-	current, err := client.For[api.MutatingWebhookConfiguration](admin).Get(ctx, "", "sidecar-injector")
+	current, err := sim.Get[api.MutatingWebhookConfiguration](ctx, s.Cluster, "", "sidecar-injector")
 	if err != nil {
 		return err
 	}
@@ -169,16 +151,14 @@ func runWebhookTimeout(ctx context.Context, s *sim.Session) error {
 	took = s.Now().Sub(start)
 	s.Expect(err == nil, "pod app-3 is created")
 	s.Expect(took == 10*time.Second, "the request still took %s: the webhook was called and timed out", took)
-	p = getPod("app-3")
+	p = objectNow[api.Pod](ctx, s, "default", "app-3")
 	s.Expect(p != nil && len(p.Spec.Containers) == 1, "kubectl get pod app-3: only container nginx, no sidecar")
-	mu.Lock()
-	noted := len(skipped) > 0 && strings.Contains(skipped[0], timedOut[len("Internal error occurred: "):])
-	mu.Unlock()
+	_, noted := sim.FindLine(skipped.Lines(), "", timedOut[len("Internal error occurred: "):])
 	s.Expect(noted, `the trace notes the skipped webhook: "failed calling webhook ...: context deadline exceeded; failurePolicy Ignore: skipped"`)
 	if !until(ctx, s, 0, "pods -l app=web count 2") {
 		return s.Err()
 	}
-	pods, _, _ = client.For[api.Pod](admin).List(ctx, "default", client.ListOptions{LabelSelector: "app=web"})
+	pods = objectsNow[api.Pod](ctx, s, "default", "app=web")
 	s.Expect(len(pods) == 2 && !hasSidecar(pods[0]) && !hasSidecar(pods[1]), "kubectl get pods -l app=web: 2 pods, neither with the sidecar")
 
 	s.Step("Heal the webhook server: new pods get the sidecar again, at once")
@@ -186,7 +166,7 @@ func runWebhookTimeout(ctx context.Context, s *sim.Session) error {
 	start = s.Now()
 	_, err = k.Create(ctx, nginxPod("app-4"))
 	took = s.Now().Sub(start)
-	s.Expect(err == nil && hasSidecar(getPod("app-4")), "pod app-4 is created with the sidecar")
+	s.Expect(err == nil && hasSidecar(objectNow[api.Pod](ctx, s, "default", "app-4")), "pod app-4 is created with the sidecar")
 	s.Expect(took < time.Second, "the request took %s", took)
 	return s.Err()
 }

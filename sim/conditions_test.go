@@ -3,7 +3,6 @@ package sim_test
 import (
 	"context"
 	"fmt"
-	"kubesim/scenarios/manifests"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -11,6 +10,7 @@ import (
 
 	"kubesim/api"
 	"kubesim/client"
+	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 )
 

@@ -3,8 +3,8 @@ package sim_test
 import (
 	"context"
 	"fmt"
-	"kubesim/scenarios/manifests"
 
+	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 )
 

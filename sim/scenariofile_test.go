@@ -3,7 +3,6 @@ package sim_test
 import (
 	"bytes"
 	"context"
-	"kubesim/scenarios/manifests"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +13,7 @@ import (
 
 	"kubesim/api"
 	"kubesim/client"
+	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 	"kubesim/sim/narrate"
 )

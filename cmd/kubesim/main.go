@@ -13,13 +13,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"kubesim/scenarios"
 	"os"
 	"os/signal"
 	"runtime/debug"
 	"strings"
 	"text/tabwriter"
 
+	"kubesim/scenarios"
 	"kubesim/sim"
 	"kubesim/sim/narrate"
 )

@@ -3,13 +3,13 @@ package deployment_test
 import (
 	"context"
 	"fmt"
-	"kubesim/scenarios/manifests"
 
 	"kubesim/api"
 	"kubesim/client"
 	"kubesim/controllers/deployment"
 	"kubesim/controllers/internal"
 	"kubesim/controllers/replicaset"
+	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 )
 

@@ -2,7 +2,6 @@ package deployment_test
 
 import (
 	"context"
-	"kubesim/scenarios/manifests"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -12,6 +11,7 @@ import (
 	"kubesim/controllers/deployment"
 	"kubesim/controllers/internal"
 	"kubesim/controllers/replicaset"
+	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 )
 
