@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -33,6 +34,21 @@ func play(t *testing.T, name string, o narrate.Options) string {
 	return out.String()
 }
 
+// stories holds each scenario's text story (name -> string), played once per test run: the golden
+// test and the tests of signs read the same story.
+var stories sync.Map
+
+// story is the scenario's English text story at goldenWidth, as `kubesim run NAME` prints it.
+func story(t *testing.T, name string) string {
+	t.Helper()
+	if s, ok := stories.Load(name); ok {
+		return s.(string)
+	}
+	s := play(t, name, narrate.Options{Width: goldenWidth})
+	stories.Store(name, s)
+	return s
+}
+
 // TestScenariosTellTheirGoldenStory plays every scenario in step mode and compares the story a learner
 // reads (the English text, at a fixed width) with testdata/NAME.txt; go test ./scenarios -update
 // rewrites them. A second play in JSON, details included, must be byte-identical to a third: same
@@ -40,14 +56,14 @@ func play(t *testing.T, name string, o narrate.Options) string {
 func TestScenariosTellTheirGoldenStory(t *testing.T) {
 	for _, sc := range scenarios.All() {
 		t.Run(sc.Name, func(t *testing.T) {
-			story := withoutSeq(play(t, sc.Name, narrate.Options{Width: goldenWidth}))
+			told := withoutSeq(story(t, sc.Name))
 			golden := filepath.Join("testdata", sc.Name+".txt")
 			if *update {
-				require.NoError(t, os.WriteFile(golden, []byte(story), 0o644))
+				require.NoError(t, os.WriteFile(golden, []byte(told), 0o644))
 			}
 			want, err := os.ReadFile(golden)
 			require.NoError(t, err, "no golden story yet: run go test ./scenarios -update")
-			assert.Equal(t, string(want), story)
+			assert.Equal(t, string(want), told)
 
 			first := play(t, sc.Name, narrate.Options{Format: "json"})
 			second := play(t, sc.Name, narrate.Options{Format: "json"})
@@ -74,7 +90,7 @@ func withoutSeq(story string) string {
 	return b.String()
 }
 func TestAPIGatesShowsEveryGatesSign(t *testing.T) {
-	story := play(t, "api-gates", narrate.Options{})
+	story := story(t, "api-gates")
 	for _, sign := range []string{
 		"put /registry/deployments/default/nginx -> revision",
 		"Error from server (Unauthorized): Unauthorized",

@@ -114,7 +114,7 @@ func TestNodeScenariosShowKubernetesSigns(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.scenario, func(t *testing.T) {
-			story := strings.Join(strings.Fields(play(t, tc.scenario, narrate.Options{})), " ")
+			story := strings.Join(strings.Fields(story(t, tc.scenario)), " ")
 			for _, sign := range tc.signs {
 				assert.Contains(t, story, sign)
 			}

@@ -5,12 +5,10 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-
-	"kubesim/sim/narrate"
 )
 
 func TestQuotaScenarioHoldsTheReplicaSetAtTheQuotaAndReleasesItWhenRaised(t *testing.T) {
-	story := strings.Join(strings.Fields(play(t, "quota", narrate.Options{})), " ")
+	story := strings.Join(strings.Fields(story(t, "quota")), " ")
 	for _, sign := range []string{
 		`is forbidden: exceeded quota: compute-resources, requested: pods=1, used: pods=3, limited: pods=3`,
 		`Error creating: pods "web-`,

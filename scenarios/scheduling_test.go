@@ -18,7 +18,7 @@ import (
 // joined).
 func storySigns(t *testing.T, name string, signs ...string) {
 	t.Helper()
-	story := strings.Join(strings.Fields(play(t, name, narrate.Options{})), " ")
+	story := strings.Join(strings.Fields(story(t, name)), " ")
 	for _, sign := range signs {
 		assert.Contains(t, story, sign)
 	}
@@ -84,7 +84,7 @@ func TestPodsWithoutRequestsCrowdOntoNodes(t *testing.T) {
 }
 
 func TestCustomSchedulerNameWaitsSilentlyUntilItsSchedulerRuns(t *testing.T) {
-	story := strings.Join(strings.Fields(play(t, "custom-scheduler", narrate.Options{})), " ")
+	story := strings.Join(strings.Fields(story(t, "custom-scheduler")), " ")
 	before, after, ok := strings.Cut(story, "3. Start a second scheduler")
 	require.True(t, ok)
 	assert.NotContains(t, before, "FailedScheduling:", "nobody tried the pod")

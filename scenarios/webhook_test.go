@@ -11,11 +11,10 @@ import (
 
 	"kubesim/api"
 	"kubesim/sim"
-	"kubesim/sim/narrate"
 )
 
 func TestWebhookTimeoutScenarioFailsAfterTheTimeoutThenSkipsTheWebhook(t *testing.T) {
-	story := strings.Join(strings.Fields(play(t, "webhook-timeout", narrate.Options{})), " ")
+	story := strings.Join(strings.Fields(story(t, "webhook-timeout")), " ")
 	for _, sign := range []string{
 		`kubectl get pod app-1: containers nginx and sidecar`,
 		`Internal error occurred: failed calling webhook "sidecar-injector.example.com": failed to call webhook: Post "https://sidecar-injector.default.svc:443/inject?timeout=10s": context deadline exceeded`,

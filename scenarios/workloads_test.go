@@ -17,7 +17,7 @@ import (
 // assertSigns plays a scenario and checks that its story (wrapped lines joined) shows every sign.
 func assertSigns(t *testing.T, name string, signs ...string) {
 	t.Helper()
-	story := strings.Join(strings.Fields(play(t, name, narrate.Options{})), " ")
+	story := strings.Join(strings.Fields(story(t, name)), " ")
 	for _, sign := range append(signs, "every expected sign was seen") {
 		assert.Contains(t, story, sign)
 	}
