@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"kubesim/api"
+	"kubesim/script"
 	"kubesim/sim"
 	"kubesim/trace"
 )
@@ -84,12 +85,12 @@ func (l *Lab) Apply(manifest string) []api.Object {
 	return objs
 }
 
-// Until lets the cluster work until the condition holds (see sim.ParseCondition for the forms:
+// Until lets the cluster work until the condition holds (see script.ParseCondition for the forms:
 // "deployment nginx available", "pods -l app=nginx running", "pod web-* reason CrashLoopBackOff",
 // "node node-2 unknown", "event FailedScheduling", ...), within an hour of cluster time.
 func (l *Lab) Until(condition string) {
 	l.t.Helper()
-	cond, err := sim.ParseCondition(condition)
+	cond, err := script.ParseCondition(condition)
 	if err != nil {
 		l.t.Fatalf("lab: %v", err)
 	}
@@ -102,7 +103,7 @@ func (l *Lab) Until(condition string) {
 // Holds reports whether a condition holds now, without letting the cluster work.
 func (l *Lab) Holds(condition string) bool {
 	l.t.Helper()
-	cond, err := sim.ParseCondition(condition)
+	cond, err := script.ParseCondition(condition)
 	if err != nil {
 		l.t.Fatalf("lab: %v", err)
 	}

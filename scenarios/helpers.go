@@ -15,6 +15,7 @@ import (
 	"kubesim/api"
 	"kubesim/client"
 	"kubesim/scenarios/manifests"
+	"kubesim/script"
 	"kubesim/sim"
 	"kubesim/trace"
 )
@@ -25,7 +26,7 @@ import (
 func until(ctx context.Context, s *sim.Session, within time.Duration, conditions ...string) bool {
 	conds := make([]sim.Condition, len(conditions))
 	for i, text := range conditions {
-		cond, err := sim.ParseCondition(text)
+		cond, err := script.ParseCondition(text)
 		if err != nil {
 			s.Expect(false, "%v", err)
 			return false

@@ -262,3 +262,11 @@ func objectPath(resource, namespace, name string) string {
 	}
 	return strings.Join(parts, "/")
 }
+
+// User is the user kubectl runs as (the scenario-file language puts it on the command lines it
+// records).
+func (k *Kubectl) User() string { return k.user }
+
+// Report records err as kubectl prints a failed request and returns it: for a command that fails
+// before it reaches the apiserver (a scenario file's name pattern that matches nothing).
+func (k *Kubectl) Report(err error) error { return k.report(err) }

@@ -20,6 +20,7 @@ import (
 	"text/tabwriter"
 
 	"kubesim/scenarios"
+	"kubesim/script"
 	"kubesim/sim"
 	"kubesim/sim/narrate"
 )
@@ -140,7 +141,7 @@ func runScenario(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		fmt.Fprintln(stderr, "kubesim run: give a scenario name or -f FILE, not both")
 		return 2
 	case *file != "":
-		loaded, err := sim.LoadScenarioFile(*file)
+		loaded, err := script.Load(*file)
 		if err != nil {
 			fmt.Fprintf(stderr, "kubesim run: %v\n", err)
 			return 2
@@ -169,7 +170,7 @@ func runScenario(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 	var cond sim.Condition
 	if *until != "" {
-		c, err := sim.ParseCondition(*until)
+		c, err := script.ParseCondition(*until)
 		if err != nil {
 			fmt.Fprintf(stderr, "kubesim run: --until: %v\n", err)
 			return 2

@@ -1,6 +1,6 @@
 // scenariofile_steps.go: the step kinds of a scenario file, one parse function each: each checks its
 // step's arguments (with the line and the fix for every problem) and returns what the step does.
-package sim
+package script
 
 import (
 	"bytes"
@@ -19,6 +19,7 @@ import (
 	apierrors "kubesim/api/errors"
 	"kubesim/api/labels"
 	"kubesim/client"
+	"kubesim/sim"
 	"kubesim/sim/narrate"
 )
 
@@ -71,7 +72,7 @@ func parseApply(p *fileParser, st *stepSpec) stepFunc {
 		}
 		line += " (" + strings.Join(names, ", ") + ")"
 	}
-	return st.request(func(ctx context.Context, r *fileRun, k *Kubectl) error {
+	return st.request(func(ctx context.Context, r *fileRun, k *sim.Kubectl) error {
 		r.command(k, line)
 		_, err := k.Apply(ctx, manifest)
 		return err
@@ -205,7 +206,7 @@ func parseGet(p *fileParser, st *stepSpec) stepFunc {
 	if !ok {
 		return nil
 	}
-	return st.request(func(ctx context.Context, r *fileRun, k *Kubectl) error {
+	return st.request(func(ctx context.Context, r *fileRun, k *sim.Kubectl) error {
 		if t.name != "" && !strings.HasSuffix(t.name, "*") {
 			r.command(k, "kubectl get "+t.res.Singular+" "+t.name+t.flags())
 			obj, err := k.Get(ctx, t.res.Name, t.namespace, t.name)
@@ -221,7 +222,7 @@ func parseGet(p *fileParser, st *stepSpec) stepFunc {
 		}
 		var names []string
 		for _, obj := range objs {
-			if MatchName(t.name, obj.GetObjectMeta().Name) {
+			if sim.MatchName(t.name, obj.GetObjectMeta().Name) {
 				names = append(names, obj.GetObjectMeta().Name)
 			}
 		}
@@ -252,11 +253,11 @@ func parseScale(p *fileParser, st *stepSpec) stepFunc {
 		p.problem(st.line, "scale: %s cannot be scaled: scale works on deployments and replicasets", t.res.Name)
 		return nil
 	}
-	return st.request(func(ctx context.Context, r *fileRun, k *Kubectl) error {
+	return st.request(func(ctx context.Context, r *fileRun, k *sim.Kubectl) error {
 		name, err := r.resolve(ctx, t)
 		r.command(k, fmt.Sprintf("kubectl scale %s/%s --replicas=%d%s", t.res.Singular, name, replicas, t.flags()))
 		if err != nil {
-			return k.report(err)
+			return k.Report(err)
 		}
 		return k.Scale(ctx, t.res.Name, t.namespace, name, int32(replicas))
 	})
@@ -297,11 +298,11 @@ func parseSetImage(p *fileParser, st *stepSpec) stepFunc {
 		p.problem(st.line, "set-image: %s have no pod template: set-image works on deployments, replicasets, daemonsets and pods", t.res.Name)
 		return nil
 	}
-	return st.request(func(ctx context.Context, r *fileRun, k *Kubectl) error {
+	return st.request(func(ctx context.Context, r *fileRun, k *sim.Kubectl) error {
 		name, err := r.resolve(ctx, t)
 		r.command(k, fmt.Sprintf("kubectl set image %s/%s %s=%s%s", t.res.Singular, name, container, image, t.flags()))
 		if err != nil {
-			return k.report(err)
+			return k.Report(err)
 		}
 		obj, err := k.Get(ctx, t.res.Name, t.namespace, name)
 		if err != nil {
@@ -315,7 +316,7 @@ func parseSetImage(p *fileParser, st *stepSpec) stepFunc {
 			}
 		}
 		if !found {
-			return k.report(fmt.Errorf("unable to find container named %q", container))
+			return k.Report(fmt.Errorf("unable to find container named %q", container))
 		}
 		_, err = k.Update(ctx, obj)
 		return err
@@ -342,7 +343,7 @@ func parseDelete(p *fileParser, st *stepSpec) stepFunc {
 	if !ok {
 		return nil
 	}
-	return st.request(func(ctx context.Context, r *fileRun, k *Kubectl) error {
+	return st.request(func(ctx context.Context, r *fileRun, k *sim.Kubectl) error {
 		if t.name == "" {
 			r.command(k, "kubectl delete "+t.res.Name+t.flags()+flags)
 			objs, err := k.List(ctx, t.res.Name, t.namespace, t.selector)
@@ -362,7 +363,7 @@ func parseDelete(p *fileParser, st *stepSpec) stepFunc {
 		name, err := r.resolve(ctx, t)
 		r.command(k, fmt.Sprintf("kubectl delete %s %s%s%s", t.res.Singular, name, t.flags(), flags))
 		if err != nil {
-			return k.report(err)
+			return k.Report(err)
 		}
 		return k.Delete(ctx, t.res.Name, t.namespace, name, opts)
 	})
@@ -372,27 +373,27 @@ func parseDelete(p *fileParser, st *stepSpec) stepFunc {
 type faultForm struct {
 	arg     string // what the fault names (AGENT, DURATION, USER, NAME), or "" for nothing
 	healArg string // what heal names; heal is nil when the fault cannot be undone
-	fault   func(ctx context.Context, c *Cluster, arg string) error
-	heal    func(ctx context.Context, c *Cluster, arg string) error
+	fault   func(ctx context.Context, c *sim.Cluster, arg string) error
+	heal    func(ctx context.Context, c *sim.Cluster, arg string) error
 }
 
 var faultForms = map[string]faultForm{
 	"partition": {arg: "AGENT", healArg: "AGENT",
-		fault: func(_ context.Context, c *Cluster, agent string) error { c.Partition(agent); return nil },
-		heal:  func(_ context.Context, c *Cluster, agent string) error { c.Heal(agent); return nil }},
+		fault: func(_ context.Context, c *sim.Cluster, agent string) error { c.Partition(agent); return nil },
+		heal:  func(_ context.Context, c *sim.Cluster, agent string) error { c.Heal(agent); return nil }},
 	"slow-etcd": {arg: "DURATION",
-		fault: func(_ context.Context, c *Cluster, d string) error {
+		fault: func(_ context.Context, c *sim.Cluster, d string) error {
 			latency, _ := time.ParseDuration(d)
 			c.SlowEtcd(latency)
 			return nil
 		},
-		heal: func(_ context.Context, c *Cluster, _ string) error { c.SlowEtcd(0); return nil }},
-	"compact-etcd":      {fault: func(ctx context.Context, c *Cluster, _ string) error { return c.CompactEtcd(ctx) }},
-	"expire-credential": {arg: "USER", fault: func(_ context.Context, c *Cluster, user string) error { return c.ExpireCredential(user) }},
+		heal: func(_ context.Context, c *sim.Cluster, _ string) error { c.SlowEtcd(0); return nil }},
+	"compact-etcd":      {fault: func(ctx context.Context, c *sim.Cluster, _ string) error { return c.CompactEtcd(ctx) }},
+	"expire-credential": {arg: "USER", fault: func(_ context.Context, c *sim.Cluster, user string) error { return c.ExpireCredential(user) }},
 	"stop": {arg: "NAME", healArg: "NAME",
-		fault: func(_ context.Context, c *Cluster, name string) error { return c.Stop(name) },
-		heal:  func(_ context.Context, c *Cluster, name string) error { return c.Start(name) }},
-	"start": {arg: "NAME", fault: func(_ context.Context, c *Cluster, name string) error { return c.Start(name) }},
+		fault: func(_ context.Context, c *sim.Cluster, name string) error { return c.Stop(name) },
+		heal:  func(_ context.Context, c *sim.Cluster, name string) error { return c.Start(name) }},
+	"start": {arg: "NAME", fault: func(_ context.Context, c *sim.Cluster, name string) error { return c.Start(name) }},
 }
 
 func faultUsage(heal bool) string {
@@ -492,7 +493,7 @@ func parseWait(p *fileParser, st *stepSpec) stepFunc {
 
 // wait lets the cluster work until cond holds or the budget is spent; either way the outcome is a
 // checked sign.
-func (r *fileRun) wait(ctx context.Context, cond Condition, within time.Duration, maxSteps int) error {
+func (r *fileRun) wait(ctx context.Context, cond sim.Condition, within time.Duration, maxSteps int) error {
 	s := r.s
 	r.note("wait", "waiting until %s (at most %s)", cond, shortDuration(within))
 	began, first := s.Now(), s.Driver.Steps()
@@ -518,7 +519,7 @@ func parseExpect(p *fileParser, st *stepSpec) stepFunc {
 }
 
 // expectNow checks cond once the cluster has caught up with every write, without running any work.
-func expectNow(cond Condition) stepFunc {
+func expectNow(cond sim.Condition) stepFunc {
 	return func(ctx context.Context, r *fileRun) error {
 		if r.s.Driver != nil {
 			if err := r.s.Driver.Settle(ctx); err != nil {

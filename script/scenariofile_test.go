@@ -1,4 +1,4 @@
-package sim_test
+package script_test
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"kubesim/api"
 	"kubesim/client"
 	"kubesim/scenarios/manifests"
+	"kubesim/script"
 	"kubesim/sim"
 	"kubesim/sim/narrate"
 )
@@ -21,7 +22,7 @@ import (
 // playFile plays a scenario file's text in step mode and returns its story (text, unwrapped) and verdict.
 func playFile(t *testing.T, yaml string) (string, error) {
 	t.Helper()
-	sc, err := sim.ParseScenario([]byte(yaml), "testdata/scenarios")
+	sc, err := script.Parse([]byte(yaml), "testdata/scenarios")
 	require.NoError(t, err)
 	var out bytes.Buffer
 	err = sim.Play(context.Background(), sc, sim.PlayOptions{Seed: 1, Out: &out, Narrate: narrate.Options{Width: 1000}})
@@ -29,7 +30,7 @@ func playFile(t *testing.T, yaml string) (string, error) {
 }
 
 func TestScenarioFileBecomesAScenario(t *testing.T) {
-	sc, err := sim.LoadScenarioFile("testdata/scenarios/gates.yaml")
+	sc, err := script.Load("testdata/scenarios/gates.yaml")
 	require.NoError(t, err)
 	assert.Equal(t, "gates", sc.Name)
 	assert.Equal(t, "store a namespace and a pod, then watch RBAC stop alice", sc.Summary)
@@ -41,12 +42,12 @@ func TestScenarioFileBecomesAScenario(t *testing.T) {
 func TestScenarioFileWithoutANameIsNamedAfterItsFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "my-story.yaml")
 	require.NoError(t, os.WriteFile(path, []byte("steps:\n  - say: hello\n"), 0o644))
-	sc, err := sim.LoadScenarioFile(path)
+	sc, err := script.Load(path)
 	require.NoError(t, err)
 	assert.Equal(t, "my-story", sc.Name)
 	assert.Equal(t, 3, sc.Cluster.Nodes, "a three-node cluster unless the file says otherwise")
 
-	_, err = sim.ParseScenario([]byte("steps:\n  - say: hello\n"), ".")
+	_, err = script.Parse([]byte("steps:\n  - say: hello\n"), ".")
 	assert.EqualError(t, err, `line 1: the scenario has no name: add "name: NAME"`)
 }
 
@@ -96,7 +97,7 @@ steps:
 steps:
   - wait: deployment nginx availabel
 `, `line 3: wait: condition "deployment nginx availabel": "availabel" is not a state of deployments: did you mean "available"?
-` + sim.ConditionUsage},
+` + script.ConditionUsage},
 		{"a misspelt top-level field", `name: x
 step:
   - say: hi
@@ -182,8 +183,8 @@ name: y
 `, `line 4: a scenario file holds one YAML document: remove the "---" and what follows, or make it a file of its own`},
 	} {
 		t.Run(tc.what, func(t *testing.T) {
-			_, err := sim.ParseScenario([]byte(tc.file), "testdata/scenarios")
-			var fe *sim.ScenarioFileError
+			_, err := script.Parse([]byte(tc.file), "testdata/scenarios")
+			var fe *script.FileError
 			require.ErrorAs(t, err, &fe)
 			assert.Equal(t, tc.want, err.Error())
 		})
@@ -197,23 +198,23 @@ steps:
   - scael: deployment/nginx
   - advance: soon
 `), 0o644))
-	_, err := sim.LoadScenarioFile(path)
+	_, err := script.Load(path)
 	assert.EqualError(t, err, path+`: line 3: unknown step "scael": did you mean "scale"?`+"\n"+
 		path+`: line 4: advance: "soon" is not a duration: write it like 90s, 2m or 1h30m`)
 }
 
 func TestScenarioFileThatIsNotYAMLGetsYAMLsErrorWithTheLine(t *testing.T) {
-	_, err := sim.ParseScenario([]byte("name: x\nsteps:\n\t- say: a tab\n"), ".")
+	_, err := script.Parse([]byte("name: x\nsteps:\n\t- say: a tab\n"), ".")
 	assert.EqualError(t, err, "yaml: line 3: found character that cannot start any token")
 
-	_, err = sim.ParseScenario(nil, ".")
+	_, err = script.Parse(nil, ".")
 	assert.EqualError(t, err, "the file is empty: a scenario needs a name and steps")
 }
 
 // TestScenarioFilePlaysLikeABuiltInScenario runs testdata/scenarios/gates.yaml end to end on a real
 // cluster: commands as the admin and as alice, expectations, expected errors.
 func TestScenarioFilePlaysLikeABuiltInScenario(t *testing.T) {
-	sc, err := sim.LoadScenarioFile("testdata/scenarios/gates.yaml")
+	sc, err := script.Load("testdata/scenarios/gates.yaml")
 	require.NoError(t, err)
 	var out bytes.Buffer
 	err = sim.Play(context.Background(), sc, sim.PlayOptions{Seed: 1, Out: &out, Narrate: narrate.Options{Width: 1000}})
@@ -267,7 +268,7 @@ func runFile(t *testing.T, yaml string, add ...func(c *sim.Cluster) sim.Componen
 	t.Helper()
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "nginx-deployment.yaml"), []byte(manifests.NginxDeployment), 0o644))
-	sc, err := sim.ParseScenario([]byte(yaml), dir)
+	sc, err := script.Parse([]byte(yaml), dir)
 	require.NoError(t, err)
 	ctx := context.Background()
 	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, KeepTrace: true})
@@ -419,7 +420,7 @@ func TestExampleScenarioFilesAreValid(t *testing.T) {
 		if !strings.Contains(string(data), "\nsteps:") {
 			continue // a manifest the scenarios apply
 		}
-		sc, err := sim.LoadScenarioFile(f)
+		sc, err := script.Load(f)
 		require.NoError(t, err, f)
 		var out bytes.Buffer
 		require.NoError(t, sim.Play(context.Background(), sc, sim.PlayOptions{Seed: 1, Out: &out}), "%s\n%s", f, out.String())

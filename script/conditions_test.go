@@ -1,4 +1,4 @@
-package sim_test
+package script_test
 
 import (
 	"context"
@@ -11,14 +11,15 @@ import (
 	"kubesim/api"
 	"kubesim/client"
 	"kubesim/scenarios/manifests"
+	"kubesim/script"
 	"kubesim/sim"
 )
 
 func ExampleParseCondition() {
-	cond, _ := sim.ParseCondition("pods running -l app=nginx -n team")
+	cond, _ := script.ParseCondition("pods running -l app=nginx -n team")
 	fmt.Println(cond)
-	_, err := sim.ParseCondition("deployment nginx availabel")
-	fmt.Println(err.(*sim.ConditionError).Problem)
+	_, err := script.ParseCondition("deployment nginx availabel")
+	fmt.Println(err.(*script.ConditionError).Problem)
 	// Output:
 	// pods -n team -l app=nginx running
 	// "availabel" is not a state of deployments: did you mean "available"?
@@ -49,10 +50,10 @@ func TestParseConditionReadsEveryFormAndPrintsItBack(t *testing.T) {
 		"namespace team gone":                             "namespace team gone",
 		"replicasets -l app=nginx count 0":                "replicasets -l app=nginx count 0",
 	} {
-		cond, err := sim.ParseCondition(in)
+		cond, err := script.ParseCondition(in)
 		if assert.NoError(t, err, in) {
 			assert.Equal(t, want, cond.String(), in)
-			again, err := sim.ParseCondition(cond.String())
+			again, err := script.ParseCondition(cond.String())
 			require.NoError(t, err, "String() must parse again")
 			assert.Equal(t, want, again.String())
 		}
@@ -80,11 +81,11 @@ func TestParseConditionNamesTheProblemAndListsTheForms(t *testing.T) {
 		"event Killing for pod":      `for takes KIND/NAME, like pod/nginx-* or node/node-2, not "pod"`,
 		`event Killing "unclosed`:    "a quote is not closed",
 	} {
-		_, err := sim.ParseCondition(in)
-		var ce *sim.ConditionError
+		_, err := script.ParseCondition(in)
+		var ce *script.ConditionError
 		if assert.ErrorAs(t, err, &ce, in) {
 			assert.Contains(t, ce.Problem, problem, in)
-			assert.Contains(t, err.Error(), sim.ConditionUsage, "the error lists the accepted forms")
+			assert.Contains(t, err.Error(), script.ConditionUsage, "the error lists the accepted forms")
 		}
 	}
 }
@@ -183,7 +184,7 @@ func TestConditionsReadWhatKubectlGetWouldShow(t *testing.T) {
 		"namespace default gone":                               false,
 		"namespace team gone":                                  true,
 	} {
-		parsed, err := sim.ParseCondition(cond)
+		parsed, err := script.ParseCondition(cond)
 		require.NoError(t, err, cond)
 		met, err := parsed.Met(ctx, c)
 		require.NoError(t, err, cond)
@@ -193,7 +194,7 @@ func TestConditionsReadWhatKubectlGetWouldShow(t *testing.T) {
 	// A scale-up the controller has not caught up with: no longer available, not complete.
 	require.NoError(t, c.Kubectl.Scale(ctx, "deployments", "default", "nginx", 5))
 	for _, s := range []string{"deployment nginx available", "deployment nginx complete"} {
-		cond, _ := sim.ParseCondition(s)
+		cond, _ := script.ParseCondition(s)
 		met, err := cond.Met(ctx, c)
 		require.NoError(t, err)
 		assert.False(t, met, s)

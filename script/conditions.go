@@ -5,7 +5,7 @@
 //	pod nginx-* reason CrashLoopBackOff  event FailedScheduling           namespace team gone
 //
 // Interface: ParseCondition turns a line into a Condition; Condition.Met asks the cluster;
-// Cluster.Wait (observe.go) runs the cluster until a condition holds or a budget is spent. A condition
+// sim.Cluster.Wait runs the cluster until a condition holds or a budget is spent. A condition
 // reads what `kubectl get` would show, through the apiserver under an admin identity of its own
 // (Observer), never from etcd directly, and never through kubectl's connection, so that partitioning
 // kubectl does not blind the checks and polling does not fill the learner's story.
@@ -13,7 +13,7 @@
 // Two readings, from the word used: a singular kind ("pod nginx-* running") holds when SOME matching
 // object is so; a plural kind ("pods -l app=nginx running") when EVERY matching object is, and there is
 // at least one. A NAME ending in * matches by prefix. "gone" and "count N" count the matching objects.
-package sim
+package script
 
 import (
 	"context"
@@ -24,6 +24,7 @@ import (
 
 	"kubesim/api"
 	"kubesim/api/labels"
+	"kubesim/sim"
 )
 
 // ConditionUsage lists every form ParseCondition accepts.
@@ -76,8 +77,8 @@ var predicates = map[string]predicate{
 }
 
 // ParseCondition reads one condition; see ConditionUsage for the forms.
-func ParseCondition(s string) (Condition, error) {
-	fail := func(format string, args ...any) (Condition, error) {
+func ParseCondition(s string) (sim.Condition, error) {
+	fail := func(format string, args ...any) (sim.Condition, error) {
 		return nil, &ConditionError{Condition: s, Problem: fmt.Sprintf(format, args...)}
 	}
 	words, err := splitWords(s)
@@ -189,7 +190,7 @@ func (o *objectCondition) String() string {
 	return strings.Join(words, " ")
 }
 
-func (o *objectCondition) Met(ctx context.Context, c *Cluster) (bool, error) {
+func (o *objectCondition) Met(ctx context.Context, c *sim.Cluster) (bool, error) {
 	objs, err := c.Objects(ctx, o.res, o.namespace, o.selector, o.name)
 	if err != nil {
 		return false, err
@@ -311,8 +312,8 @@ type eventCondition struct {
 	namespace string
 }
 
-func parseEventCondition(s string, words []string, namespace string) (Condition, error) {
-	fail := func(format string, args ...any) (Condition, error) {
+func parseEventCondition(s string, words []string, namespace string) (sim.Condition, error) {
+	fail := func(format string, args ...any) (sim.Condition, error) {
 		return nil, &ConditionError{Condition: s, Problem: fmt.Sprintf(format, args...)}
 	}
 	if len(words) == 0 {
@@ -338,7 +339,7 @@ func parseEventCondition(s string, words []string, namespace string) (Condition,
 
 // newEventCondition is the condition that an Event with reason exists whose message contains message
 // ("" for any), about the object named kind/name if object is not "" (name may end in *).
-func newEventCondition(reason, message, object, namespace string) (Condition, error) {
+func newEventCondition(reason, message, object, namespace string) (sim.Condition, error) {
 	s := "event " + reason
 	words := []string{reason}
 	if object != "" {
@@ -368,7 +369,7 @@ func (e *eventCondition) String() string {
 	return s
 }
 
-func (e *eventCondition) Met(ctx context.Context, c *Cluster) (bool, error) {
+func (e *eventCondition) Met(ctx context.Context, c *sim.Cluster) (bool, error) {
 	events, _ := api.ResourceFor("events")
 	objs, err := c.Objects(ctx, events, e.namespace, "", "")
 	if err != nil {
@@ -379,7 +380,7 @@ func (e *eventCondition) Met(ctx context.Context, c *Cluster) (bool, error) {
 		if ev.Reason != e.reason || !strings.Contains(ev.Message, e.message) {
 			continue
 		}
-		if e.object != nil && (ev.InvolvedObject.Kind != e.object.Kind || !MatchName(e.name, ev.InvolvedObject.Name)) {
+		if e.object != nil && (ev.InvolvedObject.Kind != e.object.Kind || !sim.MatchName(e.name, ev.InvolvedObject.Name)) {
 			continue
 		}
 		return true, nil

@@ -11,15 +11,15 @@
 //	  - delete: pod/nginx-*                      # the first pod whose name starts with nginx-
 //	  - expect: pods -l app=nginx count 3        # checked now, without waiting
 //
-// Interface: LoadScenarioFile and ParseScenario; a bad file gives a ScenarioFileError listing every
+// Interface: Load and Parse; a bad file gives a FileError listing every
 // problem with its line and a fix. The whole file is checked before anything runs: unknown keys (with
 // the nearest known one), missing arguments, durations, conditions, and manifests that do not decode.
 //
 // The steps: say; kubectl's apply (inline), apply-file, get, scale, set-image and delete, which take
-// `as: USER` to run as another user; fault and heal (faults.go); advance (let time pass); wait;
+// `as: USER` to run as another user; fault and heal (sim/faults.go); advance (let time pass); wait;
 // expect; expect-event; expect-error (the step before failed with this HTTP code). An unmet
 // expectation, or a command that fails with no expect-error after it, fails the run at the end.
-package sim
+package script
 
 import (
 	"bytes"
@@ -36,6 +36,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"kubesim/sim"
 	"kubesim/trace"
 )
 
@@ -51,14 +52,14 @@ type FileProblem struct {
 	Message string
 }
 
-// ScenarioFileError lists every problem found in a scenario file.
-type ScenarioFileError struct {
+// FileError lists every problem found in a scenario file.
+type FileError struct {
 	File     string // "" when parsed from bytes
 	Problems []FileProblem
 	Hint     string // said once after the problems (the condition forms, when a condition was wrong)
 }
 
-func (e *ScenarioFileError) Error() string {
+func (e *FileError) Error() string {
 	var b strings.Builder
 	for i, p := range e.Problems {
 		if i > 0 {
@@ -75,22 +76,22 @@ func (e *ScenarioFileError) Error() string {
 	return b.String()
 }
 
-// LoadScenarioFile reads and checks a scenario file. Files it names are read relative to its directory;
+// Load reads and checks a scenario file. Files it names are read relative to its directory;
 // without a name: key the scenario is named after the file.
-func LoadScenarioFile(path string) (Scenario, error) {
+func Load(path string) (sim.Scenario, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return Scenario{}, err
+		return sim.Scenario{}, err
 	}
 	return parseScenario(data, filepath.Dir(path), path)
 }
 
-// ParseScenario checks a scenario file's contents; files it names are read relative to baseDir.
-func ParseScenario(data []byte, baseDir string) (Scenario, error) {
+// Parse checks a scenario file's contents; files it names are read relative to baseDir.
+func Parse(data []byte, baseDir string) (sim.Scenario, error) {
 	return parseScenario(data, baseDir, "")
 }
 
-func parseScenario(data []byte, baseDir, file string) (Scenario, error) {
+func parseScenario(data []byte, baseDir, file string) (sim.Scenario, error) {
 	withFile := func(err error) error {
 		if file == "" {
 			return err
@@ -100,20 +101,20 @@ func parseScenario(data []byte, baseDir, file string) (Scenario, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); errors.Is(err, io.EOF) {
-		return Scenario{}, withFile(errors.New("the file is empty: a scenario needs a name and steps"))
+		return sim.Scenario{}, withFile(errors.New("the file is empty: a scenario needs a name and steps"))
 	} else if err != nil {
-		return Scenario{}, withFile(err) // yaml's own message names the line
+		return sim.Scenario{}, withFile(err) // yaml's own message names the line
 	}
-	p := &fileParser{baseDir: baseDir, err: ScenarioFileError{File: file}}
+	p := &fileParser{baseDir: baseDir, err: FileError{File: file}}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
 		p.problem(extra.Line, `a scenario file holds one YAML document: remove the "---" and what follows, or make it a file of its own`)
 	} else if !errors.Is(err, io.EOF) {
-		return Scenario{}, withFile(err)
+		return sim.Scenario{}, withFile(err)
 	}
 
 	root := doc.Content[0]
-	sc := Scenario{Cluster: FullCluster(3)}
+	sc := sim.Scenario{Cluster: sim.FullCluster(3)}
 	var steps []fileStep
 	for _, e := range p.pairs(root, "a scenario file") {
 		switch e.key {
@@ -154,19 +155,19 @@ func parseScenario(data []byte, baseDir, file string) (Scenario, error) {
 		p.problem(root.Line, `the scenario has no steps: add "steps:" and a list of steps, one per "- " line`)
 	}
 	if len(p.err.Problems) > 0 {
-		return Scenario{}, &p.err
+		return sim.Scenario{}, &p.err
 	}
 	if sc.Summary == "" {
 		sc.Summary = "a scenario file"
 	}
-	sc.Run = func(ctx context.Context, s *Session) error { return playSteps(ctx, s, steps) }
+	sc.Run = func(ctx context.Context, s *sim.Session) error { return playSteps(ctx, s, steps) }
 	return sc, nil
 }
 
 // fileParser checks a scenario file, collecting every problem rather than stopping at the first.
 type fileParser struct {
 	baseDir string
-	err     ScenarioFileError
+	err     FileError
 }
 
 func (p *fileParser) problem(line int, format string, args ...any) {
@@ -264,7 +265,7 @@ func (p *fileParser) duration(n *yaml.Node, what string) (time.Duration, bool) {
 	return d, true
 }
 
-func (p *fileParser) condition(n *yaml.Node, what string) Condition {
+func (p *fileParser) condition(n *yaml.Node, what string) sim.Condition {
 	s, ok := p.text(n, what)
 	if !ok {
 		return nil
@@ -463,13 +464,13 @@ func optionOwners(key string) []string {
 
 // fileRun is a scenario file being played.
 type fileRun struct {
-	s       *Session
+	s       *sim.Session
 	as      string // the user the current command runs as
 	err     error  // how the current step's command failed, or nil
 	prevErr error  // how the previous step's command failed: what expect-error checks
 }
 
-func playSteps(ctx context.Context, s *Session, steps []fileStep) error {
+func playSteps(ctx context.Context, s *sim.Session, steps []fileStep) error {
 	r := &fileRun{s: s}
 	for i, st := range steps {
 		r.prevErr, r.err, r.as = r.err, nil, ""
@@ -486,7 +487,7 @@ func playSteps(ctx context.Context, s *Session, steps []fileStep) error {
 
 // request makes a step that runs kubectl commands as the step's user; their error is kept for an
 // expect-error step to check.
-func (st *stepSpec) request(do func(ctx context.Context, r *fileRun, k *Kubectl) error) stepFunc {
+func (st *stepSpec) request(do func(ctx context.Context, r *fileRun, k *sim.Kubectl) error) stepFunc {
 	as := st.as
 	return func(ctx context.Context, r *fileRun) error {
 		k := r.s.Kubectl
@@ -500,16 +501,16 @@ func (st *stepSpec) request(do func(ctx context.Context, r *fileRun, k *Kubectl)
 }
 
 // command puts the command line the learner would type into the story.
-func (r *fileRun) command(k *Kubectl, line string) {
+func (r *fileRun) command(k *sim.Kubectl, line string) {
 	if r.as != "" {
 		line += " --as " + r.as
 	}
-	r.s.Trace.Record(trace.Event{Component: "kubectl", Actor: k.user, Action: "command"}.Msgf("$ %s", line))
+	r.s.Trace.Record(trace.Event{Component: "kubectl", Actor: k.User(), Action: "command"}.Msgf("$ %s", line))
 }
 
 // output is what the command prints.
-func (r *fileRun) output(k *Kubectl, format string, args ...any) {
-	r.s.Trace.Record(trace.Event{Component: "kubectl", Actor: k.user, Action: "output"}.Msgf(format, args...))
+func (r *fileRun) output(k *sim.Kubectl, format string, args ...any) {
+	r.s.Trace.Record(trace.Event{Component: "kubectl", Actor: k.User(), Action: "output"}.Msgf(format, args...))
 }
 
 func (r *fileRun) note(action, format string, args ...any) {
