@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"kubesim/api"
-	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 	"kubesim/trace"
 )
@@ -41,11 +40,9 @@ crasher_default(...)", counted up as it repeats.`,
 	})
 }
 
-var crasherYAML = manifests.Read("crasher.yaml")
-
 func runCrashLoop(ctx context.Context, s *sim.Session) error {
 	s.Step(`kubectl apply: a pod whose only container runs sh -c "exit 1"`)
-	if !apply(ctx, s, crasherYAML) {
+	if !applyFile(ctx, s, "crasher.yaml") {
 		return s.Err()
 	}
 

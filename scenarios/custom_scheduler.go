@@ -9,14 +9,10 @@ import (
 	"time"
 
 	"kubesim/api"
-	"kubesim/scenarios/manifests"
 	"kubesim/scheduler/plugins"
 	"kubesim/sim"
 	"kubesim/trace"
 )
-
-// specialPodYAML asks for a scheduler called my-scheduler.
-var specialPodYAML = manifests.Read("special-pod.yaml")
 
 func init() {
 	register(sim.Scenario{
@@ -44,7 +40,7 @@ assigned default/special to node-N" from my-scheduler (the event's source), not 
 
 func runCustomScheduler(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply -f special.yaml: schedulerName my-scheduler, which nobody runs")
-	if !apply(ctx, s, specialPodYAML) {
+	if !applyFile(ctx, s, "special-pod.yaml") {
 		return s.Err()
 	}
 

@@ -27,9 +27,6 @@ var explainNodes = []sim.NodeSpec{
 	{Name: "node-3", CPU: "4", Memory: "8Gi", Pods: 110, Zone: "zone-c"},
 }
 
-// explainSetupYAML puts a busy pod on node-1 (1500m of its 1900m) and a smaller one on node-2.
-var explainSetupYAML = manifests.Read("explain-setup.yaml")
-
 // explainWebYAML needs 1 CPU and prefers SSD nodes.
 var explainWebYAML = manifests.Read("explain-web.yaml")
 
@@ -75,7 +72,7 @@ func runExplain(ctx context.Context, s *sim.Session) error {
 	}
 
 	s.Step("kubectl apply -f setup.yaml: busy takes 1500m of node-1's 1900m, frontend 500m of node-2's")
-	if !apply(ctx, s, explainSetupYAML) {
+	if !applyFile(ctx, s, "explain-setup.yaml") {
 		return s.Err()
 	}
 	if !until(ctx, s, 0, "pod busy running") || !until(ctx, s, 0, "pod frontend running") {

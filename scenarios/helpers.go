@@ -45,6 +45,11 @@ func apply(ctx context.Context, s *sim.Session, manifest string) bool {
 	return true
 }
 
+// applyFile is kubectl apply -f NAME, NAME a file of manifests/; a refusal is an unmet sign.
+func applyFile(ctx context.Context, s *sim.Session, name string) bool {
+	return apply(ctx, s, manifests.Read(name))
+}
+
 // startNginx applies the articles' nginx Deployment and runs the cluster until it is available (3/3).
 func startNginx(ctx context.Context, s *sim.Session) bool {
 	return apply(ctx, s, manifests.NginxDeployment) && until(ctx, s, 0, "deployment nginx available")

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"kubesim/api"
-	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 	"kubesim/trace"
 )
@@ -50,11 +49,9 @@ doubling: 10s, 20s, 40s, 1m20s (the scenario stops there; the kubelet goes on to
 	})
 }
 
-var badImagesYAML = manifests.Read("bad-images.yaml")
-
 func runImagePullBackoff(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply: web (ngnix:1.25, a typo), private-app (no imagePullSecrets), legacy-app (amd64 only, for an arm64 node)")
-	if !apply(ctx, s, badImagesYAML) {
+	if !applyFile(ctx, s, "bad-images.yaml") {
 		return s.Err()
 	}
 

@@ -9,16 +9,9 @@ import (
 	"time"
 
 	"kubesim/api"
-	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 	"kubesim/trace"
 )
-
-// batchDeploymentYAML fills each default node (Allocatable cpu 3900m) with 3 of its CPUs.
-var batchDeploymentYAML = manifests.Read("batch-deployment.yaml")
-
-// bigPodYAML asks for 2 CPUs, which no node has left while batch runs 3 replicas.
-var bigPodYAML = manifests.Read("big-pod.yaml")
 
 func init() {
 	register(sim.Scenario{
@@ -51,7 +44,7 @@ node the deleted batch pod left, at the same cluster time.`,
 
 func runInsufficientResources(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply -f batch.yaml: 3 pods requesting 3 CPUs each, one per node; they run for 10 seconds")
-	if !apply(ctx, s, batchDeploymentYAML) {
+	if !applyFile(ctx, s, "batch-deployment.yaml") {
 		return s.Err()
 	}
 	if !until(ctx, s, 0, "pods -l app=batch running") || !until(ctx, s, 0, "pods -l app=batch count 3") {
@@ -66,7 +59,7 @@ func runInsufficientResources(ctx context.Context, s *sim.Session) error {
 	}
 
 	s.Step("kubectl apply -f big.yaml: a pod requesting 2 CPUs")
-	if !apply(ctx, s, bigPodYAML) {
+	if !applyFile(ctx, s, "big-pod.yaml") {
 		return s.Err()
 	}
 	if !until(ctx, s, 0, "event FailedScheduling for pod/big") {

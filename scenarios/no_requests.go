@@ -10,7 +10,6 @@ import (
 
 	"kubesim/api"
 	"kubesim/api/resource"
-	"kubesim/scenarios/manifests"
 	"kubesim/scheduler/framework"
 	"kubesim/sim"
 	"kubesim/trace"
@@ -21,12 +20,6 @@ var smallNodes = []sim.NodeSpec{
 	{Name: "node-1", CPU: "1", Memory: "4Gi", Pods: 110, Zone: "zone-a"},
 	{Name: "node-2", CPU: "1", Memory: "4Gi", Pods: 110, Zone: "zone-b"},
 }
-
-// leakyPodYAML declares nothing and leaks 50Mi of memory a second.
-var leakyPodYAML = manifests.Read("leaky-pod.yaml")
-
-// crowdDeploymentYAML is 20 replicas without requests.
-var crowdDeploymentYAML = manifests.Read("crowd-deployment.yaml")
 
 func init() {
 	register(sim.Scenario{
@@ -58,7 +51,7 @@ as many crowd pods as the idle node; the pods' QoS class BestEffort.`,
 
 func runNoRequests(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply -f leaky.yaml: no requests, and its memory grows 50Mi a second")
-	if !apply(ctx, s, leakyPodYAML) {
+	if !applyFile(ctx, s, "leaky-pod.yaml") {
 		return s.Err()
 	}
 	if !until(ctx, s, 0, "pod leaky running") {
@@ -74,7 +67,7 @@ func runNoRequests(ctx context.Context, s *sim.Session) error {
 	s.Expect(inUse[leakyNode] > 900<<20, "the container runtime on %s reports %dMi in use", leakyNode, inUse[leakyNode]>>20)
 
 	s.Step("kubectl apply -f crowd.yaml: 20 replicas, no requests, onto two nodes with 900m CPU allocatable each")
-	if !apply(ctx, s, crowdDeploymentYAML) {
+	if !applyFile(ctx, s, "crowd-deployment.yaml") {
 		return s.Err()
 	}
 	if !until(ctx, s, 0, "deployment crowd available") {

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"kubesim/api"
-	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 	"kubesim/trace"
 )
@@ -55,11 +54,9 @@ consumption of memory."; db still Running.`,
 	})
 }
 
-var memoryPressureYAML = manifests.Read("memory-pressure.yaml")
-
 func runNodePressureEviction(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply: cache (BestEffort, growing), api (Burstable, growing past its request), db (Guaranteed), all on node-1")
-	if !apply(ctx, s, memoryPressureYAML) {
+	if !applyFile(ctx, s, "memory-pressure.yaml") {
 		return s.Err()
 	}
 	if !until(ctx, s, time.Minute, "pods running") {

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"kubesim/api"
-	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 	"kubesim/trace"
 )
@@ -40,11 +39,9 @@ stays False.`,
 	})
 }
 
-var memoryHogYAML = manifests.Read("memory-hog.yaml")
-
 func runOOMKilled(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply: a pod limited to 64Mi of memory whose working set grows 10Mi every second")
-	if !apply(ctx, s, memoryHogYAML) {
+	if !applyFile(ctx, s, "memory-hog.yaml") {
 		return s.Err()
 	}
 	if !until(ctx, s, time.Minute, "pod memory-hog running") {

@@ -10,16 +10,9 @@ import (
 	"time"
 
 	"kubesim/api"
-	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 	"kubesim/trace"
 )
-
-// haDeploymentYAML: 4 replicas, never two on one node.
-var haDeploymentYAML = manifests.Read("ha-deployment.yaml")
-
-// softDeploymentYAML: 4 replicas, preferably not two on one node.
-var softDeploymentYAML = manifests.Read("soft-deployment.yaml")
 
 func init() {
 	register(sim.Scenario{
@@ -47,7 +40,7 @@ all 3 nodes (one node gets two).`,
 
 func runPodAntiAffinity(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply -f web-ha.yaml: 4 replicas with required anti-affinity on kubernetes.io/hostname, 3 nodes")
-	if !apply(ctx, s, haDeploymentYAML) {
+	if !applyFile(ctx, s, "ha-deployment.yaml") {
 		return s.Err()
 	}
 	if !until(ctx, s, 0, "event FailedScheduling for pod/web-ha-*") {
@@ -77,7 +70,7 @@ func runPodAntiAffinity(ctx context.Context, s *sim.Session) error {
 	s.Expect(pending == 1, "30s later, still one web-ha replica Pending")
 
 	s.Step("kubectl apply -f web-soft.yaml: 4 replicas with preferred anti-affinity (weight 100) instead")
-	if !apply(ctx, s, softDeploymentYAML) {
+	if !applyFile(ctx, s, "soft-deployment.yaml") {
 		return s.Err()
 	}
 	if !until(ctx, s, 0, "deployment web-soft available") {

@@ -19,9 +19,6 @@ import (
 var highPriorityClass = &api.PriorityClass{ObjectMeta: api.ObjectMeta{Name: "high-priority"}, Value: 1000000,
 	Description: "for pods that may evict others to run"}
 
-// lowDeploymentYAML fills each default node with a 3-CPU pod of the default priority 0.
-var lowDeploymentYAML = manifests.Read("low-deployment.yaml")
-
 // urgentPodYAML needs the same 3 CPUs, at high priority.
 var urgentPodYAML = manifests.Read("urgent-pod.yaml")
 
@@ -61,7 +58,7 @@ func runPreemption(ctx context.Context, s *sim.Session) error {
 	}
 
 	s.Step("kubectl apply -f low.yaml: 3 pods of priority 0 take 3 CPUs on each node")
-	if !apply(ctx, s, lowDeploymentYAML) {
+	if !applyFile(ctx, s, "low-deployment.yaml") {
 		return s.Err()
 	}
 	if !until(ctx, s, 0, "deployment low available") {

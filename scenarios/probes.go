@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"kubesim/api"
-	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 	"kubesim/trace"
 )
@@ -53,11 +52,9 @@ condition of readiness-exec going True then False with RESTARTS 0; slow-start Re
 	})
 }
 
-var probesYAML = manifests.Read("probes.yaml")
-
 func runProbes(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply: liveness-http, readiness-exec, slow-start (with a startupProbe) and slow-unguarded (without)")
-	if !apply(ctx, s, probesYAML) {
+	if !applyFile(ctx, s, "probes.yaml") {
 		return s.Err()
 	}
 	if !until(ctx, s, time.Minute, "pod readiness-exec ready") {

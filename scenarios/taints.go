@@ -27,9 +27,6 @@ var taintsNodes = []sim.NodeSpec{
 	{Name: "node-2", CPU: "4", Memory: "8Gi", Pods: 110, Zone: "zone-b"},
 }
 
-// webDeploymentYAML is 4 ordinary pods: no tolerations, no selectors.
-var webDeploymentYAML = manifests.Read("taints-web-deployment.yaml")
-
 // trainerPodYAML selects the GPU node; tolerations, when given, are appended to its spec.
 var trainerPodYAML = manifests.Read("trainer-pod.yaml")
 
@@ -39,9 +36,6 @@ const trainerToleration = `  tolerations:
     value: present
     effect: NoSchedule
 `
-
-// logAgentDeploymentYAML tolerates the control-plane taint, and selects nothing.
-var logAgentDeploymentYAML = manifests.Read("log-agent-deployment.yaml")
 
 func init() {
 	register(sim.Scenario{
@@ -72,7 +66,7 @@ them landing on control-plane.`,
 
 func runTaints(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply -f web.yaml: 4 ordinary pods, with no tolerations")
-	if !apply(ctx, s, webDeploymentYAML) {
+	if !applyFile(ctx, s, "taints-web-deployment.yaml") {
 		return s.Err()
 	}
 	if !until(ctx, s, 0, "deployment web available") {
@@ -118,7 +112,7 @@ func runTaints(ctx context.Context, s *sim.Session) error {
 	s.Expect(trainer.Spec.NodeName == "gpu-1", "pod trainer runs on gpu-1: the toleration lets it in, the nodeSelector sends it there")
 
 	s.Step("kubectl apply -f log-agent.yaml: 3 pods that tolerate the control-plane taint and select no node")
-	if !apply(ctx, s, logAgentDeploymentYAML) {
+	if !applyFile(ctx, s, "log-agent-deployment.yaml") {
 		return s.Err()
 	}
 	if !until(ctx, s, 0, "deployment log-agent available") {

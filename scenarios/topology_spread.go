@@ -8,7 +8,6 @@ import (
 	"context"
 
 	"kubesim/api"
-	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 	"kubesim/trace"
 )
@@ -19,9 +18,6 @@ var spreadNodes = []sim.NodeSpec{
 	{Name: "node-2", CPU: "4", Memory: "8Gi", Pods: 110, Zone: "zone-b"},
 	{Name: "node-3", CPU: "4", Memory: "8Gi", Pods: 110, Zone: "zone-c"},
 }
-
-// spreadDeploymentYAML: 6 replicas, zones within 1 of each other.
-var spreadDeploymentYAML = manifests.Read("spread-deployment.yaml")
 
 func init() {
 	register(sim.Scenario{
@@ -50,7 +46,7 @@ node-2, the pending replica bound to node-2.`,
 
 func runTopologySpread(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply -f spread.yaml: 6 replicas, maxSkew 1 across topology.kubernetes.io/zone")
-	if !apply(ctx, s, spreadDeploymentYAML) {
+	if !applyFile(ctx, s, "spread-deployment.yaml") {
 		return s.Err()
 	}
 	if !until(ctx, s, 0, "deployment spread available") {
