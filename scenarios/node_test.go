@@ -1,17 +1,7 @@
 package scenarios_test
 
 import (
-	"bytes"
-	"context"
-	"strings"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
-
-	"kubesim/scenarios"
-	"kubesim/sim"
-	"kubesim/sim/narrate"
 )
 
 // The node scenarios (section 6 of the catalogue) tell their stories with the signs a real cluster
@@ -113,28 +103,14 @@ func TestNodeScenariosShowKubernetesSigns(t *testing.T) {
 			"still Running on node-1 (--ignore-daemonsets)",
 		}},
 	} {
-		t.Run(tc.scenario, func(t *testing.T) {
-			story := strings.Join(strings.Fields(story(t, tc.scenario)), " ")
-			for _, sign := range tc.signs {
-				assert.Contains(t, story, sign)
-			}
-			assert.Contains(t, story, "every expected sign was seen")
-		})
+		t.Run(tc.scenario, func(t *testing.T) { expectSigns(t, tc.scenario, tc.signs...) })
 	}
 }
 
 // The step headings of the node scenarios have their Chinese telling (checked on the three that play
-// fastest; sim/zh_node.go holds them all).
+// fastest; each scenario's ZH holds them).
 func TestNodeScenariosTellTheirStepsInChinese(t *testing.T) {
 	for _, name := range []string{"node-join", "kubelet-cert-expired", "cordon-drain"} {
-		sc, ok := scenarios.Lookup(name)
-		require.True(t, ok)
-		var out bytes.Buffer
-		require.NoError(t, sim.Play(context.Background(), sc, sim.PlayOptions{Seed: 1, Out: &out, Narrate: narrate.Options{Lang: "zh"}}))
-		for _, line := range strings.Split(out.String(), "\n") {
-			if strings.HasPrefix(line, "── ") && !strings.Contains(line, "集群启动") {
-				assert.Regexp(t, `\p{Han}`, line, "a step heading left in English")
-			}
-		}
+		expectHeadingsInChinese(t, name)
 	}
 }

@@ -1,31 +1,15 @@
 package scenarios_test
 
 import (
-	"bytes"
-	"context"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"kubesim/scenarios"
-	"kubesim/sim"
-	"kubesim/sim/narrate"
 )
 
-// storySigns plays a scenario as text and checks that each sign appears in the story (wrapped lines
-// joined).
-func storySigns(t *testing.T, name string, signs ...string) {
-	t.Helper()
-	story := strings.Join(strings.Fields(story(t, name)), " ")
-	for _, sign := range signs {
-		assert.Contains(t, story, sign)
-	}
-}
-
 func TestInsufficientResourcesPendsThenSchedulesWhenRoomFrees(t *testing.T) {
-	storySigns(t, "insufficient-resources",
+	expectSigns(t, "insufficient-resources",
 		"event Warning FailedScheduling: 0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.",
 		"✓ kubectl get pod big: Pending, condition PodScheduled=False (Unschedulable): 0/3 nodes are available: 3 Insufficient cpu.",
 		"queue: default/big -> activeQ (cluster event AssignedPodDelete)",
@@ -35,7 +19,7 @@ func TestInsufficientResourcesPendsThenSchedulesWhenRoomFrees(t *testing.T) {
 }
 
 func TestTaintsRepelPodsWithoutTolerations(t *testing.T) {
-	storySigns(t, "taints",
+	expectSigns(t, "taints",
 		"0/4 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 1 node(s) had untolerated taint {nvidia.com/gpu: present}, 2 node(s) didn't match Pod's node affinity/selector.",
 		"bind default/trainer -> gpu-1",
 		"✓ no log agent on gpu-1",
@@ -43,7 +27,7 @@ func TestTaintsRepelPodsWithoutTolerations(t *testing.T) {
 }
 
 func TestNodeAffinityFiltersAndPreferencesScore(t *testing.T) {
-	storySigns(t, "node-selector-affinity",
+	expectSigns(t, "node-selector-affinity",
 		"explain: Pod default/db (schedulerName default-scheduler): 2 of 3 nodes pass Filter",
 		"node-3, NodeAffinity: node(s) didn't match Pod's node affinity/selector",
 		"NodeAffinity 2 0→0 80→100",
@@ -53,21 +37,21 @@ func TestNodeAffinityFiltersAndPreferencesScore(t *testing.T) {
 }
 
 func TestRequiredPodAntiAffinityLeavesTheExtraReplicaPending(t *testing.T) {
-	storySigns(t, "pod-anti-affinity",
+	expectSigns(t, "pod-anti-affinity",
 		"event Warning FailedScheduling: 0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules.",
 		"✓ all 4 web-soft replicas are scheduled, spread over all 3 nodes",
 		"every expected sign was seen")
 }
 
 func TestTopologySpreadFiltersASkewedPlacement(t *testing.T) {
-	storySigns(t, "topology-spread",
+	expectSigns(t, "topology-spread",
 		"✓ 2 replicas per zone (node-1: 2, node-2: 2, node-3: 2)",
 		"0/3 nodes are available: 1 node(s) didn't match pod topology spread constraints, 2 node(s) were unschedulable.",
 		"every expected sign was seen")
 }
 
 func TestHostPortConflictsSendTheSecondPodElsewhere(t *testing.T) {
-	storySigns(t, "host-port",
+	expectSigns(t, "host-port",
 		"NodePorts pass pass FAIL",
 		"node-3, NodePorts: node(s) didn't have free ports for the requested pod ports",
 		"bind default/proxy-b -> node-1",
@@ -76,7 +60,7 @@ func TestHostPortConflictsSendTheSecondPodElsewhere(t *testing.T) {
 }
 
 func TestPodsWithoutRequestsCrowdOntoNodes(t *testing.T) {
-	storySigns(t, "no-requests",
+	expectSigns(t, "no-requests",
 		"✓ all 20 crowd pods are Running",
 		"Allocated resources: cpu 0 (0%), memory 0 (0%)",
 		"balanced by count, blind to use",
@@ -96,7 +80,7 @@ func TestCustomSchedulerNameWaitsSilentlyUntilItsSchedulerRuns(t *testing.T) {
 }
 
 func TestExplainShowsEachFilterVerdictAndScore(t *testing.T) {
-	storySigns(t, "explain",
+	expectSigns(t, "explain",
 		"PLUGIN control-plane node-1 node-2 node-3",
 		"TaintToleration FAIL pass pass pass",
 		"NodeResourcesFit pass FAIL pass pass",
@@ -109,7 +93,7 @@ func TestExplainShowsEachFilterVerdictAndScore(t *testing.T) {
 }
 
 func TestPreemptionEvictsALowerPriorityVictim(t *testing.T) {
-	storySigns(t, "preemption",
+	expectSigns(t, "preemption",
 		"preempt for default/urgent (priority 1000000): evict default/low-",
 		"event Normal Preempted: Preempted by pod",
 		"✓ kubectl get pod urgent: not yet bound, status.nominatedNodeName node-1",
@@ -120,14 +104,7 @@ func TestPreemptionEvictsALowerPriorityVictim(t *testing.T) {
 
 func TestSchedulingScenariosTellTheirStepsInChinese(t *testing.T) {
 	for _, name := range schedulingScenarios {
-		sc, _ := scenarios.Lookup(name)
-		var out bytes.Buffer
-		require.NoError(t, sim.Play(context.Background(), sc, sim.PlayOptions{Seed: 1, Out: &out, Narrate: narrate.Options{Lang: "zh"}}))
-		for _, line := range strings.Split(out.String(), "\n") {
-			if strings.HasPrefix(line, "── ") && !strings.Contains(line, "集群启动") {
-				assert.Regexp(t, `\p{Han}`, line, "every step heading of %s is translated", name)
-			}
-		}
+		expectHeadingsInChinese(t, name)
 	}
 }
 

@@ -1,30 +1,13 @@
 package scenarios_test
 
 import (
-	"bytes"
-	"context"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
-
-	"kubesim/scenarios"
-	"kubesim/sim"
-	"kubesim/sim/narrate"
 )
 
-// assertSigns plays a scenario and checks that its story (wrapped lines joined) shows every sign.
-func assertSigns(t *testing.T, name string, signs ...string) {
-	t.Helper()
-	story := strings.Join(strings.Fields(story(t, name)), " ")
-	for _, sign := range append(signs, "every expected sign was seen") {
-		assert.Contains(t, story, sign)
-	}
-}
-
 func TestSelfHealingReplacesADeletedPodWithANewOne(t *testing.T) {
-	assertSigns(t, "self-healing",
+	expectSigns(t, "self-healing",
 		"kubectl delete pod nginx-",
 		"wants 3, has 2 -> create 1 pods (expecting 1 adds)",
 		"event Normal SuccessfulCreate: Created pod: nginx-",
@@ -33,7 +16,7 @@ func TestSelfHealingReplacesADeletedPodWithANewOne(t *testing.T) {
 }
 
 func TestScaleDownRemovesUnscheduledPodsFirst(t *testing.T) {
-	assertSigns(t, "scale",
+	expectSigns(t, "scale",
 		"from 3 to 5",
 		"0/3 nodes are available: 3 node(s) were unschedulable.",
 		"from 5 to 2",
@@ -44,7 +27,7 @@ func TestScaleDownRemovesUnscheduledPodsFirst(t *testing.T) {
 }
 
 func TestRollingUpdateStaysWithinMaxSurgeAndMaxUnavailableAndUndoes(t *testing.T) {
-	assertSigns(t, "rolling-update",
+	expectSigns(t, "rolling-update",
 		"kubectl set image deployment/nginx nginx=nginx:1.27",
 		"from 0 to 1",
 		"from 3 to 2",
@@ -56,7 +39,7 @@ func TestRollingUpdateStaysWithinMaxSurgeAndMaxUnavailableAndUndoes(t *testing.T
 }
 
 func TestDeleteCascadeGarbageCollectsOrOrphansDependents(t *testing.T) {
-	assertSigns(t, "delete-cascade",
+	expectSigns(t, "delete-cascade",
 		"is gone (background propagation)",
 		"No resources found in default namespace.",
 		"finalizers [orphan]",
@@ -66,7 +49,7 @@ func TestDeleteCascadeGarbageCollectsOrOrphansDependents(t *testing.T) {
 }
 
 func TestUnauthenticatedRequestsGet401AndWriteNothing(t *testing.T) {
-	assertSigns(t, "unauthenticated",
+	expectSigns(t, "unauthenticated",
 		"invalid bearer token -> 401 Unauthorized",
 		"Error from server (Unauthorized): Unauthorized",
 		"x509: certificate has expired or is not yet valid",
@@ -74,7 +57,7 @@ func TestUnauthenticatedRequestsGet401AndWriteNothing(t *testing.T) {
 }
 
 func TestForbiddenUntilARoleBindingGrantsExactlyWhatItSays(t *testing.T) {
-	assertSigns(t, "forbidden",
+	expectSigns(t, "forbidden",
 		`Error from server (Forbidden): pods is forbidden: User "alice" cannot list resource "pods" in API group "" in the namespace "default"`,
 		"kubectl auth can-i list pods -n default -> no",
 		`allowed by RoleBinding "default/alice-reads-pods" of Role "pod-reader" to User "alice"`,
@@ -83,7 +66,7 @@ func TestForbiddenUntilARoleBindingGrantsExactlyWhatItSays(t *testing.T) {
 }
 
 func TestInvalidObjectGets422WithOneCausePerFieldAnd400ForAnUnknownField(t *testing.T) {
-	assertSigns(t, "invalid-object",
+	expectSigns(t, "invalid-object",
 		`Error from server (Invalid): Deployment.apps "Nginx_Web" is invalid`,
 		"one cause per field path: metadata.name, spec.replicas, spec.template.spec.containers[0].image",
 		`strict decoding error: unknown field "spec.replica"`,
@@ -91,14 +74,14 @@ func TestInvalidObjectGets422WithOneCausePerFieldAnd400ForAnUnknownField(t *test
 }
 
 func TestConflictGets409AndARetryOnAFreshReadKeepsBothChanges(t *testing.T) {
-	assertSigns(t, "conflict",
+	expectSigns(t, "conflict",
 		`Error from server (Conflict): Operation cannot be fulfilled on deployments.apps "nginx": the object has been modified; please apply your changes to the latest version and try again`,
 		"writer 2's retry from resourceVersion",
 		"replicas 4 and image nginx:1.27: neither writer's change was lost")
 }
 
 func TestWatchResumeDeliversExactlyTheMissedEvents(t *testing.T) {
-	assertSigns(t, "watch-resume",
+	expectSigns(t, "watch-resume",
 		"the watch connection is lost; last resourceVersion applied: 22",
 		"handler: OnAdd default/web (resourceVersion 24",
 		"handler: OnDelete default/web (its final state, resourceVersion 26: the deletion's revision)",
@@ -107,7 +90,7 @@ func TestWatchResumeDeliversExactlyTheMissedEvents(t *testing.T) {
 }
 
 func TestWatchExpiredGets410AndRelists(t *testing.T) {
-	assertSigns(t, "watch-expired",
+	expectSigns(t, "watch-expired",
 		"compacted history up to revision",
 		"answered 410 Gone (too old resource version",
 		"the informer relisted once (Relists() = 1)",
@@ -117,7 +100,7 @@ func TestWatchExpiredGets410AndRelists(t *testing.T) {
 }
 
 func TestEtcdSlowShowsTheWaitInEtcd(t *testing.T) {
-	assertSigns(t, "etcd-slow",
+	expectSigns(t, "etcd-slow",
 		"etcd's disk is slow: every write now waits 200ms for fsync",
 		"(the write waited 200ms in etcd)",
 		"the POST took 200ms in the apiserver: exactly the 200ms it waited for etcd",
@@ -125,14 +108,14 @@ func TestEtcdSlowShowsTheWaitInEtcd(t *testing.T) {
 }
 
 func TestLeaderElectionHandsTheLeaseOverAndLosesNoWork(t *testing.T) {
-	assertSigns(t, "leader-election",
+	expectSigns(t, "leader-election",
 		`successfully acquired lease kube-system/kube-controller-manager as kube-controller-manager-2 (previous holder "kube-controller-manager", leaseTransitions 1)`,
 		"its ReplicaSet still says 3: no controller is running",
 		"ReplicaSet nginx-685df88ff7: replicas 5")
 }
 
 func TestSplitBrainConvergesWithNoExtraPods(t *testing.T) {
-	assertSigns(t, "split-brain",
+	expectSigns(t, "split-brain",
 		"both think they lead: kube-controller-manager IsLeader true, kube-controller-manager-2 IsLeader true",
 		"connection refused (network partition) -> requeued with backoff",
 		"wants 5, has 5: nothing to do",
@@ -141,7 +124,7 @@ func TestSplitBrainConvergesWithNoExtraPods(t *testing.T) {
 }
 
 func TestStaleCacheExpectationsPreventADoubleCreate(t *testing.T) {
-	assertSigns(t, "stale-cache",
+	expectSigns(t, "stale-cache",
 		"wants 3, has 0 -> create 3 pods (expecting 3 adds)",
 		"the pod informer holds 3 events it has not applied",
 		"wants 3, its cache shows 0, but 3 adds and 0 deletes it made are not in the cache yet -> wait (expectations)",
@@ -150,10 +133,7 @@ func TestStaleCacheExpectationsPreventADoubleCreate(t *testing.T) {
 }
 
 func TestWorkloadScenariosTellTheirStepsInChinese(t *testing.T) {
-	sc, ok := scenarios.Lookup("split-brain")
-	require.True(t, ok)
-	var out bytes.Buffer
-	require.NoError(t, sim.Play(context.Background(), sc, sim.PlayOptions{Seed: 1, Out: &out, Narrate: narrate.Options{Lang: "zh"}}))
-	assert.Contains(t, out.String(), "集群收敛了")
-	assert.Contains(t, out.String(), "第二个副本 kube-controller-manager-2 待命")
+	told := storyInChinese(t, "split-brain")
+	assert.Contains(t, told, "集群收敛了")
+	assert.Contains(t, told, "第二个副本 kube-controller-manager-2 待命")
 }
