@@ -7,7 +7,7 @@
 // Interface: ParseCondition turns a line into a Condition; Condition.Met asks the cluster;
 // sim.Cluster.Wait runs the cluster until a condition holds or a budget is spent. A condition
 // reads what `kubectl get` would show, through the apiserver under an admin identity of its own
-// (Observer), never from etcd directly, and never through kubectl's connection, so that partitioning
+// (sim.Cluster.Objects), never from etcd directly, and never through kubectl's connection, so that partitioning
 // kubectl does not blind the checks and polling does not fill the learner's story.
 //
 // Two readings, from the word used: a singular kind ("pod nginx-* running") holds when SOME matching

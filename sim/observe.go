@@ -2,8 +2,8 @@
 //
 //   - Wait: run the cluster until a Condition holds, within a budget of cluster time and units of
 //     work. Check turns a Go function into a Condition, AllOf joins several.
-//   - List, Get: read objects as `kubectl get` would, quietly (the simulator looking is not part of
-//     the story: an administrator identity of its own whose requests stay out of the trace).
+//   - List, Get, Objects: read objects as `kubectl get` would, quietly (the simulator looking is not
+//     part of the story: an administrator identity of its own whose requests stay out of the trace).
 //   - FindEvent, CountEvents: the events among them with a reason and a message.
 //   - Tap, FindLine: the trace lines the components record (what `journalctl -u kubelet` would show).
 //
@@ -81,9 +81,9 @@ func (c *Cluster) Wait(ctx context.Context, cond Condition, within time.Duration
 	return c.Driver.until(ctx, func() (bool, error) { return cond.Met(ctx, c) }, within, maxSteps)
 }
 
-// Observer is the client the simulator reads the cluster with: an administrator (system:masters) of
+// observer is the client the simulator reads the cluster with: an administrator (system:masters) of
 // its own, on its own connection, whose requests are Quiet: not in the trace.
-func (c *Cluster) Observer() *client.Client {
+func (c *Cluster) observer() *client.Client {
 	return c.Client("system:kubesim", "kubesim", apiserver.GroupMasters).Quiet()
 }
 
@@ -93,7 +93,7 @@ func (c *Cluster) Objects(ctx context.Context, res *api.Resource, namespace, sel
 	if !res.Namespaced {
 		namespace = ""
 	}
-	resp, err := c.Observer().Do(ctx, &apiserver.Request{Verb: apiserver.VerbList, Resource: res.Name, Namespace: namespace, LabelSelector: selector, Quiet: true})
+	resp, err := c.observer().Do(ctx, &apiserver.Request{Verb: apiserver.VerbList, Resource: res.Name, Namespace: namespace, LabelSelector: selector, Quiet: true})
 	if err != nil {
 		return nil, err
 	}
