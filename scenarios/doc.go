@@ -11,8 +11,9 @@
 //
 // One init registers a Scenario: a name, a one-line Summary, what it Teaches, the Cluster it needs,
 // whether it is StepOnly, its Run function and its ZH catalogue. Run acts through s.Kubectl and the
-// cluster's faults, lets the cluster work with the observation API of package sim (Wait, List,
-// Events), and checks signs with s.Expect. Manifests are YAML files in manifests/, embedded.
+// cluster's faults, lets the cluster work and looks at it through sim's observation API (Session.Until,
+// sim.Get and sim.List, sim.FindEvent, Cluster.Tap; helpers.go wraps them for stories), and checks
+// signs with s.Expect. Manifests are YAML files in manifests/, embedded.
 //
 // # Tests
 //

@@ -99,6 +99,7 @@ func about(events []*api.Event, object string) []*api.Event {
 	return out
 }
 
+// eventCount is how many times the event was recorded (kubectl describe's "(xN)"), 0 for none.
 func eventCount(e *api.Event) int32 {
 	if e == nil {
 		return 0
