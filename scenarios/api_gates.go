@@ -32,7 +32,7 @@ naming spec.replicas and the container image; "the object has been modified; ple
 changes to the latest version and try again"; a dry run that passes every gate and writes nothing;
 "too old resource version" and the informer's relist.`,
 		Verbose: true,
-		ZH: map[string]string{
+		ZH: catalog{
 			"%d. A request that passes every gate: kubectl apply -f nginx-deployment.yaml":                             "%d. 一个通过所有关卡的请求：kubectl apply -f nginx-deployment.yaml",
 			"%d. Gate 1, authentication: a kubeconfig with a token the apiserver does not know":                        "%d. 第一关，认证：kubeconfig 里的 token 是 apiserver 不认识的",
 			"%d. Gate 1 again: a kubelet whose client certificate has expired":                                         "%d. 还是第一关：kubelet 的客户端证书过期了",

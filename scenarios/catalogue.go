@@ -7,9 +7,14 @@ import (
 
 	"kubesim/sim"
 	"kubesim/sim/narrate"
+	"kubesim/trace"
 )
 
 var catalogue = map[string]sim.Scenario{}
+
+// catalog is how a scenario file writes its Chinese lines (the ZH field): a trace.Catalog, each
+// English format of its step headings and signs mapped to the Chinese one, with the same verbs.
+type catalog = trace.Catalog
 
 // register adds a scenario to the catalogue (at init time).
 func register(s sim.Scenario) {

@@ -28,7 +28,7 @@ cannot be fulfilled on deployments.apps "nginx": the object has been modified; p
 to the latest version and try again'; the retry succeeding; the Deployment with replicas 4 AND image
 nginx:1.27.`,
 		Verbose: true,
-		ZH: map[string]string{
+		ZH: catalog{
 			"%d. kubectl apply -f nginx-deployment.yaml":                                                  "%d. kubectl apply -f nginx-deployment.yaml",
 			"%d. Two writers read the Deployment: both see the same resourceVersion":                      "%d. 两个写者读取 Deployment：看到同一个 resourceVersion",
 			"%d. Writer 1 sets replicas to 4 and updates: the compare-and-swap succeeds":                  "%d. 写者 1 把 replicas 改成 4 并更新：compare-and-swap 成功",

@@ -35,7 +35,7 @@ NoSchedule; kubectl's "ignoring DaemonSet-managed pod default/log-agent-..." and
 default/nginx-..."; the apiserver's "eviction of pod ... allowed (no PodDisruptionBudget)"; the nginx
 pod replaced on node-2 or node-3 and the Deployment back at 3/3; log-agent still running on node-1.`,
 		Cluster: sim.FullCluster(3),
-		ZH: map[string]string{
+		ZH: catalog{
 			"%d. kubectl apply: the log-agent DaemonSet (one pod per node) and nginx-deployment.yaml":           "%d. kubectl apply：log-agent DaemonSet（每个节点一个 Pod）和 nginx-deployment.yaml",
 			"%d. kubectl cordon node-1: no new pods there, running ones untouched":                              "%d. kubectl cordon node-1：不再调度新 Pod 过去，已在运行的不受影响",
 			"%d. kubectl drain node-1 --ignore-daemonsets: every other pod is evicted through the Eviction API": "%d. kubectl drain node-1 --ignore-daemonsets：其余 Pod 都通过 Eviction API 被驱逐",

@@ -29,7 +29,7 @@ restarting failed container=app pod=crasher_default(...)" whose delay doubles up
 Terminated, reason Error, exit code 1; the event "Back-off restarting failed container app in pod
 crasher_default(...)", counted up as it repeats.`,
 		Cluster: sim.FullCluster(3),
-		ZH: map[string]string{
+		ZH: catalog{
 			`%d. kubectl apply: a pod whose only container runs sh -c "exit 1"`:                   `%d. kubectl apply：一个 Pod，它唯一的容器运行 sh -c "exit 1"`,
 			"%d. It starts, exits 1, and is restarted at once: the first crash costs no back-off": "%d. 容器启动后立刻以 1 退出，马上被重启：第一次崩溃不需要退避等待",
 			"%d. Each crash doubles the back-off before the next restart, up to the 5-minute cap": "%d. 每崩溃一次，下次重启前的退避时间翻倍，直到 5 分钟的上限",

@@ -30,7 +30,7 @@ nginx-<hash>-<suffix>", "Successfully assigned default/nginx-... to node-N", "Pu
 pulled image", "Created container", "Started container"; each step's resourceVersion; the Deployment at
 3/3 available with condition Available=True (MinimumReplicasAvailable).`,
 		Cluster: sim.FullCluster(3),
-		ZH: map[string]string{
+		ZH: catalog{
 			"%d. kubectl apply -f nginx-deployment.yaml (3 replicas of nginx:1.25)":                       "%d. kubectl apply -f nginx-deployment.yaml（3 个 nginx:1.25 副本）",
 			"%d. The control plane and the kubelets take it from here, until the Deployment is available": "%d. 接下来交给控制面和各节点的 kubelet，直到 Deployment 可用",
 			"%d. What kubectl get and kubectl describe now show":                                          "%d. 现在 kubectl get 和 kubectl describe 能看到什么",

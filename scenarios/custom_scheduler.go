@@ -28,7 +28,7 @@ Signs to look for: pod special Pending after a minute with no events from any sc
 PodScheduled condition; my-scheduler acquiring the Lease kube-system/my-scheduler; then "Successfully
 assigned default/special to node-N" from my-scheduler (the event's source), not default-scheduler.`,
 		Cluster: sim.Config{ControllerManager: true, Scheduler: true, NodeSpecs: sim.DefaultNodes(3)},
-		ZH: map[string]string{
+		ZH: catalog{
 			"%d. kubectl apply -f special.yaml: schedulerName my-scheduler, which nobody runs":                               "%d. kubectl apply -f special.yaml：schedulerName 是 my-scheduler，但没有人运行它",
 			"%d. A minute passes: kube-scheduler (profile default-scheduler) leaves the pod alone":                           "%d. 过了一分钟：kube-scheduler（profile default-scheduler）根本不理这个 Pod",
 			"%d. Start a second scheduler with a profile named my-scheduler (the default plugins), leading on its own Lease": "%d. 启动第二个调度器，profile 名为 my-scheduler（默认插件），用它自己的 Lease 做选主",

@@ -31,7 +31,7 @@ Signs to look for: the garbage collector's lines "owner ... is gone" for the Rep
 Pod; kubectl get rs,pods empty at the end of part 1; in part 2 the Deployment gone, its ReplicaSet and 3
 Pods still there, the ReplicaSet without ownerReferences, the Pods still owned by the ReplicaSet.`,
 		Cluster: sim.FullCluster(3),
-		ZH: map[string]string{
+		ZH: catalog{
 			"%d. kubectl apply -f nginx-deployment.yaml and wait until 3/3 pods are available":                   "%d. kubectl apply -f nginx-deployment.yaml，等到 3/3 个 Pod 可用",
 			"%d. kubectl delete deployment nginx (propagationPolicy Background): only the Deployment is deleted": "%d. kubectl delete deployment nginx（propagationPolicy Background）：只删除了 Deployment 本身",
 			"%d. The garbage collector finds owners gone: first the ReplicaSet goes, then its Pods":              "%d. 垃圾回收器发现属主不在了：先删 ReplicaSet，再删它的 Pod",

@@ -10,11 +10,11 @@
 // # What a scenario file holds
 //
 // One init registers a Scenario: a name, a one-line Summary, what it Teaches, the Cluster it needs,
-// whether it is StepOnly, its Run function and its ZH catalogue (a trace.Catalog: each English format
-// of its step headings and signs, mapped to the Chinese one). Run acts through s.Kubectl and the
-// cluster's faults, lets the cluster work and looks at it through sim's observation API (Session.Until,
-// sim.Get and sim.List, sim.FindEvent, Cluster.Tap; helpers.go wraps them for stories), and checks
-// signs with s.Expect. Manifests are YAML files in manifests/, embedded.
+// whether it is StepOnly, its Run function and its ZH catalogue (a trace.Catalog, written catalog{...}:
+// each English format of its step headings and signs, mapped to the Chinese one). Run acts through
+// s.Kubectl and the cluster's faults, lets the cluster work and looks at it through sim's observation
+// API (Session.Until, sim.Get and sim.List, sim.FindEvent, Cluster.Tap; helpers.go wraps them for
+// stories), and checks signs with s.Expect. Manifests are YAML files in manifests/, embedded.
 //
 // # Tests
 //

@@ -37,7 +37,7 @@ the fault; the POST's apiserver latency going from 0s to 200ms, exactly etcd's w
 seconds later than before, although the same work was done. (The first run pulls the image and the
 second does not, so only the control plane's part of the two runs is compared.)`,
 		Cluster: sim.FullCluster(3),
-		ZH: map[string]string{
+		ZH: catalog{
 			"%d. A healthy etcd: kubectl apply -f nginx-deployment.yaml, timed until the pods are bound and available":                             "%d. etcd 健康时：kubectl apply -f nginx-deployment.yaml，计时到 Pod 全部绑定、全部可用",
 			"%d. kubectl delete deployment nginx, and wait until its pods are gone":                                                                "%d. kubectl delete deployment nginx，等它的 Pod 全部消失",
 			"%d. etcd's disk turns slow: every write now waits 200ms before etcd answers":                                                          "%d. etcd 的磁盘变慢了：现在每次写入都要等 200ms etcd 才应答",

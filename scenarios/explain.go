@@ -52,7 +52,7 @@ NodeResourcesFit preferring the emptier node-3, totals that are the sum of score
 node-2 (the affinity outweighs the resources), and the pod bound to it; for a pod that fits nowhere, the explanation's message equal
 to the FailedScheduling event's "0/4 nodes are available: ..."`,
 		Cluster: sim.Config{ControllerManager: true, NodeSpecs: explainNodes},
-		ZH: map[string]string{
+		ZH: catalog{
 			"%d. kube-scheduler starts; the scenario keeps a handle on it to ask it to explain its decisions":      "%d. kube-scheduler 启动；场景保留它的句柄，以便请它解释自己的决定",
 			"%d. kubectl apply -f setup.yaml: busy takes 1500m of node-1's 1900m, frontend 500m of node-2's":       "%d. kubectl apply -f setup.yaml：busy 占用 node-1 的 1900m 中的 1500m，frontend 占用 node-2 的 500m",
 			"%d. kubectl apply -f web.yaml (1 CPU, prefers disktype=ssd), and kubesim explain pod default/web":     "%d. kubectl apply -f web.yaml（1 个 CPU，偏好 disktype=ssd），然后 kubesim explain pod default/web",

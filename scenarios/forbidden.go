@@ -28,7 +28,7 @@ namespace "default"'; kubectl auth can-i list pods --as alice answering no, then
 RoleBinding; the RBAC line naming the RoleBinding that allowed it; still 403 for delete and for the
 kube-system namespace.`,
 		Verbose: true,
-		ZH: map[string]string{
+		ZH: catalog{
 			"%d. The admin creates a pod; alice (authenticated, no RoleBinding) tries to list pods":          "%d. 管理员创建一个 Pod；alice（已认证，但没有任何 RoleBinding）试图列出 Pod",
 			"%d. kubectl auth can-i list pods --as alice":                                                    "%d. kubectl auth can-i list pods --as alice",
 			"%d. The admin creates Role pod-reader (get, list, watch pods) and binds alice to it in default": "%d. 管理员创建 Role pod-reader（Pod 的 get、list、watch），并在 default 里把 alice 绑定上去",

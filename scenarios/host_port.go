@@ -34,7 +34,7 @@ Signs to look for: proxy-b's explanation with NodePorts FAIL on proxy-a's node, 
 free ports for the requested pod ports", and proxy-b bound elsewhere; proxy-d Pending with "0/3 nodes
 are available: 3 node(s) didn't have free ports for the requested pod ports."`,
 		Cluster: sim.Config{ControllerManager: true, NodeSpecs: sim.DefaultNodes(3)},
-		ZH: map[string]string{
+		ZH: catalog{
 			"%d. kube-scheduler starts; the scenario keeps a handle on it to ask it to explain its decisions":             "%d. kube-scheduler 启动；场景保留它的句柄，以便请它解释自己的决定",
 			"%d. kubectl apply -f proxy-a.yaml: hostPort 8080":                                                            "%d. kubectl apply -f proxy-a.yaml：要占用节点的 hostPort 8080",
 			"%d. kubectl apply -f proxy-b.yaml: hostPort 8080 too; the scheduler explains, then decides":                  "%d. kubectl apply -f proxy-b.yaml：同样要 hostPort 8080；调度器先解释，再决定",

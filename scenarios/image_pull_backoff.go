@@ -39,7 +39,7 @@ Signs to look for: the events "Failed to pull image ...: <containerd's error>", 
 the "Pulling image" event counted up (x2, x3, ...) with the gaps between a failed pull and the next one
 doubling: 10s, 20s, 40s, 1m20s (the scenario stops there; the kubelet goes on to 2m40s and 5m0s).`,
 		Cluster: sim.Config{NodeSpecs: nodes, ControllerManager: true, Scheduler: true},
-		ZH: map[string]string{
+		ZH: catalog{
 			"%d. kubectl apply: web (ngnix:1.25, a typo), private-app (no imagePullSecrets), legacy-app (amd64 only, for an arm64 node)": "%d. kubectl apply：web（ngnix:1.25，拼写错误）、private-app（没有 imagePullSecrets）、legacy-app（只有 amd64 镜像，却要跑在 arm64 节点上）",
 			"%d. The kubelets pull, containerd fails, each pod goes from ErrImagePull to ImagePullBackOff":                               "%d. kubelet 拉取镜像，containerd 失败，每个 Pod 从 ErrImagePull 变成 ImagePullBackOff",
 			"%d. Follow web: after each failed pull the kubelet waits twice as long before pulling again":                                "%d. 盯住 web：每次拉取失败后，kubelet 再次拉取前等待的时间翻倍",

@@ -31,7 +31,7 @@ saying "0/3 nodes are available: 3 Insufficient cpu."; the pod in unschedulableP
 scale, the cluster event that moves it to the activeQ, and "Successfully assigned default/big" to the
 node the deleted batch pod left, at the same cluster time.`,
 		Cluster: sim.Config{ControllerManager: true, Scheduler: true, NodeSpecs: sim.DefaultNodes(3)},
-		ZH: map[string]string{
+		ZH: catalog{
 			"%d. kubectl apply -f batch.yaml: 3 pods requesting 3 CPUs each, one per node; they run for 10 seconds": "%d. kubectl apply -f batch.yaml：3 个 Pod，每个 requests 3 个 CPU，每个节点一个；让它们运行 10 秒",
 			"%d. kubectl apply -f big.yaml: a pod requesting 2 CPUs":                                                "%d. kubectl apply -f big.yaml：一个 requests 2 个 CPU 的 Pod",
 			"%d. A minute later it is still Pending: nothing has changed that could make it fit":                    "%d. 一分钟后它仍是 Pending：没有发生任何能让它放得下的变化",

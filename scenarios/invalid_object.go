@@ -31,7 +31,7 @@ Signs to look for: 'Deployment.apps "Nginx_Web" is invalid' with the causes meta
 and spec.template.spec.containers[0].image, each once; 'strict decoding error: unknown field
 "spec.replica"'; etcd's revision unchanged; the corrected manifest created.`,
 		Verbose: true,
-		ZH: map[string]string{
+		ZH: catalog{
 			"%d. kubectl create a Deployment named Nginx_Web with replicas -1 and a container without an image": "%d. kubectl create 一个名为 Nginx_Web、replicas 为 -1、容器没有镜像的 Deployment",
 			"%d. kubectl apply -f of a manifest that misspells replicas as replica":                             "%d. kubectl apply -f 一个把 replicas 拼成 replica 的清单",
 			"%d. The corrected manifest passes every gate":                                                      "%d. 改正后的清单通过了所有关卡",

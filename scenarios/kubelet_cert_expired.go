@@ -44,7 +44,7 @@ NodeStatusUnknown; containerd on node-2 still running the pod's container; after
 Ready again; then node-3 with its clock two years ahead: "x509: certificate has expired or is not yet
 valid" in its kubelet's log, node-3 Unknown, and its Lease renewed again once its clock is fixed.`,
 		Cluster: sim.FullCluster(3),
-		ZH: map[string]string{
+		ZH: catalog{
 			"the client certificate of %s was renewed": "%s 的客户端证书已经续期",
 			"%d. node-2's client certificate expires":  "%d. node-2 的客户端证书过期",
 			"%d. Every heartbeat is refused with 401; after the grace period the control plane marks node-2 Unknown": "%d. 每次心跳都被 401 拒绝；宽限期过后控制面把 node-2 标记为 Unknown",

@@ -38,7 +38,7 @@ kube-controller-manager-2 (previous holder "kube-controller-manager", leaseTrans
 after the last renewal; the Deployment scaled to 5 while leaderless and its ReplicaSet still at 3 until
 then; afterwards "Scaled up replica set ... from 3 to 5" and 5 pods.`,
 		Cluster: sim.FullCluster(3),
-		ZH: map[string]string{
+		ZH: catalog{
 			"%d. kubectl apply -f nginx-deployment.yaml and wait until 3/3 pods are available":          "%d. kubectl apply -f nginx-deployment.yaml，等到 3/3 个 Pod 可用",
 			"%d. A second replica, kube-controller-manager-2, starts: the Lease is held, so it waits":   "%d. 第二个副本 kube-controller-manager-2 启动：Lease 被占着，它只能等",
 			"%d. kube-controller-manager dies (its process is killed): nobody renews the Lease":         "%d. kube-controller-manager 挂了（进程被杀）：没人续约 Lease",

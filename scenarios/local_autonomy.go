@@ -39,7 +39,7 @@ partition)"; node-1 Ready=Unknown and the pods on it Ready=False; containerd on 
 still running nginx with the same container ID and a worker container restarted while the apiserver
 showed RESTARTS 0; after the heal, node-1 Ready, the taint gone, and worker's RESTARTS caught up.`,
 		Cluster: sim.FullCluster(3),
-		ZH: map[string]string{
+		ZH: catalog{
 			"%d. kubectl apply: nginx-deployment.yaml (one pod per node) and worker on node-1, which crashes every 60s": "%d. kubectl apply：nginx-deployment.yaml（每个节点一个 Pod），以及 node-1 上每 60 秒崩溃一次的 worker",
 			"%d. A network partition: node-1's kubelet can no longer reach kube-apiserver":                              "%d. 网络分区：node-1 的 kubelet 再也连不上 kube-apiserver",
 			"%d. Two minutes pass: the control plane marks node-1 Unknown; on node-1 life goes on":                      "%d. 两分钟过去：控制面把 node-1 标记为 Unknown；node-1 上一切照常",

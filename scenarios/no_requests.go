@@ -38,7 +38,7 @@ memory 0 (0%)" on both; more pods on a node than 900m / 100m would allow if they
 scoring defaults; the leaky pod's node with about 1Gi in use per the container runtime and about
 as many crowd pods as the idle node; the pods' QoS class BestEffort.`,
 		Cluster: sim.Config{ControllerManager: true, Scheduler: true, NodeSpecs: smallNodes},
-		ZH: map[string]string{
+		ZH: catalog{
 			"%d. kubectl apply -f leaky.yaml: no requests, and its memory grows 50Mi a second":                         "%d. kubectl apply -f leaky.yaml：没有 requests，内存每秒增长 50Mi",
 			"%d. Let 20 seconds pass: leaky now uses about a gigabyte on its node":                                     "%d. 过 20 秒：leaky 在它的节点上已经用了大约 1GiB 内存",
 			"%d. kubectl apply -f crowd.yaml: 20 replicas, no requests, onto two nodes with 900m CPU allocatable each": "%d. kubectl apply -f crowd.yaml：20 个没有 requests 的副本，放到两个各有 900m 可分配 CPU 的节点上",

@@ -39,7 +39,7 @@ the event TaintManagerEviction "Marking for deletion Pod default/nginx-..." 300s
 replacement pod on another node and the Deployment back at 3/3; after the restart, Ready=True, the
 taint gone, and the old pod deleted.`,
 		Cluster: sim.FullCluster(3),
-		ZH: map[string]string{
+		ZH: catalog{
 			"%d. kubectl apply -f nginx-deployment.yaml: 3 replicas, one on each node":                        "%d. kubectl apply -f nginx-deployment.yaml：3 个副本，每个节点一个",
 			"%d. node-2's kubelet stops: no more Lease renewals, no more status":                              "%d. node-2 的 kubelet 停止：不再续约 Lease，不再上报状态",
 			"%d. The node lifecycle controller waits out the grace period, then marks node-2 Unknown":         "%d. 节点生命周期控制器等过宽限期，把 node-2 标记为 Unknown",

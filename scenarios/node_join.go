@@ -30,7 +30,7 @@ Signs to look for: kubectl get nodes listing node-4 Ready; its events Starting, 
 NodeReady; the Lease kube-node-lease/node-4; after kubectl scale deployment nginx --replicas=4, the
 new pod "Successfully assigned default/nginx-... to node-4".`,
 		Cluster: sim.FullCluster(3),
-		ZH: map[string]string{
+		ZH: catalog{
 			"%d. kubectl apply -f nginx-deployment.yaml on the 3-node cluster":                    "%d. 在 3 节点集群上 kubectl apply -f nginx-deployment.yaml",
 			"%d. A new machine starts its kubelet: node-4 joins":                                  "%d. 一台新机器启动 kubelet：node-4 加入集群",
 			"%d. kubectl scale deployment nginx --replicas=4: the new pod goes to the empty node": "%d. kubectl scale deployment nginx --replicas=4：新 Pod 被调度到空闲的新节点",

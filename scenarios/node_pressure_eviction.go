@@ -43,7 +43,7 @@ cache and then api with STATUS Evicted and the message "The node was low on reso
 Threshold quantity: 100Mi, available: ...Ki. Container cache was using ...Ki, request is 0, has larger
 consumption of memory."; db still Running.`,
 		Cluster: sim.Config{NodeSpecs: nodes, ControllerManager: true, Scheduler: true},
-		ZH: map[string]string{
+		ZH: catalog{
 			"%d. kubectl apply: cache (BestEffort, growing), api (Burstable, growing past its request), db (Guaranteed), all on node-1": "%d. kubectl apply：cache（BestEffort，内存不断增长）、api（Burstable，增长超过 request）、db（Guaranteed），都在 node-1 上",
 			"%d. memory.available on node-1 falls under 100Mi: the eviction manager evicts the BestEffort pod":                          "%d. node-1 的 memory.available 低于 100Mi：驱逐管理器驱逐 BestEffort 的 Pod",
 			"%d. node-1 reports MemoryPressure and is tainted: no new pods go there":                                                    "%d. node-1 报告 MemoryPressure 并被打上污点：新 Pod 不再调度过来",

@@ -46,7 +46,7 @@ pass; for cache, NodeAffinity 80→100 on node-2 (zone-b) and 0→0 on node-1, t
 pod bound there; report, preferring a zone that does not exist, passing Filter on all 3 nodes and
 scheduled.`,
 		Cluster: sim.Config{ControllerManager: true, NodeSpecs: affinityNodes},
-		ZH: map[string]string{
+		ZH: catalog{
 			"%d. kube-scheduler starts; the scenario keeps a handle on it to ask it to explain its decisions":     "%d. kube-scheduler 启动；场景保留它的句柄，以便请它解释自己的决定",
 			"%d. kubectl apply -f db.yaml: nodeSelector disktype=ssd; the scheduler explains, then decides":       "%d. kubectl apply -f db.yaml：nodeSelector disktype=ssd；调度器先解释，再决定",
 			"%d. kubectl apply -f cache.yaml: requires disktype In [ssd], prefers zone-b (weight 80)":             "%d. kubectl apply -f cache.yaml：必须 disktype In [ssd]，偏好 zone-b（weight 80）",

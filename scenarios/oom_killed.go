@@ -29,7 +29,7 @@ Signs to look for: kubectl describe pod shows Last State: Terminated, Reason: OO
 137; RESTARTS 1; after the second OOM kill the STATUS is CrashLoopBackOff; the node's MemoryPressure
 stays False.`,
 		Cluster: sim.FullCluster(3),
-		ZH: map[string]string{
+		ZH: catalog{
 			"%d. kubectl apply: a pod limited to 64Mi of memory whose working set grows 10Mi every second":           "%d. kubectl apply：一个内存上限 64Mi 的 Pod，它的工作集每秒增长 10Mi",
 			"%d. The working set reaches the 64Mi limit: the OOM killer ends the container, the kubelet restarts it": "%d. 工作集达到 64Mi 上限：OOM killer 杀掉容器，kubelet 重启它",
 			"%d. It leaks again and is killed again: now the restarts wait in CrashLoopBackOff":                      "%d. 它再次泄漏、再次被杀：现在重启要在 CrashLoopBackOff 里等待",

@@ -28,7 +28,7 @@ Signs to look for: web-ha with 3 replicas on 3 different nodes and one Pending w
 available: 3 node(s) didn't match pod anti-affinity rules."; web-soft with all 4 replicas Running, on
 all 3 nodes (one node gets two).`,
 		Cluster: sim.Config{ControllerManager: true, Scheduler: true, NodeSpecs: sim.DefaultNodes(3)},
-		ZH: map[string]string{
+		ZH: catalog{
 			"%d. kubectl apply -f web-ha.yaml: 4 replicas with required anti-affinity on kubernetes.io/hostname, 3 nodes": "%d. kubectl apply -f web-ha.yaml：4 个副本，在 kubernetes.io/hostname 上有 required anti-affinity，只有 3 个节点",
 			"%d. Time passes: nothing changes for it (it waits in unschedulablePods for a node or a replica to go)":       "%d. 时间流逝：它的处境没有变化（它在 unschedulablePods 里等待新节点或某个副本离开）",
 			"%d. kubectl apply -f web-soft.yaml: 4 replicas with preferred anti-affinity (weight 100) instead":            "%d. kubectl apply -f web-soft.yaml：改用 preferred anti-affinity（weight 100）的 4 个副本",

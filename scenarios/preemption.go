@@ -39,7 +39,7 @@ Insufficient cpu."; the preempt line and the Preempted event on one low pod; urg
 status.nominatedNodeName; urgent bound to that node; the replacement low pod Pending with "No
 preemption victims found for incoming pod".`,
 		Cluster: sim.Config{ControllerManager: true, Scheduler: true, NodeSpecs: sim.DefaultNodes(3)},
-		ZH: map[string]string{
+		ZH: catalog{
 			"%d. kubectl create priorityclass high-priority --value=1000000":                                   "%d. kubectl create priorityclass high-priority --value=1000000（创建一个高优先级的 PriorityClass）",
 			"%d. kubectl apply -f low.yaml: 3 pods of priority 0 take 3 CPUs on each node":                     "%d. kubectl apply -f low.yaml：3 个优先级为 0 的 Pod，在每个节点上各占 3 个 CPU",
 			"%d. kubectl apply -f urgent.yaml: 3 CPUs at priority high-priority":                               "%d. kubectl apply -f urgent.yaml：以 high-priority 优先级申请 3 个 CPU",

@@ -40,7 +40,7 @@ Signs to look for: the events "Liveness probe failed: HTTP probe failed with sta
 probe failed: ... connection refused"; RESTARTS of liveness-http and slow-unguarded growing; the Ready
 condition of readiness-exec going True then False with RESTARTS 0; slow-start Ready with RESTARTS 0.`,
 		Cluster: sim.FullCluster(3),
-		ZH: map[string]string{
+		ZH: catalog{
 			"%d. kubectl apply: liveness-http, readiness-exec, slow-start (with a startupProbe) and slow-unguarded (without)": "%d. kubectl apply：liveness-http、readiness-exec、slow-start（有 startupProbe）和 slow-unguarded（没有）",
 			"%d. 30s on, /tmp/healthy is gone: readiness-exec's readiness probe fails and the pod leaves Ready":               "%d. 30 秒后 /tmp/healthy 被删除：readiness-exec 的就绪探针失败，Pod 不再 Ready",
 			"%d. liveness-http answers 500 after 30s: three failed liveness probes, then the kubelet restarts it":             "%d. liveness-http 30 秒后开始返回 500：存活探针连续失败三次，kubelet 重启容器",

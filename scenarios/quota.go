@@ -41,7 +41,7 @@ ReplicaFailure=True (FailedCreate); the Deployment held at 3 of 5 ready however 
 without requests or limits refused with "failed quota: compute-resources: must specify limits.cpu for:
 ...; ..."; after the quota is raised to 5 pods, the ReplicaSet's next retry creates the last 2.`,
 		Cluster: sim.FullCluster(2),
-		ZH: map[string]string{
+		ZH: catalog{
 			"%d. kubectl create namespace team; the serviceaccount controller gives it a default ServiceAccount":                                 "%d. kubectl create namespace team；serviceaccount 控制器为它创建 default ServiceAccount",
 			"%d. kubectl create quota compute-resources -n team --hard=pods=3,requests.cpu=1,requests.memory=1Gi,limits.cpu=2,limits.memory=2Gi": "%d. kubectl create quota compute-resources -n team --hard=pods=3,requests.cpu=1,requests.memory=1Gi,limits.cpu=2,limits.memory=2Gi",
 			"%d. kubectl apply a Deployment web of 5 replicas in team: the ReplicaSet creates 3 pods, the 4th is refused":                        "%d. 在 team 中 kubectl apply 一个 5 副本的 Deployment web：ReplicaSet 建出 3 个 Pod，第 4 个被拒绝",

@@ -33,7 +33,7 @@ nginx-<old> from 3 to 2" alternating; at every step at most 4 pods wanted (3 + m
 ready (3 - maxUnavailable); the annotations deployment.kubernetes.io/revision 1 and 2, then 3 (with
 revision-history 1) after the undo; every pod running nginx:1.27, then nginx:1.25 again.`,
 		Cluster: sim.FullCluster(3),
-		ZH: map[string]string{
+		ZH: catalog{
 			"%d. kubectl apply -f nginx-deployment.yaml (nginx:1.25) and wait until 3/3 pods are available":           "%d. kubectl apply -f nginx-deployment.yaml（nginx:1.25），等到 3/3 个 Pod 可用",
 			"%d. kubectl set image deployment/nginx nginx=nginx:1.27: a new ReplicaSet takes over, one pod at a time": "%d. kubectl set image deployment/nginx nginx=nginx:1.27：新的 ReplicaSet 一次一个 Pod 地接手",
 			"%d. The rollout history: the old ReplicaSet is kept at 0 replicas, the revisions are annotations":        "%d. 发布历史：旧 ReplicaSet 保留为 0 副本，revision 记在注解里",

@@ -37,7 +37,7 @@ with the "PLEG is not healthy" message and the event NodeNotReady; the Lease sti
 node.kubernetes.io/not-ready:NoExecute; the pod's container with the same ID, still running, restart
 count 0, after the runtime recovers.`,
 		Cluster: sim.FullCluster(3),
-		ZH: map[string]string{
+		ZH: catalog{
 			"%d. containerd on node-2 stops answering":                                                               "%d. node-2 上的 containerd 不再响应",
 			"%d. Three minutes without a completed relist: the kubelet reports PLEG is not healthy, node-2 NotReady": "%d. 三分钟没有完成一次 relist：kubelet 报告 PLEG is not healthy，node-2 变为 NotReady",
 			"%d. containerd answers again: the next relist succeeds and node-2 is Ready":                             "%d. containerd 恢复响应：下一次 relist 成功，node-2 恢复 Ready",

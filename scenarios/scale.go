@@ -31,7 +31,7 @@ Signs to look for: "Scaled up replica set ... from 3 to 5" and two "Created pod"
 FailedScheduling message; "Scaled down replica set ... from 5 to 2"; the ReplicaSet controller's
 "delete 3 pods" line listing the two unassigned Pending pods first; the 2 pods left are Running ones.`,
 		Cluster: sim.FullCluster(3),
-		ZH: map[string]string{
+		ZH: catalog{
 			"%d. kubectl apply -f nginx-deployment.yaml and wait until 3/3 pods are available":                   "%d. kubectl apply -f nginx-deployment.yaml，等到 3/3 个 Pod 可用",
 			"%d. kubectl cordon every node (a maintenance window): running pods stay, new ones cannot land":      "%d. kubectl cordon 所有节点（维护窗口）：已运行的 Pod 留着，新的 Pod 无处可去",
 			"%d. kubectl scale deployment/nginx --replicas=5: the ReplicaSet creates 2 pods, which stay Pending": "%d. kubectl scale deployment/nginx --replicas=5：ReplicaSet 新建 2 个 Pod，它们一直 Pending",

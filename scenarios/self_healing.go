@@ -26,7 +26,7 @@ Signs to look for: the ReplicaSet controller's "wants 3, has 2 -> create 1 pods"
 pod: nginx-<hash>-<suffix>" with a name that was not there before; "Successfully assigned
 default/nginx-... to node-N" for it; the Deployment back at 3/3 available, the deleted pod gone.`,
 		Cluster: sim.FullCluster(3),
-		ZH: map[string]string{
+		ZH: catalog{
 			"%d. kubectl apply -f nginx-deployment.yaml and wait until 3/3 pods are available":               "%d. kubectl apply -f nginx-deployment.yaml，等到 3/3 个 Pod 可用",
 			"%d. kubectl delete pod %s (it runs on %s)":                                                      "%d. kubectl delete pod %s（它运行在 %s 上）",
 			"%d. The ReplicaSet controller counts 2 of 3 and creates a replacement; the scheduler places it": "%d. ReplicaSet 控制器数到 3 个里只剩 2 个，于是新建一个补上；调度器为它选节点",

@@ -39,7 +39,7 @@ leader's "watch failed, will retry" and its deployment-controller's "requeued wi
 in "(network partition)"; exactly one "Scaled up replica set ... from 3 to 5" and two new pods; after
 the heal, "failed to renew lease ... stops leading"; 5 pods, not 7.`,
 		Cluster: sim.FullCluster(3),
-		ZH: map[string]string{
+		ZH: catalog{
 			"%d. kubectl apply -f nginx-deployment.yaml; a second replica, kube-controller-manager-2, stands by":                           "%d. kubectl apply -f nginx-deployment.yaml；第二个副本 kube-controller-manager-2 待命",
 			"%d. kubectl scale deployment/nginx --replicas=5; the news reaches the leader just as its network fails and its elector hangs": "%d. kubectl scale deployment/nginx --replicas=5；消息刚传到 leader，它的网络就断了，选主协程也卡住了",
 			"%d. The old leader keeps acting on what it saw, and its writes fail; after 15s kube-controller-manager-2 takes the Lease":     "%d. 旧 leader 按它看到的继续行动，写入全部失败；15 秒后 kube-controller-manager-2 拿到 Lease",

@@ -40,7 +40,7 @@ undelivered events; "wants 3, its cache shows 0, but 3 adds and 0 deletes it mad
 yet -> wait (expectations)"; its status update, made from its stale copy of the ReplicaSet, answered 409
 Conflict (optimistic concurrency guarding the same gap); after the pump, "(0 more adds expected)" and "wants 3, has 3: nothing to
 do"; kubectl get pods showing 3 pods throughout, never 6.`,
-		ZH: map[string]string{
+		ZH: catalog{
 			"%d. A ReplicaSet controller whose informers we pump by hand; kubectl create a ReplicaSet web of 3 pods": "%d. 一个由我们手动推进 informer 的 ReplicaSet 控制器；kubectl create 一个 3 副本的 ReplicaSet web",
 			"%d. Reconcile default/web: the cache shows 0 of 3 pods, so it creates 3":                                "%d. Reconcile default/web：缓存里 3 个 Pod 一个都没有，于是创建 3 个",
 			"%d. Its pod informer lags: the 3 pods have not reached its cache yet. Reconcile default/web again":      "%d. 它的 Pod informer 滞后：3 个 Pod 还没进缓存。再 Reconcile 一次 default/web",

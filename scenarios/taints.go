@@ -53,7 +53,7 @@ control-plane: }" in its FailedScheduling message; the same job with the tolerat
 the log agents, which tolerate the control-plane taint, passing Filter on 3 of 4 nodes and some of
 them landing on control-plane.`,
 		Cluster: sim.Config{ControllerManager: true, Scheduler: true, NodeSpecs: taintsNodes},
-		ZH: map[string]string{
+		ZH: catalog{
 			"%d. kubectl apply -f web.yaml: 4 ordinary pods, with no tolerations":                                         "%d. kubectl apply -f web.yaml：4 个普通 Pod，没有任何 toleration",
 			"%d. kubectl apply -f trainer.yaml: a GPU job that selects accelerator=nvidia but forgot the toleration":      "%d. kubectl apply -f trainer.yaml：一个 GPU 任务，选择了 accelerator=nvidia，却忘了加 toleration",
 			"%d. kubectl delete pod trainer, then apply it again with a toleration for nvidia.com/gpu=present:NoSchedule": "%d. kubectl delete pod trainer，然后带上 nvidia.com/gpu=present:NoSchedule 的 toleration 重新 apply",

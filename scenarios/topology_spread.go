@@ -34,7 +34,7 @@ Signs to look for: 6 replicas, 2 per zone; after the cordons, "0/3 nodes are ava
 didn't match pod topology spread constraints, 2 node(s) were unschedulable."; after kubectl uncordon
 node-2, the pending replica bound to node-2.`,
 		Cluster: sim.Config{ControllerManager: true, Scheduler: true, NodeSpecs: spreadNodes},
-		ZH: map[string]string{
+		ZH: catalog{
 			"%d. kubectl apply -f spread.yaml: 6 replicas, maxSkew 1 across topology.kubernetes.io/zone": "%d. kubectl apply -f spread.yaml：6 个副本，按 topology.kubernetes.io/zone 分布，maxSkew 1",
 			"%d. kubectl cordon node-2 and node-3, then kubectl scale deployment spread --replicas=8":    "%d. kubectl cordon node-2 和 node-3，然后 kubectl scale deployment spread --replicas=8",
 			"%d. kubectl uncordon node-2: zone-b takes pods again":                                       "%d. kubectl uncordon node-2：zone-b 又能接收 Pod 了",

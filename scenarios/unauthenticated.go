@@ -27,7 +27,7 @@ expired certificate; the apiserver's reason in the trace ("invalid bearer token"
 expired or is not yet valid: ..."); etcd's revision unchanged; no authorize or admit line for those
 requests.`,
 		Verbose: true,
-		ZH: map[string]string{
+		ZH: catalog{
 			"%d. kubectl with kubeadm's admin.conf: the token is known, the request passes":                "%d. 用 kubeadm 的 admin.conf 执行 kubectl：token 是认识的，请求通过",
 			"%d. A kubeconfig with a token the apiserver does not know tries to create a pod":              "%d. 一个带着 apiserver 不认识的 token 的 kubeconfig 试图创建 Pod",
 			"%d. The admin's client certificate expires (kubeadm's admin.conf certificate lasts one year)": "%d. 管理员的客户端证书过期了（kubeadm 的 admin.conf 证书有效期一年）",

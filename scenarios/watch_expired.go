@@ -34,7 +34,7 @@ Signs to look for: etcd's "compacted history up to revision N"; the informer's "
 resourceVersion ... answered 410 Gone (too old resource version ...)"; Relists() = 1; the apiserver's
 apiserver_request_total for LIST deployments.apps one higher, and one WATCH with code 410; the handlers
 seeing nginx's final state once and nothing of web.`,
-		ZH: map[string]string{
+		ZH: catalog{
 			"%d. kubectl apply -f nginx-deployment.yaml; my-controller's informer lists and starts watching": "%d. kubectl apply -f nginx-deployment.yaml；my-controller 的 informer 先 list 再开始 watch",
 			"%d. The watch connection breaks at resourceVersion %s, and stays down a while":                  "%d. watch 连接在 resourceVersion %s 处断开，而且断了好一阵",
 			"%d. Meanwhile kube-apiserver has etcd compact its history up to the current revision":           "%d. 与此同时 kube-apiserver 让 etcd 把历史压缩到当前 revision",

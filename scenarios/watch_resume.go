@@ -34,7 +34,7 @@ Signs to look for: the handlers' lines before the break; the informer's resource
 four changes made while it is away (scale, create, set image, delete); after the resume, exactly those
 four, in order, each with the revision etcd gave it, and nothing from before the break repeated; the
 informer's resourceVersion equal to etcd's revision at the end.`,
-		ZH: map[string]string{
+		ZH: catalog{
 			"%d. kubectl apply -f nginx-deployment.yaml; my-controller's informer lists and starts watching": "%d. kubectl apply -f nginx-deployment.yaml；my-controller 的 informer 先 list 再开始 watch",
 			"%d. The watch connection breaks at resourceVersion %s":                                          "%d. watch 连接在 resourceVersion %s 处断开",
 			"%d. While it is away: scale nginx to 4, create web, set nginx's image, delete web":              "%d. 它断开期间：把 nginx 扩到 4、创建 web、修改 nginx 的镜像、删除 web",

@@ -47,7 +47,7 @@ with that message and no pods; after failurePolicy Ignore, pods admitted without
 trace line "...; failurePolicy Ignore: skipped"; after healing, the sidecar again.`,
 		Cluster:  sim.FullCluster(2),
 		StepOnly: true,
-		ZH: map[string]string{
+		ZH: catalog{
 			"%d. Install a sidecar injector: its server behind Service default/sidecar-injector, and a MutatingWebhookConfiguration for pod CREATE (failurePolicy Fail, timeoutSeconds 10)": "%d. 安装 sidecar 注入器：它的服务器在 Service default/sidecar-injector 后面，再建一个拦截 Pod CREATE 的 MutatingWebhookConfiguration（failurePolicy Fail，timeoutSeconds 10）",
 			"%d. kubectl run app-1: the apiserver calls the webhook, which injects the sidecar":                                                                                             "%d. kubectl run app-1：apiserver 调用 webhook，webhook 注入 sidecar",
 			"%d. The webhook server hangs: it accepts calls and never answers":                                                                                                              "%d. webhook 服务器卡死：接受调用，却永不应答",
