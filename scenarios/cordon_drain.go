@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"kubesim/api"
-	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 )
 
@@ -46,12 +45,10 @@ pod replaced on node-2 or node-3 and the Deployment back at 3/3; log-agent still
 	})
 }
 
-var logAgentYAML = manifests.Read("log-agent.yaml")
-
 func runCordonDrain(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply: the log-agent DaemonSet (one pod per node) and nginx-deployment.yaml")
-	for _, manifest := range []string{logAgentYAML, manifests.NginxDeployment} {
-		if !apply(ctx, s, manifest) {
+	for _, file := range []string{"log-agent.yaml", "nginx-deployment.yaml"} {
+		if !applyFile(ctx, s, file) {
 			return s.Err()
 		}
 	}

@@ -9,7 +9,6 @@ import (
 	"context"
 
 	"kubesim/api"
-	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 )
 
@@ -42,7 +41,7 @@ pulled image", "Created container", "Started container"; each step's resourceVer
 
 func runCreateDeployment(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply -f nginx-deployment.yaml (3 replicas of nginx:1.25)")
-	if !apply(ctx, s, manifests.NginxDeployment) {
+	if !applyFile(ctx, s, "nginx-deployment.yaml") {
 		return s.Err()
 	}
 

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"kubesim/client"
-	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 	"kubesim/trace"
 )
@@ -76,7 +75,7 @@ func measureCreate(ctx context.Context, s *sim.Session, tap *sim.Tap) (createFlo
 	latency := s.APIServer.RequestLatency("create", "deployments.apps")
 	began := s.Now()
 	tap.Reset()
-	if !apply(ctx, s, manifests.NginxDeployment) {
+	if !applyFile(ctx, s, "nginx-deployment.yaml") {
 		return f, false
 	}
 	f.post = s.APIServer.RequestLatency("create", "deployments.apps") - latency

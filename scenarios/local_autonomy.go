@@ -11,7 +11,6 @@ import (
 
 	"kubesim/api"
 	fakeruntime "kubesim/runtime"
-	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 )
 
@@ -49,14 +48,12 @@ showed RESTARTS 0; after the heal, node-1 Ready, the taint gone, and worker's RE
 	})
 }
 
-var workerYAML = manifests.Read("worker.yaml")
-
 func runLocalAutonomy(ctx context.Context, s *sim.Session) error {
 	logs := kubeletLogs(s)
 
 	s.Step("kubectl apply: nginx-deployment.yaml (one pod per node) and worker on node-1, which crashes every 60s")
-	for _, manifest := range []string{manifests.NginxDeployment, workerYAML} {
-		if !apply(ctx, s, manifest) {
+	for _, file := range []string{"nginx-deployment.yaml", "worker.yaml"} {
+		if !applyFile(ctx, s, file) {
 			return s.Err()
 		}
 	}

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"kubesim/api"
-	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 )
 
@@ -157,7 +156,7 @@ func runNodeDown(ctx context.Context, s *sim.Session) error {
 // node, available; it returns the pod on node, or nil with the unmet sign recorded.
 func nginxWithAPodOn(ctx context.Context, s *sim.Session, node string) *api.Pod {
 	s.Step("kubectl apply -f nginx-deployment.yaml: 3 replicas, one on each node")
-	if !apply(ctx, s, manifests.NginxDeployment) {
+	if !applyFile(ctx, s, "nginx-deployment.yaml") {
 		return nil
 	}
 	if !until(ctx, s, 2*time.Minute, "deployment nginx available") {

@@ -9,7 +9,6 @@ import (
 
 	"kubesim/api"
 	"kubesim/api/resource"
-	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 )
 
@@ -41,7 +40,7 @@ new pod "Successfully assigned default/nginx-... to node-4".`,
 
 func runNodeJoin(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply -f nginx-deployment.yaml on the 3-node cluster")
-	if !apply(ctx, s, manifests.NginxDeployment) {
+	if !applyFile(ctx, s, "nginx-deployment.yaml") {
 		return s.Err()
 	}
 	if !until(ctx, s, 2*time.Minute, "deployment nginx available") {

@@ -11,7 +11,6 @@ import (
 
 	"kubesim/api"
 	"kubesim/apiserver"
-	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 )
 
@@ -57,7 +56,7 @@ func requestCount(s *sim.Session, verb, resource string, code int) int64 {
 
 func runWatchExpired(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply -f nginx-deployment.yaml; my-controller's informer lists and starts watching")
-	if !apply(ctx, s, manifests.NginxDeployment) {
+	if !applyFile(ctx, s, "nginx-deployment.yaml") {
 		return s.Err()
 	}
 	inf, log, err := myInformer(ctx, s)

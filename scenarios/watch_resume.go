@@ -152,7 +152,7 @@ func missedChanges(ctx context.Context, s *sim.Session) ([]string, error) {
 
 func runWatchResume(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply -f nginx-deployment.yaml; my-controller's informer lists and starts watching")
-	if !apply(ctx, s, manifests.NginxDeployment) {
+	if !applyFile(ctx, s, "nginx-deployment.yaml") {
 		return s.Err()
 	}
 	inf, log, err := myInformer(ctx, s)
