@@ -2,6 +2,7 @@ package kubectl_test
 
 import (
 	"context"
+	"kubesim/scenarios/manifests"
 	"strings"
 	"testing"
 
@@ -35,7 +36,7 @@ func newCluster(t *testing.T) *cluster {
 // applyNginx is `kubectl apply -f nginx-deployment.yaml`, the seed's Deployment (3 x nginx:1.25).
 func (c *cluster) applyNginx() {
 	c.t.Helper()
-	_, err := c.k.Apply(c.ctx, []byte(sim.NginxDeploymentYAML))
+	_, err := c.k.Apply(c.ctx, []byte(manifests.NginxDeployment))
 	require.NoError(c.t, err)
 }
 

@@ -4,7 +4,7 @@
 //
 //	func TestTheArticlesDeployment(t *testing.T) {
 //		l := lab.New(t)                                  // 3 nodes, the whole control plane, step mode
-//		l.Apply(sim.NginxDeploymentYAML)                 // kubectl apply -f nginx-deployment.yaml
+//		l.Apply(manifests.NginxDeployment)               // kubectl apply -f nginx-deployment.yaml
 //		l.Until("deployment nginx available")            // the cluster works, in virtual time
 //		l.ExpectEvent("ScalingReplicaSet", "Scaled up replica set nginx-")
 //		if got := l.Deployment("nginx").Status.AvailableReplicas; got != 3 { t.Fatal(got) }
@@ -23,7 +23,7 @@ import (
 	"time"
 
 	"kubesim/api"
-	"kubesim/client"
+	"kubesim/script"
 	"kubesim/sim"
 	"kubesim/trace"
 )
@@ -85,24 +85,25 @@ func (l *Lab) Apply(manifest string) []api.Object {
 	return objs
 }
 
-// Until lets the cluster work until the condition holds (see sim.ParseCondition for the forms:
+// Until lets the cluster work until the condition holds (see script.ParseCondition for the forms:
 // "deployment nginx available", "pods -l app=nginx running", "pod web-* reason CrashLoopBackOff",
 // "node node-2 unknown", "event FailedScheduling", ...), within an hour of cluster time.
 func (l *Lab) Until(condition string) {
 	l.t.Helper()
-	cond, err := sim.ParseCondition(condition)
+	cond, err := script.ParseCondition(condition)
 	if err != nil {
 		l.t.Fatalf("lab: %v", err)
 	}
-	if err := l.Cluster.Driver.RunUntil(l.ctx, condition, func() (bool, error) { return cond.Met(l.ctx, l.Cluster) }, 0); err != nil {
-		l.fail("%v", err)
+	met, err := l.Cluster.Wait(l.ctx, cond, 0, 0)
+	if err != nil || !met {
+		l.fail("still not %s after %s of cluster time (%v)", condition, sim.MaxWait, err)
 	}
 }
 
 // Holds reports whether a condition holds now, without letting the cluster work.
 func (l *Lab) Holds(condition string) bool {
 	l.t.Helper()
-	cond, err := sim.ParseCondition(condition)
+	cond, err := script.ParseCondition(condition)
 	if err != nil {
 		l.t.Fatalf("lab: %v", err)
 	}
@@ -124,12 +125,10 @@ func (l *Lab) Advance(d time.Duration) {
 	}
 }
 
-func (l *Lab) admin() *client.Client { return l.Cluster.Kubectl.Client() }
-
 // Deployment reads a Deployment in default.
 func (l *Lab) Deployment(name string) *api.Deployment {
 	l.t.Helper()
-	d, err := client.For[api.Deployment](l.admin()).Get(l.ctx, "default", name)
+	d, err := sim.Get[api.Deployment](l.ctx, l.Cluster, "default", name)
 	if err != nil {
 		l.fail("kubectl get deployment %s: %v", name, err)
 	}
@@ -139,7 +138,7 @@ func (l *Lab) Deployment(name string) *api.Deployment {
 // Pods lists the pods in default matching a label selector ("" for all).
 func (l *Lab) Pods(selector string) []*api.Pod {
 	l.t.Helper()
-	pods, _, err := client.For[api.Pod](l.admin()).List(l.ctx, "default", client.ListOptions{LabelSelector: selector})
+	pods, err := sim.List[api.Pod](l.ctx, l.Cluster, "default", selector, "")
 	if err != nil {
 		l.fail("kubectl get pods -l %s: %v", selector, err)
 	}
@@ -149,7 +148,7 @@ func (l *Lab) Pods(selector string) []*api.Pod {
 // Node reads a Node.
 func (l *Lab) Node(name string) *api.Node {
 	l.t.Helper()
-	n, err := client.For[api.Node](l.admin()).Get(l.ctx, "", name)
+	n, err := sim.Get[api.Node](l.ctx, l.Cluster, "", name)
 	if err != nil {
 		l.fail("kubectl get node %s: %v", name, err)
 	}
@@ -159,14 +158,12 @@ func (l *Lab) Node(name string) *api.Node {
 // ExpectEvent fails the test unless some Event has the reason and a message containing message.
 func (l *Lab) ExpectEvent(reason, message string) *api.Event {
 	l.t.Helper()
-	events, _, err := client.For[api.Event](l.admin()).List(l.ctx, "", client.ListOptions{})
+	events, err := sim.List[api.Event](l.ctx, l.Cluster, "", "", "")
 	if err != nil {
 		l.fail("kubectl get events: %v", err)
 	}
-	for _, e := range events {
-		if e.Reason == reason && strings.Contains(e.Message, message) {
-			return e
-		}
+	if e := sim.FindEvent(events, reason, message); e != nil {
+		return e
 	}
 	var seen []string
 	for _, e := range events {
@@ -179,10 +176,8 @@ func (l *Lab) ExpectEvent(reason, message string) *api.Event {
 // ExpectTrace fails the test unless some trace line of component (any, if "") contains text.
 func (l *Lab) ExpectTrace(component, text string) trace.Event {
 	l.t.Helper()
-	for _, e := range l.Cluster.Trace.Events() {
-		if (component == "" || e.Component == component) && strings.Contains(e.Message, text) {
-			return e
-		}
+	if e, ok := sim.FindLine(l.Cluster.Trace.Events(), component, text); ok {
+		return e
 	}
 	l.fail("no trace line from %q contains %q", component, text)
 	return trace.Event{}

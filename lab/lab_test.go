@@ -7,13 +7,13 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"kubesim/lab"
-	"kubesim/sim"
+	"kubesim/scenarios/manifests"
 )
 
 // The article's timeline as a test: apply, let the cluster work, check what kubectl would show.
 func TestTheArticlesDeploymentBecomesAvailable(t *testing.T) {
 	l := lab.New(t)
-	l.Apply(sim.NginxDeploymentYAML)
+	l.Apply(manifests.NginxDeployment)
 	l.Until("deployment nginx available")
 	assert.Equal(t, int32(3), l.Deployment("nginx").Status.AvailableReplicas)
 	assert.Len(t, l.Pods("app=nginx"), 3)

@@ -3,8 +3,8 @@
 // with the simulator's own lines and a scenario's, so cmd/kubesim, Play and the tests narrate with
 // the same table.
 //
-//	Catalog(scenario)   every component's catalogue, then the scenario's, then the simulator's
-//	ScenarioZH(sc)      a scenario's own catalogue
+//	Catalog(scenario)   every component's catalogue, then kubectl's and the simulator's, then the
+//	                    scenario's own (Scenario.ZH: its step headings and signs)
 package sim
 
 import (
@@ -25,15 +25,12 @@ import (
 	"kubesim/scheduler"
 	"kubesim/scheduler/plugins"
 	"kubesim/scheduler/queue"
-	"kubesim/sim/narrate"
 	"kubesim/trace"
 )
 
-// Catalog returns the translations of every trace line a cluster records, then the scenario's own
-// (its step headings and signs), then the simulator's (Play's header and verdict, faults, the
-// signs every scenario shares); a later catalogue wins where two translate the same format. kubectl's
-// and the simulator's come last because the scenario tables of sim/zh*.go still repeat some of their
-// formats untranslated ("%s %s", "LIST %s").
+// Catalog returns the translations of every trace line a cluster records, then kubectl's and the
+// simulator's own (the boot line, Play's header and verdict, faults), then the scenario's (its step
+// headings and signs); a later catalogue wins where two translate the same format.
 func Catalog(scenario trace.Catalog) trace.Catalog {
 	return trace.Merge(
 		apiserver.ZH, client.ZH, leaderelection.ZH,
@@ -41,20 +38,16 @@ func Catalog(scenario trace.Catalog) trace.Catalog {
 		replicaset.ZH, serviceaccount.ZH,
 		scheduler.ZH, queue.ZH, plugins.ZH,
 		kubelet.ZH, fakeruntime.ZH,
-		scenario,
-		zhScenarios, zhSigns,
 		kubectl.ZH, zhSim,
+		scenario,
 	)
 }
-
-// ScenarioZH is the catalogue of sc's own lines. The scenarios still fill one shared table at init
-// (sim/zh*.go); when each carries its own translations this returns them.
-func ScenarioZH(sc Scenario) trace.Catalog { return narrate.ZH }
 
 // zhSim translates the simulator's own lines: Play's header and verdict, the step prompt, faults, the
 // signs of Session.ExpectError.
 var zhSim = trace.Catalog{
-	// Play
+	// the boot sequence and Play
+	"The cluster starts: %s":              "集群启动：%s",
 	"scenario %s: %s":                     "场景 %s：%s",
 	"cluster: %s, %s, seed %d":            "集群：%s；%s，随机种子 %d",
 	"step mode":                           "单步模式",
@@ -84,13 +77,4 @@ var zhSim = trace.Catalog{
 	"%s was killed: it schedules nothing more, its Lease is left to expire": "%s 被杀掉：它不再调度任何 Pod，它的 Lease 等着过期",
 	"webhook service %s answers again":                                      "webhook 服务 %s 恢复应答",
 	"webhook service %s %s":                                                 "webhook 服务 %s %s",
-}
-
-// zhScenarios translates scenario lines that the scenarios' own tables (sim/zh*.go) leave in English
-// or do not have yet; they move into those tables, next to their scenarios.
-var zhScenarios = trace.Catalog{
-	"%d. kubectl apply -f nginx-deployment.yaml":  "%d. 执行 kubectl apply -f nginx-deployment.yaml",
-	"%d. kubectl auth can-i list pods --as alice": "%d. 执行 kubectl auth can-i list pods --as alice（询问授权）",
-	"%d. kubectl create quota compute-resources -n team --hard=pods=3,requests.cpu=1,requests.memory=1Gi,limits.cpu=2,limits.memory=2Gi": "%d. 创建配额：kubectl create quota compute-resources -n team --hard=pods=3,requests.cpu=1,requests.memory=1Gi,limits.cpu=2,limits.memory=2Gi",
-	"%d. kubectl delete deployment nginx --cascade=orphan (propagationPolicy Orphan)":                                                    "%d. 执行 kubectl delete deployment nginx --cascade=orphan（propagationPolicy Orphan：留下孤儿）",
 }

@@ -192,14 +192,7 @@ func New(ctx context.Context, cfg Config) (*Cluster, error) {
 		}
 	}
 	if len(specs) > 0 {
-		registered, _ := ParseCondition(fmt.Sprintf("nodes count %d", len(specs)))
-		ready, _ := ParseCondition("nodes ready")
-		allReady := func() (bool, error) {
-			if ok, err := registered.Met(ctx, c); !ok || err != nil {
-				return false, err
-			}
-			return ready.Met(ctx, c)
-		}
+		allReady := func() (bool, error) { return c.nodesReady(ctx, len(specs)) }
 		if err := c.Driver.RunUntil(ctx, "every node is Ready", allReady, 0); err != nil {
 			c.Close()
 			return nil, err

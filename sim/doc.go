@@ -1,11 +1,13 @@
 // Package sim is the cluster itself: it assembles etcd, the apiserver and the components into one
 // cluster (cluster.go reads as the boot sequence), owns the clock and the step-mode driver
-// (driver.go), builds the admin's kubectl (package kubectl), and holds the scenario catalogue
-// (scenario.go and one scenario_*.go file per scenario). It is the only package besides cmd that
-// wires components together; nothing imports it except cmd, examples and tests.
+// (driver.go), builds the admin's kubectl (package kubectl), the faults (faults.go), the way to look at a
+// cluster and wait for it (observe.go), and playing a scenario (scenario.go, play.go). It is the only
+// package besides cmd that wires components together; nothing imports it except cmd, scenarios,
+// script, lab, examples and tests.
 //
 // Read next: driver.go for how step mode makes every run identical, component.go for what a component
-// must provide, and scenario_api_gates.go for a scenario from start to end.
+// must provide, observe.go for how stories and tests watch the cluster, and package scenarios for the
+// catalogue of stories played on it.
 //
 // # Two modes
 //
@@ -19,7 +21,6 @@
 //
 // A scenario names the cluster it needs (Scenario.Cluster): etcd and the apiserver always, and, as
 // asked, kube-controller-manager behind leader election, kube-scheduler and a kubelet per node.
-// Scenario files (scenariofile.go, examples/scenarios) and the condition language (conditions.go) let
-// a learner write scenarios without Go. Faults that belong to components still being built (a hung
-// runtime, a failing webhook, a skewed node clock) are not in faults.go yet.
+// The catalogue of scenarios lives in package scenarios; the scenario-file and condition languages,
+// which let a learner write scenarios without Go, live in package script. sim needs neither.
 package sim

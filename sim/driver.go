@@ -67,12 +67,15 @@ func newRealTimeDriver(clk clock.Clock, s *apiserver.Server, st *store.Store, tr
 // tick is how much cluster time a real-time Step lets pass.
 const tick = 100 * time.Millisecond
 
-func (d *Driver) now() time.Time {
+// timeline is the clock the cluster runs on, virtual or real.
+func (d *Driver) timeline() clock.Clock {
 	if d.real != nil {
-		return d.real.Now()
+		return d.real
 	}
-	return d.clock.Now()
+	return d.clock
 }
+
+func (d *Driver) now() time.Time { return d.timeline().Now() }
 
 // AddInformer registers an informer to pump before each step.
 func (d *Driver) AddInformer(p Pumper) { d.pumps = append(d.pumps, p) }
@@ -130,27 +133,35 @@ func (d *Driver) Step(ctx context.Context) (bool, error) {
 // of work (0 = no limit) or after MaxWait of cluster time: periodic timers (heartbeats, resyncs) never
 // let a cluster go fully idle, so time is the bound that always ends a wait.
 func (d *Driver) RunUntil(ctx context.Context, what string, cond func() (bool, error), maxSteps int) error {
-	start, deadline := d.steps, d.now().Add(d.maxWait())
+	began, first := d.now(), d.steps
+	met, err := d.until(ctx, cond, d.maxWait(), maxSteps)
+	if err != nil || met {
+		return err
+	}
+	return fmt.Errorf("still not %s after %d steps and %s of cluster time", what, d.steps-first, d.now().Sub(began))
+}
+
+// until is the one waiting loop: settle, check cond, else run one step; for at most within of
+// cluster time and maxSteps units of work (0: no limit). It reports whether cond held; a budget
+// spent is not an error (a story may expect a pod to stay Pending), a failing component is.
+func (d *Driver) until(ctx context.Context, cond func() (bool, error), within time.Duration, maxSteps int) (bool, error) {
+	began, first := d.now(), d.steps
+	// A timer at the deadline: when nothing else is due before it, the jump to the next timer stops
+	// there instead of leaping past the budget.
+	deadline := d.timeline().AfterFunc(within, func() {})
+	defer deadline.Stop()
 	for {
 		if err := d.Settle(ctx); err != nil {
-			return err
+			return false, err
 		}
-		ok, err := cond()
-		if err != nil || ok {
-			return err
+		if met, err := cond(); err != nil || met {
+			return met, err
 		}
-		if maxSteps > 0 && d.steps-start >= maxSteps {
-			return fmt.Errorf("still not %s after %d steps", what, maxSteps)
+		if d.now().Sub(began) >= within || maxSteps > 0 && d.steps-first >= maxSteps {
+			return false, nil
 		}
-		if d.now().After(deadline) {
-			return fmt.Errorf("still not %s after %s of cluster time", what, d.maxWait())
-		}
-		more, err := d.Step(ctx)
-		if err != nil {
-			return err
-		}
-		if !more {
-			return fmt.Errorf("the cluster went idle (no work, no timer) before %s", what)
+		if more, err := d.Step(ctx); err != nil || !more {
+			return false, err
 		}
 	}
 }

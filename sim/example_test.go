@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 )
 
@@ -16,7 +17,7 @@ func Example() {
 		panic(err)
 	}
 	defer c.Close()
-	objs, err := c.Kubectl.Apply(ctx, []byte(sim.NginxDeploymentYAML))
+	objs, err := c.Kubectl.Apply(ctx, []byte(manifests.NginxDeployment))
 	if err != nil {
 		panic(err)
 	}

@@ -2,23 +2,20 @@ package sim_test
 
 import (
 	"context"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"kubesim/api"
+	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 )
 
 func traceHas(c *sim.Cluster, text string) bool {
-	for _, e := range c.Trace.Events() {
-		if strings.Contains(e.Message, text) {
-			return true
-		}
-	}
-	return false
+	_, ok := sim.FindLine(c.Trace.Events(), "", text)
+	return ok
 }
 
 // A node whose clock runs two years ahead finds the apiserver's certificate expired: its requests fail
@@ -32,10 +29,15 @@ func TestASkewedNodeClockFailsTLSAndTheNodeGoesUnknown(t *testing.T) {
 	defer c.Close()
 	require.NoError(t, c.SkewClock("node-2", 2*365*24*time.Hour))
 	require.NoError(t, c.Driver.Advance(ctx, 90*time.Second))
-	unknown, _ := sim.ParseCondition("node node-2 unknown")
-	ok, err := unknown.Met(ctx, c)
+	node, err := sim.Get[api.Node](ctx, c, "", "node-2")
 	require.NoError(t, err)
-	assert.True(t, ok, "node-2 stopped heartbeating")
+	ready := api.ConditionStatus("")
+	for _, cond := range node.Status.Conditions {
+		if cond.Type == api.NodeReady {
+			ready = cond.Status
+		}
+	}
+	assert.Equal(t, api.ConditionUnknown, ready, "node-2 stopped heartbeating")
 	assert.True(t, traceHas(c, "x509: certificate has expired or is not yet valid"), "the kubelet's failures say why")
 
 	require.Error(t, c.SkewClock("node-9", time.Hour), "no such node")
@@ -49,7 +51,7 @@ func TestSlowEtcdWritesTakeClusterTime(t *testing.T) {
 	defer c.Close()
 	c.SlowEtcd(200 * time.Millisecond)
 	before := c.Now()
-	_, err = c.Kubectl.Apply(ctx, []byte(sim.NginxDeploymentYAML))
+	_, err = c.Kubectl.Apply(ctx, []byte(manifests.NginxDeployment))
 	require.NoError(t, err)
 	assert.Equal(t, 200*time.Millisecond, c.Now().Sub(before))
 	assert.True(t, traceHas(c, "(the write waited 200ms in etcd)"))

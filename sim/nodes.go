@@ -106,3 +106,24 @@ func (c *Cluster) Node(name string) (*Node, bool) {
 func (c *Cluster) NodeNames() []string {
 	return append([]string(nil), c.nodeOrder...)
 }
+
+// nodesReady reports whether exactly n nodes have registered and every one reports Ready: the end of
+// the boot sequence.
+func (c *Cluster) nodesReady(ctx context.Context, n int) (bool, error) {
+	nodes, err := List[api.Node](ctx, c, "", "", "")
+	if err != nil || len(nodes) != n {
+		return false, err
+	}
+	for _, node := range nodes {
+		ready := false
+		for _, cond := range node.Status.Conditions {
+			if cond.Type == api.NodeReady {
+				ready = cond.Status == api.ConditionTrue
+			}
+		}
+		if !ready {
+			return false, nil
+		}
+	}
+	return true, nil
+}

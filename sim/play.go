@@ -45,7 +45,7 @@ func Play(ctx context.Context, sc Scenario, o PlayOptions) error {
 		return fmt.Errorf("scenario %s plays in step mode only (its signs are counted in steps or exact cluster times): leave out --speed", sc.Name)
 	}
 	if o.Narrate.Catalog == nil {
-		o.Narrate.Catalog = Catalog(ScenarioZH(sc))
+		o.Narrate.Catalog = Catalog(sc.ZH)
 	}
 	say, fit := o.Narrate.Sprintf, o.Narrate.Fit
 	n, err := narrate.New(o.Out, o.Narrate)

@@ -1,20 +1,20 @@
-// scenario.go: the scenario catalogue. A scenario builds a cluster of a given shape, acts as a learner
-// would (kubectl commands, faults), lets the cluster react, and checks the signs a real cluster shows;
-// an unmet expectation fails the run. `kubesim list` shows the catalogue, `kubesim describe NAME` what
-// one teaches, `kubesim run NAME` plays it.
+// scenario.go: what a scenario is, and the Session it plays in. A scenario builds a cluster of a given
+// shape, acts as a learner would (kubectl commands, faults), lets the cluster react, and checks the
+// signs a real cluster shows; an unmet expectation fails the run. The catalogue lives in package
+// scenarios; Play (play.go) plays one.
 package sim
 
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
+	"time"
 
 	apierrors "kubesim/api/errors"
 	"kubesim/trace"
 )
 
-// Scenario is one entry of the catalogue.
+// Scenario is a story played on a fresh cluster.
 type Scenario struct {
 	Name    string
 	Summary string // one line, for `kubesim list`
@@ -29,32 +29,8 @@ type Scenario struct {
 	// that drives components by hand: it plays in step mode only, not in real time (--speed).
 	StepOnly bool
 	Run      func(ctx context.Context, s *Session) error
-}
-
-var catalogue = map[string]Scenario{}
-
-// Register adds a scenario to the catalogue (at init time).
-func Register(s Scenario) {
-	if _, dup := catalogue[s.Name]; dup {
-		panic("sim: scenario registered twice: " + s.Name)
-	}
-	catalogue[s.Name] = s
-}
-
-// Lookup finds a scenario by name.
-func Lookup(name string) (Scenario, bool) {
-	s, ok := catalogue[name]
-	return s, ok
-}
-
-// Scenarios lists the catalogue, sorted by name.
-func Scenarios() []Scenario {
-	out := make([]Scenario, 0, len(catalogue))
-	for _, s := range catalogue {
-		out = append(out, s)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
+	// ZH is the Chinese telling of the scenario's own lines (its step headings and signs).
+	ZH trace.Catalog
 }
 
 // Session is a scenario being played: the cluster, and the expectations checked so far.
@@ -107,6 +83,20 @@ func (s *Session) ExpectError(err error, code int, message string) {
 		return
 	}
 	s.Expect(false, "%d %s (got %d %s)", code, message, got, err.Error())
+}
+
+// Until runs the cluster until every condition holds at once, for at most within of cluster time (0:
+// MaxWait). If they do not, that is an unmet sign, and it returns false.
+func (s *Session) Until(ctx context.Context, within time.Duration, conds ...Condition) bool {
+	cond := AllOf(conds...)
+	met, err := s.Wait(ctx, cond, within, 0)
+	switch {
+	case err != nil:
+		s.Expect(false, "%s: %v", cond, err)
+	case !met:
+		s.Expect(false, "%s: still not, after %s of cluster time", cond, within)
+	}
+	return met && err == nil
 }
 
 // Err is nil when every expectation held, else an error listing those that did not.

@@ -19,6 +19,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"kubesim/scenarios"
+	"kubesim/script"
 	"kubesim/sim"
 	"kubesim/sim/narrate"
 )
@@ -69,7 +71,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 func list(stdout io.Writer) int {
 	w := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "NAME\tWHAT IT SHOWS")
-	for _, s := range sim.Scenarios() {
+	for _, s := range scenarios.All() {
 		fmt.Fprintf(w, "%s\t%s\n", s.Name, s.Summary)
 	}
 	w.Flush()
@@ -77,10 +79,10 @@ func list(stdout io.Writer) int {
 }
 
 func lookup(name string, stderr io.Writer) (sim.Scenario, bool) {
-	sc, ok := sim.Lookup(name)
+	sc, ok := scenarios.Lookup(name)
 	if !ok {
 		var names []string
-		for _, s := range sim.Scenarios() {
+		for _, s := range scenarios.All() {
 			names = append(names, s.Name)
 		}
 		fmt.Fprintf(stderr, "kubesim: no scenario named %q; the scenarios are: %s\n", name, strings.Join(names, ", "))
@@ -139,7 +141,7 @@ func runScenario(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		fmt.Fprintln(stderr, "kubesim run: give a scenario name or -f FILE, not both")
 		return 2
 	case *file != "":
-		loaded, err := sim.LoadScenarioFile(*file)
+		loaded, err := script.Load(*file)
 		if err != nil {
 			fmt.Fprintf(stderr, "kubesim run: %v\n", err)
 			return 2
@@ -168,7 +170,7 @@ func runScenario(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 	var cond sim.Condition
 	if *until != "" {
-		c, err := sim.ParseCondition(*until)
+		c, err := script.ParseCondition(*until)
 		if err != nil {
 			fmt.Fprintf(stderr, "kubesim run: --until: %v\n", err)
 			return 2
@@ -219,7 +221,7 @@ func runScenario(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 	opts := sim.PlayOptions{Seed: *seed, Out: w, Until: cond, MaxSteps: *steps, Speed: *speed,
 		Narrate: narrate.Options{Format: *traceFormat, Lang: *lang, Verbose: *verbose, Color: useColor,
-			Width: width, Catalog: sim.Catalog(sim.ScenarioZH(sc))}}
+			Width: width, Catalog: sim.Catalog(sc.ZH)}}
 	if *step {
 		in := bufio.NewReader(stdin)
 		opts.Pause = func() {

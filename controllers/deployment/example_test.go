@@ -9,6 +9,7 @@ import (
 	"kubesim/controllers/deployment"
 	"kubesim/controllers/internal"
 	"kubesim/controllers/replicaset"
+	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 )
 
@@ -27,7 +28,7 @@ func Example() {
 	dClient := c.Client(internal.User, deployment.Name)
 	_ = c.Add(ctx, deployment.New(dClient, client.NewInformerFactory(dClient, c.Clock, c.Trace), c.Clock, c.Trace, client.NewEventRecorder(dClient, deployment.Name, "", c.Clock, c.Trace)))
 
-	if _, err := c.Kubectl.Apply(ctx, []byte(sim.NginxDeploymentYAML)); err != nil {
+	if _, err := c.Kubectl.Apply(ctx, []byte(manifests.NginxDeployment)); err != nil {
 		panic(err)
 	}
 	if err := c.Driver.Advance(ctx, 0); err != nil {

@@ -11,6 +11,7 @@ import (
 	"kubesim/controllers/deployment"
 	"kubesim/controllers/internal"
 	"kubesim/controllers/replicaset"
+	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 )
 
@@ -42,7 +43,7 @@ func newCluster(t *testing.T) *cluster {
 }
 
 func (c *cluster) applyNginx() *api.Deployment {
-	objs, err := c.Kubectl.Apply(c.ctx, []byte(sim.NginxDeploymentYAML))
+	objs, err := c.Kubectl.Apply(c.ctx, []byte(manifests.NginxDeployment))
 	require.NoError(c.t, err)
 	return objs[0].(*api.Deployment)
 }

@@ -47,8 +47,3 @@ func translate(c trace.Catalog, e trace.Event) string {
 	}
 	return e.Message
 }
-
-// ZH holds the scenarios' own Chinese lines (step headings, signs), filled at init by the scenario
-// catalogue until each scenario carries its translations itself. No narrator reads it: sim.ScenarioZH
-// hands it to sim.Catalog, which merges it with the components' catalogues.
-var ZH = map[string]string{}

@@ -1,0 +1,111 @@
+// crash_loop.go: crash-loop, a container that exits 1 as soon as it starts (article 2,
+// section 6.2, "the pod keeps restarting"): the kubelet restarts it per restartPolicy Always, each
+// time after a longer back-off (10s doubling to 5 minutes), and the pod shows CrashLoopBackOff.
+package scenarios
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"kubesim/api"
+	"kubesim/sim"
+)
+
+func init() {
+	register(sim.Scenario{
+		Name:    "crash-loop",
+		Summary: "a container that exits 1 right after it starts: restarts with back-off 10s, 20s, 40s ... up to 5m, CrashLoopBackOff",
+		Teaches: `A pod runs busybox with sh -c "exit 1": the container starts and exits with code 1 at once. The
+kubelet notices through its PLEG relist (every second), and since restartPolicy is Always it starts the
+container again: the first time at once, then only after a back-off that starts at 10s and doubles at
+each crash (20s, 40s, 1m20s, 2m40s) up to 5 minutes, per pod and container. While it waits, the container
+is in state Waiting with reason CrashLoopBackOff, which kubectl get pods shows as the pod's STATUS. A
+container that then runs for 10 minutes without crashing starts over at 10s.
+
+Signs to look for: RESTARTS growing; STATUS CrashLoopBackOff; the waiting message "back-off 10s
+restarting failed container=app pod=crasher_default(...)" whose delay doubles up to 5m0s; Last State
+Terminated, reason Error, exit code 1; the event "Back-off restarting failed container app in pod
+crasher_default(...)", counted up as it repeats.`,
+		Cluster: sim.FullCluster(3),
+		ZH: catalog{
+			"%d. kubectl apply: a pod whose only container runs sh -c \"exit 1\"":                                  "%d. kubectl apply：一个 Pod，它唯一的容器运行 sh -c \"exit 1\"",
+			"%d. It starts, exits 1, and is restarted at once: the first crash costs no back-off":                  "%d. 容器启动后立刻以 1 退出，马上被重启：第一次崩溃不需要退避等待",
+			"%d. Each crash doubles the back-off before the next restart, up to the 5-minute cap":                  "%d. 每崩溃一次，下次重启前的退避时间翻倍，直到 5 分钟的上限",
+			"%d. What kubectl get pods and kubectl describe pod show":                                              "%d. 现在 kubectl get pods 和 kubectl describe pod 能看到什么",
+			"%s event Warning BackOff: Back-off restarting failed container app in pod crasher_default(...) (x%d)": "%s 事件 Warning BackOff：Back-off restarting failed container app in pod crasher_default(...)（x%d）",
+			"%s kubectl describe pod crasher: Last State Terminated, Reason Error, Exit Code 1":                    "%s kubectl describe pod crasher：Last State Terminated，Reason Error，Exit Code 1（上一次退出的状态）",
+			"%s kubectl get pod crasher: READY 0/1, STATUS CrashLoopBackOff, RESTARTS %d":                          "%s kubectl get pod crasher：READY 0/1，STATUS CrashLoopBackOff，重启 %d 次",
+			"%s restartCount %d, STATUS CrashLoopBackOff: %s":                                                      "%s 重启次数 %d，STATUS CrashLoopBackOff：%s",
+			"%s the back-offs were %s: doubling from 10s, and 2m40s doubled is 5m20s, so the cap of 5m0s holds it": "%s 退避时间依次为 %s：从 10s 开始翻倍，2m40s 翻倍是 5m20s，所以被 5m0s 的上限卡住",
+		},
+		Run: runCrashLoop,
+	})
+}
+
+func runCrashLoop(ctx context.Context, s *sim.Session) error {
+	s.Step(`kubectl apply: a pod whose only container runs sh -c "exit 1"`)
+	if !applyFile(ctx, s, "crasher.yaml") {
+		return s.Err()
+	}
+
+	s.Step("It starts, exits 1, and is restarted at once: the first crash costs no back-off")
+	if !s.Until(ctx, time.Minute, sim.Check("pod crasher restarted once and waiting in CrashLoopBackOff", func() (bool, error) {
+		p, err := sim.Get[api.Pod](ctx, s.Cluster, "default", "crasher")
+		return err == nil && restarts(p) >= 1 && waitingReason(p) == "CrashLoopBackOff", err
+	})) {
+		return s.Err()
+	}
+	p, _ := sim.Get[api.Pod](ctx, s.Cluster, "default", "crasher")
+	cs := containerStatus(p, "app")
+	s.Expect(cs != nil && cs.LastTerminationState.Terminated != nil && cs.LastTerminationState.Terminated.ExitCode == 1 &&
+		cs.LastTerminationState.Terminated.Reason == "Error", "kubectl describe pod crasher: Last State Terminated, Reason Error, Exit Code 1")
+
+	s.Step("Each crash doubles the back-off before the next restart, up to the 5-minute cap")
+	// The kubelet writes the current delay into the waiting message; follow it restart after restart.
+	var delays []string
+	for len(delays) < 6 {
+		var p *api.Pod
+		if !s.Until(ctx, 6*time.Minute, sim.Check(fmt.Sprintf("restart %d, then CrashLoopBackOff", len(delays)+1), func() (bool, error) {
+			var err error
+			p, err = sim.Get[api.Pod](ctx, s.Cluster, "default", "crasher")
+			return err == nil && restarts(p) > len(delays) && backoffDelay(p) != "", err
+		})) {
+			return s.Err()
+		}
+		delays = append(delays, backoffDelay(p))
+		s.Expect(true, "restartCount %d, STATUS CrashLoopBackOff: %s", restarts(p), waitingMessage(p))
+	}
+	s.Expect(strings.Join(delays, " ") == "10s 20s 40s 1m20s 2m40s 5m0s",
+		"the back-offs were %s: doubling from 10s, and 2m40s doubled is 5m20s, so the cap of 5m0s holds it", strings.Join(delays, ", "))
+
+	s.Step("What kubectl get pods and kubectl describe pod show")
+	p, err := sim.Get[api.Pod](ctx, s.Cluster, "default", "crasher")
+	if err != nil {
+		return err
+	}
+	s.Expect(waitingReason(p) == "CrashLoopBackOff" && restarts(p) >= 6,
+		"kubectl get pod crasher: READY 0/1, STATUS CrashLoopBackOff, RESTARTS %d", restarts(p))
+	events, err := sim.List[api.Event](ctx, s.Cluster, "default", "", "")
+	if err != nil {
+		return err
+	}
+	backoff := sim.FindEvent(events, "BackOff", "Back-off restarting failed container app in pod crasher_default(")
+	s.Expect(backoff != nil && backoff.Type == api.EventTypeWarning && backoff.Count > 1,
+		"event Warning BackOff: Back-off restarting failed container app in pod crasher_default(...) (x%d)", eventCount(backoff))
+	return s.Err()
+}
+
+// backoffDelay is the delay in a CrashLoopBackOff waiting message ("back-off 40s restarting failed
+// container=..."), or "".
+func backoffDelay(p *api.Pod) string {
+	if waitingReason(p) != "CrashLoopBackOff" {
+		return ""
+	}
+	var delay string
+	if _, err := fmt.Sscanf(waitingMessage(p), "back-off %s restarting", &delay); err != nil {
+		return ""
+	}
+	return delay
+}

@@ -1,0 +1,218 @@
+// helpers.go: what many scenarios share, in one vocabulary over sim's observation API (observe.go):
+// waiting until conditions hold (until), reading objects quietly, as the simulator looking rather than
+// as part of the story (objectNow, objectsNow, live), and reading a pod's, node's or ReplicaSet's
+// status the way kubectl get and kubectl describe show it.
+package scenarios
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"kubesim/api"
+	"kubesim/client"
+	"kubesim/scenarios/manifests"
+	"kubesim/script"
+	"kubesim/sim"
+	"kubesim/trace"
+)
+
+// until runs the cluster until every condition (in the condition language: "deployment nginx
+// available", "pods -l app=nginx ready", ...) holds at once, for at most within of cluster time (0:
+// an hour). If they do not, that is an unmet sign, and it returns false.
+func until(ctx context.Context, s *sim.Session, within time.Duration, conditions ...string) bool {
+	conds := make([]sim.Condition, len(conditions))
+	for i, text := range conditions {
+		cond, err := script.ParseCondition(text)
+		if err != nil {
+			s.Expect(false, "%v", err)
+			return false
+		}
+		conds[i] = cond
+	}
+	return s.Until(ctx, within, conds...)
+}
+
+// apply is kubectl apply -f of a manifest; a refusal is an unmet sign, and it returns false.
+func apply(ctx context.Context, s *sim.Session, manifest string) bool {
+	if _, err := s.Kubectl.Apply(ctx, []byte(manifest)); err != nil {
+		s.Expect(false, "kubectl apply: %v", err)
+		return false
+	}
+	return true
+}
+
+// applyFile is kubectl apply -f NAME, NAME a file of manifests/; a refusal is an unmet sign.
+func applyFile(ctx context.Context, s *sim.Session, name string) bool {
+	return apply(ctx, s, manifests.Read(name))
+}
+
+// startNginx applies the articles' nginx Deployment and runs the cluster until it is available (3/3).
+func startNginx(ctx context.Context, s *sim.Session) bool {
+	return apply(ctx, s, manifests.NginxDeployment) && until(ctx, s, 0, "deployment nginx available")
+}
+
+// objectNow reads one object quietly; nil if there is none (or the read failed).
+func objectNow[T any, PT client.ObjectPtr[T]](ctx context.Context, s *sim.Session, namespace, name string) PT {
+	obj, err := sim.Get[T, PT](ctx, s.Cluster, namespace, name)
+	if err != nil {
+		return nil
+	}
+	return obj
+}
+
+// objectsNow lists the objects in namespace matching selector ("" for all) quietly, sorted by name;
+// none if the read failed.
+func objectsNow[T any, PT client.ObjectPtr[T]](ctx context.Context, s *sim.Session, namespace, selector string) []PT {
+	objs, _ := sim.List[T, PT](ctx, s.Cluster, namespace, selector, "")
+	return objs
+}
+
+// live keeps the pods that are neither terminating nor finished: the pods a ReplicaSet counts.
+func live(pods []*api.Pod) []*api.Pod {
+	var out []*api.Pod
+	for _, p := range pods {
+		if p.DeletionTimestamp == nil && p.Status.Phase != api.PodSucceeded && p.Status.Phase != api.PodFailed {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// livePods lists the live pods in default matching selector, sorted by name.
+func livePods(ctx context.Context, s *sim.Session, selector string) ([]*api.Pod, error) {
+	pods, err := sim.List[api.Pod](ctx, s.Cluster, "default", selector, "")
+	return live(pods), err
+}
+
+// about keeps the events about the named object.
+func about(events []*api.Event, object string) []*api.Event {
+	var out []*api.Event
+	for _, e := range events {
+		if e.InvolvedObject.Name == object {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// eventCount is how many times the event was recorded (kubectl describe's "(xN)"), 0 for none.
+func eventCount(e *api.Event) int32 {
+	if e == nil {
+		return 0
+	}
+	return e.Count
+}
+
+// containerStatus is the status of the named container, or nil.
+func containerStatus(p *api.Pod, name string) *api.ContainerStatus {
+	for i := range p.Status.ContainerStatuses {
+		if p.Status.ContainerStatuses[i].Name == name {
+			return &p.Status.ContainerStatuses[i]
+		}
+	}
+	return nil
+}
+
+// restarts is the pod's RESTARTS column: the restart counts of its containers, summed.
+func restarts(p *api.Pod) int {
+	n := 0
+	for _, cs := range p.Status.ContainerStatuses {
+		n += int(cs.RestartCount)
+	}
+	return n
+}
+
+// waitingReason is the reason of the first waiting container ("" if none waits).
+func waitingReason(p *api.Pod) string {
+	for _, cs := range p.Status.ContainerStatuses {
+		if cs.State.Waiting != nil {
+			return cs.State.Waiting.Reason
+		}
+	}
+	return ""
+}
+func waitingMessage(p *api.Pod) string {
+	for _, cs := range p.Status.ContainerStatuses {
+		if cs.State.Waiting != nil {
+			return cs.State.Waiting.Message
+		}
+	}
+	return ""
+}
+
+// podReady is the status of the pod's Ready condition.
+func podReady(p *api.Pod) api.ConditionStatus {
+	for _, c := range p.Status.Conditions {
+		if c.Type == api.PodReady {
+			return c.Status
+		}
+	}
+	return ""
+}
+
+// nodeCondition is the node's condition of type t (a zero condition if it has none).
+func nodeCondition(n *api.Node, t api.NodeConditionType) api.NodeCondition {
+	for _, c := range n.Status.Conditions {
+		if c.Type == t {
+			return c
+		}
+	}
+	return api.NodeCondition{}
+}
+
+// hasTaint reports whether the node carries the taint key with the effect.
+func hasTaint(n *api.Node, key string, effect api.TaintEffect) bool {
+	for _, t := range n.Spec.Taints {
+		if t.Key == key && t.Effect == effect {
+			return true
+		}
+	}
+	return false
+}
+
+// replicaSetsOf lists the ReplicaSets in default whose name starts with prefix, oldest revision
+// first. The read is quiet.
+func replicaSetsOf(ctx context.Context, s *sim.Session, prefix string) ([]*api.ReplicaSet, error) {
+	out, err := sim.List[api.ReplicaSet](ctx, s.Cluster, "default", "", prefix+"*")
+	if err != nil {
+		return nil, err
+	}
+	sort.SliceStable(out, func(i, j int) bool { return revisionOf(out[i]) < revisionOf(out[j]) })
+	return out, nil
+}
+
+// revisionOf is a ReplicaSet's deployment.kubernetes.io/revision, 0 if it has none.
+func revisionOf(rs *api.ReplicaSet) int {
+	n, _ := strconv.Atoi(rs.Annotations[api.RevisionAnnotation])
+	return n
+}
+func podNames(pods []*api.Pod) string {
+	names := make([]string, len(pods))
+	for i, p := range pods {
+		names[i] = p.Name
+		if p.Spec.NodeName != "" {
+			names[i] += fmt.Sprintf(" (%s)", p.Spec.NodeName)
+		}
+	}
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}
+
+// kubeletLogs collects every kubelet's trace lines (component kubelet/NODE), as journalctl -u kubelet
+// on each node would show them: what a learner reads when the control plane has stopped hearing from
+// a node.
+func kubeletLogs(s *sim.Session) *sim.Tap {
+	return s.Tap(func(e trace.Event) bool { return strings.HasPrefix(e.Component, "kubelet/") })
+}
+
+// says reports whether a line of component (any, if "") contains text.
+func says(lines []trace.Event, component, text string) bool {
+	_, ok := sim.FindLine(lines, component, text)
+	return ok
+}

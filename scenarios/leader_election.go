@@ -1,0 +1,160 @@
+// leader_election.go: leader-election (article 2, section 4.3): two kube-controller-manager
+// replicas, one Lease. Only the holder of kube-system/kube-controller-manager runs the controllers; the
+// other reads the Lease every retryPeriod and waits. When the leader dies, its Lease stops being
+// renewed, and once leaseDuration has passed without a change the standby takes it over and carries
+// on, including the work that piled up while nobody led.
+//
+// The end of this file holds helpers the controller scenarios share (leaseNow, electorOf,
+// stopControllerManager).
+package scenarios
+
+import (
+	"context"
+	"time"
+
+	"kubesim/api"
+	"kubesim/client/leaderelection"
+	"kubesim/sim"
+)
+
+func init() {
+	register(sim.Scenario{
+		Name:     "leader-election",
+		StepOnly: true,
+		Summary:  "two kube-controller-manager replicas; kill the leader: the standby takes the Lease once it expires and catches up",
+		Teaches: `High-availability control planes run kube-controller-manager (and kube-scheduler) on every
+control-plane node, but only one replica may act at a time, or two ReplicaSet controllers would race.
+They elect a leader through a Lease object, kube-system/kube-controller-manager: the holder writes its
+name in holderIdentity and renews renewTime every retryPeriod (2s); a candidate reads the Lease every
+retryPeriod and may take it over only when it has seen no change for leaseDuration (15s); a leader that
+cannot renew within renewDeadline (10s) gives up. So when the leader dies, the controllers stop for
+about 15 seconds; then the standby writes itself into the Lease (leaseTransitions grows by one) and
+starts its controllers. Nothing is lost: controllers are level-based, so the new leader's first
+reconciles compare desired and actual state and do whatever is still to do, including a change made
+while nobody led.
+
+Signs to look for: "successfully acquired lease kube-system/kube-controller-manager as
+kube-controller-manager-2 (previous holder "kube-controller-manager", leaseTransitions 1)" at least 15s
+after the last renewal; the Deployment scaled to 5 while leaderless and its ReplicaSet still at 3 until
+then; afterwards "Scaled up replica set ... from 3 to 5" and 5 pods.`,
+		Cluster: sim.FullCluster(3),
+		ZH: catalog{
+			"%d. kubectl apply -f nginx-deployment.yaml and wait until 3/3 pods are available":                           "%d. kubectl apply -f nginx-deployment.yaml，等到 3/3 个 Pod 可用",
+			"%d. A second replica, kube-controller-manager-2, starts: the Lease is held, so it waits":                    "%d. 第二个副本 kube-controller-manager-2 启动：Lease 被占着，它只能等",
+			"%d. kube-controller-manager dies (its process is killed): nobody renews the Lease":                          "%d. kube-controller-manager 挂了（进程被杀）：没人续约 Lease",
+			"%d. While nobody leads: kubectl scale deployment/nginx --replicas=5":                                        "%d. 群龙无首之时：kubectl scale deployment/nginx --replicas=5",
+			"%d. The Lease expires (leaseDuration 15s): kube-controller-manager-2 takes it over":                         "%d. Lease 过期（leaseDuration 15s）：kube-controller-manager-2 接管",
+			"%d. The new leader's controllers reconcile what is pending: the scale to 5 is carried out":                  "%d. 新 leader 的控制器处理积压的工作：扩容到 5 得以完成",
+			"%s 8s later the Deployment wants 5 but its ReplicaSet still says 3: no controller is running":               "%s 8 秒后 Deployment 期望 5 个，它的 ReplicaSet 却仍是 3：没有控制器在运行",
+			"%s Lease kube-system/kube-controller-manager: holderIdentity kube-controller-manager, leaseTransitions 0":   "%s Lease kube-system/kube-controller-manager：holderIdentity 为 kube-controller-manager，leaseTransitions 0",
+			"%s Lease kube-system/kube-controller-manager: holderIdentity kube-controller-manager-2, leaseTransitions 1": "%s Lease kube-system/kube-controller-manager：holderIdentity 为 kube-controller-manager-2，leaseTransitions 1",
+			"%s ReplicaSet %s: replicas 5": "%s ReplicaSet %s：副本数 5",
+			"%s it was acquired %s after the last renewal: leaseDuration 15s, then at most a retryPeriod or two": "%s 在最后一次续约 %s 后被接手：leaseDuration 15s，再加至多一两个 retryPeriod",
+			"%s kube-controller-manager-2 is a standby: it reads the Lease every 2s and does not lead":           "%s kube-controller-manager-2 是备用的：每 2 秒读一次 Lease，不当 leader",
+			"%d. kubectl apply -f nginx-deployment.yaml":                                                         "%d. 执行 kubectl apply -f nginx-deployment.yaml",
+			"%s event ScalingReplicaSet: Scaled up replica set nginx-... from 3 to 5":                            "%s 事件 ScalingReplicaSet：Scaled up replica set nginx-... from 3 to 5",
+		},
+		Run: runLeaderElection,
+	})
+}
+
+func runLeaderElection(ctx context.Context, s *sim.Session) error {
+	s.Step("kubectl apply -f nginx-deployment.yaml and wait until 3/3 pods are available")
+	if !startNginx(ctx, s) {
+		return s.Err()
+	}
+
+	s.Step("A second replica, kube-controller-manager-2, starts: the Lease is held, so it waits")
+	standby, err := s.StartControllerManager(ctx, "kube-controller-manager-2")
+	if err != nil {
+		return err
+	}
+	if err := s.Driver.Advance(ctx, 6*time.Second); err != nil {
+		return err
+	}
+	lease := objectNow[api.Lease](ctx, s, "kube-system", "kube-controller-manager")
+	s.Expect(holderOf(lease) == "kube-controller-manager" && transitionsOf(lease) == 0,
+		"Lease kube-system/kube-controller-manager: holderIdentity kube-controller-manager, leaseTransitions 0")
+	s.Expect(!standby.Elector.IsLeader(), "kube-controller-manager-2 is a standby: it reads the Lease every 2s and does not lead")
+
+	s.Step("kube-controller-manager dies (its process is killed): nobody renews the Lease")
+	if err := s.KillControllerManager("kube-controller-manager"); err != nil {
+		return err
+	}
+	lastRenew := renewTimeOf(lease)
+
+	s.Step("While nobody leads: kubectl scale deployment/nginx --replicas=5")
+	if err := s.Kubectl.Scale(ctx, "deployments", "default", "nginx", 5); err != nil {
+		s.Expect(false, "kubectl scale --replicas=5: %v", err)
+		return s.Err()
+	}
+	if err := s.Driver.Advance(ctx, 8*time.Second); err != nil {
+		return err
+	}
+	rss, err := replicaSetsOf(ctx, s, "nginx-")
+	if err != nil || len(rss) != 1 {
+		s.Expect(false, "the nginx ReplicaSet exists")
+		return s.Err()
+	}
+	s.Expect(*rss[0].Spec.Replicas == 3 && !standby.Elector.IsLeader(),
+		"8s later the Deployment wants 5 but its ReplicaSet still says 3: no controller is running")
+
+	s.Step("The Lease expires (leaseDuration 15s): kube-controller-manager-2 takes it over")
+	if !s.Until(ctx, 0, sim.Check("kube-controller-manager-2 leads", func() (bool, error) { return standby.Elector.IsLeader(), nil })) {
+		return s.Err()
+	}
+	lease = objectNow[api.Lease](ctx, s, "kube-system", "kube-controller-manager")
+	gap := acquireTimeOf(lease).Sub(lastRenew)
+	s.Expect(holderOf(lease) == "kube-controller-manager-2" && transitionsOf(lease) == 1,
+		"Lease kube-system/kube-controller-manager: holderIdentity kube-controller-manager-2, leaseTransitions 1")
+	s.Expect(gap >= leaderelection.DefaultLeaseDuration && gap <= leaderelection.DefaultLeaseDuration+2*leaderelection.DefaultRetryPeriod,
+		"it was acquired %s after the last renewal: leaseDuration 15s, then at most a retryPeriod or two", gap)
+
+	s.Step("The new leader's controllers reconcile what is pending: the scale to 5 is carried out")
+	if !until(ctx, s, 0, "pods -l app=nginx count 5", "pods -l app=nginx ready", "deployment nginx available") {
+		return s.Err()
+	}
+	rss, _ = replicaSetsOf(ctx, s, "nginx-")
+	s.Expect(len(rss) == 1 && *rss[0].Spec.Replicas == 5, "ReplicaSet %s: replicas 5", replicaSetNames(rss))
+	s.Expect(sim.FindEvent(objectsNow[api.Event](ctx, s, "default", ""), "ScalingReplicaSet", "from 3 to 5") != nil, "event ScalingReplicaSet: Scaled up replica set nginx-... from 3 to 5")
+	return s.Err()
+}
+
+// Helpers shared by the controller scenarios.
+
+func holderOf(l *api.Lease) string {
+	if l == nil || l.Spec.HolderIdentity == nil {
+		return ""
+	}
+	return *l.Spec.HolderIdentity
+}
+
+func transitionsOf(l *api.Lease) int32 {
+	if l == nil || l.Spec.LeaseTransitions == nil {
+		return -1
+	}
+	return *l.Spec.LeaseTransitions
+}
+
+func renewTimeOf(l *api.Lease) time.Time {
+	if l == nil || l.Spec.RenewTime == nil {
+		return time.Time{}
+	}
+	return l.Spec.RenewTime.Time
+}
+
+func acquireTimeOf(l *api.Lease) time.Time {
+	if l == nil || l.Spec.AcquireTime == nil {
+		return time.Time{}
+	}
+	return l.Spec.AcquireTime.Time
+}
+
+// electorOf is the leader elector of the kube-controller-manager replica called name.
+func electorOf(s *sim.Session, name string) *leaderelection.LeaderElector {
+	cm, ok := s.ControllerManager(name)
+	if !ok {
+		return nil
+	}
+	return cm.Elector
+}

@@ -1,0 +1,89 @@
+// oom_killed.go: oom-killed, a container whose memory grows past its limits.memory (article
+// 2, section 6.2, "OOMKilled"): the kernel's OOM killer ends it inside its cgroup, containerd reports
+// reason OOMKilled with exit code 137 (128 + SIGKILL), and the kubelet restarts it, with the usual
+// back-off once it keeps happening.
+package scenarios
+
+import (
+	"context"
+	"time"
+
+	"kubesim/api"
+	"kubesim/sim"
+)
+
+func init() {
+	register(sim.Scenario{
+		Name:    "oom-killed",
+		Summary: "a container leaking memory past limits.memory: terminated OOMKilled, exit code 137, restarted",
+		Teaches: `A pod asks for 32Mi of memory and is limited to 64Mi, but its process leaks 10Mi every second.
+The limit is not something the kubelet checks: it becomes the memory limit of the container's cgroup,
+and when the working set reaches it the kernel's OOM killer sends SIGKILL to the process. containerd
+reports the container exited with code 137 (128 + 9, SIGKILL) and reason OOMKilled; the kubelet sees it
+at its next relist and restarts the container per restartPolicy Always: at once the first time, then
+with the CrashLoopBackOff back-off (10s, 20s, ...) if it keeps dying. The limit protects the node: only
+this container dies, and the node never runs short of memory (compare node-pressure-eviction, where a
+pod without a limit makes the kubelet evict pods instead).
+
+Signs to look for: kubectl describe pod shows Last State: Terminated, Reason: OOMKilled, Exit Code:
+137; RESTARTS 1; after the second OOM kill the STATUS is CrashLoopBackOff; the node's MemoryPressure
+stays False.`,
+		Cluster: sim.FullCluster(3),
+		ZH: catalog{
+			"%d. kubectl apply: a pod limited to 64Mi of memory whose working set grows 10Mi every second":           "%d. kubectl apply：一个内存上限 64Mi 的 Pod，它的工作集每秒增长 10Mi",
+			"%d. The working set reaches the 64Mi limit: the OOM killer ends the container, the kubelet restarts it": "%d. 工作集达到 64Mi 上限：OOM killer 杀掉容器，kubelet 重启它",
+			"%d. It leaks again and is killed again: now the restarts wait in CrashLoopBackOff":                      "%d. 它再次泄漏、再次被杀：现在重启要在 CrashLoopBackOff 里等待",
+			"%s QoS class Burstable: requests below limits":                                                          "%s QoS 类别 Burstable：requests 低于 limits",
+			"%s it ran %s by kubectl's whole seconds: nginx's 8Mi plus 10Mi/s passes 64Mi after 5.6s":                "%s 按 kubectl 的整秒计它运行了 %s：nginx 的 8Mi 加上每秒 10Mi，5.6 秒后超过 64Mi",
+			"%s kubectl describe pod memory-hog: Last State: Terminated, Reason: OOMKilled, Exit Code: 137":          "%s kubectl describe pod memory-hog：Last State: Terminated，Reason: OOMKilled，Exit Code: 137（内存超限被杀）",
+			"%s kubectl get pod memory-hog: STATUS CrashLoopBackOff, RESTARTS %d, last state OOMKilled (137)":        "%s kubectl get pod memory-hog：STATUS CrashLoopBackOff，重启 %d 次，上次状态 OOMKilled（137）",
+			"%s node %s: MemoryPressure False: the limit kept the leak inside the container":                         "%s 节点 %s：MemoryPressure False：limit 把泄漏关在了容器之内",
+		},
+		Run: runOOMKilled,
+	})
+}
+
+func runOOMKilled(ctx context.Context, s *sim.Session) error {
+	s.Step("kubectl apply: a pod limited to 64Mi of memory whose working set grows 10Mi every second")
+	if !applyFile(ctx, s, "memory-hog.yaml") {
+		return s.Err()
+	}
+	if !until(ctx, s, time.Minute, "pod memory-hog running") {
+		return s.Err()
+	}
+	p, _ := sim.Get[api.Pod](ctx, s.Cluster, "default", "memory-hog")
+	s.Expect(p != nil && p.Status.QOSClass == api.PodQOSBurstable, "QoS class Burstable: requests below limits")
+
+	s.Step("The working set reaches the 64Mi limit: the OOM killer ends the container, the kubelet restarts it")
+	if !s.Until(ctx, time.Minute, sim.Check("memory-hog restarted after an OOM kill", func() (bool, error) {
+		p, err := sim.Get[api.Pod](ctx, s.Cluster, "default", "memory-hog")
+		return err == nil && restarts(p) >= 1, err
+	})) {
+		return s.Err()
+	}
+	p, _ = sim.Get[api.Pod](ctx, s.Cluster, "default", "memory-hog")
+	last := containerStatus(p, "app").LastTerminationState.Terminated
+	s.Expect(last != nil && last.Reason == "OOMKilled" && last.ExitCode == 137,
+		"kubectl describe pod memory-hog: Last State: Terminated, Reason: OOMKilled, Exit Code: 137")
+	if last != nil {
+		ran := last.FinishedAt.Sub(last.StartedAt.Time)
+		s.Expect(ran >= 5*time.Second && ran <= 7*time.Second,
+			"it ran %s by kubectl's whole seconds: nginx's 8Mi plus 10Mi/s passes 64Mi after 5.6s", ran)
+	}
+
+	s.Step("It leaks again and is killed again: now the restarts wait in CrashLoopBackOff")
+	if !until(ctx, s, time.Minute, "pod memory-hog reason CrashLoopBackOff") {
+		return s.Err()
+	}
+	p, _ = sim.Get[api.Pod](ctx, s.Cluster, "default", "memory-hog")
+	last = containerStatus(p, "app").LastTerminationState.Terminated
+	s.Expect(last != nil && last.Reason == "OOMKilled" && last.ExitCode == 137,
+		"kubectl get pod memory-hog: STATUS CrashLoopBackOff, RESTARTS %d, last state OOMKilled (137)", restarts(p))
+	node, err := sim.Get[api.Node](ctx, s.Cluster, "", p.Spec.NodeName)
+	if err != nil {
+		return err
+	}
+	s.Expect(nodeCondition(node, api.NodeMemoryPressure).Status == api.ConditionFalse,
+		"node %s: MemoryPressure False: the limit kept the leak inside the container", node.Name)
+	return s.Err()
+}

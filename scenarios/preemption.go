@@ -1,0 +1,132 @@
+// preemption.go: preemption, a high-priority pod on a full cluster. No node fits, so the
+// scheduler's PostFilter (DefaultPreemption) looks for a node where evicting pods of lower priority
+// would make room, evicts them, nominates the node in the pod's status, and binds the pod there once
+// the victims are gone. The victim's ReplicaSet replaces it, and the replacement, of lower priority,
+// waits.
+package scenarios
+
+import (
+	"context"
+	"strings"
+
+	"kubesim/api"
+	"kubesim/scenarios/manifests"
+	"kubesim/sim"
+)
+
+// highPriorityClass is what `kubectl create priorityclass high-priority --value=1000000` creates.
+var highPriorityClass = &api.PriorityClass{ObjectMeta: api.ObjectMeta{Name: "high-priority"}, Value: 1000000,
+	Description: "for pods that may evict others to run"}
+
+// urgentPodYAML needs the same 3 CPUs, at high priority.
+var urgentPodYAML = manifests.Read("urgent-pod.yaml")
+
+func init() {
+	register(sim.Scenario{
+		Name:    "preemption",
+		Summary: "a high-priority pod on a full cluster: a lower-priority victim is evicted, the pod is nominated, then bound",
+		Teaches: `A PriorityClass gives pods a priority (the Priority admission plugin copies its value into
+spec.priority); the scheduler's queue takes higher priorities first, and when such a pod fits nowhere,
+the DefaultPreemption PostFilter looks for a node where removing pods of lower priority would make it
+fit, chooses the node whose victims matter least, marks each victim with the DisruptionTarget
+condition and deletes it gracefully ("Preempted by pod <uid> on node <node>"), and writes the node
+into the pod's status.nominatedNodeName. The pod is not bound in that cycle: it waits until the
+victims are gone, and the room is kept for it. The victim's ReplicaSet creates a replacement, which,
+having lower priority, cannot preempt back and stays Pending.
+
+Signs to look for: the PriorityClass; urgent's first attempt failing with "0/3 nodes are available: 3
+Insufficient cpu."; the preempt line and the Preempted event on one low pod; urgent's
+status.nominatedNodeName; urgent bound to that node; the replacement low pod Pending with "No
+preemption victims found for incoming pod".`,
+		Cluster: sim.Config{ControllerManager: true, Scheduler: true, NodeSpecs: sim.DefaultNodes(3)},
+		ZH: catalog{
+			"%d. kubectl create priorityclass high-priority --value=1000000":                                   "%d. kubectl create priorityclass high-priority --value=1000000（创建一个高优先级的 PriorityClass）",
+			"%d. kubectl apply -f low.yaml: 3 pods of priority 0 take 3 CPUs on each node":                     "%d. kubectl apply -f low.yaml：3 个优先级为 0 的 Pod，在每个节点上各占 3 个 CPU",
+			"%d. kubectl apply -f urgent.yaml: 3 CPUs at priority high-priority":                               "%d. kubectl apply -f urgent.yaml：以 high-priority 优先级申请 3 个 CPU",
+			"%d. The victim terminates; the room it leaves is kept for urgent, which is bound on the next try": "%d. 牺牲者终止；它腾出的空间为 urgent 保留，urgent 在下一次尝试时被绑定",
+			"%d. The ReplicaSet replaces its victim; the replacement has lower priority and waits":             "%d. ReplicaSet 补上被牺牲的 Pod；替补优先级更低，只能等待",
+			"%s admission set spec.priority to 1000000 from the PriorityClass":                                 "%s 准入控制根据 PriorityClass 把 spec.priority 设为 1000000",
+			"%s event Normal Preempted on %s: Preempted by pod %s on node %s":                                  "%s %s 上的事件 Normal Preempted：Preempted by pod %s on node %s",
+			"%s its first attempt: FailedScheduling 0/3 nodes are available: 3 Insufficient cpu.":              "%s 它的第一次尝试：FailedScheduling 0/3 nodes are available: 3 Insufficient cpu.（CPU 不足）",
+			"%s kubectl get pod urgent: not yet bound, status.nominatedNodeName %s":                            "%s kubectl get pod urgent：尚未绑定，status.nominatedNodeName 为 %s",
+			"%s pod urgent is bound to %s, its nominated node":                                                 "%s Pod urgent 绑定到 %s，即它的提名节点",
+			"%s the cluster is full: one low pod per node (%s)":                                                "%s 集群满了：每个节点一个 low Pod（%s）",
+			"%s the replacement is Pending: %s":                                                                "%s 替补处于 Pending：%s",
+			"%s the victim %s is gone":                                                                         "%s 牺牲者 %s 已消失",
+		},
+		Run: runPreemption,
+	})
+}
+
+func runPreemption(ctx context.Context, s *sim.Session) error {
+	s.Step("kubectl create priorityclass high-priority --value=1000000")
+	if _, err := s.Kubectl.Create(ctx, api.DeepCopy(highPriorityClass)); err != nil {
+		return s.Err()
+	}
+
+	s.Step("kubectl apply -f low.yaml: 3 pods of priority 0 take 3 CPUs on each node")
+	if !applyFile(ctx, s, "low-deployment.yaml") {
+		return s.Err()
+	}
+	if !until(ctx, s, 0, "deployment low available") {
+		return s.Err()
+	}
+	_, placement, _ := schedPlacement(objectsNow[api.Pod](ctx, s, "default", "app=low"))
+	s.Expect(placement == "node-1: 1, node-2: 1, node-3: 1", "the cluster is full: one low pod per node (%s)", placement)
+
+	s.Step("kubectl apply -f urgent.yaml: 3 CPUs at priority high-priority")
+	objs, err := s.Kubectl.Apply(ctx, []byte(urgentPodYAML))
+	if err != nil {
+		return s.Err()
+	}
+	urgent := objs[0].(*api.Pod)
+	s.Expect(urgent.Spec.Priority != nil && *urgent.Spec.Priority == 1000000, "admission set spec.priority to 1000000 from the PriorityClass")
+	nominated := func() (bool, error) {
+		p := objectNow[api.Pod](ctx, s, "default", "urgent")
+		return p != nil && (p.Status.NominatedNodeName != "" || p.Spec.NodeName != ""), nil
+	}
+	if !s.Until(ctx, 0, sim.Check("pod urgent nominated", nominated)) {
+		return s.Err()
+	}
+	urgent = objectNow[api.Pod](ctx, s, "default", "urgent")
+	node := urgent.Status.NominatedNodeName
+	s.Expect(node != "" && urgent.Spec.NodeName == "", "kubectl get pod urgent: not yet bound, status.nominatedNodeName %s", node)
+	s.Expect(schedFailedScheduling(ctx, s, "urgent", "0/3 nodes are available: 3 Insufficient cpu."),
+		"its first attempt: FailedScheduling 0/3 nodes are available: 3 Insufficient cpu.")
+	preempted := schedEvents(ctx, s, "Preempted", "")
+	victim := ""
+	if len(preempted) == 1 {
+		victim = preempted[0].InvolvedObject.Name
+	}
+	s.Expect(victim != "" && preempted[0].Message == "Preempted by pod "+urgent.UID+" on node "+node,
+		"event Normal Preempted on %s: Preempted by pod %s on node %s", victim, urgent.UID, node)
+
+	s.Step("The victim terminates; the room it leaves is kept for urgent, which is bound on the next try")
+	if !until(ctx, s, 0, "pod urgent bound") {
+		return s.Err()
+	}
+	s.Expect(objectNow[api.Pod](ctx, s, "default", "urgent").Spec.NodeName == node, "pod urgent is bound to %s, its nominated node", node)
+	s.Expect(victim != "" && objectNow[api.Pod](ctx, s, "default", victim) == nil, "the victim %s is gone", victim)
+	if !until(ctx, s, 0, "pod urgent running") {
+		return s.Err()
+	}
+
+	s.Step("The ReplicaSet replaces its victim; the replacement has lower priority and waits")
+	if !until(ctx, s, 0, "pods -l app=low count 3") || !until(ctx, s, 0, "event FailedScheduling for pod/low-*") {
+		return s.Err()
+	}
+	var replacement *api.Pod
+	for _, p := range objectsNow[api.Pod](ctx, s, "default", "app=low") {
+		if p.Spec.NodeName == "" {
+			replacement = p
+		}
+	}
+	msg := ""
+	if c := schedCondition(replacement); c != nil {
+		msg = c.Message
+	}
+	s.Expect(replacement != nil && schedUnschedulable(replacement, "0/3 nodes are available: 3 Insufficient cpu.") &&
+		strings.Contains(msg, "No preemption victims found for incoming pod"),
+		"the replacement is Pending: %s", msg)
+	return s.Err()
+}

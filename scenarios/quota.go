@@ -1,0 +1,174 @@
+// quota.go: quota, a ResourceQuota in a namespace and one pod too many. The ResourceQuota
+// admission plugin in kube-apiserver refuses the create that would pass a hard limit (403 "exceeded
+// quota: ..., requested: ..., used: ..., limited: ..."), which holds a runaway creator (here a
+// ReplicaSet asked for more pods than the quota allows) at the quota, and refuses a pod that does not
+// say how much cpu and memory it needs ("failed quota: ...: must specify ...").
+package scenarios
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"kubesim/api"
+	"kubesim/api/resource"
+	"kubesim/scenarios/manifests"
+	"kubesim/sim"
+)
+
+// quotaNamespace is where the scenario's quota, Deployment and pods live.
+const quotaNamespace = "team"
+
+// QuotaDeploymentYAML is a Deployment of 5 replicas whose pods each request 200m cpu and 200Mi of
+// memory and may use twice that: five fit the quota's cpu and memory, only the pod count holds them.
+var QuotaDeploymentYAML = manifests.Read("quota-deployment.yaml")
+
+func init() {
+	register(sim.Scenario{
+		Name:    "quota",
+		Summary: "a ResourceQuota in a namespace, one pod too many: 403 exceeded quota, and a ReplicaSet held at the quota",
+		Teaches: `A ResourceQuota caps what one namespace may hold: a number of pods, a total of cpu and memory
+requests and limits. It is enforced at the door: the ResourceQuota admission plugin in kube-apiserver adds
+each new pod to what the namespace already uses and refuses the create, 403 Forbidden, if any hard limit
+would be passed. Nothing is evicted and nothing waits in a queue: a controller that wants more pods than
+the quota allows is simply refused again at every retry, with a growing backoff, until something frees
+room or the quota is raised. A quota on cpu or memory also makes every pod state its requests and
+limits, since a pod that does not say what it needs cannot be counted.
+
+Signs to look for: FailedCreate events on the ReplicaSet "Error creating: pods "web-..." is forbidden:
+exceeded quota: compute-resources, requested: pods=1, used: pods=3, limited: pods=3"; its condition
+ReplicaFailure=True (FailedCreate); the Deployment held at 3 of 5 ready however long it retries; a pod
+without requests or limits refused with "failed quota: compute-resources: must specify limits.cpu for:
+...; ..."; after the quota is raised to 5 pods, the ReplicaSet's next retry creates the last 2.`,
+		Cluster: sim.FullCluster(2),
+		ZH: catalog{
+			"%d. kubectl create namespace team; the serviceaccount controller gives it a default ServiceAccount":                                 "%d. kubectl create namespace team；serviceaccount 控制器为它创建 default ServiceAccount",
+			"%d. kubectl create quota compute-resources -n team --hard=pods=3,requests.cpu=1,requests.memory=1Gi,limits.cpu=2,limits.memory=2Gi": "%d. 创建配额：kubectl create quota compute-resources -n team --hard=pods=3,requests.cpu=1,requests.memory=1Gi,limits.cpu=2,limits.memory=2Gi",
+			"%d. kubectl apply a Deployment web of 5 replicas in team: the ReplicaSet creates 3 pods, the 4th is refused":                        "%d. 在 team 中 kubectl apply 一个 5 副本的 Deployment web：ReplicaSet 建出 3 个 Pod，第 4 个被拒绝",
+			"%d. Let a minute pass: the ReplicaSet keeps retrying with backoff, and the quota holds it at 3":                                     "%d. 让一分钟过去：ReplicaSet 带退避不断重试，配额把它卡在 3 个",
+			"%d. kubectl run two pods by hand: one more sized pod, and one with no requests or limits":                                           "%d. 手工 kubectl run 两个 Pod：一个写了 requests/limits，一个什么都没写",
+			"%d. kubectl edit quota compute-resources -n team: hard pods 5; the ReplicaSet's next retry creates the last 2":                      "%d. kubectl edit quota compute-resources -n team：hard pods 改为 5；ReplicaSet 下一次重试建出剩下的 2 个",
+			"%s 3 SuccessfulCreate events on the ReplicaSet":                                                                                     "%s ReplicaSet 上有 3 个 SuccessfulCreate 事件",
+			"%s 5 SuccessfulCreate events in all":                                                           "%s 一共 5 个 SuccessfulCreate 事件",
+			"%s event FailedCreate on the ReplicaSet: Error creating: pods \"web-...\" %s":                  "%s ReplicaSet 上的事件 FailedCreate：Error creating: pods \"web-...\" %s",
+			"%s kubectl describe rs: condition ReplicaFailure=True (FailedCreate) with the quota's message": "%s kubectl describe rs：状况 ReplicaFailure=True（FailedCreate），带着配额的消息",
+			"%s kubectl get deployment web -n team: READY 3/5":                                              "%s kubectl get deployment web -n team：READY 3/5（未达期望状态）",
+			"%s kubectl get pods -n team: 5 pods: %s":                                                       "%s kubectl get pods -n team：5 个 Pod：%s",
+			"%s kubectl get pods -n team: still 3 pods: %s":                                                 "%s kubectl get pods -n team：仍是 3 个 Pod：%s",
+			"%s the refusals repeat: %d FailedCreate events":                                                "%s 拒绝一再发生：%d 个 FailedCreate 事件",
+		},
+		Run: runQuota,
+	})
+}
+
+func runQuota(ctx context.Context, s *sim.Session) error {
+	k := s.Kubectl
+
+	s.Step("kubectl create namespace team; the serviceaccount controller gives it a default ServiceAccount")
+	if _, err := k.Create(ctx, &api.Namespace{ObjectMeta: api.ObjectMeta{Name: quotaNamespace}}); err != nil {
+		s.Expect(false, "namespace team is created: %v", err)
+		return s.Err()
+	}
+	hasSA := func() (bool, error) {
+		return objectNow[api.ServiceAccount](ctx, s, quotaNamespace, "default") != nil, nil
+	}
+	if !s.Until(ctx, 0, sim.Check("serviceaccount team/default exists", hasSA)) {
+		return s.Err()
+	}
+
+	s.Step("kubectl create quota compute-resources -n team --hard=pods=3,requests.cpu=1,requests.memory=1Gi,limits.cpu=2,limits.memory=2Gi")
+	q := &api.ResourceQuota{ObjectMeta: api.ObjectMeta{Name: "compute-resources", Namespace: quotaNamespace},
+		Spec: api.ResourceQuotaSpec{Hard: resource.ResourceList{
+			resource.ResourcePods:      resource.MustParse("3"),
+			api.ResourceRequestsCPU:    resource.MustParse("1"),
+			api.ResourceRequestsMemory: resource.MustParse("1Gi"),
+			api.ResourceLimitsCPU:      resource.MustParse("2"),
+			api.ResourceLimitsMemory:   resource.MustParse("2Gi"),
+		}}}
+	if _, err := k.Create(ctx, q); err != nil {
+		s.Expect(false, "ResourceQuota compute-resources is created: %v", err)
+		return s.Err()
+	}
+
+	s.Step("kubectl apply a Deployment web of 5 replicas in team: the ReplicaSet creates 3 pods, the 4th is refused")
+	if _, err := k.Apply(ctx, []byte(QuotaDeploymentYAML)); err != nil {
+		s.Expect(false, "Deployment web is created: %v", err)
+		return s.Err()
+	}
+	if !until(ctx, s, 0, "pods -n team -l app=web count 3", "pods -n team -l app=web ready", "event FailedCreate -n team exceeded quota") {
+		return s.Err()
+	}
+	events := objectsNow[api.Event](ctx, s, quotaNamespace, "")
+	refused := `is forbidden: exceeded quota: compute-resources, requested: pods=1, used: pods=3, limited: pods=3`
+	s.Expect(sim.CountEvents(events, "SuccessfulCreate", "Created pod: web-") == 3, "3 SuccessfulCreate events on the ReplicaSet")
+	failed := sim.FindEvent(events, "FailedCreate", refused)
+	s.Expect(failed != nil && failed.InvolvedObject.Kind == "ReplicaSet" && strings.HasPrefix(failed.Message, `Error creating: pods "web-`),
+		`event FailedCreate on the ReplicaSet: Error creating: pods "web-..." %s`, refused)
+
+	s.Step("Let a minute pass: the ReplicaSet keeps retrying with backoff, and the quota holds it at 3")
+	if err := s.Driver.Advance(ctx, time.Minute); err != nil {
+		return err
+	}
+	pods := live(objectsNow[api.Pod](ctx, s, quotaNamespace, "app=web"))
+	events = objectsNow[api.Event](ctx, s, quotaNamespace, "")
+	s.Expect(len(pods) == 3, "kubectl get pods -n team: still 3 pods: %s", podNames(pods))
+	s.Expect(sim.CountEvents(events, "FailedCreate", refused) > 1, "the refusals repeat: %d FailedCreate events", sim.CountEvents(events, "FailedCreate", refused))
+	rs := quotaReplicaSet(ctx, s)
+	s.Expect(rs != nil && hasReplicaFailure(rs), "kubectl describe rs: condition ReplicaFailure=True (FailedCreate) with the quota's message")
+	d := objectNow[api.Deployment](ctx, s, quotaNamespace, "web")
+	s.Expect(d != nil && d.Status.ReadyReplicas == 3 && *d.Spec.Replicas == 5, "kubectl get deployment web -n team: READY 3/5")
+
+	s.Step("kubectl run two pods by hand: one more sized pod, and one with no requests or limits")
+	extra := quotaPod("extra")
+	extra.Spec.Containers[0].Resources = api.DeepCopy(d).Spec.Template.Spec.Containers[0].Resources
+	_, err := k.Create(ctx, extra)
+	s.ExpectError(err, 403, `pods "extra" is forbidden: exceeded quota: compute-resources, requested: pods=1, used: pods=3, limited: pods=3`)
+	_, err = k.Create(ctx, quotaPod("bare"))
+	s.ExpectError(err, 403, `pods "bare" is forbidden: failed quota: compute-resources: must specify limits.cpu for: bare; limits.memory for: bare; requests.cpu for: bare; requests.memory for: bare`)
+
+	s.Step("kubectl edit quota compute-resources -n team: hard pods 5; the ReplicaSet's next retry creates the last 2")
+	current, err := sim.Get[api.ResourceQuota](ctx, s.Cluster, quotaNamespace, "compute-resources")
+	if err != nil {
+		return err
+	}
+	raised := api.DeepCopy(current)
+	raised.Spec.Hard[resource.ResourcePods] = resource.MustParse("5")
+	if _, err := k.Update(ctx, raised); err != nil {
+		s.Expect(false, "the quota is raised: %v", err)
+		return s.Err()
+	}
+	if !until(ctx, s, 0, "pods -n team -l app=web count 5", "pods -n team -l app=web ready") {
+		return s.Err()
+	}
+	pods = live(objectsNow[api.Pod](ctx, s, quotaNamespace, "app=web"))
+	events = objectsNow[api.Event](ctx, s, quotaNamespace, "")
+	s.Expect(len(pods) == 5, "kubectl get pods -n team: 5 pods: %s", podNames(pods))
+	s.Expect(sim.CountEvents(events, "SuccessfulCreate", "Created pod: web-") == 5, "5 SuccessfulCreate events in all")
+	return s.Err()
+}
+
+// quotaPod is a pod as `kubectl run NAME --image=nginx:1.25 -n team` makes it: one container named
+// after the pod, no requests, no limits.
+func quotaPod(name string) *api.Pod {
+	return &api.Pod{ObjectMeta: api.ObjectMeta{Name: name, Namespace: quotaNamespace, Labels: map[string]string{"run": name}},
+		Spec: api.PodSpec{Containers: []api.Container{{Name: name, Image: "nginx:1.25"}}}}
+}
+
+// quotaReplicaSet is Deployment web's one ReplicaSet.
+func quotaReplicaSet(ctx context.Context, s *sim.Session) *api.ReplicaSet {
+	rss := objectsNow[api.ReplicaSet](ctx, s, quotaNamespace, "app=web")
+	if len(rss) != 1 {
+		return nil
+	}
+	return rss[0]
+}
+
+func hasReplicaFailure(rs *api.ReplicaSet) bool {
+	for _, c := range rs.Status.Conditions {
+		if c.Type == api.ReplicaSetReplicaFailure && c.Status == api.ConditionTrue && c.Reason == "FailedCreate" &&
+			strings.Contains(c.Message, "exceeded quota: compute-resources") {
+			return true
+		}
+	}
+	return false
+}

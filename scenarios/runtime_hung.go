@@ -1,0 +1,155 @@
+// runtime_hung.go: runtime-hung, containerd stops answering on node-2 (article 2, section
+// 6.3, "PLEG is not healthy"): the kubelet's relists stop completing, and three minutes later it
+// reports the node NotReady; the containers, kept alive by their shims, go on running; once the
+// runtime answers again the node is Ready and nothing was restarted.
+package scenarios
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"kubesim/api"
+	fakeruntime "kubesim/runtime"
+	"kubesim/sim"
+)
+
+func init() {
+	register(sim.Scenario{
+		Name:     "runtime-hung",
+		StepOnly: true,
+		Summary:  "containerd on node-2 hangs: PLEG is not healthy after 3m, the node goes NotReady, its containers keep running",
+		Teaches: `The kubelet never learns from containerd that something changed: it asks. Every second its PLEG
+(pod lifecycle event generator) lists every sandbox and container and compares with the last list. When
+containerd hangs, those calls never return, and the kubelet's health check notices the PLEG has not
+completed a relist for 3 minutes: the kubelet itself then reports the node Ready=False, reason
+KubeletNotReady, "PLEG is not healthy: pleg was last seen active 3m...s ago; threshold is 3m0s". This
+is not node-down: the kubelet is alive and still renews its Lease, so the node is NotReady (False),
+not Unknown. The node lifecycle controller taints it node.kubernetes.io/not-ready (NoSchedule, and
+NoExecute, which evicts pods after their 300s toleration). The containers themselves are not touched:
+each is kept running by its containerd-shim, which does not need containerd. When containerd answers
+again (here soon after, well within the 300s toleration), the next relist succeeds, the node is
+Ready, the taints go, and the pods never restarted.
+
+Signs to look for: the kubelet's trace "PLEG relist failed ... DeadlineExceeded"; node-2 Ready=False
+with the "PLEG is not healthy" message and the event NodeNotReady; the Lease still renewed; the taint
+node.kubernetes.io/not-ready:NoExecute; the pod's container with the same ID, still running, restart
+count 0, after the runtime recovers.`,
+		Cluster: sim.FullCluster(3),
+		ZH: catalog{
+			"%d. containerd on node-2 stops answering":                                                                             "%d. node-2 上的 containerd 不再响应",
+			"%d. Three minutes without a completed relist: the kubelet reports PLEG is not healthy, node-2 NotReady":               "%d. 三分钟没有完成一次 relist：kubelet 报告 PLEG is not healthy，node-2 变为 NotReady",
+			"%d. containerd answers again: the next relist succeeds and node-2 is Ready":                                           "%d. containerd 恢复响应：下一次 relist 成功，node-2 恢复 Ready",
+			"%d. The container ran through it all: ask containerd on node-2 directly (crictl ps)":                                  "%d. 容器一直在运行：直接问 node-2 上的 containerd（crictl ps）",
+			"%s %s after the runtime hung":                                                                                         "%s 在运行时卡住 %s 之后",
+			"%s Lease kube-node-lease/node-2 renewed %s ago: the kubelet is alive, so the node is NotReady, not Unknown":           "%s Lease kube-node-lease/node-2 在 %s 前续约过：kubelet 还活着，所以节点是 NotReady 而不是 Unknown",
+			"%s crictl ps on node-2: the same container, running since before the hang (%d running)":                               "%s 在 node-2 上 crictl ps：还是同一个容器，从卡住之前一直运行至今（%d 个在运行）",
+			"%s event NodeNotReady: Node node-2 status is now: NodeNotReady, from the kubelet itself":                              "%s 事件 NodeNotReady：Node node-2 status is now: NodeNotReady，来自 kubelet 自己",
+			"%s kubectl describe node node-2: Ready False, KubeletNotReady, %s":                                                    "%s kubectl describe node node-2 显示：Ready False，KubeletNotReady，%s",
+			"%s kubectl get pod %s: RESTARTS 0, same container ID":                                                                 "%s kubectl get pod %s：重启 0 次，容器 ID 不变",
+			"%s kubelet log on node-2: PLEG relist failed ... rpc error: code = DeadlineExceeded desc = context deadline exceeded": "%s node-2 的 kubelet 日志：PLEG relist failed ... rpc error: code = DeadlineExceeded desc = context deadline exceeded（运行时不应答）",
+			"%s node-2 Ready, and the not-ready taints removed":                                                                    "%s node-2 Ready，not-ready 污点已去掉",
+			"%s pod %s runs on node-2: container %s":                                                                               "%s Pod %s 运行在 node-2 上：容器 %s",
+			"%s pod %s: still Running, not evicted":                                                                                "%s Pod %s：仍在 Running，没有被驱逐",
+			"%s the node lifecycle controller tainted node-2 node.kubernetes.io/not-ready:NoExecute (pods tolerate it for 300s)":   "%s 节点生命周期控制器给 node-2 加上污点 node.kubernetes.io/not-ready:NoExecute（Pod 容忍它 300 秒）",
+			"%d. kubectl apply -f nginx-deployment.yaml: 3 replicas, one on each node":                                             "%d. kubectl apply -f nginx-deployment.yaml：3 个副本，每个节点一个",
+		},
+		Run: runRuntimeHung,
+	})
+}
+
+func runRuntimeHung(ctx context.Context, s *sim.Session) error {
+	logs := kubeletLogs(s)
+
+	pod := nginxWithAPodOn(ctx, s, "node-2")
+	if pod == nil {
+		return s.Err()
+	}
+	before := containerIDs(pod)
+	s.Expect(true, "pod %s runs on node-2: container %s", pod.Name, strings.Join(before, ", "))
+
+	s.Step("containerd on node-2 stops answering")
+	hungAt := s.Now()
+	if err := s.RuntimeFault("node-2", fakeruntime.FaultHung{}); err != nil {
+		return err
+	}
+
+	s.Step("Three minutes without a completed relist: the kubelet reports PLEG is not healthy, node-2 NotReady")
+	if !until(ctx, s, 5*time.Minute, "node node-2 notready") {
+		return s.Err()
+	}
+	s.Expect(says(logs.Lines(), "kubelet/node-2", "PLEG relist failed after 10s: rpc error: code = DeadlineExceeded"),
+		"kubelet log on node-2: PLEG relist failed ... rpc error: code = DeadlineExceeded desc = context deadline exceeded")
+	node, err := sim.Get[api.Node](ctx, s.Cluster, "", "node-2")
+	if err != nil {
+		return err
+	}
+	ready := nodeCondition(node, api.NodeReady)
+	s.Expect(ready.Reason == "KubeletNotReady" && strings.HasPrefix(ready.Message, "PLEG is not healthy: pleg was last seen active 3m"),
+		"kubectl describe node node-2: Ready False, KubeletNotReady, %s", ready.Message)
+	s.Expect(s.Now().Sub(hungAt) >= 3*time.Minute, "%s after the runtime hung", s.Now().Sub(hungAt).Round(time.Second))
+	events, err := sim.List[api.Event](ctx, s.Cluster, "default", "", "")
+	if err != nil {
+		return err
+	}
+	s.Expect(sim.FindEvent(about(events, "node-2"), "NodeNotReady", "Node node-2 status is now: NodeNotReady") != nil,
+		"event NodeNotReady: Node node-2 status is now: NodeNotReady, from the kubelet itself")
+	lease, err := sim.Get[api.Lease](ctx, s.Cluster, api.NamespaceNodeLease, "node-2")
+	if err != nil {
+		return err
+	}
+	age := s.Now().Sub(lease.Spec.RenewTime.Time)
+	s.Expect(age <= 10*time.Second, "Lease kube-node-lease/node-2 renewed %s ago: the kubelet is alive, so the node is NotReady, not Unknown",
+		age.Round(time.Second))
+	if !until(ctx, s, time.Minute, "node node-2 tainted node.kubernetes.io/not-ready:NoExecute") {
+		return s.Err()
+	}
+	s.Expect(true, "the node lifecycle controller tainted node-2 node.kubernetes.io/not-ready:NoExecute (pods tolerate it for 300s)")
+	p, err := sim.Get[api.Pod](ctx, s.Cluster, "default", pod.Name)
+	s.Expect(err == nil && p.Status.Phase == api.PodRunning && p.DeletionTimestamp == nil,
+		"pod %s: still Running, not evicted", pod.Name)
+
+	s.Step("containerd answers again: the next relist succeeds and node-2 is Ready")
+	if err := s.RuntimeFault("node-2", nil); err != nil {
+		return err
+	}
+	if !until(ctx, s, time.Minute, "node node-2 ready") {
+		return s.Err()
+	}
+	if !s.Until(ctx, time.Minute, sim.Check("no NoExecute taint left on node-2", func() (bool, error) {
+		n, err := sim.Get[api.Node](ctx, s.Cluster, "", "node-2")
+		return err == nil && !hasTaint(n, api.TaintNodeNotReady, api.TaintEffectNoExecute), err
+	})) {
+		return s.Err()
+	}
+	s.Expect(true, "node-2 Ready, and the not-ready taints removed")
+
+	s.Step("The container ran through it all: ask containerd on node-2 directly (crictl ps)")
+	n, _ := s.Node("node-2")
+	containers, err := n.Runtime.ListContainers(ctx, &fakeruntime.ContainerFilter{LabelSelector: map[string]string{fakeruntime.LabelPodUID: pod.UID}})
+	if err != nil {
+		return err
+	}
+	running := []string{}
+	for _, c := range containers {
+		if c.State == fakeruntime.ContainerRunning {
+			running = append(running, "containerd://"+c.ID)
+		}
+	}
+	s.Expect(strings.Join(running, ",") == strings.Join(before, ","),
+		"crictl ps on node-2: the same container, running since before the hang (%d running)", len(running))
+	p, err = sim.Get[api.Pod](ctx, s.Cluster, "default", pod.Name)
+	s.Expect(err == nil && restarts(p) == 0 && fmt.Sprint(containerIDs(p)) == fmt.Sprint(before),
+		"kubectl get pod %s: RESTARTS 0, same container ID", pod.Name)
+	return s.Err()
+}
+
+// containerIDs are the pod's current container IDs ("containerd://..."), in spec order.
+func containerIDs(p *api.Pod) []string {
+	var ids []string
+	for _, cs := range p.Status.ContainerStatuses {
+		ids = append(ids, cs.ContainerID)
+	}
+	return ids
+}

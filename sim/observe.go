@@ -1,0 +1,210 @@
+// observe.go: the one way scenarios, lab and tests look at a cluster and wait for it.
+//
+//   - Wait: run the cluster until a Condition holds, within a budget of cluster time and units of
+//     work. Check turns a Go function into a Condition, AllOf joins several.
+//   - List, Get, Objects: read objects as `kubectl get` would, quietly (the simulator looking is not
+//     part of the story: an administrator identity of its own whose requests stay out of the trace).
+//   - FindEvent, CountEvents: the events among them with a reason and a message.
+//   - Tap, FindLine: the trace lines the components record (what `journalctl -u kubelet` would show).
+//
+// Session.Until (scenario.go) is Wait as a scenario uses it: a wait that does not end is an unmet sign.
+package sim
+
+import (
+	"context"
+	"fmt"
+	"kubesim/wire"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"kubesim/api"
+	"kubesim/apiserver"
+	"kubesim/client"
+	"kubesim/trace"
+)
+
+// Condition is a state of the cluster that can be checked at any moment.
+type Condition interface {
+	// String names the condition ("deployment nginx available").
+	String() string
+	// Met reports whether the cluster is in that state now.
+	Met(ctx context.Context, c *Cluster) (bool, error)
+}
+
+// Check is a Condition written in Go: what names it, met checks it.
+func Check(what string, met func() (bool, error)) Condition { return check{what, met} }
+
+type check struct {
+	what string
+	met  func() (bool, error)
+}
+
+func (f check) String() string                              { return f.what }
+func (f check) Met(context.Context, *Cluster) (bool, error) { return f.met() }
+
+// AllOf holds when every one of conds holds at once.
+func AllOf(conds ...Condition) Condition {
+	if len(conds) == 1 {
+		return conds[0]
+	}
+	return allOf(conds)
+}
+
+type allOf []Condition
+
+func (a allOf) String() string {
+	names := make([]string, len(a))
+	for i, c := range a {
+		names[i] = c.String()
+	}
+	return strings.Join(names, ", ")
+}
+
+func (a allOf) Met(ctx context.Context, c *Cluster) (bool, error) {
+	for _, cond := range a {
+		if ok, err := cond.Met(ctx, c); !ok || err != nil {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// Wait runs the cluster until cond holds, for at most within of cluster time (0: MaxWait) and
+// maxSteps units of work (0: no limit). It reports whether cond held; a budget spent is not an error
+// (a story may expect a pod to stay Pending), a failing component is. A cond that never holds costs
+// exactly within of cluster time. In real time it polls while the components run.
+func (c *Cluster) Wait(ctx context.Context, cond Condition, within time.Duration, maxSteps int) (bool, error) {
+	if within <= 0 {
+		within = c.Driver.maxWait()
+	}
+	return c.Driver.until(ctx, func() (bool, error) { return cond.Met(ctx, c) }, within, maxSteps)
+}
+
+// observer is the client the simulator reads the cluster with: an administrator (system:masters) of
+// its own, on its own connection, whose requests are Quiet: not in the trace.
+func (c *Cluster) observer() *client.Client {
+	return c.Client("system:kubesim", "kubesim", apiserver.GroupMasters).Quiet()
+}
+
+// Objects lists the objects of res in namespace that match selector and name (see MatchName),
+// sorted by name, quietly.
+func (c *Cluster) Objects(ctx context.Context, res *api.Resource, namespace, selector, name string) ([]api.Object, error) {
+	if !res.Namespaced {
+		namespace = ""
+	}
+	resp, err := c.observer().Do(ctx, &wire.Request{Verb: wire.VerbList, Resource: res.Name, Namespace: namespace, LabelSelector: selector, Quiet: true})
+	if err != nil {
+		return nil, err
+	}
+	var out []api.Object
+	for _, obj := range resp.List.Items {
+		if MatchName(name, obj.GetObjectMeta().Name) {
+			out = append(out, obj)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].GetObjectMeta().Name < out[j].GetObjectMeta().Name })
+	return out, nil
+}
+
+// List is Objects for one kind: `kubectl get pods -n NAMESPACE -l SELECTOR` ("" for all), the names
+// matching name, sorted by name.
+func List[T any, PT client.ObjectPtr[T]](ctx context.Context, c *Cluster, namespace, selector, name string) ([]PT, error) {
+	res, _ := api.ResourceOf(PT(new(T)))
+	objs, err := c.Objects(ctx, res, namespace, selector, name)
+	out := make([]PT, 0, len(objs))
+	for _, o := range objs {
+		out = append(out, o.(PT))
+	}
+	return out, err
+}
+
+// Get reads one object (`kubectl get pod NAME`); it is an error if there is none.
+func Get[T any, PT client.ObjectPtr[T]](ctx context.Context, c *Cluster, namespace, name string) (PT, error) {
+	objs, err := List[T, PT](ctx, c, namespace, "", name)
+	if err == nil && len(objs) == 0 {
+		res, _ := api.ResourceOf(PT(new(T)))
+		err = fmt.Errorf("%s %q not found", res.Name, name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return objs[0], nil
+}
+
+// MatchName reports whether name matches pattern: "" matches all, "nginx-*" every name with that
+// prefix, anything else only itself.
+func MatchName(pattern, name string) bool {
+	if prefix, ok := strings.CutSuffix(pattern, "*"); ok {
+		return strings.HasPrefix(name, prefix)
+	}
+	return pattern == "" || pattern == name
+}
+
+// FindEvent is the first event with the reason whose message contains message, or nil.
+func FindEvent(events []*api.Event, reason, message string) *api.Event {
+	for _, e := range events {
+		if e.Reason == reason && strings.Contains(e.Message, message) {
+			return e
+		}
+	}
+	return nil
+}
+
+// CountEvents counts the events with the reason whose message contains message.
+func CountEvents(events []*api.Event, reason, message string) int {
+	n := 0
+	for _, e := range events {
+		if e.Reason == reason && strings.Contains(e.Message, message) {
+			n++
+		}
+	}
+	return n
+}
+
+// Tap collects the trace lines that match, from the moment it is made: how a story counts what the
+// components did (etcd's writes, a kubelet's log) without reading their insides.
+type Tap struct {
+	match func(trace.Event) bool
+
+	mu    sync.Mutex
+	lines []trace.Event // guarded by mu: the matching lines since the tap was made or last Reset
+}
+
+// Tap starts collecting the trace lines that match.
+func (c *Cluster) Tap(match func(trace.Event) bool) *Tap {
+	t := &Tap{match: match}
+	c.Trace.Subscribe(func(e trace.Event) {
+		if t.match(e) {
+			t.mu.Lock()
+			t.lines = append(t.lines, e)
+			t.mu.Unlock()
+		}
+	})
+	return t
+}
+
+// Lines returns the lines collected so far.
+func (t *Tap) Lines() []trace.Event {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]trace.Event(nil), t.lines...)
+}
+
+// Reset forgets the lines collected so far.
+func (t *Tap) Reset() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.lines = nil
+}
+
+// FindLine is the first line of component (any, if "") whose message contains text.
+func FindLine(lines []trace.Event, component, text string) (trace.Event, bool) {
+	for _, e := range lines {
+		if (component == "" || e.Component == component) && strings.Contains(e.Message, text) {
+			return e, true
+		}
+	}
+	return trace.Event{}, false
+}
