@@ -24,8 +24,8 @@ var ZH = trace.Catalog{
 	"created %d bootstrap objects: namespaces %v, RBAC roles and bindings for each component, PriorityClasses": "创建了 %d 个引导对象：命名空间 %v、各组件的 RBAC 角色与绑定、PriorityClass",
 	"%s: may %s %s %s? %s (answered, not stored)":                                                              "%s：%s 能否 %s %s？%s（授权检查只作答，不写入 etcd）",
 	// admission webhooks
-		"%s: %s webhook %q after %s: allowed (%s)":                            "%s：%s webhook %q 用时 %s：允许（%s）",
-		"%s: %s webhook %q after %s: %s":                                      "%s：%s webhook %q 用时 %s：%s",
-		"%s: %s webhook %q after %s: %s; failurePolicy Ignore: skipped":       "%s：%s webhook %q 用时 %s：%s；failurePolicy Ignore：跳过",
-		"%s: %s webhook %q after %s: %s; failurePolicy Fail: request refused": "%s：%s webhook %q 用时 %s：%s；failurePolicy Fail：请求被拒绝",
+	"%s: %s webhook %q after %s: allowed (%s)":                            "%s：%s webhook %q 用时 %s：允许（%s）",
+	"%s: %s webhook %q after %s: %s":                                      "%s：%s webhook %q 用时 %s：%s",
+	"%s: %s webhook %q after %s: %s; failurePolicy Ignore: skipped":       "%s：%s webhook %q 用时 %s：%s；failurePolicy Ignore：跳过",
+	"%s: %s webhook %q after %s: %s; failurePolicy Fail: request refused": "%s：%s webhook %q 用时 %s：%s；failurePolicy Fail：请求被拒绝",
 }
