@@ -7,7 +7,10 @@ package kubesim_test
 import (
 	"encoding/json"
 	"fmt"
+	"io/fs"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -24,6 +27,7 @@ type pkg struct {
 
 func listPackages(t *testing.T) map[string]*pkg {
 	t.Helper()
+	touchSources(t)
 	out, err := exec.Command("go", "list", "-json", "./...").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
@@ -38,6 +42,32 @@ func listPackages(t *testing.T) map[string]*pkg {
 		pkgs[p.ImportPath] = &p
 	}
 	return pkgs
+}
+
+// touchSources opens every Go file of the module. go test caches a passing result and reruns it only
+// when a file the test read has changed; `go list` runs in another process, so without this a new
+// import would not rerun the rules.
+func touchSources(t *testing.T) {
+	t.Helper()
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && path != ".") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && (strings.HasSuffix(path, ".go") || d.Name() == "go.mod") {
+			f, err := os.Open(path)
+			if err != nil {
+				return err
+			}
+			return f.Close()
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("reading the module's sources: %v", err)
+	}
 }
 
 // under reports whether path is the package root or one below it ("kubesim/controllers/...").
