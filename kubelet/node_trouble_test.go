@@ -87,25 +87,36 @@ func TestEvictionUnderMemoryPressureEvictsBestEffortFirst(t *testing.T) {
 	assert.Contains(t, n.Spec.Taints, api.Taint{Key: api.TaintNodeMemoryPressure, Effect: api.TaintEffectNoSchedule})
 }
 
-// A hung runtime: relists stop completing, and 3 minutes later the node reports Ready=False with
-// "PLEG is not healthy"; the running container is not touched.
-func TestHungRuntimeMakesPLEGUnhealthyAndNodeNotReady(t *testing.T) {
+// A hung runtime, as a v1.34 kubelet sees it. updateRuntimeUp (pkg/kubelet/kubelet.go) asks the
+// runtime for its status every 5 s; runtimeErrors (pkg/kubelet/runtime.go) says "container runtime is
+// down" once 30 s (maxWaitForContainerRuntime) have passed without an answer, so the node is NotReady
+// within about 40 s. After 3 minutes without a relist the PLEG (pkg/kubelet/pleg/generic.go, Healthy)
+// joins in, and the message is the aggregate of both. The running container is not touched.
+func TestHungRuntimeIsDownAfter30sAndPLEGUnhealthyAfter3m(t *testing.T) {
 	c, ctx := newCluster(t)
 	node := addNode(t, ctx, c, 1, nil)
 	createPod(t, ctx, c, newPod("nginx", "node-1", "nginx:1.25"))
 	runUntil(t, ctx, c, "nginx Ready", func() bool { return condition(getPod(t, ctx, c, "nginx"), api.PodReady) == api.ConditionTrue })
 	id := strings.TrimPrefix(containerStatus(getPod(t, ctx, c, "nginx")).ContainerID, "containerd://")
 
+	hungAt := c.Clock.Now()
 	node.rt.SetFault(fakeruntime.FaultHung{})
 	runUntil(t, ctx, c, "node NotReady", func() bool {
 		return nodeCondition(getNode(t, ctx, c, "node-1"), api.NodeReady).Status == api.ConditionFalse
 	})
 	ready := nodeCondition(getNode(t, ctx, c, "node-1"), api.NodeReady)
-	dumpTrace(t, c)
 	assert.Equal(t, "KubeletNotReady", ready.Reason)
-	assert.Regexp(t, `^PLEG is not healthy: pleg was last seen active 3m\d+(\.\d+)?s ago; threshold is 3m0s$`, ready.Message)
-	assert.Error(t, node.PLEGHealthy())
+	assert.Equal(t, "container runtime is down", ready.Message)
+	assert.Less(t, c.Clock.Since(hungAt), 45*time.Second, "30 s without a runtime answer, seen at the next node status")
 	assert.Contains(t, events(t, ctx, c, "node-1"), "NodeNotReady: Node node-1 status is now: NodeNotReady")
+	assert.NoError(t, node.PLEGHealthy(), "the PLEG is still within its 3 minutes")
+
+	runUntil(t, ctx, c, "PLEG unhealthy too", func() bool {
+		return strings.Contains(nodeCondition(getNode(t, ctx, c, "node-1"), api.NodeReady).Message, "PLEG")
+	})
+	ready = nodeCondition(getNode(t, ctx, c, "node-1"), api.NodeReady)
+	assert.Regexp(t, `^\[container runtime is down, PLEG is not healthy: pleg was last seen active 3m\d+(\.\d+)?s ago; threshold is 3m0s\]$`, ready.Message)
+	assert.Error(t, node.PLEGHealthy())
 
 	node.rt.ClearFault()
 	st, err := node.rt.ContainerStatus(ctx, id)
@@ -114,6 +125,29 @@ func TestHungRuntimeMakesPLEGUnhealthyAndNodeNotReady(t *testing.T) {
 	runUntil(t, ctx, c, "node Ready again", func() bool {
 		return nodeCondition(getNode(t, ctx, c, "node-1"), api.NodeReady).Status == api.ConditionTrue
 	})
+}
+
+// Runtime calls on a hung runtime fail after --runtime-request-timeout, whose default is 2 minutes
+// (pkg/kubelet/apis/config/v1beta1/defaults.go): the simulator's nodes keep that default.
+func TestSimNodesTimeOutRuntimeCallsAfterTwoMinutes(t *testing.T) {
+	ctx := context.Background()
+	cfg := sim.FullCluster(1)
+	cfg.Seed, cfg.KeepTrace = 1, true
+	c, err := sim.New(ctx, cfg)
+	require.NoError(t, err)
+	defer c.Close()
+	n, ok := c.Node("node-1")
+	require.True(t, ok)
+	n.Runtime.SetFault(fakeruntime.FaultHung{})
+	require.NoError(t, c.Driver.Advance(ctx, 150*time.Second))
+	var failures []string
+	for _, e := range c.Trace.Events() {
+		if strings.HasPrefix(e.Message, "PLEG relist failed") {
+			failures = append(failures, e.Message)
+		}
+	}
+	require.NotEmpty(t, failures)
+	assert.Contains(t, failures[0], "PLEG relist failed after 2m0s: rpc error: code = DeadlineExceeded")
 }
 
 // kubectl delete pod: the kubelet stops the container (SIGTERM), removes the sandbox, then deletes

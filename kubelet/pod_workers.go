@@ -27,6 +27,7 @@ type podSide struct {
 	crashBackoff          *Backoff              // CrashLoopBackOff, keyed by pod uid and container name
 	pleg                  pleg
 	housekeepingBusyUntil time.Time
+	runtimeUpBusyUntil    time.Time
 	realtime              bool // Run (not the step driver) is driving: slow calls may go to goroutines
 
 	// statusDirty holds the uids of pods whose computed status differs from the one last written.
@@ -110,6 +111,9 @@ func (w *podWorker) record(name string) *containerRecord {
 func (k *Kubelet) podStep(ctx context.Context) bool {
 	if k.takeDue(taskRelist) {
 		k.relist(ctx)
+	}
+	if k.takeDue(taskRuntimeUp) {
+		k.updateRuntimeUp(ctx)
 	}
 	k.runDueProbes(ctx)
 	if k.takeDue(taskHousekeeping) {
