@@ -54,8 +54,8 @@ func TestNodeAdmissionRejectsPodThatDoesNotFit(t *testing.T) {
 	runUntil(t, ctx, c, "c rejected", func() bool { return getPod(t, ctx, c, "c").Status.Phase == api.PodFailed })
 	p := getPod(t, ctx, c, "c")
 	assert.Equal(t, "OutOfcpu", p.Status.Reason)
-	assert.Equal(t, "Pod was rejected: Node didn't have enough resource: cpu, requested: 2000, used: 3500, capacity: 3900", p.Status.Message)
-	assert.Contains(t, events(t, ctx, c, "c"), "OutOfcpu: Node didn't have enough resource: cpu, requested: 2000, used: 3500, capacity: 3900")
+	assert.Equal(t, "Pod was rejected: Node didn't have enough resource: cpu, requested: 2000, used: 3500, capacity: 4000", p.Status.Message)
+	assert.Contains(t, events(t, ctx, c, "c"), "OutOfcpu: Node didn't have enough resource: cpu, requested: 2000, used: 3500, capacity: 4000")
 }
 
 // Memory pressure: a BestEffort pod whose memory keeps growing pushes memory.available under 100Mi;
