@@ -83,6 +83,9 @@ type containerRecord struct {
 	spec    *api.Container             // as in the pod's spec at the last sync
 	waiting *api.ContainerStateWaiting // why it is not running, when it is not
 	pull    *imagePull                 // an image pull in progress or just finished
+	// lastPullErr is the last failed pull of this container's image ("ErrImagePull: <error>"), kept
+	// for the back-off's message (the image manager's prevPullErrMsg); "" once a pull succeeds.
+	lastPullErr string
 
 	probes map[probeKind]*probeWorker
 }
