@@ -60,12 +60,18 @@ func TestNodeAdmissionRejectsPodThatDoesNotFit(t *testing.T) {
 
 // Memory pressure: a BestEffort pod whose memory keeps growing pushes memory.available under 100Mi;
 // the node reports MemoryPressure (and is tainted), and the eviction manager evicts that pod, not the
-// Burstable one that stays within its request.
+// Burstable one that stays within its request. As pkg/kubelet/eviction/eviction_manager.go does for a
+// hard threshold, it kills the pod with a grace period of 1 s (immediateEvictionGracePeriodSeconds),
+// adds the condition DisruptionTarget (reason TerminationByKubelet), and its message
+// (evictionMessage in pkg/kubelet/eviction/helpers.go) names every container using more than it
+// requested.
 func TestEvictionUnderMemoryPressureEvictsBestEffortFirst(t *testing.T) {
 	c, ctx := newCluster(t)
 	addNode(t, ctx, c, 1, func(cfg *kubelet.NodeConfig) { cfg.Capacity[resource.ResourceMemory] = resource.MustParse("1Gi") })
 	hog := newPod("hog", "node-1", "nginx:1.25")
 	hog.Spec.Containers[0].Env = []api.EnvVar{{Name: "KUBESIM_MEMORY_GROWTH", Value: "10Mi/s"}}
+	hog.Spec.Containers = append(hog.Spec.Containers, api.Container{Name: "sidecar", Image: "busybox:1.36",
+		Command: []string{"sleep", "infinity"}, Env: []api.EnvVar{{Name: "KUBESIM_MEMORY_GROWTH", Value: "1Mi/s"}}})
 	createPod(t, ctx, c, hog)
 	calm := newPod("calm", "node-1", "nginx:1.25")
 	calm.Spec.Containers[0].Resources.Requests = resource.ResourceList{resource.ResourceMemory: resource.MustParse("64Mi")}
@@ -74,7 +80,20 @@ func TestEvictionUnderMemoryPressureEvictsBestEffortFirst(t *testing.T) {
 
 	p := getPod(t, ctx, c, "hog")
 	assert.Equal(t, api.PodFailed, p.Status.Phase)
-	assert.Regexp(t, `^The node was low on resource: memory\. Threshold quantity: 100Mi, available: \d+Ki\. Container hog was using \d+Ki, request is 0, has larger consumption of memory\. $`, p.Status.Message)
+	assert.Regexp(t, `^The node was low on resource: memory\. Threshold quantity: 100Mi, available: \d+Ki\. `+
+		`Container hog was using \d+Ki, request is 0, has larger consumption of memory\. `+
+		`Container sidecar was using \d+Ki, request is 0, has larger consumption of memory\. $`, p.Status.Message)
+	var disruption *api.PodCondition
+	for i := range p.Status.Conditions {
+		if p.Status.Conditions[i].Type == "DisruptionTarget" {
+			disruption = &p.Status.Conditions[i]
+		}
+	}
+	require.NotNil(t, disruption, "%+v", p.Status.Conditions)
+	assert.Equal(t, api.ConditionTrue, disruption.Status)
+	assert.Equal(t, "TerminationByKubelet", disruption.Reason)
+	assert.Equal(t, p.Status.Message, disruption.Message)
+	assert.True(t, traceHas(c, "StopContainer hog (grace period 1s)"), "a hard threshold gives 1 s of grace")
 	assert.Contains(t, strings.Join(events(t, ctx, c, "hog"), "\n"), "Evicted: The node was low on resource: memory.")
 	assert.Contains(t, events(t, ctx, c, "node-1"), "EvictionThresholdMet: Attempting to reclaim memory")
 	assert.Equal(t, api.PodRunning, getPod(t, ctx, c, "calm").Status.Phase)

@@ -164,6 +164,8 @@ func (k *Kubelet) syncPod(ctx context.Context, key string) bool {
 	switch {
 	case pod.DeletionTimestamp != nil:
 		k.terminatePod(ctx, w, s)
+	case w.evicted && !w.terminated:
+		k.finishEviction(ctx, w, s)
 	case w.rejected || w.evicted || w.terminated:
 		// Nothing more to run: a rejected, evicted or finished pod keeps its final status.
 	case isTerminalPhase(pod.Status.Phase) && !w.admitted:
