@@ -43,8 +43,8 @@ const evictionGracePeriod int64 = 1
 
 // The condition an evicted pod gets, as every disruption by a component does.
 const (
-	conditionDisruptionTarget   api.PodConditionType = "DisruptionTarget"
-	reasonTerminationByKubelet                       = "TerminationByKubelet"
+	conditionDisruptionTarget  api.PodConditionType = "DisruptionTarget"
+	reasonTerminationByKubelet                      = "TerminationByKubelet"
 )
 
 // systemCriticalPriority is the priority at and above which a pod is never evicted.
