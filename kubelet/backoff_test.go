@@ -92,6 +92,22 @@ func TestCrashLoopBackOffDoublesUpToFiveMinutes(t *testing.T) {
 	assert.GreaterOrEqual(t, containerStatus(getPod(t, ctx, c, "crash")).RestartCount, int32(8))
 }
 
+// The crash-loop back-off forgets a container only when it ran for 10 minutes: the kubelet's
+// crashLoopBackOff (pkg/kubelet/kubelet.go, NewMainKubelet) expires an entry when the container's
+// FinishedAt is more than 600 s after the entry's last update, and flowcontrol.Backoff.Next
+// (k8s.io/client-go/util/flowcontrol/backoff.go) stamps that update with the clock at the restart,
+// not with the FinishedAt it is given. A container that runs 6 minutes between crashes therefore stays
+// at the 5-minute back-off, even though 11 minutes pass from one crash to the next.
+func TestCrashLoopBackOffResetsOnlyAfterTenMinutesOfRunning(t *testing.T) {
+	c, ctx := newCluster(t)
+	addNode(t, ctx, c, 1, nil)
+	p := newPod("crash", "node-1", "nginx:1.25")
+	p.Spec.Containers[0].Env = []api.EnvVar{{Name: "KUBESIM_CRASH_AFTER", Value: "6m"}}
+	createPod(t, ctx, c, p)
+	require.NoError(t, c.Driver.Advance(ctx, 90*time.Minute))
+	assert.Equal(t, []string{"10s", "20s", "40s", "1m20s", "2m40s", "5m0s"}, backoffs(c, "CrashLoopBackOff, back-off "))
+}
+
 // restartPolicy Never: a container that exits 0 leaves the pod Succeeded, its sandbox stopped.
 func TestRestartPolicyNeverEndsInSucceeded(t *testing.T) {
 	c, ctx := newCluster(t)

@@ -87,7 +87,7 @@ func (k *Kubelet) ensureImage(ctx context.Context, w *podWorker, s *syncResult, 
 	}
 
 	key := w.uid + "_" + image
-	if in, left := k.imageBackoff.InBackoffSince(key, k.imageBackoffSince(key)); in {
+	if in, left := k.imageBackoff.InBackOffSinceUpdate(key, k.clock.Now()); in {
 		msg := fmt.Sprintf("Back-off pulling image %q", image)
 		if r.waiting != nil && r.waiting.Reason == "ImagePullBackOff" {
 			return false // already waiting out this back-off; its timer will sync the pod
@@ -195,13 +195,4 @@ func (k *Kubelet) finishPull(ctx context.Context, w *podWorker, s *syncResult, s
 	s.add("pulled %q in %s (%d bytes)", p.image, took, size)
 	k.refreshImages(ctx)
 	return true
-}
-
-// imageBackoffSince is when the image's back-off was last extended: the back-off counts from the
-// last failed pull.
-func (k *Kubelet) imageBackoffSince(key string) time.Time {
-	if e, ok := k.imageBackoff.entries[key]; ok {
-		return e.lastUpdate
-	}
-	return time.Time{}
 }

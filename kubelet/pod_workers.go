@@ -42,8 +42,8 @@ func newPodSide(clk clock.Clock) podSide {
 	return podSide{
 		workers:      map[string]*podWorker{},
 		statusDirty:  map[string]bool{},
-		imageBackoff: newBackoff(clk, backoffInitial, backoffMax),
-		crashBackoff: newBackoff(clk, backoffInitial, backoffMax),
+		imageBackoff: newBackoff(clk, backoffInitial, backoffMax, 0),
+		crashBackoff: newBackoff(clk, backoffInitial, backoffMax, crashLoopBackOffExpiry),
 	}
 }
 
