@@ -43,7 +43,7 @@ func ExampleScheduler_Explain() {
 	//   NodeUnschedulable  pass           pass    pass
 	//   NodeName           pass           pass    pass
 	//   TaintToleration    FAIL           pass    pass
-	//   NodeAffinity       pass           pass    pass
+	//   NodeAffinity       skip           skip    skip
 	//   NodePorts          skip           skip    skip
 	//   NodeResourcesFit   pass           pass    pass
 	//   PodTopologySpread  skip           skip    skip

@@ -73,7 +73,8 @@ func (s *Scheduler) Explain(pod *api.Pod) (*Explanation, error) {
 	state := framework.NewCycleState()
 	statuses := framework.NodeToStatus{}
 	var feasible []*framework.NodeInfo
-	if st := fwk.RunPreFilterPlugins(ctx, state, pod); !st.IsSuccess() {
+	pre, st, narrowedBy := fwk.RunPreFilterPlugins(ctx, state, pod)
+	if !st.IsSuccess() {
 		if !st.IsRejected() {
 			return nil, st.AsError()
 		}
@@ -83,12 +84,22 @@ func (s *Scheduler) Explain(pod *api.Pod) (*Explanation, error) {
 			statuses[ni.Name()] = st
 		}
 	} else {
+		candidates := map[string]bool{}
+		for _, ni := range narrowNodes(snapshot.List(), pre, narrowedBy, statuses) {
+			candidates[ni.Name()] = true
+		}
 		for _, ni := range snapshot.List() {
+			if !candidates[ni.Name()] {
+				// PreFilter left this node out: a real cycle never filters it.
+				ex.Nodes = append(ex.Nodes, NodeExplanation{Name: ni.Name(), RejectedBy: strings.Join(narrowedBy, ", "),
+					Reason: statuses[ni.Name()].Message()})
+				continue
+			}
 			ne := NodeExplanation{Name: ni.Name(), Filters: fwk.RunAllFilterPlugins(ctx, state, pod, ni), Feasible: true}
 			for _, v := range ne.Filters {
 				if v.Code != framework.Success.String() && v.Code != framework.Skip.String() {
 					ne.Feasible, ne.RejectedBy, ne.Reason = false, v.Plugin, v.Reason
-					statuses[ni.Name()] = framework.NewStatus(framework.Unschedulable, v.Reason)
+					statuses[ni.Name()] = v.Status
 					break
 				}
 			}

@@ -39,10 +39,11 @@ type QueueSortPlugin interface {
 }
 
 // PreFilterPlugin runs once per pod before any Filter. Returning Skip means the plugin's Filter is
-// not needed for this pod; Unschedulable rejects the pod on every node at once.
+// not needed for this pod; Unschedulable rejects the pod on every node at once; a PreFilterResult
+// (nil: all nodes) narrows the nodes the cycle filters.
 type PreFilterPlugin interface {
 	Plugin
-	PreFilter(ctx context.Context, state *CycleState, pod *api.Pod) *Status
+	PreFilter(ctx context.Context, state *CycleState, pod *api.Pod) (*PreFilterResult, *Status)
 	// PreFilterExtensions returns nil, or the hooks that keep the plugin's PreFilter state right when
 	// preemption imagines a pod gone, or nominated pods added.
 	PreFilterExtensions() PreFilterExtensions

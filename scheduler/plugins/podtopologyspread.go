@@ -145,13 +145,13 @@ func (s *spreadState) minMatch(i int) int64 {
 
 // PreFilter counts the matching pods of every domain. A pod without DoNotSchedule constraints skips
 // the filter.
-func (pl *PodTopologySpread) PreFilter(_ context.Context, state *framework.CycleState, pod *api.Pod) *framework.Status {
+func (pl *PodTopologySpread) PreFilter(_ context.Context, state *framework.CycleState, pod *api.Pod) (*framework.PreFilterResult, *framework.Status) {
 	constraints, err := constraintsOf(pod, api.DoNotSchedule)
 	if err != nil {
-		return framework.AsStatus(fmt.Errorf("parsing topology spread constraints: %w", err))
+		return nil, framework.AsStatus(fmt.Errorf("parsing topology spread constraints: %w", err))
 	}
 	if len(constraints) == 0 {
-		return framework.NewStatus(framework.Skip)
+		return nil, framework.NewStatus(framework.Skip)
 	}
 	s := &spreadState{constraints: constraints, counts: make([]map[string]int64, len(constraints))}
 	for i := range s.counts {
@@ -167,7 +167,7 @@ func (pl *PodTopologySpread) PreFilter(_ context.Context, state *framework.Cycle
 		}
 	}
 	state.Write(spreadPreFilterKey, s)
-	return nil
+	return nil, nil
 }
 
 // PreFilterExtensions returns the plugin itself.
