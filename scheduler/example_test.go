@@ -57,4 +57,8 @@ func ExampleScheduler_Explain() {
 	//   NodeResourcesBalancedAllocation  1       96→96   98→98
 	//   ImageLocality                    1       0→0     0→0
 	//   TOTAL                                    486     490
+	//
+	// Notes
+	//   - TaintToleration: v1.34 names the taint; 1.35+ says only node(s) had untolerated taint(s)
+	//   - NodeResourcesBalancedAllocation: v1.34's formula; 1.35+ scores the improvement a placement brings
 }

@@ -4,6 +4,7 @@
 package scheduler_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -12,6 +13,7 @@ import (
 
 	"kubesim/api"
 	"kubesim/api/resource"
+	"kubesim/client"
 )
 
 func allowsPods(n string) func(*api.Node) {
@@ -77,4 +79,49 @@ func TestNodesRuledOutByNameAtPreFilterAreCountedAsSuch(t *testing.T) {
 
 	e.create(pod)
 	assert.Equal(t, want, beforePreemption(e.runUntilFailed("pinned")))
+}
+
+// A pod of a ReplicaSet, with no spread constraints of its own, is spread by the system defaults
+// (hostname maxSkew 3, zone maxSkew 5, ScheduleAnyway; pkg/scheduler/framework/plugins/podtopologyspread,
+// systemDefaultConstraints): the node that already runs two of its siblings scores lower. A pod that
+// belongs to nothing is not spread at all.
+func TestPodsOfAReplicaSetAreSpreadByTheSystemDefaultConstraints(t *testing.T) {
+	e := newEnv(t)
+	e.addNode("node-1", "4", "8Gi")
+	e.addNode("node-2", "4", "8Gi")
+	rs, err := client.For[api.ReplicaSet](e.admin).Create(e.ctx, &api.ReplicaSet{
+		ObjectMeta: api.ObjectMeta{Name: "web", Namespace: "default"},
+		Spec: api.ReplicaSetSpec{Replicas: api.Ptr[int32](3), Selector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+			Template: api.PodTemplateSpec{ObjectMeta: api.ObjectMeta{Labels: map[string]string{"app": "web"}},
+				Spec: api.PodSpec{Containers: []api.Container{{Name: "nginx", Image: "nginx:1.25"}}}}}})
+	require.NoError(t, err)
+	owned := func(p *api.Pod) {
+		p.OwnerReferences = []api.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: rs.Name, UID: rs.UID, Controller: api.Ptr(true)}}
+	}
+	for _, name := range []string{"web-a", "web-b"} {
+		e.create(newPod(name, "", "", owned, func(p *api.Pod) { p.Spec.NodeName = "node-1" }))
+	}
+	e.settle()
+
+	ex, err := e.s.Explain(newPod("web-c", "", "", owned))
+	require.NoError(t, err)
+	spread := map[string]string{}
+	for _, n := range ex.Nodes {
+		for _, s := range n.Scores {
+			if s.Plugin == "PodTopologySpread" {
+				spread[n.Name] = fmt.Sprintf("%d→%d", s.Raw, s.Score)
+			}
+		}
+	}
+	// node-1: 2 siblings × ln(2 nodes + 2) + (maxSkew 3 - 1) = 4.77, rounded 5; node-2: 0 + 2. The
+	// nodes have no zone label, so the zone constraint adds nothing.
+	assert.Equal(t, map[string]string{"node-1": "5→40", "node-2": "2→100"}, spread)
+	assert.Equal(t, "node-2", ex.Winner)
+	assert.Contains(t, ex.String(), "the system defaults apply")
+
+	loner, err := e.s.Explain(newPod("loner", "", ""))
+	require.NoError(t, err)
+	for _, s := range loner.Nodes[0].Scores {
+		assert.NotEqual(t, "PodTopologySpread", s.Plugin, "a pod of no workload is not spread")
+	}
 }

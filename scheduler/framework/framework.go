@@ -48,6 +48,8 @@ type Options struct {
 	Clock    clock.Clock
 	// Trace records a trace event (nil: no trace).
 	Trace func(trace.Event)
+	// Workloads finds the Services and ReplicaSets pods belong to (nil: none).
+	Workloads WorkloadLister
 }
 
 // Framework runs one profile's plugins.
@@ -172,6 +174,7 @@ func (f *Framework) SetCycle(s *Snapshot, n Nominator) { f.snapshot, f.nominator
 // Handle methods.
 
 func (f *Framework) SnapshotSharedLister() *Snapshot      { return f.snapshot }
+func (f *Framework) Workloads() WorkloadLister            { return f.opts.Workloads }
 func (f *Framework) ClientSet() *client.Client            { return f.opts.Client }
 func (f *Framework) EventRecorder() *client.EventRecorder { return f.opts.Recorder }
 func (f *Framework) Clock() clock.Clock                   { return f.opts.Clock }

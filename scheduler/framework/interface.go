@@ -140,11 +140,22 @@ type Nominator interface {
 	NominatedPodsForNode(nodeName string) []*PodInfo
 }
 
-// Handle is what the framework gives plugins: the cycle's snapshot, the scheduler's client and
-// recorder, the clock, and the framework's own runners, which preemption uses to ask "would the pod
-// fit if these pods were gone?".
+// WorkloadLister finds, in the scheduler's informer caches, the objects a pod belongs to: what
+// PodTopologySpread reads (through listers, in Kubernetes) to spread a workload's pods by default.
+type WorkloadLister interface {
+	// Services lists the Services of a namespace.
+	Services(namespace string) []*api.Service
+	// ReplicaSet returns a ReplicaSet by namespace and name.
+	ReplicaSet(namespace, name string) (*api.ReplicaSet, bool)
+}
+
+// Handle is what the framework gives plugins: the cycle's snapshot, the scheduler's client,
+// recorder and workload caches, the clock, and the framework's own runners, which preemption uses
+// to ask "would the pod fit if these pods were gone?".
 type Handle interface {
 	SnapshotSharedLister() *Snapshot
+	// Workloads is nil when the scheduler watches no workloads (the algorithm benchmarks).
+	Workloads() WorkloadLister
 	ClientSet() *client.Client
 	EventRecorder() *client.EventRecorder
 	Clock() clock.Clock
