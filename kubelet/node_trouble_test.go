@@ -305,3 +305,24 @@ func TestRegistrationWithRejectedCredentialIsRetried(t *testing.T) {
 	_, err := client.For[api.Node](admin(c)).Get(ctx, "", "node-1")
 	assert.Error(t, err, "no Node without a valid credential")
 }
+
+// When a hung containerd answers again, the kubelet notices within seconds, as a real kubelet's
+// blocked calls return as soon as containerd does: it does not wait out the 2-minute request timeout
+// of the calls that were hanging.
+func TestNodeIsReadySoonAfterAHungRuntimeRecovers(t *testing.T) {
+	c, ctx := newCluster(t)
+	node := addNode(t, ctx, c, 1, nil)
+	runUntil(t, ctx, c, "node Ready", func() bool {
+		n, err := client.For[api.Node](admin(c)).Get(ctx, "", "node-1")
+		return err == nil && nodeCondition(n, api.NodeReady).Status == api.ConditionTrue
+	})
+	node.rt.SetFault(fakeruntime.FaultHung{})
+	require.NoError(t, c.Driver.Advance(ctx, 3*time.Minute+10*time.Second))
+	require.Equal(t, api.ConditionFalse, nodeCondition(getNode(t, ctx, c, "node-1"), api.NodeReady).Status)
+	node.rt.ClearFault()
+	clearedAt := c.Clock.Now()
+	runUntil(t, ctx, c, "node Ready again", func() bool {
+		return nodeCondition(getNode(t, ctx, c, "node-1"), api.NodeReady).Status == api.ConditionTrue
+	})
+	assert.LessOrEqual(t, c.Clock.Since(clearedAt), 15*time.Second, "the next check, relist and node status")
+}

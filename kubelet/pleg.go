@@ -58,7 +58,10 @@ func (k *Kubelet) relist(ctx context.Context) {
 		containers, err = k.runtime.ListContainers(ctx, nil)
 		return err
 	})
-	if pending {
+	if pending && err == nil {
+		// A slow runtime's answer arrives took later. (A failed call does not hold the next relist
+		// back: on a hung runtime that would mean waiting out the 2-minute request timeout after
+		// containerd has recovered, where a real kubelet's blocked call returns at once.)
 		k.pleg.busyUntil = now.Add(took)
 	}
 	if err != nil {

@@ -49,7 +49,8 @@ func (k *Kubelet) updateRuntimeUp(ctx context.Context) {
 		return err
 	})
 	next := runtimeUpPeriod
-	if pending {
+	if pending && err == nil {
+		// As for the PLEG's relist: only a slow answer, not a failed call, holds the next check back.
 		k.runtimeUpBusyUntil = now.Add(took)
 		next += took
 	}
