@@ -186,20 +186,24 @@ func (c *Controller) relatedPods(rs *api.ReplicaSet) []*api.Pod {
 	if ref == nil {
 		return nil
 	}
-	var out []*api.Pod
-	seen := map[string]bool{}
+	var selectors []labels.Selector
 	for _, other := range c.rsInformer.List() {
 		if r := other.ControllerRef(); r == nil || r.UID != ref.UID || other.Namespace != rs.Namespace {
 			continue
 		}
-		selector, err := other.Spec.Selector.AsSelector()
-		if err != nil {
+		if sel, err := other.Spec.Selector.AsSelector(); err == nil {
+			selectors = append(selectors, sel)
+		}
+	}
+	var out []*api.Pod
+	for _, p := range c.podInformer.List() {
+		if p.Namespace != rs.Namespace {
 			continue
 		}
-		for _, p := range c.podInformer.List() {
-			if p.Namespace == rs.Namespace && !seen[p.UID] && selector.Matches(labels.Set(p.Labels)) {
-				seen[p.UID] = true
-				out = append(out, p)
+		for _, sel := range selectors {
+			if sel.Matches(labels.Set(p.Labels)) {
+				out = append(out, p) // each pod once, however many selectors match it
+				break
 			}
 		}
 	}
