@@ -32,7 +32,10 @@ func backoffs(c *sim.Cluster, marker string) []string {
 
 // A typo in the image name: the pull fails (Docker Hub refuses a token for the unknown repository),
 // the container waits in ErrImagePull then ImagePullBackOff, and the kubelet retries with a back-off
-// doubling from 10s to 5 minutes.
+// doubling from 10s to 5 minutes. As in pkg/kubelet/images/image_manager.go (EnsureImageExists), the
+// back-off's waiting message carries the last pull error ("Back-off pulling image %q: ErrImagePull:
+// <error>"), and while a retry pulls, the container keeps its last reason: the kubelet's reason cache
+// is only replaced by the next sync's result, so it never goes back to ContainerCreating.
 func TestImagePullBackOffDoublesUpToFiveMinutes(t *testing.T) {
 	c, ctx := newCluster(t)
 	addNode(t, ctx, c, 1, nil)
@@ -43,7 +46,8 @@ func TestImagePullBackOffDoublesUpToFiveMinutes(t *testing.T) {
 	})
 	p := getPod(t, ctx, c, "web")
 	assert.Equal(t, api.PodPending, p.Status.Phase)
-	assert.Equal(t, `Back-off pulling image "ngnix:1.25"`, containerStatus(p).State.Waiting.Message)
+	pullErr := `rpc error: code = Unknown desc = failed to pull and unpack image "docker.io/library/ngnix:1.25": failed to resolve reference "docker.io/library/ngnix:1.25": pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed`
+	assert.Equal(t, `Back-off pulling image "ngnix:1.25": ErrImagePull: `+pullErr, containerStatus(p).State.Waiting.Message)
 	ev := events(t, ctx, c, "web")
 	require.Len(t, ev, 5, "%q", ev)
 	assert.Equal(t, `Pulling: Pulling image "ngnix:1.25"`, ev[0])
@@ -52,7 +56,12 @@ func TestImagePullBackOffDoublesUpToFiveMinutes(t *testing.T) {
 	assert.Contains(t, ev, `BackOff: Back-off pulling image "ngnix:1.25"`)
 	assert.Contains(t, ev, `Failed: Error: ImagePullBackOff`)
 
-	require.NoError(t, c.Driver.Advance(ctx, 20*time.Minute))
+	reasons := map[string]bool{}
+	for range 20 * 60 {
+		require.NoError(t, c.Driver.Advance(ctx, time.Second))
+		reasons[containerStatus(getPod(t, ctx, c, "web")).State.Waiting.Reason] = true
+	}
+	assert.False(t, reasons["ContainerCreating"], "never ContainerCreating again: %v", reasons)
 	assert.Equal(t, []string{"10s", "20s", "40s", "1m20s", "2m40s", "5m0s"}, backoffs(c, "ErrImagePull, back-off "))
 }
 
@@ -81,6 +90,22 @@ func TestCrashLoopBackOffDoublesUpToFiveMinutes(t *testing.T) {
 	dumpTrace(t, c)
 	assert.Equal(t, []string{"10s", "20s", "40s", "1m20s", "2m40s", "5m0s"}, backoffs(c, "CrashLoopBackOff, back-off "))
 	assert.GreaterOrEqual(t, containerStatus(getPod(t, ctx, c, "crash")).RestartCount, int32(8))
+}
+
+// The crash-loop back-off forgets a container only when it ran for 10 minutes: the kubelet's
+// crashLoopBackOff (pkg/kubelet/kubelet.go, NewMainKubelet) expires an entry when the container's
+// FinishedAt is more than 600 s after the entry's last update, and flowcontrol.Backoff.Next
+// (k8s.io/client-go/util/flowcontrol/backoff.go) stamps that update with the clock at the restart,
+// not with the FinishedAt it is given. A container that runs 6 minutes between crashes therefore stays
+// at the 5-minute back-off, even though 11 minutes pass from one crash to the next.
+func TestCrashLoopBackOffResetsOnlyAfterTenMinutesOfRunning(t *testing.T) {
+	c, ctx := newCluster(t)
+	addNode(t, ctx, c, 1, nil)
+	p := newPod("crash", "node-1", "nginx:1.25")
+	p.Spec.Containers[0].Env = []api.EnvVar{{Name: "KUBESIM_CRASH_AFTER", Value: "6m"}}
+	createPod(t, ctx, c, p)
+	require.NoError(t, c.Driver.Advance(ctx, 90*time.Minute))
+	assert.Equal(t, []string{"10s", "20s", "40s", "1m20s", "2m40s", "5m0s"}, backoffs(c, "CrashLoopBackOff, back-off "))
 }
 
 // restartPolicy Never: a container that exits 0 leaves the pod Succeeded, its sandbox stopped.

@@ -2,7 +2,8 @@
 // KubeletConfiguration fields of a real kubelet that matter to kubesim.
 //
 //	NodeConfig{Capacity, Reserved, EvictionHard, Labels, Arch, Zone, Taints, PodCIDR, InternalIP, KubeletVersion}
-//	DefaultNodeConfig()            4 CPU, 8Gi, 110 pods, 100Gi disk, Kubernetes' default eviction thresholds
+//	DefaultNodeConfig()            4 CPU, 8Gi, 110 pods, 100Gi disk, nothing reserved, Kubernetes'
+//	                               default eviction thresholds
 //	(NodeConfig).Allocatable()     capacity - reserved - hard eviction thresholds
 //
 // Allocatable is the number the scheduler packs pods against. Kubernetes computes it exactly this way
@@ -23,6 +24,7 @@ type NodeConfig struct {
 	// Capacity is what the machine has: cpu, memory, pods (--max-pods, default 110), ephemeral-storage.
 	Capacity resource.ResourceList
 	// Reserved is --kube-reserved plus --system-reserved: kept back from pods for the OS and daemons.
+	// Both are empty by default in Kubernetes, and here.
 	Reserved resource.ResourceList
 	// EvictionHard is --eviction-hard.
 	EvictionHard EvictionThresholds
@@ -72,8 +74,8 @@ const (
 	statusRetryInterval = 10 * time.Second
 )
 
-// DefaultNodeConfig is a 4-CPU, 8Gi machine with Kubernetes' default max-pods and eviction thresholds
-// and a small reservation for the system.
+// DefaultNodeConfig is a 4-CPU, 8Gi machine with Kubernetes' defaults: max-pods 110, no kube-reserved
+// or system-reserved, and the hard eviction thresholds (so allocatable is cpu 4, memory 8Gi - 100Mi).
 func DefaultNodeConfig() NodeConfig {
 	return NodeConfig{
 		Capacity: resource.ResourceList{
@@ -81,10 +83,6 @@ func DefaultNodeConfig() NodeConfig {
 			resource.ResourceMemory:           resource.MustParse("8Gi"),
 			resource.ResourcePods:             resource.MustParse("110"),
 			resource.ResourceEphemeralStorage: resource.MustParse("100Gi"),
-		},
-		Reserved: resource.ResourceList{
-			resource.ResourceCPU:    resource.MustParse("100m"),
-			resource.ResourceMemory: resource.MustParse("256Mi"),
 		},
 		EvictionHard: EvictionThresholds{
 			MemoryAvailable:        resource.MustParse("100Mi"),
@@ -100,9 +98,6 @@ func (c NodeConfig) withDefaults() NodeConfig {
 	d := DefaultNodeConfig()
 	if c.Capacity == nil {
 		c.Capacity = d.Capacity
-	}
-	if c.Reserved == nil {
-		c.Reserved = d.Reserved
 	}
 	if c.EvictionHard == (EvictionThresholds{}) {
 		c.EvictionHard = d.EvictionHard

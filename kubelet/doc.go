@@ -23,7 +23,9 @@
 //     pods/status only when it changed.
 //  4. It stops a deleted pod gracefully (SIGTERM, SIGKILL after terminationGracePeriodSeconds),
 //     removes its sandbox, and then deletes it with grace period 0.
-//  5. It notices runtime trouble through its PLEG (Ready=False after 3 minutes without a relist) and
+//  5. It notices runtime trouble: Ready=False with "container runtime is down" 30 seconds after the
+//     runtime last answered its 5-second status check, and "PLEG is not healthy" after 3 minutes
+//     without a relist; runtime calls time out after 2 minutes (--runtime-request-timeout). It notices
 //     memory pressure through its eviction manager, which evicts pods in Kubernetes' order.
 //  6. It stays autonomous: when the apiserver cannot be reached, or rejects its credential, running
 //     containers keep running and pods keep being synced from what it last saw; status writes catch
@@ -31,7 +33,7 @@
 //
 // How time passes: every wait is on the injected clock. In step mode the kubelet exposes one unit of
 // work per Step (register, renew the Lease, report node status, sync one pod, write one pod status,
-// evict one pod); periodic work (relist every 1s, housekeeping every 10s, probes, backoffs) rides on
+// evict one pod); periodic work (relist every 1s, the runtime status check every 5s, housekeeping every 10s, probes, backoffs) rides on
 // clock timers. Give the runtime a CRIClock (cri.go) so that slow runtime calls, image pulls above
 // all, overlap across nodes in virtual time as they do in a real cluster.
 //

@@ -11,9 +11,10 @@
 // node.kubernetes.io/memory-pressure:NoSchedule taint), records `EvictionThresholdMet: Attempting to
 // reclaim memory`, and evicts one pod per round, chosen as Kubernetes ranks them: pods using more
 // memory than they requested first (so BestEffort pods, which request nothing, go first), then lower
-// priority, then the largest usage above request. The evicted pod is killed at once (hard
-// thresholds allow no grace period) and stays in the API as Failed with reason Evicted and a message
-// naming the container that used the most.
+// priority, then the largest usage above request. The evicted pod is killed with a grace period of
+// 1 second (a hard threshold allows no more; pkg/kubelet/eviction/eviction_manager.go) and stays in
+// the API as Failed with reason Evicted, the condition DisruptionTarget (reason TerminationByKubelet)
+// and a message naming every container that used more than it requested.
 //
 // A pressure condition stays True for evictionPressureTransitionPeriod (5 minutes) after the signal
 // recovers, so the node does not flap between pressure and no pressure.
@@ -36,6 +37,16 @@ import (
 // evictionPressureTransitionPeriod is how long a pressure condition outlives its signal.
 const evictionPressureTransitionPeriod = 5 * time.Minute
 
+// evictionGracePeriod is the grace period of a pod evicted for a hard threshold
+// (immediateEvictionGracePeriodSeconds).
+const evictionGracePeriod int64 = 1
+
+// The condition an evicted pod gets, as every disruption by a component does.
+const (
+	conditionDisruptionTarget  api.PodConditionType = "DisruptionTarget"
+	reasonTerminationByKubelet                      = "TerminationByKubelet"
+)
+
 // systemCriticalPriority is the priority at and above which a pod is never evicted.
 const systemCriticalPriority = 2_000_000_000
 
@@ -47,13 +58,14 @@ type evictionState struct {
 
 // podUsage is one pod's memory use, for ranking.
 type podUsage struct {
-	w       *podWorker
-	usage   int64 // working set of the pod's containers
-	request int64 // memory requests of the pod
-	top     string
-	topUse  int64
-	topReq  int64
+	w          *podWorker
+	usage      int64 // working set of the pod's containers
+	request    int64 // memory requests of the pod
+	containers map[string]containerUsage
 }
+
+// containerUsage is one container's memory use and request.
+type containerUsage struct{ use, request int64 }
 
 // synchronizeEviction runs one round of the eviction manager; it reports whether it evicted a pod.
 func (k *Kubelet) synchronizeEviction(ctx context.Context) bool {
@@ -114,7 +126,7 @@ func (k *Kubelet) rankForMemory(stats *fakeruntime.NodeStats) []podUsage {
 		}
 		u := usage[w.uid]
 		if u == nil {
-			u = &podUsage{w: w, request: api.PodRequests(w.pod).Memory().Value()}
+			u = &podUsage{w: w, request: api.PodRequests(w.pod).Memory().Value(), containers: map[string]containerUsage{}}
 			usage[w.uid] = u
 		}
 		ws := int64(c.MemoryWorkingSetBytes)
@@ -125,9 +137,7 @@ func (k *Kubelet) rankForMemory(stats *fakeruntime.NodeStats) []podUsage {
 				req = spec.Resources.Requests.Memory().Value()
 			}
 		}
-		if ws-req > u.topUse-u.topReq || u.top == "" {
-			u.top, u.topUse, u.topReq = c.Metadata.Name, ws, req
-		}
+		u.containers[c.Metadata.Name] = containerUsage{use: ws, request: req}
 	}
 	out := make([]podUsage, 0, len(usage))
 	for _, uid := range sortedKeys(usage) {
@@ -154,22 +164,36 @@ func (k *Kubelet) evict(ctx context.Context, u podUsage, available int64) {
 	w := u.w
 	msg := fmt.Sprintf("The node was low on resource: %s. Threshold quantity: %s, available: %s. ", resource.ResourceMemory,
 		k.cfg.EvictionHard.MemoryAvailable.String(), bytesQty(available))
-	if u.topUse > u.topReq {
-		msg += fmt.Sprintf("Container %s was using %s, request is %s, has larger consumption of %s. ", u.top, bytesQty(u.topUse),
-			bytesQty(u.topReq), resource.ResourceMemory)
+	for _, spec := range w.pod.Spec.Containers {
+		if c, ok := u.containers[spec.Name]; ok && c.use > c.request {
+			msg += fmt.Sprintf("Container %s was using %s, request is %s, has larger consumption of %s. ", spec.Name,
+				bytesQty(c.use), bytesQty(c.request), resource.ResourceMemory)
+		}
 	}
 	k.recorder.Event(ctx, w.pod, api.EventTypeWarning, "Evicted", msg)
 	w.evicted = true
-	w.status = &api.PodStatus{Phase: api.PodFailed, Reason: api.PodReasonEvicted, Message: msg}
-	s := &syncResult{k: k, w: w}
-	k.killPod(ctx, w, s, 0, "Stopping container %s")
+	w.status = &api.PodStatus{Phase: api.PodFailed, Reason: api.PodReasonEvicted, Message: msg,
+		Conditions: []api.PodCondition{{Type: conditionDisruptionTarget, Status: api.ConditionTrue,
+			Reason: reasonTerminationByKubelet, Message: msg, LastTransitionTime: api.NewTime(k.clock.Now())}}}
+	k.podRecord(w, "evict", "evicted pod %s (QoS %s, using %s of memory, requested %s): %s", w.key, api.QOSClass(w.pod),
+		bytesQty(u.usage), bytesQty(u.request), msg)
+	k.finishEviction(ctx, w, &syncResult{k: k, w: w})
+}
+
+// finishEviction stops an evicted pod's containers, each with the eviction's grace period, then its
+// sandbox. While a container is still stopping, the pod's next sync (when the stop completes) comes
+// back here.
+func (k *Kubelet) finishEviction(ctx context.Context, w *podWorker, s *syncResult) {
+	k.killPod(ctx, w, s, evictionGracePeriod, "Stopping container %s")
+	if now := k.clock.Now(); now.Before(w.busyUntil) {
+		k.enqueueAfter(w.key, w.busyUntil.Sub(now))
+		return
+	}
 	w.terminated = true
 	if v, err := k.inspect(ctx, w); err == nil {
 		w.view = v
 	}
 	k.setPodStatus(w)
-	k.podRecord(w, "evict", "evicted pod %s (QoS %s, using %s of memory, requested %s): %s", w.key, api.QOSClass(w.pod),
-		bytesQty(u.usage), bytesQty(u.request), msg)
 }
 
 func priority(p *api.Pod) int32 {

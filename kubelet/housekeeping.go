@@ -1,17 +1,18 @@
-// housekeeping.go: the kubelet's periodic checks on its runtime and its node (the runtime-up check,
-// the image manager's list, HandlePodCleanups, and the eviction manager's synchronize).
+// housekeeping.go: the kubelet's periodic checks on its node (the image manager's list,
+// HandlePodCleanups, and the eviction manager's synchronize).
 //
-//	housekeeping(ctx)     every 10s: runtime status and version, images, orphans, eviction
+//	housekeeping(ctx)     every 10s: images, orphans, eviction
 //	refreshImages(ctx)    the images the node status reports
 //
-// What it learns goes into runtimeHealth, which the node side reads to build the node status: this is
-// how a dead containerd becomes `container runtime is down` on the Node without the node side ever
-// calling the runtime itself.
+// What it learns goes into runtimeHealth, which the node side reads to build the node status, so the
+// node side never calls the runtime itself. (Whether the runtime answers at all is runtime_state.go's
+// check.)
 package kubelet
 
 import (
 	"context"
 	"slices"
+	"time"
 
 	"kubesim/api"
 	fakeruntime "kubesim/runtime"
@@ -24,43 +25,7 @@ func (k *Kubelet) housekeeping(ctx context.Context) bool {
 		k.after(taskHousekeeping, k.housekeepingBusyUntil.Sub(now))
 		return false
 	}
-	var status *fakeruntime.RuntimeStatus
-	var version *fakeruntime.VersionResponse
-	took, pending, err := k.call(func() (err error) {
-		if status, err = k.runtime.Status(ctx); err != nil {
-			return err
-		}
-		version, err = k.runtime.Version(ctx)
-		return err
-	})
-	down := ""
-	switch {
-	case fakeruntime.CodeOf(err) == fakeruntime.Unavailable:
-		// containerd refuses connections. (A hung containerd answers nothing at all; the PLEG, not
-		// this check, reports that.)
-		down = err.Error()
-	case err == nil:
-		for _, c := range status.Conditions {
-			if !c.Status {
-				down = c.Type + "=false: " + c.Message
-			}
-		}
-	}
-	k.mu.Lock()
-	wasDown := k.health.runtimeDown
-	k.health.checked = true
-	k.health.runtimeDown = down
-	if version != nil {
-		k.health.runtimeVersion = version.RuntimeName + "://" + version.RuntimeVersion
-	}
-	k.mu.Unlock()
-	if down != wasDown {
-		if down != "" {
-			k.record("runtime", "", "", "container runtime is down: %s", down)
-		} else if wasDown != "" {
-			k.record("runtime", "", "", "container runtime is up again")
-		}
-	}
+	took, pending, err := k.refreshImages(ctx)
 	next := housekeepingInterval
 	if pending {
 		k.housekeepingBusyUntil = now.Add(took)
@@ -70,17 +35,16 @@ func (k *Kubelet) housekeeping(ctx context.Context) bool {
 	if err != nil {
 		return false
 	}
-	k.refreshImages(ctx)
 	did := k.cleanupOrphans(ctx)
 	return k.synchronizeEviction(ctx) || did
 }
 
 // refreshImages reads the node's images for the node status (largest first, as Kubernetes lists
 // them, capped at 50).
-func (k *Kubelet) refreshImages(ctx context.Context) {
+func (k *Kubelet) refreshImages(ctx context.Context) (took time.Duration, pending bool, err error) {
 	var images []*fakeruntime.Image
-	if _, _, err := k.call(func() (err error) { images, err = k.runtime.ListImages(ctx); return }); err != nil {
-		return
+	if took, pending, err = k.call(func() (err error) { images, err = k.runtime.ListImages(ctx); return }); err != nil {
+		return took, pending, err
 	}
 	out := make([]api.ContainerImage, 0, len(images))
 	for _, img := range images {
@@ -97,6 +61,7 @@ func (k *Kubelet) refreshImages(ctx context.Context) {
 	k.mu.Lock()
 	k.health.images = out
 	k.mu.Unlock()
+	return took, pending, nil
 }
 
 // cleanupOrphans removes sandboxes of pods the kubelet no longer knows (deleted while it was down):

@@ -14,8 +14,10 @@
 //	Warning  Failed   Error: ImagePullBackOff
 //
 // A failed pull puts the image in back-off, 10s doubling to 300s (per pod and image); while in
-// back-off the container waits with reason ImagePullBackOff, and the kubelet tries again when the
-// back-off ends.
+// back-off the container waits with reason ImagePullBackOff and the message `Back-off pulling image
+// "ngnix:1.25": ErrImagePull: <the last pull error>`, and the kubelet tries again when the back-off
+// ends. During that retry the container keeps its last reason (the kubelet's reason cache holds the
+// last sync's error until a sync succeeds): only a first pull shows ContainerCreating.
 //
 // A pull takes time (the image's size over the registry's bandwidth). The kubelet does not wait for
 // it: it starts the pull, leaves the container waiting in ContainerCreating, and syncs the pod again
@@ -85,12 +87,12 @@ func (k *Kubelet) ensureImage(ctx context.Context, w *podWorker, s *syncResult, 
 	}
 
 	key := w.uid + "_" + image
-	if in, left := k.imageBackoff.InBackoffSince(key, k.imageBackoffSince(key)); in {
+	if in, left := k.imageBackoff.InBackOffSinceUpdate(key, k.clock.Now()); in {
 		msg := fmt.Sprintf("Back-off pulling image %q", image)
 		if r.waiting != nil && r.waiting.Reason == "ImagePullBackOff" {
 			return false // already waiting out this back-off; its timer will sync the pod
 		}
-		r.waiting = &api.ContainerStateWaiting{Reason: "ImagePullBackOff", Message: msg}
+		r.waiting = &api.ContainerStateWaiting{Reason: "ImagePullBackOff", Message: msg + ": " + r.lastPullErr}
 		k.recorder.Event(ctx, w.pod, api.EventTypeNormal, "BackOff", msg)
 		k.recorder.Event(ctx, w.pod, api.EventTypeWarning, "Failed", "Error: ImagePullBackOff")
 		k.enqueueAfter(w.key, left)
@@ -101,7 +103,9 @@ func (k *Kubelet) ensureImage(ctx context.Context, w *podWorker, s *syncResult, 
 	k.recorder.Eventf(ctx, w.pod, api.EventTypeNormal, "Pulling", "Pulling image %q", image)
 	p := &imagePull{image: image, started: k.clock.Now()}
 	r.pull = p
-	r.waiting = &api.ContainerStateWaiting{Reason: "ContainerCreating"}
+	if r.lastPullErr == "" {
+		r.waiting = &api.ContainerStateWaiting{Reason: "ContainerCreating"}
+	}
 	s.add("PullImage %q for container %s (imagePullPolicy %s)", image, spec.Name, policy)
 	if k.realtime {
 		go func() {
@@ -156,7 +160,9 @@ func (k *Kubelet) finishPull(ctx context.Context, w *podWorker, s *syncResult, s
 	p := *r.pull
 	k.mu.Unlock()
 	if !p.done {
-		r.waiting = &api.ContainerStateWaiting{Reason: "ContainerCreating"}
+		if r.lastPullErr == "" {
+			r.waiting = &api.ContainerStateWaiting{Reason: "ContainerCreating"}
+		}
 		return false
 	}
 	r.pull = nil
@@ -167,6 +173,7 @@ func (k *Kubelet) finishPull(ctx context.Context, w *podWorker, s *syncResult, s
 		k.recorder.Eventf(ctx, w.pod, api.EventTypeWarning, "Failed", "Failed to pull image %q: %v", p.image, p.err)
 		k.recorder.Event(ctx, w.pod, api.EventTypeWarning, "Failed", "Error: ErrImagePull")
 		r.waiting = &api.ContainerStateWaiting{Reason: "ErrImagePull", Message: p.err.Error()}
+		r.lastPullErr = "ErrImagePull: " + p.err.Error()
 		// The next sync finds the image in back-off and reports ImagePullBackOff.
 		k.enqueueAfter(w.key, time.Second)
 		s.add("pull of %q failed after %s: ErrImagePull, back-off %s", p.image, took, delay)
@@ -181,19 +188,11 @@ func (k *Kubelet) finishPull(ctx context.Context, w *podWorker, s *syncResult, s
 		return err
 	})
 	k.imageBackoff.Reset(w.uid + "_" + p.image)
+	r.lastPullErr = ""
 	waited := k.clock.Since(p.started).Truncate(time.Millisecond)
 	k.recorder.Eventf(ctx, w.pod, api.EventTypeNormal, "Pulled",
 		"Successfully pulled image %q in %s (%s including waiting). Image size: %d bytes.", p.image, took, waited, size)
 	s.add("pulled %q in %s (%d bytes)", p.image, took, size)
 	k.refreshImages(ctx)
 	return true
-}
-
-// imageBackoffSince is when the image's back-off was last extended: the back-off counts from the
-// last failed pull.
-func (k *Kubelet) imageBackoffSince(key string) time.Time {
-	if e, ok := k.imageBackoff.entries[key]; ok {
-		return e.lastUpdate
-	}
-	return time.Time{}
 }

@@ -7,7 +7,8 @@
 //
 // The status is built by setters, as in Kubernetes: capacity and allocatable from NodeConfig,
 // addresses, nodeInfo, images, and four conditions. Ready says whether the kubelet can run pods: it is
-// False when the PLEG has not relisted for 3 minutes (a hung runtime) or the runtime is down. The
+// False when the runtime has not answered for 30 seconds (runtime_state.go) or the PLEG has not
+// relisted for 3 minutes. The
 // pressure conditions come from the eviction manager. Each transition records an event
 // (`Node node-1 status is now: NodeReady`), and lastTransitionTime moves only on a transition.
 package kubelet
@@ -42,13 +43,15 @@ type nodeSide struct {
 // runtimeHealth is what the pod side learned about the runtime and the node's resources, for the node
 // status. It is guarded by Kubelet.mu.
 type runtimeHealth struct {
-	checked        bool      // housekeeping has run at least once
-	plegLastSeen   time.Time // when a relist last completed; zero: never
-	runtimeDown    string    // why the runtime is down ("" when it answers)
-	runtimeVersion string    // "containerd://2.0.2"
-	images         []api.ContainerImage
-	memoryPressure bool
-	diskPressure   bool
+	checked         bool      // updateRuntimeUp has run at least once
+	lastRuntimeSync time.Time // when the runtime last answered Status with RuntimeReady; zero: never
+	runtimeCheckErr string    // the last Status call's error, "" when it answered
+	runtimeNotReady string    // "container runtime not ready: ..." when RuntimeReady is false
+	plegLastSeen    time.Time // when a relist last completed; zero: never
+	runtimeVersion  string    // "containerd://2.0.2"
+	images          []api.ContainerImage
+	memoryPressure  bool
+	diskPressure    bool
 }
 
 func (k *Kubelet) healthSnapshot() runtimeHealth {
@@ -181,16 +184,9 @@ func pressureCondition(t api.NodeConditionType, pressure bool, yesReason, yesMsg
 	return api.NodeCondition{Type: t, Status: api.ConditionFalse, Reason: noReason, Message: noMsg}
 }
 
-// readyCondition is the Ready setter: the kubelet is ready when its runtime answers and its PLEG is
-// healthy.
+// readyCondition is the Ready setter: the kubelet is ready when runtimeErrors finds nothing.
 func (k *Kubelet) readyCondition(h runtimeHealth, now time.Time) api.NodeCondition {
-	var errs []string
-	if h.runtimeDown != "" {
-		errs = append(errs, "container runtime is down")
-	}
-	if err := plegHealthy(h.plegLastSeen, now); err != nil {
-		errs = append(errs, "PLEG is not healthy: "+err.Error())
-	}
+	errs := runtimeErrors(h, now)
 	if len(errs) == 0 {
 		return api.NodeCondition{Type: api.NodeReady, Status: api.ConditionTrue, Reason: "KubeletReady",
 			Message: "kubelet is posting ready status"}

@@ -12,7 +12,10 @@ import (
 )
 
 // A kubelet registers its Node with capacity, allocatable (capacity - reserved - hard eviction
-// threshold), labels and Ready=True, then renews its Lease every 10 seconds.
+// threshold), labels and Ready=True, then renews its Lease every 10 seconds. Nothing is reserved by
+// default (--kube-reserved and --system-reserved are empty, pkg/kubelet/apis/config/v1beta1/defaults.go),
+// so a 4-CPU node offers all 4 CPUs and its memory less the 100Mi memory.available eviction threshold
+// (pkg/kubelet/cm/node_container_manager_linux.go, GetNodeAllocatableAbsolute).
 func TestKubeletRegistersReadyNodeAndRenewsLease(t *testing.T) {
 	c, ctx := newCluster(t)
 	addNode(t, ctx, c, 1, nil)
@@ -22,10 +25,10 @@ func TestKubeletRegistersReadyNodeAndRenewsLease(t *testing.T) {
 	})
 	n := getNode(t, ctx, c, "node-1")
 	assert.Equal(t, "4", n.Status.Capacity.Cpu().String())
-	assert.Equal(t, "3900m", n.Status.Allocatable.Cpu().String())
+	assert.Equal(t, "4", n.Status.Allocatable.Cpu().String())
 	assert.Equal(t, "8Gi", n.Status.Capacity.Memory().String())
 	mem := n.Status.Allocatable.Memory()
-	assert.Equal(t, int64(8<<30-256<<20-100<<20), mem.Value())
+	assert.Equal(t, int64(8<<30-100<<20), mem.Value())
 	assert.Equal(t, "node-1", n.Labels[api.LabelHostname])
 	assert.Equal(t, "linux", n.Labels[api.LabelOSStable])
 	assert.Equal(t, "amd64", n.Labels[api.LabelArchStable])

@@ -54,18 +54,24 @@ func TestNodeAdmissionRejectsPodThatDoesNotFit(t *testing.T) {
 	runUntil(t, ctx, c, "c rejected", func() bool { return getPod(t, ctx, c, "c").Status.Phase == api.PodFailed })
 	p := getPod(t, ctx, c, "c")
 	assert.Equal(t, "OutOfcpu", p.Status.Reason)
-	assert.Equal(t, "Pod was rejected: Node didn't have enough resource: cpu, requested: 2000, used: 3500, capacity: 3900", p.Status.Message)
-	assert.Contains(t, events(t, ctx, c, "c"), "OutOfcpu: Node didn't have enough resource: cpu, requested: 2000, used: 3500, capacity: 3900")
+	assert.Equal(t, "Pod was rejected: Node didn't have enough resource: cpu, requested: 2000, used: 3500, capacity: 4000", p.Status.Message)
+	assert.Contains(t, events(t, ctx, c, "c"), "OutOfcpu: Node didn't have enough resource: cpu, requested: 2000, used: 3500, capacity: 4000")
 }
 
 // Memory pressure: a BestEffort pod whose memory keeps growing pushes memory.available under 100Mi;
 // the node reports MemoryPressure (and is tainted), and the eviction manager evicts that pod, not the
-// Burstable one that stays within its request.
+// Burstable one that stays within its request. As pkg/kubelet/eviction/eviction_manager.go does for a
+// hard threshold, it kills the pod with a grace period of 1 s (immediateEvictionGracePeriodSeconds),
+// adds the condition DisruptionTarget (reason TerminationByKubelet), and its message
+// (evictionMessage in pkg/kubelet/eviction/helpers.go) names every container using more than it
+// requested.
 func TestEvictionUnderMemoryPressureEvictsBestEffortFirst(t *testing.T) {
 	c, ctx := newCluster(t)
 	addNode(t, ctx, c, 1, func(cfg *kubelet.NodeConfig) { cfg.Capacity[resource.ResourceMemory] = resource.MustParse("1Gi") })
 	hog := newPod("hog", "node-1", "nginx:1.25")
 	hog.Spec.Containers[0].Env = []api.EnvVar{{Name: "KUBESIM_MEMORY_GROWTH", Value: "10Mi/s"}}
+	hog.Spec.Containers = append(hog.Spec.Containers, api.Container{Name: "sidecar", Image: "busybox:1.36",
+		Command: []string{"sleep", "infinity"}, Env: []api.EnvVar{{Name: "KUBESIM_MEMORY_GROWTH", Value: "1Mi/s"}}})
 	createPod(t, ctx, c, hog)
 	calm := newPod("calm", "node-1", "nginx:1.25")
 	calm.Spec.Containers[0].Resources.Requests = resource.ResourceList{resource.ResourceMemory: resource.MustParse("64Mi")}
@@ -74,7 +80,20 @@ func TestEvictionUnderMemoryPressureEvictsBestEffortFirst(t *testing.T) {
 
 	p := getPod(t, ctx, c, "hog")
 	assert.Equal(t, api.PodFailed, p.Status.Phase)
-	assert.Regexp(t, `^The node was low on resource: memory\. Threshold quantity: 100Mi, available: \d+Ki\. Container hog was using \d+Ki, request is 0, has larger consumption of memory\. $`, p.Status.Message)
+	assert.Regexp(t, `^The node was low on resource: memory\. Threshold quantity: 100Mi, available: \d+Ki\. `+
+		`Container hog was using \d+Ki, request is 0, has larger consumption of memory\. `+
+		`Container sidecar was using \d+Ki, request is 0, has larger consumption of memory\. $`, p.Status.Message)
+	var disruption *api.PodCondition
+	for i := range p.Status.Conditions {
+		if p.Status.Conditions[i].Type == "DisruptionTarget" {
+			disruption = &p.Status.Conditions[i]
+		}
+	}
+	require.NotNil(t, disruption, "%+v", p.Status.Conditions)
+	assert.Equal(t, api.ConditionTrue, disruption.Status)
+	assert.Equal(t, "TerminationByKubelet", disruption.Reason)
+	assert.Equal(t, p.Status.Message, disruption.Message)
+	assert.True(t, traceHas(c, "StopContainer hog (grace period 1s)"), "a hard threshold gives 1 s of grace")
 	assert.Contains(t, strings.Join(events(t, ctx, c, "hog"), "\n"), "Evicted: The node was low on resource: memory.")
 	assert.Contains(t, events(t, ctx, c, "node-1"), "EvictionThresholdMet: Attempting to reclaim memory")
 	assert.Equal(t, api.PodRunning, getPod(t, ctx, c, "calm").Status.Phase)
@@ -87,25 +106,36 @@ func TestEvictionUnderMemoryPressureEvictsBestEffortFirst(t *testing.T) {
 	assert.Contains(t, n.Spec.Taints, api.Taint{Key: api.TaintNodeMemoryPressure, Effect: api.TaintEffectNoSchedule})
 }
 
-// A hung runtime: relists stop completing, and 3 minutes later the node reports Ready=False with
-// "PLEG is not healthy"; the running container is not touched.
-func TestHungRuntimeMakesPLEGUnhealthyAndNodeNotReady(t *testing.T) {
+// A hung runtime, as a v1.34 kubelet sees it. updateRuntimeUp (pkg/kubelet/kubelet.go) asks the
+// runtime for its status every 5 s; runtimeErrors (pkg/kubelet/runtime.go) says "container runtime is
+// down" once 30 s (maxWaitForContainerRuntime) have passed without an answer, so the node is NotReady
+// within about 40 s. After 3 minutes without a relist the PLEG (pkg/kubelet/pleg/generic.go, Healthy)
+// joins in, and the message is the aggregate of both. The running container is not touched.
+func TestHungRuntimeIsDownAfter30sAndPLEGUnhealthyAfter3m(t *testing.T) {
 	c, ctx := newCluster(t)
 	node := addNode(t, ctx, c, 1, nil)
 	createPod(t, ctx, c, newPod("nginx", "node-1", "nginx:1.25"))
 	runUntil(t, ctx, c, "nginx Ready", func() bool { return condition(getPod(t, ctx, c, "nginx"), api.PodReady) == api.ConditionTrue })
 	id := strings.TrimPrefix(containerStatus(getPod(t, ctx, c, "nginx")).ContainerID, "containerd://")
 
+	hungAt := c.Clock.Now()
 	node.rt.SetFault(fakeruntime.FaultHung{})
 	runUntil(t, ctx, c, "node NotReady", func() bool {
 		return nodeCondition(getNode(t, ctx, c, "node-1"), api.NodeReady).Status == api.ConditionFalse
 	})
 	ready := nodeCondition(getNode(t, ctx, c, "node-1"), api.NodeReady)
-	dumpTrace(t, c)
 	assert.Equal(t, "KubeletNotReady", ready.Reason)
-	assert.Regexp(t, `^PLEG is not healthy: pleg was last seen active 3m\d+(\.\d+)?s ago; threshold is 3m0s$`, ready.Message)
-	assert.Error(t, node.PLEGHealthy())
+	assert.Equal(t, "container runtime is down", ready.Message)
+	assert.Less(t, c.Clock.Since(hungAt), 45*time.Second, "30 s without a runtime answer, seen at the next node status")
 	assert.Contains(t, events(t, ctx, c, "node-1"), "NodeNotReady: Node node-1 status is now: NodeNotReady")
+	assert.NoError(t, node.PLEGHealthy(), "the PLEG is still within its 3 minutes")
+
+	runUntil(t, ctx, c, "PLEG unhealthy too", func() bool {
+		return strings.Contains(nodeCondition(getNode(t, ctx, c, "node-1"), api.NodeReady).Message, "PLEG")
+	})
+	ready = nodeCondition(getNode(t, ctx, c, "node-1"), api.NodeReady)
+	assert.Regexp(t, `^\[container runtime is down, PLEG is not healthy: pleg was last seen active 3m\d+(\.\d+)?s ago; threshold is 3m0s\]$`, ready.Message)
+	assert.Error(t, node.PLEGHealthy())
 
 	node.rt.ClearFault()
 	st, err := node.rt.ContainerStatus(ctx, id)
@@ -114,6 +144,29 @@ func TestHungRuntimeMakesPLEGUnhealthyAndNodeNotReady(t *testing.T) {
 	runUntil(t, ctx, c, "node Ready again", func() bool {
 		return nodeCondition(getNode(t, ctx, c, "node-1"), api.NodeReady).Status == api.ConditionTrue
 	})
+}
+
+// Runtime calls on a hung runtime fail after --runtime-request-timeout, whose default is 2 minutes
+// (pkg/kubelet/apis/config/v1beta1/defaults.go): the simulator's nodes keep that default.
+func TestSimNodesTimeOutRuntimeCallsAfterTwoMinutes(t *testing.T) {
+	ctx := context.Background()
+	cfg := sim.FullCluster(1)
+	cfg.Seed, cfg.KeepTrace = 1, true
+	c, err := sim.New(ctx, cfg)
+	require.NoError(t, err)
+	defer c.Close()
+	n, ok := c.Node("node-1")
+	require.True(t, ok)
+	n.Runtime.SetFault(fakeruntime.FaultHung{})
+	require.NoError(t, c.Driver.Advance(ctx, 150*time.Second))
+	var failures []string
+	for _, e := range c.Trace.Events() {
+		if strings.HasPrefix(e.Message, "PLEG relist failed") {
+			failures = append(failures, e.Message)
+		}
+	}
+	require.NotEmpty(t, failures)
+	assert.Contains(t, failures[0], "PLEG relist failed after 2m0s: rpc error: code = DeadlineExceeded")
 }
 
 // kubectl delete pod: the kubelet stops the container (SIGTERM), removes the sandbox, then deletes
@@ -251,4 +304,25 @@ func TestRegistrationWithRejectedCredentialIsRetried(t *testing.T) {
 	assert.True(t, traceHas(c, "Unable to register node with API server: Unauthorized (retrying in 7s)"))
 	_, err := client.For[api.Node](admin(c)).Get(ctx, "", "node-1")
 	assert.Error(t, err, "no Node without a valid credential")
+}
+
+// When a hung containerd answers again, the kubelet notices within seconds, as a real kubelet's
+// blocked calls return as soon as containerd does: it does not wait out the 2-minute request timeout
+// of the calls that were hanging.
+func TestNodeIsReadySoonAfterAHungRuntimeRecovers(t *testing.T) {
+	c, ctx := newCluster(t)
+	node := addNode(t, ctx, c, 1, nil)
+	runUntil(t, ctx, c, "node Ready", func() bool {
+		n, err := client.For[api.Node](admin(c)).Get(ctx, "", "node-1")
+		return err == nil && nodeCondition(n, api.NodeReady).Status == api.ConditionTrue
+	})
+	node.rt.SetFault(fakeruntime.FaultHung{})
+	require.NoError(t, c.Driver.Advance(ctx, 3*time.Minute+10*time.Second))
+	require.Equal(t, api.ConditionFalse, nodeCondition(getNode(t, ctx, c, "node-1"), api.NodeReady).Status)
+	node.rt.ClearFault()
+	clearedAt := c.Clock.Now()
+	runUntil(t, ctx, c, "node Ready again", func() bool {
+		return nodeCondition(getNode(t, ctx, c, "node-1"), api.NodeReady).Status == api.ConditionTrue
+	})
+	assert.LessOrEqual(t, c.Clock.Since(clearedAt), 15*time.Second, "the next check, relist and node status")
 }

@@ -8,9 +8,10 @@
 // difference (a container started, exited, vanished) into a sync of its pod. That is how a crash
 // becomes a restart within about a second.
 //
-// The PLEG is also the kubelet's health check on its runtime: if a relist has not completed for 3
-// minutes (containerd hung, or so slow that one relist takes minutes), the node reports
-// Ready=False with `PLEG is not healthy: pleg was last seen active 3m0.1s ago; threshold is 3m0s`.
+// The PLEG is also a health check on the runtime: if a relist has not completed for 3 minutes
+// (containerd hung, or so slow that one relist takes minutes), the node's Ready message adds
+// `PLEG is not healthy: pleg was last seen active 3m0.1s ago; threshold is 3m0s` to the
+// `container runtime is down` that the status check (runtime_state.go) has reported since 30 s.
 // The containers already running are not touched: they keep running, unobserved.
 package kubelet
 
@@ -57,7 +58,10 @@ func (k *Kubelet) relist(ctx context.Context) {
 		containers, err = k.runtime.ListContainers(ctx, nil)
 		return err
 	})
-	if pending {
+	if pending && err == nil {
+		// A slow runtime's answer arrives took later. (A failed call does not hold the next relist
+		// back: on a hung runtime that would mean waiting out the 2-minute request timeout after
+		// containerd has recovered, where a real kubelet's blocked call returns at once.)
 		k.pleg.busyUntil = now.Add(took)
 	}
 	if err != nil {

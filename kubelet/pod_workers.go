@@ -27,6 +27,7 @@ type podSide struct {
 	crashBackoff          *Backoff              // CrashLoopBackOff, keyed by pod uid and container name
 	pleg                  pleg
 	housekeepingBusyUntil time.Time
+	runtimeUpBusyUntil    time.Time
 	realtime              bool // Run (not the step driver) is driving: slow calls may go to goroutines
 
 	// statusDirty holds the uids of pods whose computed status differs from the one last written.
@@ -41,8 +42,8 @@ func newPodSide(clk clock.Clock) podSide {
 	return podSide{
 		workers:      map[string]*podWorker{},
 		statusDirty:  map[string]bool{},
-		imageBackoff: newBackoff(clk, backoffInitial, backoffMax),
-		crashBackoff: newBackoff(clk, backoffInitial, backoffMax),
+		imageBackoff: newBackoff(clk, backoffInitial, backoffMax, 0),
+		crashBackoff: newBackoff(clk, backoffInitial, backoffMax, crashLoopBackOffExpiry),
 	}
 }
 
@@ -82,6 +83,9 @@ type containerRecord struct {
 	spec    *api.Container             // as in the pod's spec at the last sync
 	waiting *api.ContainerStateWaiting // why it is not running, when it is not
 	pull    *imagePull                 // an image pull in progress or just finished
+	// lastPullErr is the last failed pull of this container's image ("ErrImagePull: <error>"), kept
+	// for the back-off's message (the image manager's prevPullErrMsg); "" once a pull succeeds.
+	lastPullErr string
 
 	probes map[probeKind]*probeWorker
 }
@@ -110,6 +114,9 @@ func (w *podWorker) record(name string) *containerRecord {
 func (k *Kubelet) podStep(ctx context.Context) bool {
 	if k.takeDue(taskRelist) {
 		k.relist(ctx)
+	}
+	if k.takeDue(taskRuntimeUp) {
+		k.updateRuntimeUp(ctx)
 	}
 	k.runDueProbes(ctx)
 	if k.takeDue(taskHousekeeping) {
@@ -157,6 +164,8 @@ func (k *Kubelet) syncPod(ctx context.Context, key string) bool {
 	switch {
 	case pod.DeletionTimestamp != nil:
 		k.terminatePod(ctx, w, s)
+	case w.evicted && !w.terminated:
+		k.finishEviction(ctx, w, s)
 	case w.rejected || w.evicted || w.terminated:
 		// Nothing more to run: a rejected, evicted or finished pod keeps its final status.
 	case isTerminalPhase(pod.Status.Phase) && !w.admitted:

@@ -216,7 +216,7 @@ func (k *Kubelet) syncContainer(ctx context.Context, w *podWorker, s *syncResult
 			return nil
 		}
 		key := w.uid + "/" + spec.Name
-		if in, left := k.crashBackoff.InBackoffSince(key, cur.FinishedAt); in {
+		if in, left := k.crashBackoff.InBackOffSince(key, cur.FinishedAt); in {
 			delay := k.crashBackoff.Get(key)
 			waiting := &api.ContainerStateWaiting{Reason: "CrashLoopBackOff",
 				Message: fmt.Sprintf("back-off %s restarting failed container=%s pod=%s", delay, spec.Name, podDesc(w.pod))}

@@ -1,6 +1,6 @@
 // tasks.go: the kubelet's periodic tasks and how they become due.
 //
-//	task                  register, lease, node status, relist, housekeeping
+//	task                  register, lease, node status, relist, runtime up, housekeeping
 //	takeDue(t)            is t due? (and clear it)
 //	after(t, d)           make t due again after d, on a clock timer
 //
@@ -20,14 +20,15 @@ const (
 	taskLease                    // renew the Lease
 	taskNodeStatus               // compute, and maybe write, the node status
 	taskRelist                   // the PLEG relist
-	taskHousekeeping             // eviction manager, runtime status and images, orphan cleanup
+	taskRuntimeUp                // the runtime status check (updateRuntimeUp)
+	taskHousekeeping             // eviction manager, images, orphan cleanup
 )
 
-var allTasks = []task{taskRegister, taskLease, taskNodeStatus, taskRelist, taskHousekeeping}
+var allTasks = []task{taskRegister, taskLease, taskNodeStatus, taskRelist, taskRuntimeUp, taskHousekeeping}
 
 // side says which loop runs a task.
 func (t task) side() side {
-	if t == taskRelist || t == taskHousekeeping {
+	if t == taskRelist || t == taskRuntimeUp || t == taskHousekeeping {
 		return sidePod
 	}
 	return sideNode

@@ -33,8 +33,12 @@
 //   - Filter is O(nodes) per pod: each node's requests, ports and affinity pods are precomputed in
 //     its NodeInfo, and a cycle looks at only as many nodes as percentageOfNodesToScore asks.
 //
+// It follows kube-scheduler v1.34 (Explain says so where 1.35 differs: BalancedAllocation's formula
+// and the untolerated-taint message).
+//
 // What it simplifies: no volume, DRA or scheduling-gate plugins; no extenders; no Permit or PreBind
-// points; no PodDisruptionBudgets in preemption; no default topology spread constraints; queueing
+// points; no PodDisruptionBudgets in preemption; default topology spreading counts Services and
+// ReplicaSets only (kubesim has no StatefulSets or ReplicationControllers); queueing
 // hints are matched on the event type only; backoff and the 5-minute limit are exact timers where
 // Kubernetes polls every second and every 30 seconds.
 package scheduler

@@ -43,7 +43,7 @@ func ExampleScheduler_Explain() {
 	//   NodeUnschedulable  pass           pass    pass
 	//   NodeName           pass           pass    pass
 	//   TaintToleration    FAIL           pass    pass
-	//   NodeAffinity       pass           pass    pass
+	//   NodeAffinity       skip           skip    skip
 	//   NodePorts          skip           skip    skip
 	//   NodeResourcesFit   pass           pass    pass
 	//   PodTopologySpread  skip           skip    skip
@@ -57,4 +57,8 @@ func ExampleScheduler_Explain() {
 	//   NodeResourcesBalancedAllocation  1       96→96   98→98
 	//   ImageLocality                    1       0→0     0→0
 	//   TOTAL                                    486     490
+	//
+	// Notes
+	//   - TaintToleration: v1.34 names the taint; 1.35+ says only node(s) had untolerated taint(s)
+	//   - NodeResourcesBalancedAllocation: v1.34's formula; 1.35+ scores the improvement a placement brings
 }

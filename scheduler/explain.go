@@ -14,6 +14,7 @@ import (
 
 	"kubesim/api"
 	"kubesim/scheduler/framework"
+	"kubesim/scheduler/plugins"
 )
 
 // Explanation is the full account of where a pod would go and why. It marshals to JSON.
@@ -30,7 +31,18 @@ type Explanation struct {
 	TiedWith []string `json:"tiedWith,omitempty"`
 	// Message is what FailedScheduling would say (before preemption) when no node passes.
 	Message string `json:"message,omitempty"`
+	// Notes say where a number or a message comes from: defaults nobody wrote in the pod, and what
+	// changed after Kubernetes 1.34, the version kubesim follows.
+	Notes []string `json:"notes,omitempty"`
 }
+
+// The notes Explain may add.
+const (
+	noteDefaultSpread = "PodTopologySpread: the pod has no constraints of its own, so the system defaults apply " +
+		"(hostname maxSkew 3, zone maxSkew 5, ScheduleAnyway) over its ReplicaSet's and Services' pods"
+	noteBalancedAllocation = "NodeResourcesBalancedAllocation: v1.34's formula; 1.35+ scores the improvement a placement brings"
+	noteUntoleratedTaint   = "TaintToleration: v1.34 names the taint; 1.35+ says only node(s) had untolerated taint(s)"
+)
 
 // NodeExplanation is one node's account.
 type NodeExplanation struct {
@@ -73,7 +85,8 @@ func (s *Scheduler) Explain(pod *api.Pod) (*Explanation, error) {
 	state := framework.NewCycleState()
 	statuses := framework.NodeToStatus{}
 	var feasible []*framework.NodeInfo
-	if st := fwk.RunPreFilterPlugins(ctx, state, pod); !st.IsSuccess() {
+	pre, st, narrowedBy := fwk.RunPreFilterPlugins(ctx, state, pod)
+	if !st.IsSuccess() {
 		if !st.IsRejected() {
 			return nil, st.AsError()
 		}
@@ -83,12 +96,22 @@ func (s *Scheduler) Explain(pod *api.Pod) (*Explanation, error) {
 			statuses[ni.Name()] = st
 		}
 	} else {
+		candidates := map[string]bool{}
+		for _, ni := range narrowNodes(snapshot.List(), pre, narrowedBy, statuses) {
+			candidates[ni.Name()] = true
+		}
 		for _, ni := range snapshot.List() {
+			if !candidates[ni.Name()] {
+				// PreFilter left this node out: a real cycle never filters it.
+				ex.Nodes = append(ex.Nodes, NodeExplanation{Name: ni.Name(), RejectedBy: strings.Join(narrowedBy, ", "),
+					Reason: statuses[ni.Name()].Message()})
+				continue
+			}
 			ne := NodeExplanation{Name: ni.Name(), Filters: fwk.RunAllFilterPlugins(ctx, state, pod, ni), Feasible: true}
 			for _, v := range ne.Filters {
 				if v.Code != framework.Success.String() && v.Code != framework.Skip.String() {
 					ne.Feasible, ne.RejectedBy, ne.Reason = false, v.Plugin, v.Reason
-					statuses[ni.Name()] = framework.NewStatus(framework.Unschedulable, v.Reason)
+					statuses[ni.Name()] = v.Status
 					break
 				}
 			}
@@ -99,6 +122,12 @@ func (s *Scheduler) Explain(pod *api.Pod) (*Explanation, error) {
 		}
 	}
 	ex.Feasible = len(feasible)
+	for _, n := range ex.Nodes {
+		if n.RejectedBy == plugins.TaintTolerationName {
+			ex.Notes = append(ex.Notes, noteUntoleratedTaint)
+			break
+		}
+	}
 	if len(feasible) == 0 {
 		fitErr := &framework.FitError{Pod: pod, NumAllNodes: snapshot.NumNodes(), Diagnosis: framework.Diagnosis{NodeToStatus: statuses}}
 		if ex.PreFilter != "" {
@@ -132,11 +161,36 @@ func (s *Scheduler) Explain(pod *api.Pod) (*Explanation, error) {
 			ex.TiedWith = append(ex.TiedWith, ns.Name)
 		}
 	}
+	ex.Notes = append(ex.Notes, scoreNotes(pod, scores)...)
 	return ex, nil
 }
 
-// String renders the explanation as tables: filters (nodes across, plugins down), then scores.
+// scoreNotes explains the scores a learner might not expect.
+func scoreNotes(pod *api.Pod, scores []framework.NodePluginScores) []string {
+	var notes []string
+	for _, ps := range scores[0].Scores {
+		switch {
+		case ps.Plugin == plugins.PodTopologySpreadName && len(pod.Spec.TopologySpreadConstraints) == 0:
+			notes = append(notes, noteDefaultSpread)
+		case ps.Plugin == plugins.BalancedAllocationName:
+			notes = append(notes, noteBalancedAllocation)
+		}
+	}
+	return notes
+}
+
+// String renders the explanation as tables: filters (nodes across, plugins down), then scores, then
+// the notes.
 func (e *Explanation) String() string {
+	out := e.tables()
+	if len(e.Notes) > 0 {
+		out += "\nNotes\n  - " + strings.Join(e.Notes, "\n  - ") + "\n"
+	}
+	return out
+}
+
+// tables renders the verdicts and the scores.
+func (e *Explanation) tables() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Pod %s (schedulerName %s): %d of %d nodes pass Filter", e.Pod, e.SchedulerName, e.Feasible, len(e.Nodes))
 	switch {
@@ -160,18 +214,32 @@ func (e *Explanation) String() string {
 	b.WriteString("\nFilter\n")
 	tw := tabwriter.NewWriter(&b, 2, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "  PLUGIN\t%s\n", strings.Join(names, "\t"))
-	if len(e.Nodes) > 0 {
-		for p, v := range e.Nodes[0].Filters {
-			row := []string{v.Plugin}
-			for _, n := range e.Nodes {
-				row = append(row, verdictCell(n.Filters[p]))
+	var plugins []string // the filter plugins, from any node PreFilter left in
+	for _, n := range e.Nodes {
+		if len(n.Filters) > 0 {
+			for _, v := range n.Filters {
+				plugins = append(plugins, v.Plugin)
 			}
-			fmt.Fprintf(tw, "  %s\n", strings.Join(row, "\t"))
+			break
 		}
+	}
+	for p, name := range plugins {
+		row := []string{name}
+		for _, n := range e.Nodes {
+			cell := "-" // left out at PreFilter: never filtered
+			if len(n.Filters) > 0 {
+				cell = verdictCell(n.Filters[p])
+			}
+			row = append(row, cell)
+		}
+		fmt.Fprintf(tw, "  %s\n", strings.Join(row, "\t"))
 	}
 	tw.Flush()
 	var reasons []string
 	for _, n := range e.Nodes {
+		if len(n.Filters) == 0 && n.Reason != "" {
+			reasons = append(reasons, fmt.Sprintf("  %s, PreFilter %s: %s", n.Name, n.RejectedBy, n.Reason))
+		}
 		for _, v := range n.Filters {
 			if v.Reason != "" {
 				reasons = append(reasons, fmt.Sprintf("  %s, %s: %s", n.Name, v.Plugin, v.Reason))

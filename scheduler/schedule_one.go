@@ -186,11 +186,15 @@ func (s *Scheduler) schedulePod(ctx context.Context, fwk *framework.Framework, s
 	return res, nil
 }
 
-// findNodesThatFitPod runs PreFilter, tries the nominated node first, then filters the nodes.
+// findNodesThatFitPod runs PreFilter, tries the nominated node first, then filters the nodes that
+// PreFilter left in.
 func (s *Scheduler) findNodesThatFitPod(ctx context.Context, fwk *framework.Framework, state *framework.CycleState, pod *api.Pod, snapshot *framework.Snapshot, res *scheduleResult) ([]*framework.NodeInfo, error) {
 	res.Diagnosis = framework.Diagnosis{NodeToStatus: framework.NodeToStatus{}}
 	nodes := snapshot.List()
-	st := fwk.RunPreFilterPlugins(ctx, state, pod)
+	pre, st, narrowedBy := fwk.RunPreFilterPlugins(ctx, state, pod)
+	for _, name := range narrowedBy {
+		res.Diagnosis.AddUnschedulablePlugin(name)
+	}
 	if !st.IsSuccess() {
 		if !st.IsRejected() {
 			return nil, st.AsError()
@@ -211,7 +215,30 @@ func (s *Scheduler) findNodesThatFitPod(ctx context.Context, fwk *framework.Fram
 			return []*framework.NodeInfo{ni}, nil
 		}
 	}
+	nodes = narrowNodes(nodes, pre, narrowedBy, res.Diagnosis.NodeToStatus)
+	if len(nodes) == 0 {
+		return nil, nil // the nodes it names do not exist
+	}
 	return s.findNodesThatPassFilters(ctx, fwk, state, pod, nodes, res)
+}
+
+// narrowNodes keeps the nodes a PreFilterResult left in, and gives each of the others the status
+// Kubernetes gives them: `node(s) didn't satisfy plugin(s) [NodeAffinity]`, unresolvable.
+func narrowNodes(nodes []*framework.NodeInfo, pre *framework.PreFilterResult, narrowedBy []string, statuses framework.NodeToStatus) []*framework.NodeInfo {
+	if pre.AllNodes() {
+		return nodes
+	}
+	out := make([]*framework.NodeInfo, 0, len(pre.NodeNames))
+	absent := framework.NewStatus(framework.UnschedulableAndUnresolvable,
+		fmt.Sprintf("node(s) didn't satisfy plugin(s) %v", narrowedBy))
+	for _, ni := range nodes {
+		if pre.NodeNames[ni.Name()] {
+			out = append(out, ni)
+		} else {
+			statuses[ni.Name()] = absent
+		}
+	}
+	return out
 }
 
 // findNodesThatPassFilters filters nodes, starting where the last cycle stopped (so every node gets

@@ -72,8 +72,10 @@ type Scheduler struct {
 	profiles map[string]*profile // by schedulerName
 	percent  int32
 
-	podInformer  *client.Informer[api.Pod, *api.Pod]
-	nodeInformer *client.Informer[api.Node, *api.Node]
+	podInformer     *client.Informer[api.Pod, *api.Pod]
+	nodeInformer    *client.Informer[api.Node, *api.Node]
+	serviceInformer *client.Informer[api.Service, *api.Service]       // see workloads.go
+	rsInformer      *client.Informer[api.ReplicaSet, *api.ReplicaSet] // see workloads.go
 
 	// cycleMu serialises scheduling cycles and Explain: they share the snapshot (refreshed from the
 	// cache at the start of each), the random source and the round-robin start index below.
@@ -97,6 +99,7 @@ func New(o Options) (*Scheduler, error) {
 	}
 	s.podInformer = client.NewInformer[api.Pod](o.Client, client.InformerOptions{Clock: o.Clock, Trace: o.Trace, Name: s.name + " pods"})
 	s.nodeInformer = client.NewInformer[api.Node](o.Client, client.InformerOptions{Clock: o.Clock, Trace: o.Trace, Name: s.name + " nodes"})
+	s.newWorkloadInformers(o.Client, o)
 	s.addEventHandlers()
 	return s, nil
 }
@@ -136,7 +139,8 @@ func newScheduler(o Options) (*Scheduler, error) {
 		if o.Client != nil {
 			rec = client.NewEventRecorder(o.Client, p.SchedulerName, "", o.Clock, o.Trace)
 		}
-		fwk, err := framework.NewFramework(registry, p, framework.Options{Client: o.Client, Recorder: rec, Clock: o.Clock, Trace: s.record})
+		fwk, err := framework.NewFramework(registry, p, framework.Options{Client: o.Client, Recorder: rec, Clock: o.Clock, Trace: s.record,
+			Workloads: workloadLister{s}})
 		if err != nil {
 			return nil, err
 		}
@@ -156,9 +160,9 @@ func newScheduler(o Options) (*Scheduler, error) {
 // Name is the component's name.
 func (s *Scheduler) Name() string { return s.name }
 
-// Informers are the pod and node informers.
+// Informers are the pod, node, Service and ReplicaSet informers.
 func (s *Scheduler) Informers() []client.InformerHandle {
-	return []client.InformerHandle{s.podInformer, s.nodeInformer}
+	return []client.InformerHandle{s.podInformer, s.nodeInformer, s.serviceInformer, s.rsInformer}
 }
 
 // Step runs one scheduling cycle, and in step mode its binding cycle too, if a pod is waiting in the

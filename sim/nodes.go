@@ -7,7 +7,6 @@ package sim
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"kubesim/api"
 	"kubesim/api/resource"
@@ -70,7 +69,7 @@ func (c *Cluster) StartNode(ctx context.Context, spec NodeSpec, index int) (*Nod
 	podCIDR := fmt.Sprintf("10.244.%d.0/24", index)
 	criClock := kubelet.NewCRIClock(c.Clock)
 	rt, err := fakeruntime.New(fakeruntime.Options{Clock: criClock, NodeName: spec.Name, PodCIDR: podCIDR, Arch: spec.Arch,
-		Trace: c.Trace, RequestTimeout: runtimeTimeout})
+		Trace: c.Trace})
 	if err != nil {
 		return nil, fmt.Errorf("node %s: %w", spec.Name, err)
 	}
@@ -90,11 +89,6 @@ func (c *Cluster) StartNode(ctx context.Context, spec NodeSpec, index int) (*Nod
 	c.nodeOrder = append(c.nodeOrder, spec.Name)
 	return n, nil
 }
-
-// runtimeTimeout is the kubelet's --runtime-request-timeout in kubesim: the Kubernetes default is two
-// minutes, but a hung runtime would then make each blocked call cost two minutes of cluster time; 10 s
-// keeps the runtime-hung scenario's story short without changing its signs.
-const runtimeTimeout = 10 * time.Second
 
 // Node returns a running node by name.
 func (c *Cluster) Node(name string) (*Node, bool) {

@@ -19,8 +19,20 @@ import (
 // ComputeHash hashes a pod template with FNV-32a, as Kubernetes' controller.ComputeHash does, and
 // renders the number with SafeEncodeString. collisionCount (status.collisionCount) is mixed in when
 // set: if a ReplicaSet of that name exists with another template, the controller bumps the count and
-// so gets a new name. Kubernetes hashes a deep print of the Go object; kubesim hashes its JSON, which
-// is just as stable (the same template always gives the same hash) but gives different values.
+// so gets a new name.
+//
+// The bytes hashed differ, so the values differ from a real cluster's (while being just as stable).
+// Kubernetes v1.34 (pkg/controller/controller_utils.go, ComputeHash) hashes
+// hashutil.DeepHashObject's output: go-spew's "%#v" print of the k8s.io/api/core/v1.PodTemplateSpec
+// struct, e.g. `(v1.PodTemplateSpec){ObjectMeta:(v1.ObjectMeta){Name:(string) ... Requests:(v1.ResourceList)
+// map[cpu:{i:(resource.int64Amount){value:(int64)100 scale:(resource.Scale)-3} d:(resource.infDecAmount)
+// {Dec:(*inf.Dec)<nil>} s:(string)100m Format:(resource.Format)DecimalSI}] ...`. That text names every
+// field of every struct of that exact k8s.io/api release in declaration order (ones kubesim does not
+// model, such as RestartPolicyRules or HostnameOverride, as `<nil>`), the private fields of
+// resource.Quantity including its cached string, and the template as the real apiserver's defaulting
+// left it (securityContext {}, terminationMessagePath, ...). Reproducing it would mean copying the
+// layout of k8s.io/api's types into kubesim and re-checking it at every Kubernetes release (any new
+// field changes every hash), so kubesim hashes the template's JSON instead.
 func ComputeHash(template *api.PodTemplateSpec, collisionCount *int32) string {
 	h := fnv.New32a()
 	b, err := json.Marshal(template)

@@ -24,11 +24,12 @@
 //     cache never makes it create twice.
 //   - Creates go in slow-start batches of 1, 2, 4, ...; a failure stops the remaining batches.
 //   - Deletes take the least useful pods first (ranking.go): unscheduled, then Pending, not ready,
-//     ready for less time, more restarts, newer.
+//     lower pod-deletion-cost, doubled up on a node, ready for less time and newer (in the logarithmic
+//     buckets of LogarithmicScaleDown, ties by UID), more restarts.
 //   - Orphan pods matching the selector are adopted; owned pods whose labels stop matching are released.
 //   - Status (replicas, fullyLabeledReplicas, readyReplicas, availableReplicas honouring
 //     minReadySeconds, observedGeneration, ReplicaFailure) is written, only when it changed.
 //
-// What it simplifies: creates within a batch run one after another, not in parallel; pod-deletion-cost
-// and the "doubled up on one node" rank are not used; no terminatingReplicas in status.
+// What it simplifies: creates within a batch run one after another, not in parallel; no
+// terminatingReplicas in status.
 package replicaset

@@ -105,7 +105,7 @@ func (c *Controller) manageReplicas(ctx context.Context, pods []*api.Pod, rs *ap
 
 	case diff > 0:
 		n := min(diff, BurstReplicas)
-		victims := podsToDelete(pods, n)
+		victims := podsToDelete(pods, c.relatedPods(rs), n, c.clock.Now())
 		keys := make([]string, len(victims))
 		why := make([]string, len(victims))
 		for i, p := range victims {

@@ -10,6 +10,7 @@ package framework
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync/atomic"
 
 	"kubesim/api"
@@ -47,6 +48,8 @@ type Options struct {
 	Clock    clock.Clock
 	// Trace records a trace event (nil: no trace).
 	Trace func(trace.Event)
+	// Workloads finds the Services and ReplicaSets pods belong to (nil: none).
+	Workloads WorkloadLister
 }
 
 // Framework runs one profile's plugins.
@@ -171,6 +174,7 @@ func (f *Framework) SetCycle(s *Snapshot, n Nominator) { f.snapshot, f.nominator
 // Handle methods.
 
 func (f *Framework) SnapshotSharedLister() *Snapshot      { return f.snapshot }
+func (f *Framework) Workloads() WorkloadLister            { return f.opts.Workloads }
 func (f *Framework) ClientSet() *client.Client            { return f.opts.Client }
 func (f *Framework) EventRecorder() *client.EventRecorder { return f.opts.Recorder }
 func (f *Framework) Clock() clock.Clock                   { return f.opts.Clock }
@@ -197,25 +201,44 @@ func withPlugin(st *Status, name string) *Status {
 	return &c
 }
 
-// RunPreFilterPlugins runs every PreFilter plugin. A rejection is returned as is (its message becomes
-// the FitError's PreFilter message); an error is wrapped with the plugin's name.
-func (f *Framework) RunPreFilterPlugins(ctx context.Context, state *CycleState, pod *api.Pod) *Status {
+// RunPreFilterPlugins runs every PreFilter plugin and merges their results. UnschedulableAndUnresolvable
+// stops at once; Unschedulable is remembered and returned once the others have run; an error is
+// wrapped with the plugin's name. A rejection's message becomes the FitError's PreFilter message.
+// pluginsWithNodes lists (sorted) the plugins that narrowed the nodes; when together they leave none,
+// the pod is rejected with `node(s) didn't satisfy plugin NodeAffinity` (or `plugin(s) [...]
+// simultaneously`).
+func (f *Framework) RunPreFilterPlugins(ctx context.Context, state *CycleState, pod *api.Pod) (result *PreFilterResult, status *Status, pluginsWithNodes []string) {
 	for _, pl := range f.preFilter {
-		st := f.runPreFilter(ctx, pl, state, pod)
+		r, st := f.runPreFilter(ctx, pl, state, pod)
 		switch {
-		case st.IsSuccess():
 		case st.IsSkip():
 			state.skipFilter |= f.bit[pl.Name()]
-		case st.IsRejected():
-			return withPlugin(st, pl.Name())
-		default:
-			return AsStatus(fmt.Errorf("running PreFilter plugin %q: %w", pl.Name(), st.AsError())).WithPlugin(pl.Name())
+			continue
+		case st.Code() == UnschedulableAndUnresolvable:
+			return nil, withPlugin(st, pl.Name()), nil
+		case st.Code() == Unschedulable:
+			status = withPlugin(st, pl.Name())
+			continue
+		case !st.IsSuccess():
+			return nil, AsStatus(fmt.Errorf("running PreFilter plugin %q: %w", pl.Name(), st.AsError())).WithPlugin(pl.Name()), nil
+		}
+		if !r.AllNodes() {
+			pluginsWithNodes = append(pluginsWithNodes, pl.Name())
+			slices.Sort(pluginsWithNodes)
+		}
+		result = result.Merge(r)
+		if !result.AllNodes() && len(result.NodeNames) == 0 {
+			msg := fmt.Sprintf("node(s) didn't satisfy plugin(s) %v simultaneously", pluginsWithNodes)
+			if len(pluginsWithNodes) == 1 {
+				msg = "node(s) didn't satisfy plugin " + pluginsWithNodes[0]
+			}
+			return result, NewStatus(UnschedulableAndUnresolvable, msg), pluginsWithNodes
 		}
 	}
-	return nil
+	return result, status, pluginsWithNodes
 }
 
-func (f *Framework) runPreFilter(ctx context.Context, pl PreFilterPlugin, state *CycleState, pod *api.Pod) (st *Status) {
+func (f *Framework) runPreFilter(ctx context.Context, pl PreFilterPlugin, state *CycleState, pod *api.Pod) (r *PreFilterResult, st *Status) {
 	defer guard(pl.Name(), &st)
 	return pl.PreFilter(ctx, state, pod)
 }
@@ -278,6 +301,8 @@ type FilterVerdict struct {
 	Plugin string `json:"plugin"`
 	Code   string `json:"code"`
 	Reason string `json:"reason,omitempty"`
+	// Status is the plugin's status itself, with each of its reasons: a FitError counts every one.
+	Status *Status `json:"-"`
 }
 
 // RunAllFilterPlugins runs every Filter plugin on a node, even after a rejection, so that Explain can
@@ -290,7 +315,7 @@ func (f *Framework) RunAllFilterPlugins(ctx context.Context, state *CycleState, 
 			continue
 		}
 		st := f.runFilter(ctx, pl, state, pod, nodeInfo)
-		out = append(out, FilterVerdict{Plugin: pl.Name(), Code: st.Code().String(), Reason: st.Message()})
+		out = append(out, FilterVerdict{Plugin: pl.Name(), Code: st.Code().String(), Reason: st.Message(), Status: st})
 	}
 	return out
 }

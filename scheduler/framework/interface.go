@@ -39,10 +39,11 @@ type QueueSortPlugin interface {
 }
 
 // PreFilterPlugin runs once per pod before any Filter. Returning Skip means the plugin's Filter is
-// not needed for this pod; Unschedulable rejects the pod on every node at once.
+// not needed for this pod; Unschedulable rejects the pod on every node at once; a PreFilterResult
+// (nil: all nodes) narrows the nodes the cycle filters.
 type PreFilterPlugin interface {
 	Plugin
-	PreFilter(ctx context.Context, state *CycleState, pod *api.Pod) *Status
+	PreFilter(ctx context.Context, state *CycleState, pod *api.Pod) (*PreFilterResult, *Status)
 	// PreFilterExtensions returns nil, or the hooks that keep the plugin's PreFilter state right when
 	// preemption imagines a pod gone, or nominated pods added.
 	PreFilterExtensions() PreFilterExtensions
@@ -139,11 +140,22 @@ type Nominator interface {
 	NominatedPodsForNode(nodeName string) []*PodInfo
 }
 
-// Handle is what the framework gives plugins: the cycle's snapshot, the scheduler's client and
-// recorder, the clock, and the framework's own runners, which preemption uses to ask "would the pod
-// fit if these pods were gone?".
+// WorkloadLister finds, in the scheduler's informer caches, the objects a pod belongs to: what
+// PodTopologySpread reads (through listers, in Kubernetes) to spread a workload's pods by default.
+type WorkloadLister interface {
+	// Services lists the Services of a namespace.
+	Services(namespace string) []*api.Service
+	// ReplicaSet returns a ReplicaSet by namespace and name.
+	ReplicaSet(namespace, name string) (*api.ReplicaSet, bool)
+}
+
+// Handle is what the framework gives plugins: the cycle's snapshot, the scheduler's client,
+// recorder and workload caches, the clock, and the framework's own runners, which preemption uses
+// to ask "would the pod fit if these pods were gone?".
 type Handle interface {
 	SnapshotSharedLister() *Snapshot
+	// Workloads is nil when the scheduler watches no workloads (the algorithm benchmarks).
+	Workloads() WorkloadLister
 	ClientSet() *client.Client
 	EventRecorder() *client.EventRecorder
 	Clock() clock.Clock

@@ -9,6 +9,6 @@
 // and its extensions), then defaultpreemption.go.
 //
 // Promised: Kubernetes' rejection messages, word for word, and its scoring formulas.
-// Simplified: no volume plugins, no plugin arguments (defaults only), no default topology spread
-// constraints, no PodDisruptionBudgets.
+// Simplified: no volume plugins, no plugin arguments (defaults only: the system default topology
+// spread constraints among them), no PodDisruptionBudgets.
 package plugins

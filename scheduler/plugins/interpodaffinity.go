@@ -152,15 +152,15 @@ func (s *affinityState) updateWithPod(existing *framework.PodInfo, node *api.Nod
 
 // PreFilter counts the matching pods per domain. It skips the Filter when the pod has no required
 // terms and no running pod has required anti-affinity: then there is nothing to check.
-func (pl *InterPodAffinity) PreFilter(_ context.Context, state *framework.CycleState, pod *api.Pod) *framework.Status {
+func (pl *InterPodAffinity) PreFilter(_ context.Context, state *framework.CycleState, pod *api.Pod) (*framework.PreFilterResult, *framework.Status) {
 	pi := framework.NewPodInfo(pod)
 	if pi.ParseError != nil {
-		return framework.AsStatus(fmt.Errorf("parsing pod: %w", pi.ParseError))
+		return nil, framework.AsStatus(fmt.Errorf("parsing pod: %w", pi.ParseError))
 	}
 	snap := pl.handle.SnapshotSharedLister()
 	hasTerms := len(pi.RequiredAffinityTerms)+len(pi.RequiredAntiAffinityTerms) > 0
 	if !hasTerms && !snap.HavePodsWithRequiredAntiAffinity() {
-		return framework.NewStatus(framework.Skip)
+		return nil, framework.NewStatus(framework.Skip)
 	}
 	s := &affinityState{podInfo: pi, existingAntiAffinityCounts: topologyToCount{},
 		affinityCounts: topologyToCount{}, antiAffinityCounts: topologyToCount{}}
@@ -177,7 +177,7 @@ func (pl *InterPodAffinity) PreFilter(_ context.Context, state *framework.CycleS
 		}
 	}
 	state.Write(interPodAffinityPreFilterKey, s)
-	return nil
+	return nil, nil
 }
 
 // PreFilterExtensions returns the plugin itself: preemption and nominated pods change the counts.

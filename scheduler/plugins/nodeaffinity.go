@@ -1,6 +1,8 @@
-// nodeaffinity.go: the NodeAffinity plugin. Filter: spec.nodeSelector and the required node affinity
-// must both match the node's labels. Score: the sum of the weights of the preferred terms the node
-// matches, rescaled so the best node gets 100 (weight 2 by default).
+// nodeaffinity.go: the NodeAffinity plugin. PreFilter: skip the filter for a pod with neither
+// nodeSelector nor required node affinity, and narrow the nodes to those the required terms name by
+// metadata.name (a PreFilterResult), as DaemonSet pods' affinity does. Filter: spec.nodeSelector and
+// the required node affinity must both match the node's labels. Score: the sum of the weights of the
+// preferred terms the node matches, rescaled so the best node gets 100 (weight 2 by default).
 package plugins
 
 import (
@@ -13,8 +15,12 @@ import (
 // NodeAffinityName is the plugin's name.
 const NodeAffinityName = "NodeAffinity"
 
-// ErrReasonPod is the plugin's rejection.
-const ErrReasonPod = "node(s) didn't match Pod's node affinity/selector"
+// The plugin's rejections: a node that does not match, and required terms that name nodes by
+// metadata.name with no node in common.
+const (
+	ErrReasonPod      = "node(s) didn't match Pod's node affinity/selector"
+	ErrReasonConflict = "pod affinity terms conflict"
+)
 
 const nodeAffinityPreScoreKey framework.StateKey = "PreScore" + NodeAffinityName
 
@@ -22,6 +28,7 @@ const nodeAffinityPreScoreKey framework.StateKey = "PreScore" + NodeAffinityName
 type NodeAffinity struct{}
 
 var (
+	_ framework.PreFilterPlugin   = NodeAffinity{}
 	_ framework.FilterPlugin      = NodeAffinity{}
 	_ framework.PreScorePlugin    = NodeAffinity{}
 	_ framework.ScorePlugin       = NodeAffinity{}
@@ -38,6 +45,55 @@ func (NodeAffinity) Name() string { return NodeAffinityName }
 func (NodeAffinity) EventsToRegister() []framework.ClusterEvent {
 	return []framework.ClusterEvent{{Resource: framework.Node, ActionType: framework.Add | framework.UpdateNodeLabel}}
 }
+
+// PreFilter skips the filter when there is nothing to check, and returns the nodes the required
+// terms name, when every term names some: the terms are ORed, the metadata.name In requirements of
+// one term ANDed.
+func (NodeAffinity) PreFilter(_ context.Context, _ *framework.CycleState, pod *api.Pod) (*framework.PreFilterResult, *framework.Status) {
+	a := pod.Spec.Affinity
+	noAffinity := a == nil || a.NodeAffinity == nil || a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution == nil
+	if noAffinity && pod.Spec.NodeSelector == nil {
+		return nil, framework.NewStatus(framework.Skip)
+	}
+	if noAffinity {
+		return nil, nil
+	}
+	var names map[string]bool
+	for _, t := range a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms {
+		var termNames map[string]bool
+		for _, r := range t.MatchFields {
+			if r.Key != "metadata.name" || r.Operator != api.NodeSelectorOpIn {
+				continue
+			}
+			values := map[string]bool{}
+			for _, v := range r.Values {
+				if termNames == nil || termNames[v] {
+					values[v] = true
+				}
+			}
+			termNames = values
+		}
+		if termNames == nil {
+			return nil, nil // this term may match any node
+		}
+		if names == nil {
+			names = map[string]bool{}
+		}
+		for n := range termNames {
+			names[n] = true
+		}
+	}
+	switch {
+	case names != nil && len(names) == 0:
+		return nil, framework.NewStatus(framework.UnschedulableAndUnresolvable, ErrReasonConflict)
+	case len(names) > 0:
+		return &framework.PreFilterResult{NodeNames: names}, nil
+	}
+	return nil, nil
+}
+
+// PreFilterExtensions is nil: the result does not depend on other pods.
+func (NodeAffinity) PreFilterExtensions() framework.PreFilterExtensions { return nil }
 
 // Filter checks nodeSelector and required node affinity.
 func (NodeAffinity) Filter(_ context.Context, _ *framework.CycleState, pod *api.Pod, ni *framework.NodeInfo) *framework.Status {

@@ -43,13 +43,13 @@ type hostPorts []framework.HostPort
 func (p hostPorts) Clone() framework.StateData { return p }
 
 // PreFilter collects the pod's host ports, and skips the filter when there are none.
-func (NodePorts) PreFilter(_ context.Context, state *framework.CycleState, pod *api.Pod) *framework.Status {
+func (NodePorts) PreFilter(_ context.Context, state *framework.CycleState, pod *api.Pod) (*framework.PreFilterResult, *framework.Status) {
 	ports := framework.HostPorts(pod)
 	if len(ports) == 0 {
-		return framework.NewStatus(framework.Skip)
+		return nil, framework.NewStatus(framework.Skip)
 	}
 	state.Write(nodePortsPreFilterKey, hostPorts(ports))
-	return nil
+	return nil, nil
 }
 
 // PreFilterExtensions is nil: the pod's own ports do not depend on other pods.

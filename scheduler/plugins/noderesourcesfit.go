@@ -60,10 +60,10 @@ type podRequest struct {
 func (r *podRequest) Clone() framework.StateData { return r }
 
 // PreFilter computes the pod's requests once.
-func (NodeResourcesFit) PreFilter(_ context.Context, state *framework.CycleState, pod *api.Pod) *framework.Status {
+func (NodeResourcesFit) PreFilter(_ context.Context, state *framework.CycleState, pod *api.Pod) (*framework.PreFilterResult, *framework.Status) {
 	req, _, _ := framework.PodRequests(pod)
 	state.Write(fitPreFilterKey, &podRequest{req})
-	return nil
+	return nil, nil
 }
 
 // PreFilterExtensions is nil: the pod's requests do not depend on other pods.
@@ -91,8 +91,8 @@ func (NodeResourcesFit) Filter(_ context.Context, state *framework.CycleState, _
 func insufficientResources(req *framework.Resource, ni *framework.NodeInfo) (reasons []string, unresolvable bool) {
 	alloc, used := &ni.Allocatable, &ni.Requested
 	if len(ni.Pods)+1 > alloc.AllowedPodNumber {
+		// Never unresolvable, even on a node that allows no pods at all: preemption looks at it.
 		reasons = append(reasons, "Too many pods")
-		unresolvable = unresolvable || alloc.AllowedPodNumber == 0
 	}
 	check := func(name string, want, have, inUse int64) {
 		if want > 0 && want > have-inUse {

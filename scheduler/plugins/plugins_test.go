@@ -46,7 +46,8 @@ func newFramework(t *testing.T, nodes ...*framework.NodeInfo) *framework.Framewo
 func filter(t *testing.T, f *framework.Framework, p *api.Pod, ni *framework.NodeInfo) *framework.Status {
 	t.Helper()
 	state := framework.NewCycleState()
-	require.True(t, f.RunPreFilterPlugins(context.Background(), state, p).IsSuccess())
+	_, st, _ := f.RunPreFilterPlugins(context.Background(), state, p)
+	require.True(t, st.IsSuccess())
 	return f.RunFilterPlugins(context.Background(), state, p, ni)
 }
 

@@ -6,14 +6,19 @@
 // and that carry the topology label count as domains. The score half is in
 // podtopologyspread_score.go.
 //
-// kubesim simplification: Kubernetes also applies default constraints to pods that belong to a
-// Service or workload (maxSkew 3 per node, 5 per zone, ScheduleAnyway); kubesim applies only the
-// constraints written in the pod.
+// A pod with no constraints of its own gets the system default constraints (the scheduler's default
+// "List" defaulting, pkg/scheduler/framework/plugins/podtopologyspread/plugin.go): spread over
+// kubernetes.io/hostname with maxSkew 3 and over topology.kubernetes.io/zone with maxSkew 5, both
+// ScheduleAnyway, counting as siblings the pods that the Services selecting the pod and the
+// ReplicaSet controlling it select. So the pods of a Deployment prefer emptier nodes and zones even
+// though nobody asked. A pod that belongs to nothing is not spread. (Kubernetes also counts
+// StatefulSets and ReplicationControllers; kubesim has neither.)
 package plugins
 
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"kubesim/api"
 	"kubesim/api/labels"
@@ -61,6 +66,12 @@ func (*PodTopologySpread) EventsToRegister() []framework.ClusterEvent {
 	}
 }
 
+// systemDefaultConstraints are the constraints a pod without its own gets.
+var systemDefaultConstraints = []api.TopologySpreadConstraint{
+	{TopologyKey: api.LabelHostname, WhenUnsatisfiable: api.ScheduleAnyway, MaxSkew: 3},
+	{TopologyKey: api.LabelTopologyZone, WhenUnsatisfiable: api.ScheduleAnyway, MaxSkew: 5},
+}
+
 // spreadConstraint is a parsed TopologySpreadConstraint.
 type spreadConstraint struct {
 	MaxSkew     int32
@@ -69,16 +80,65 @@ type spreadConstraint struct {
 	Selector    labels.Selector
 }
 
-// constraintsOf parses the pod's constraints with the given action.
-func constraintsOf(pod *api.Pod, action api.UnsatisfiableConstraintAction) ([]spreadConstraint, error) {
+// constraints are the pod's constraints with the given action: its own, or the system defaults.
+func (pl *PodTopologySpread) constraints(pod *api.Pod, action api.UnsatisfiableConstraintAction) ([]spreadConstraint, error) {
+	if len(pod.Spec.TopologySpreadConstraints) > 0 {
+		return constraintsOf(pod.Spec.TopologySpreadConstraints, action, nil)
+	}
+	sel := defaultSelector(pod, pl.handle.Workloads())
+	if sel.Empty() {
+		return nil, nil
+	}
+	return constraintsOf(systemDefaultConstraints, action, sel)
+}
+
+// defaultSelector picks a pod's siblings for the default constraints (helper.DefaultSelector in
+// pkg/scheduler/util): the selectors of the Services that select the pod, merged, and the selector of
+// the ReplicaSet that controls it. An empty selector means the pod belongs to nothing.
+func defaultSelector(pod *api.Pod, w framework.WorkloadLister) labels.Selector {
+	if w == nil {
+		return labels.Everything()
+	}
+	merged := labels.Set{}
+	for _, svc := range w.Services(pod.Namespace) {
+		if svc.Spec.Selector != nil && labels.SelectorFromSet(svc.Spec.Selector).Matches(labels.Set(pod.Labels)) {
+			for k, v := range svc.Spec.Selector {
+				merged[k] = v
+			}
+		}
+	}
+	var parts []string
+	if len(merged) > 0 {
+		parts = append(parts, merged.AsSelector().String())
+	}
+	if ref := pod.ControllerRef(); ref != nil && ref.APIVersion == "apps/v1" && ref.Kind == "ReplicaSet" {
+		if rs, ok := w.ReplicaSet(pod.Namespace, ref.Name); ok && rs.Spec.Selector != nil {
+			if sel, err := rs.Spec.Selector.AsSelector(); err == nil && !sel.Empty() {
+				parts = append(parts, sel.String())
+			}
+		}
+	}
+	sel, err := labels.Parse(strings.Join(parts, ","))
+	if err != nil {
+		return labels.Everything()
+	}
+	return sel
+}
+
+// constraintsOf parses the constraints with the given action; selector, if set, replaces each one's
+// labelSelector (as it does for the system defaults, which have none).
+func constraintsOf(all []api.TopologySpreadConstraint, action api.UnsatisfiableConstraintAction, selector labels.Selector) ([]spreadConstraint, error) {
 	var out []spreadConstraint
-	for _, c := range pod.Spec.TopologySpreadConstraints {
+	for _, c := range all {
 		if c.WhenUnsatisfiable != action {
 			continue
 		}
-		sel, err := c.LabelSelector.AsSelector()
-		if err != nil {
-			return nil, err
+		sel := selector
+		if sel == nil {
+			var err error
+			if sel, err = c.LabelSelector.AsSelector(); err != nil {
+				return nil, err
+			}
 		}
 		minDomains := int32(1)
 		if c.MinDomains != nil {
@@ -145,13 +205,13 @@ func (s *spreadState) minMatch(i int) int64 {
 
 // PreFilter counts the matching pods of every domain. A pod without DoNotSchedule constraints skips
 // the filter.
-func (pl *PodTopologySpread) PreFilter(_ context.Context, state *framework.CycleState, pod *api.Pod) *framework.Status {
-	constraints, err := constraintsOf(pod, api.DoNotSchedule)
+func (pl *PodTopologySpread) PreFilter(_ context.Context, state *framework.CycleState, pod *api.Pod) (*framework.PreFilterResult, *framework.Status) {
+	constraints, err := pl.constraints(pod, api.DoNotSchedule)
 	if err != nil {
-		return framework.AsStatus(fmt.Errorf("parsing topology spread constraints: %w", err))
+		return nil, framework.AsStatus(fmt.Errorf("parsing topology spread constraints: %w", err))
 	}
 	if len(constraints) == 0 {
-		return framework.NewStatus(framework.Skip)
+		return nil, framework.NewStatus(framework.Skip)
 	}
 	s := &spreadState{constraints: constraints, counts: make([]map[string]int64, len(constraints))}
 	for i := range s.counts {
@@ -167,7 +227,7 @@ func (pl *PodTopologySpread) PreFilter(_ context.Context, state *framework.Cycle
 		}
 	}
 	state.Write(spreadPreFilterKey, s)
-	return nil
+	return nil, nil
 }
 
 // PreFilterExtensions returns the plugin itself.

@@ -29,9 +29,13 @@ type spreadScoreState struct {
 func (s *spreadScoreState) Clone() framework.StateData { return s }
 
 // PreScore finds the domains among the feasible nodes and counts their matching pods over all nodes
-// the pod could use. A pod without ScheduleAnyway constraints skips scoring.
+// the pod could use. A pod without ScheduleAnyway constraints skips scoring. With the pod's own
+// constraints a node must carry every topology key to count; with the system defaults it need not
+// (a node without a zone label is still spread over by hostname, and its missing zone is a domain of
+// its own, "").
 func (pl *PodTopologySpread) PreScore(_ context.Context, state *framework.CycleState, pod *api.Pod, nodes []*framework.NodeInfo) *framework.Status {
-	constraints, err := constraintsOf(pod, api.ScheduleAnyway)
+	requireAllTopologies := len(pod.Spec.TopologySpreadConstraints) > 0
+	constraints, err := pl.constraints(pod, api.ScheduleAnyway)
 	if err != nil {
 		return framework.AsStatus(fmt.Errorf("parsing topology spread constraints: %w", err))
 	}
@@ -44,7 +48,7 @@ func (pl *PodTopologySpread) PreScore(_ context.Context, state *framework.CycleS
 		s.counts[i] = map[string]int64{}
 	}
 	for _, ni := range nodes {
-		if !nodeHasKeys(ni.Node(), constraints) {
+		if requireAllTopologies && !nodeHasKeys(ni.Node(), constraints) {
 			s.ignored[ni.Name()] = true
 			continue
 		}
@@ -63,7 +67,7 @@ func (pl *PodTopologySpread) PreScore(_ context.Context, state *framework.CycleS
 	}
 	for _, ni := range pl.handle.SnapshotSharedLister().List() {
 		node := ni.Node()
-		if !podMatchesNodeSelectorAndAffinity(pod, node) || !nodeHasKeys(node, constraints) {
+		if !podMatchesNodeSelectorAndAffinity(pod, node) || (requireAllTopologies && !nodeHasKeys(node, constraints)) {
 			continue
 		}
 		for i, c := range constraints {

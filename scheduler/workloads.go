@@ -1,0 +1,46 @@
+// workloads.go: the scheduler's caches of Services and ReplicaSets, the objects a pod belongs to.
+// kube-scheduler watches them for one reason that matters here: PodTopologySpread spreads the pods of
+// a workload by default (system default constraints) and needs to know which pods are siblings.
+// Interface: workloadLister, which implements framework.WorkloadLister over the two informers.
+package scheduler
+
+import (
+	"kubesim/api"
+	"kubesim/client"
+	"kubesim/scheduler/framework"
+)
+
+// workloadLister reads the scheduler's Service and ReplicaSet informers; before they exist (the
+// algorithm benchmarks build none) it finds nothing.
+type workloadLister struct{ s *Scheduler }
+
+var _ framework.WorkloadLister = workloadLister{}
+
+// newWorkloadInformers builds the Service and ReplicaSet informers (no handlers: a change to either
+// does not make a pending pod schedulable).
+func (s *Scheduler) newWorkloadInformers(c *client.Client, o Options) {
+	s.serviceInformer = client.NewInformer[api.Service](c, client.InformerOptions{Clock: o.Clock, Trace: o.Trace, Name: s.name + " services"})
+	s.rsInformer = client.NewInformer[api.ReplicaSet](c, client.InformerOptions{Clock: o.Clock, Trace: o.Trace, Name: s.name + " replicasets"})
+}
+
+// Services lists the Services of a namespace.
+func (w workloadLister) Services(namespace string) []*api.Service {
+	if w.s.serviceInformer == nil {
+		return nil
+	}
+	var out []*api.Service
+	for _, svc := range w.s.serviceInformer.List() {
+		if svc.Namespace == namespace {
+			out = append(out, svc)
+		}
+	}
+	return out
+}
+
+// ReplicaSet returns a ReplicaSet by namespace and name.
+func (w workloadLister) ReplicaSet(namespace, name string) (*api.ReplicaSet, bool) {
+	if w.s.rsInformer == nil {
+		return nil, false
+	}
+	return w.s.rsInformer.Get(namespace + "/" + name)
+}
