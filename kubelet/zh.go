@@ -22,6 +22,7 @@ var ZH = trace.Catalog{
 	"kubelet on %s started again: renewing its Lease and syncing every pod":                               "%s 上的 kubelet 重新启动：续约 Lease，重新同步每个 Pod",
 	"PLEG relist failed after %s: %v":                                                                     "PLEG relist 在 %s 后失败：%v",
 	"PLEG relist works again after %q":                                                                    "PLEG relist 恢复正常（之前的错误：%q）",
+	"container runtime sanity check failed after %s: %s":                                                  "容器运行时健康检查在 %s 后失败：%s",
 	"container runtime is down: %s":                                                                       "container runtime is down：%s",
 	"container runtime is up again":                                                                       "容器运行时恢复了",
 	"removed sandbox %s of pod %s, which no longer exists":                                                "删除 sandbox %s（Pod %s 已经不存在）",

@@ -54,7 +54,7 @@ to the FailedScheduling event's "0/4 nodes are available: ..."`,
 		Cluster: sim.Config{ControllerManager: true, NodeSpecs: explainNodes},
 		ZH: catalog{
 			"%d. kube-scheduler starts; the scenario keeps a handle on it to ask it to explain its decisions":                     "%d. kube-scheduler 启动；场景保留它的句柄，以便请它解释自己的决定",
-			"%d. kubectl apply -f setup.yaml: busy takes 1500m of node-1's 1900m, frontend 500m of node-2's":                      "%d. kubectl apply -f setup.yaml：busy 占用 node-1 的 1900m 中的 1500m，frontend 占用 node-2 的 500m",
+			"%d. kubectl apply -f setup.yaml: busy takes 1500m of node-1's 2 CPUs, frontend 500m of node-2's":                     "%d. kubectl apply -f setup.yaml：busy 占用 node-1 的 2 个 CPU 中的 1500m，frontend 占用 node-2 的 500m",
 			"%d. kubectl apply -f web.yaml (1 CPU, prefers disktype=ssd), and kubesim explain pod default/web":                    "%d. kubectl apply -f web.yaml（1 个 CPU，偏好 disktype=ssd），然后 kubesim explain pod default/web",
 			"%d. Now the scheduler runs its cycle for web":                                                                        "%d. 现在调度器为 web 运行它的调度周期",
 			"%d. kubectl apply -f huge.yaml (5 CPUs, more than any node has) and kubesim explain pod default/huge":                "%d. kubectl apply -f huge.yaml（5 个 CPU，比任何节点都多），然后 kubesim explain pod default/huge",
@@ -66,7 +66,7 @@ to the FailedScheduling event's "0/4 nodes are available: ..."`,
 			"%s every node has a verdict from each of the %d Filter plugins, not just the first rejection":                        "%s 每个节点都有全部 %d 个 Filter 插件的结论，而不只是第一个拒绝",
 			"%s it counts the 4 nodes": "%s 它统计了 4 个节点",
 			"%s no node passes Filter, so nothing is scored and there is no winner":        "%s 没有节点通过 Filter，所以不打分，也没有胜者",
-			"%s node-1: Filter NodeResourcesFit Insufficient cpu (400m left, 1 CPU asked)": "%s node-1：Filter NodeResourcesFit Insufficient cpu（剩 400m，要 1 个 CPU）",
+			"%s node-1: Filter NodeResourcesFit Insufficient cpu (500m left, 1 CPU asked)": "%s node-1：Filter NodeResourcesFit Insufficient cpu（剩 500m，要 1 个 CPU）",
 			"%s pod web is bound to %s, the explanation's winner":                          "%s Pod web 绑定到 %s，正是解释中的胜者",
 			"%s the explanation's message is the FailedScheduling event's: %s":             "%s 解释中的消息就是 FailedScheduling 事件的消息：%s",
 			"%s the winner: node-2": "%s 胜者：node-2",
@@ -82,7 +82,7 @@ func runExplain(ctx context.Context, s *sim.Session) error {
 		return s.Err()
 	}
 
-	s.Step("kubectl apply -f setup.yaml: busy takes 1500m of node-1's 1900m, frontend 500m of node-2's")
+	s.Step("kubectl apply -f setup.yaml: busy takes 1500m of node-1's 2 CPUs, frontend 500m of node-2's")
 	if !applyFile(ctx, s, "explain-setup.yaml") {
 		return s.Err()
 	}
@@ -100,7 +100,7 @@ func runExplain(ctx context.Context, s *sim.Session) error {
 	s.Expect(schedVerdict(cp, plugins.TaintTolerationName, framework.UnschedulableAndUnresolvable, cpTaint),
 		"control-plane: Filter TaintToleration %s", cpTaint)
 	s.Expect(schedVerdict(small, plugins.NodeResourcesFitName, framework.Unschedulable, "Insufficient cpu"),
-		"node-1: Filter NodeResourcesFit Insufficient cpu (400m left, 1 CPU asked)")
+		"node-1: Filter NodeResourcesFit Insufficient cpu (500m left, 1 CPU asked)")
 	s.Expect(cp != nil && small != nil && len(cp.Filters) == len(small.Filters) && len(cp.Filters) > 1,
 		"every node has a verdict from each of the %d Filter plugins, not just the first rejection", len(cp.Filters))
 	for _, n := range []string{"node-2", "node-3"} {

@@ -60,8 +60,9 @@ func TestNodeScenariosShowKubernetesSigns(t *testing.T) {
 			"node-2 is Ready again",
 		}},
 		{"runtime-hung", []string{
-			"PLEG relist failed after 10s: rpc error: code = DeadlineExceeded",
-			"Ready False, KubeletNotReady, PLEG is not healthy: pleg was last seen active 3m",
+			"PLEG relist failed after 2m0s: rpc error: code = DeadlineExceeded",
+			"Ready False, KubeletNotReady, container runtime is down",
+			"[container runtime is down, PLEG is not healthy: pleg was last seen active 3m",
 			"the kubelet is alive, so the node is NotReady, not Unknown",
 			"node.kubernetes.io/not-ready:NoExecute",
 			"the same container, running since before the hang",
@@ -78,7 +79,7 @@ func TestNodeScenariosShowKubernetesSigns(t *testing.T) {
 			"x509: certificate has expired or is not yet valid: current time 2027-01-01T00:01:00Z is after 2026-01-01T00:00:00Z",
 		}},
 		{"node-join", []string{
-			"registered node node-4: capacity cpu 4, memory 8Gi, pods 110; allocatable cpu 3900m, memory 7836Mi; podCIDR 10.244.4.0/24",
+			"registered node node-4: capacity cpu 4, memory 8Gi, pods 110; allocatable cpu 4, memory 8092Mi; podCIDR 10.244.4.0/24",
 			"event Normal NodeReady: Node node-4 status is now: NodeReady",
 			"kubectl get nodes: 4 nodes",
 			"created Lease kube-node-lease/node-4",

@@ -44,7 +44,7 @@ FailedScheduling message; "Scaled down replica set ... from 5 to 2"; the Replica
 			"%s event ScalingReplicaSet: Scaled down replica set nginx-... from 5 to 2":                          "%s 事件 ScalingReplicaSet：Scaled down replica set nginx-... from 5 to 2",
 			"%s 3 SuccessfulDelete events: the 2 Pending pods and one Running pod":                               "%s 3 个 SuccessfulDelete 事件：2 个 Pending 的 Pod 和 1 个 Running 的 Pod",
 			"%s the unscheduled pod %s was deleted":                                                              "%s 未调度的 Pod %s 被删除",
-			"%s the Running pod deleted, %s, ties with the others on ready time and age and comes first by name": "%s 被删除的 Running Pod %s 与其他 Pod 的就绪时间和存活时间都相同，按名字排在最前",
+			"%s the Running pod deleted, %s, ties with the others on ready time and age and comes first by UID":  "%s 被删除的 Running Pod %s 与其他 Pod 的就绪时间和存活时间都相同，按 UID 排在最前",
 			"%s the 2 pods kept are original, Running ones: %s":                                                  "%s 保留下来的 2 个 Pod 都是原来 Running 的：%s",
 			"%s kubectl get deployment nginx: READY 2/2, AVAILABLE 2":                                            "%s kubectl get deployment nginx：READY 2/2，AVAILABLE 2（达到期望状态）",
 			"%d. kubectl apply -f nginx-deployment.yaml":                                                         "%d. 执行 kubectl apply -f nginx-deployment.yaml",
@@ -119,16 +119,17 @@ func runScale(ctx context.Context, s *sim.Session) error {
 	}
 	s.Expect(allRunning, "the 2 pods kept are original, Running ones: %s", podNames(left))
 	s.Expect(sim.CountEvents(events, "SuccessfulDelete", "Deleted pod: nginx-") == 3, "3 SuccessfulDelete events: the 2 Pending pods and one Running pod")
-	// Which Running pod: the one ready for the shortest time, then the newest. The three original pods
-	// became ready at the same instant and were created at the same instant, so the tie goes by name.
+	// Which Running pod: the one ready for the shortest time (in log2 buckets), then the newest. The
+	// three original pods became ready and were created at the same instant, one per node, so the tie
+	// goes to the smallest UID (controller.ActivePodsWithRanks with LogarithmicScaleDown).
 	var third *api.Pod
 	for _, p := range original {
 		if !containsPod(left, p.Name) {
 			third = p
 		}
 	}
-	s.Expect(third != nil && third.Name == original[0].Name && sameAge(original),
-		"the Running pod deleted, %s, ties with the others on ready time and age and comes first by name", nameOf(third))
+	s.Expect(third != nil && third.UID == smallestUID(original) && sameAge(original),
+		"the Running pod deleted, %s, ties with the others on ready time and age and comes first by UID", nameOf(third))
 
 	s.Step("kubectl uncordon every node: nothing is Pending any more, the Deployment is 2/2")
 	for _, node := range s.NodeNames() {
@@ -147,6 +148,15 @@ func runScale(ctx context.Context, s *sim.Session) error {
 }
 
 // sameAge reports whether the pods were created and became ready at the same instants.
+// smallestUID is the UID that wins a tie in the ReplicaSet controller's scale-down ranking.
+func smallestUID(pods []*api.Pod) string {
+	least := pods[0].UID
+	for _, p := range pods[1:] {
+		least = min(least, p.UID)
+	}
+	return least
+}
+
 func sameAge(pods []*api.Pod) bool {
 	for _, p := range pods[1:] {
 		if !p.CreationTimestamp.Equal(pods[0].CreationTimestamp.Time) || !readySince(p).Equal(readySince(pods[0])) {

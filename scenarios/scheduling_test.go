@@ -87,8 +87,8 @@ func TestExplainShowsEachFilterVerdictAndScore(t *testing.T) {
 		"control-plane, TaintToleration: node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }",
 		"node-1, NodeResourcesFit: Insufficient cpu",
 		"NodeAffinity 2 50→100 0→0",
-		"TOTAL 660 473",
-		"Score node-2 660, node-3 473 -> node-2",
+		"TOTAL 661 474",
+		"Score node-2 661, node-3 474 -> node-2",
 		"every expected sign was seen")
 }
 
