@@ -74,8 +74,8 @@ func Play(ctx context.Context, sc Scenario, o PlayOptions) error {
 		}
 		fmt.Fprintf(o.Out, "scenario %s: %s\ncluster: %s, %s, seed %d\n\n", sc.Name, sc.Summary, sc.Cluster.describe(), mode, o.Seed)
 	}
-	// After a stop the scenario unwinds (its requests fail on the cancelled context); the story ends
-	// where the run stopped, so nothing after it is told.
+	// After a stop or an interruption the scenario unwinds (its requests fail on the cancelled
+	// context, its checks fail); the story ends where the run stopped, so nothing after it is told.
 	var (
 		stopOnce   sync.Once
 		stopReason string // set once, before stopped
@@ -96,7 +96,7 @@ func Play(ctx context.Context, sc Scenario, o PlayOptions) error {
 	cfg.Observe = func(e trace.Event) {
 		narrMu.Lock()
 		defer narrMu.Unlock()
-		if !closed && !stopped.Load() {
+		if !closed && !stopped.Load() && ctx.Err() == nil {
 			n.Event(e)
 		}
 	}
