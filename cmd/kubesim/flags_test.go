@@ -114,7 +114,7 @@ func TestExplainSaysWhatIsMissing(t *testing.T) {
 func TestVersion(t *testing.T) {
 	code, out, _ := kubesim("version")
 	assert.Equal(t, 0, code)
-	assert.Regexp(t, `^kubesim \S+.* \(go1\.\d+`, out)
+	assert.Regexp(t, `^kubesim \S+.*, go1\.\d+`, out)
 }
 
 func TestCompletionScripts(t *testing.T) {

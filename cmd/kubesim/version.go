@@ -16,12 +16,12 @@ func version(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// versionLine reads the build info: "kubesim v1.2.3 (go1.25.1)" for an installed module version,
-// "kubesim (devel) commit 0123abcd4567, modified (go1.25.1)" for a build from a checkout.
+// versionLine reads the build info: "kubesim v1.2.3, go1.25.1" for an installed module version,
+// "kubesim (devel) commit 0123abcd4567, modified, go1.25.1" for a build from a checkout.
 func versionLine() string {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
-		return "kubesim (unknown version: built without module information)"
+		return "kubesim (unknown version: built without build information)"
 	}
 	line := "kubesim " + info.Main.Version
 	if line == "kubesim " {
@@ -42,5 +42,5 @@ func versionLine() string {
 			line += ", modified"
 		}
 	}
-	return fmt.Sprintf("%s (%s)", line, info.GoVersion)
+	return line + ", " + info.GoVersion
 }
