@@ -44,7 +44,7 @@ func newRunFlags(stderr io.Writer) (*flag.FlagSet, *runFlags) {
 		lang:        fs.String("lang", "en", "language of the text story: en or zh"),
 		seed:        fs.Int64("seed", 1, "seed for every random choice (names, UIDs, tie-breaks): same seed, same trace"),
 		verbose:     fs.Bool("verbose", false, "show every gate of every request, components' included"),
-		step:        fs.Bool("step", false, "pause after each step until Enter is pressed (q and Enter stops)"),
+		step:        fs.Bool("step", false, "pause after each step until Enter is pressed (q, or the end of input, stops the run)"),
 		out:         fs.String("out", "", "write the trace to this file instead of standard output"),
 		file:        fs.String("f", "", "play the scenario in this YAML file instead of a built-in one (see examples/scenarios)"),
 		until:       fs.String("until", "", `stop as soon as a condition holds, e.g. "pods bound", "deployment nginx available"; the run fails if it never does`),
