@@ -32,8 +32,8 @@ type PlayOptions struct {
 	Speed float64
 }
 
-// errBreakpoint ends a run that reached its breakpoint.
-var errBreakpoint = fmt.Errorf("breakpoint reached")
+// errStopped ends a run that stopped where the learner asked: a breakpoint, MaxSteps, or Pause.
+var errStopped = errors.New("stopped where the learner asked")
 
 // ErrInterrupted is the error of a run whose context was cancelled from outside (Ctrl-C, SIGTERM):
 // the scenario neither passed nor failed.
@@ -121,7 +121,7 @@ func Play(ctx context.Context, sc Scenario, o PlayOptions) error {
 			stopReason, byMaxSteps = fmt.Sprintf(format, args...), action == "steps"
 			c.Trace.Record(trace.Event{Component: "kubesim", Action: action}.Msgf(format, args...))
 			stopped.Store(true)
-			cancel(errBreakpoint)
+			cancel(errStopped)
 		})
 	}
 	check := func() {

@@ -56,9 +56,7 @@ func newRunFlags(stderr io.Writer) (*flag.FlagSet, *runFlags) {
 }
 
 func runScenario(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs, f := newRunFlags(stderr)
-	traceFormat, lang, seed, verbose, step, out := f.traceFormat, f.lang, f.seed, f.verbose, f.step, f.out
-	file, until, steps, nodes, speed, color := f.file, f.until, f.steps, f.nodes, f.speed, f.color
+	fs, flags := newRunFlags(stderr)
 	names, err := parseArgs(fs, args)
 	if helpRequested(err) {
 		return 0
@@ -81,10 +79,10 @@ func runScenario(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 	var sc sim.Scenario
 	switch {
-	case *file != "" && name != "":
+	case *flags.file != "" && name != "":
 		return fail("give a scenario name or -f FILE, not both")
-	case *file != "":
-		if sc, err = sim.LoadScenarioFile(*file); err != nil {
+	case *flags.file != "":
+		if sc, err = sim.LoadScenarioFile(*flags.file); err != nil {
 			return fail("%v", err)
 		}
 	case name == "":
@@ -100,15 +98,15 @@ func runScenario(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	// The flags, each against its range, before anything starts.
 	// narrate.New checks the language only for the text story: check it on its own too, so that
 	// --lang fr is an error whatever --trace says.
-	narration := narrate.Options{Format: *traceFormat, Lang: *lang, Verbose: *verbose}
-	if _, err := narrate.New(io.Discard, narrate.Options{Format: *traceFormat}); err != nil {
+	narration := narrate.Options{Format: *flags.traceFormat, Lang: *flags.lang, Verbose: *flags.verbose}
+	if _, err := narrate.New(io.Discard, narrate.Options{Format: *flags.traceFormat}); err != nil {
 		return fail("--trace: %v", err)
 	}
-	if _, err := narrate.New(io.Discard, narrate.Options{Lang: *lang}); err != nil {
+	if _, err := narrate.New(io.Discard, narrate.Options{Lang: *flags.lang}); err != nil {
 		return fail("--lang: %v", err)
 	}
 	if set["nodes"] {
-		if err := checkNodes("--nodes", *nodes); err != nil {
+		if err := checkNodes("--nodes", *flags.nodes); err != nil {
 			return fail("%v", err)
 		}
 		if len(sc.Cluster.NodeSpecs) > 0 {
@@ -117,51 +115,51 @@ func runScenario(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if sc.Cluster.Nodes == 0 {
 			return fail("--nodes: scenario %s runs no nodes", sc.Name)
 		}
-		sc.Cluster.Nodes = *nodes
+		sc.Cluster.Nodes = *flags.nodes
 	}
 	var cond sim.Condition
-	if *until != "" {
-		if cond, err = sim.ParseCondition(*until); err != nil {
+	if *flags.until != "" {
+		if cond, err = sim.ParseCondition(*flags.until); err != nil {
 			return fail("--until: %v", err)
 		}
 	}
-	if *steps < 0 {
-		return fail("--steps must be at least 1 (or 0, the default: run to the end), not %d", *steps)
+	if *flags.steps < 0 {
+		return fail("--steps must be at least 1 (or 0, the default: run to the end), not %d", *flags.steps)
 	}
 	if set["speed"] {
-		if err := checkSpeed(*speed); err != nil {
+		if err := checkSpeed(*flags.speed); err != nil {
 			return fail("%v", err)
 		}
 		if sc.StepOnly {
 			return fail("scenario %s plays in step mode only (its signs are counted in steps or exact cluster times): leave out --speed", sc.Name)
 		}
-		if *step || *steps > 0 {
+		if *flags.step || *flags.steps > 0 {
 			return fail("--step and --steps need step mode; leave out --speed")
 		}
 	}
 	useColor := false
-	switch *color {
+	switch *flags.color {
 	case "always":
 		useColor = true
 	case "auto":
-		useColor = *out == "" && isTerminal(stdout) && os.Getenv("NO_COLOR") == ""
+		useColor = *flags.out == "" && isTerminal(stdout) && os.Getenv("NO_COLOR") == ""
 	case "never":
 	default:
-		return fail("--color must be auto, always or never, not %q", *color)
+		return fail("--color must be auto, always or never, not %q", *flags.color)
 	}
 	narration.Color = useColor
 
 	w := stdout
-	if *out != "" {
-		f, err := os.Create(*out)
+	if *flags.out != "" {
+		f, err := os.Create(*flags.out)
 		if err != nil {
 			return fail("--out: %v", err)
 		}
 		defer f.Close()
 		w = f
 	}
-	opts := sim.PlayOptions{Seed: *seed, Out: w, Until: cond, MaxSteps: *steps, Speed: *speed, Narrate: narration}
-	if *step {
+	opts := sim.PlayOptions{Seed: *flags.seed, Out: w, Until: cond, MaxSteps: *flags.steps, Speed: *flags.speed, Narrate: narration}
+	if *flags.step {
 		opts.Pause = prompt(ctx, stdin, stderr)
 	}
 	err = sim.Play(ctx, sc, opts)
@@ -170,7 +168,7 @@ func runScenario(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return 0
 	case ctx.Err() != nil:
 		return 1 // run reports the interruption
-	case !sim.ToldInStory(err) || *traceFormat != "text" || *out != "":
+	case !sim.ToldInStory(err) || *flags.traceFormat != "text" || *flags.out != "":
 		fmt.Fprintf(stderr, "kubesim: scenario %s failed: %v\n", sc.Name, err)
 	}
 	return 1
