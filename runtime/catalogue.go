@@ -3,6 +3,7 @@
 //	catalogue                 every repository, its tags, platforms and sizes
 //	lookupCatalogue(ref)      the entry a normalised reference names, or nil
 //	pullDuration(size)        how long a pull takes: resolving, then downloading at registryBandwidth
+//	catalogueHint()           kubesim's note on a failed pull: every image the registries hold
 //
 // Three registries exist: docker.io (official images), registry.k8s.io (the pause image) and
 // registry.example.com (a private repository that needs credentials, and a legacy image built for
@@ -15,6 +16,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -81,6 +83,21 @@ func lookupCatalogue(ref reference) *catalogueImage {
 		}
 	}
 	return nil
+}
+
+// catalogueHint is what kubesim adds, after containerd's own words, to a pull that failed because
+// the image is nowhere in the simulated registries: a learner who wrote redis:7 cannot search Docker
+// Hub for what exists here. Names are written as a manifest would (nginx:1.27 for
+// docker.io/library/nginx:1.27), every tag of an image separately.
+func catalogueHint() string {
+	var names []string
+	for _, img := range catalogue {
+		repo := strings.TrimPrefix(img.repo, "docker.io/library/")
+		for _, tag := range img.tags {
+			names = append(names, repo+":"+tag)
+		}
+	}
+	return "(kubesim hint: this image is not in kubesim's simulated registries, which hold only " + strings.Join(names, ", ") + ")"
 }
 
 // repoExists reports whether any image lives in ref's repository.

@@ -16,6 +16,11 @@
 //	    credentials"; with wrong ones: "unexpected status from HEAD request to ...: 401 Unauthorized"
 //	no image for the node's architecture: code NotFound, "no match for platform in manifest: not found"
 //	unknown registry host: code Unknown, "dial tcp: lookup <host>: no such host"
+//
+// An unknown tag or registry host, which on a real machine a learner would look up on the registry,
+// gets kubesim's hint after containerd's words: the images the simulated registries hold
+// (catalogueHint). An unknown Docker Hub repository keeps Docker Hub's wording alone: that is the
+// sign the image-pull-backoff scenario teaches to read.
 
 package fakeruntime
 
@@ -129,8 +134,8 @@ func resolve(ref reference, auth *AuthConfig, arch string) (*catalogueImage, err
 		return errorf(code, "failed to pull and unpack image %q: %s", name, fmt.Sprintf(format, args...))
 	}
 	if !slices.Contains(knownRegistries, ref.domain) {
-		return nil, failed(Unknown, "failed to resolve reference %q: failed to do request: Head %q: dial tcp: lookup %s: no such host",
-			name, manifestURL(ref), ref.domain)
+		return nil, failed(Unknown, "failed to resolve reference %q: failed to do request: Head %q: dial tcp: lookup %s: no such host %s",
+			name, manifestURL(ref), ref.domain, catalogueHint())
 	}
 	if !repoExists(ref) && ref.domain == "docker.io" {
 		// Docker Hub does not say "no such repository": it refuses a token for it, so a typo reads
@@ -147,7 +152,7 @@ func resolve(ref reference, auth *AuthConfig, arch string) (*catalogueImage, err
 		}
 	}
 	if c == nil {
-		return nil, failed(NotFound, "failed to resolve reference %q: %s: not found", name, name)
+		return nil, failed(NotFound, "failed to resolve reference %q: %s: not found %s", name, name, catalogueHint())
 	}
 	if !slices.Contains(c.platforms, arch) {
 		return nil, failed(NotFound, "no match for platform in manifest: not found")

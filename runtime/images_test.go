@@ -56,6 +56,11 @@ func TestPullImageTakesTimeFromSizeAndSharesIDAcrossTags(t *testing.T) {
 	assert.Nil(t, missing)
 }
 
+// registryHint is what kubesim adds to containerd's words when an image is nowhere in its registries.
+const registryHint = "(kubesim hint: this image is not in kubesim's simulated registries, which hold only " +
+	"busybox:1.36, busybox:1.37, busybox:latest, httpd:2.4, httpd:latest, nginx:1.25, nginx:1.26, nginx:1.27, nginx:latest, " +
+	"redis:7.2, redis:7.4, redis:latest, registry.example.com/legacy/app:1.0, registry.example.com/private/app:1.0, registry.k8s.io/pause:3.10)"
+
 func TestPullImageFailsWithContainerdWording(t *testing.T) {
 	n := newNode(t)
 	ctx := context.Background()
@@ -68,13 +73,15 @@ func TestPullImageFailsWithContainerdWording(t *testing.T) {
 		{"ngnix:1.25", nil, fakeruntime.Unknown,
 			`failed to pull and unpack image "docker.io/library/ngnix:1.25": failed to resolve reference "docker.io/library/ngnix:1.25": pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed`},
 		{"nginx:9.99", nil, fakeruntime.NotFound,
-			`failed to pull and unpack image "docker.io/library/nginx:9.99": failed to resolve reference "docker.io/library/nginx:9.99": docker.io/library/nginx:9.99: not found`},
+			`failed to pull and unpack image "docker.io/library/nginx:9.99": failed to resolve reference "docker.io/library/nginx:9.99": docker.io/library/nginx:9.99: not found ` + registryHint},
+		{"redis:7", nil, fakeruntime.NotFound,
+			`failed to pull and unpack image "docker.io/library/redis:7": failed to resolve reference "docker.io/library/redis:7": docker.io/library/redis:7: not found ` + registryHint},
 		{"registry.example.com/private/app:1.0", nil, fakeruntime.Unknown,
 			`failed to pull and unpack image "registry.example.com/private/app:1.0": failed to resolve reference "registry.example.com/private/app:1.0": pull access denied, repository does not exist or may require authorization: authorization failed: no basic auth credentials`},
 		{"registry.example.com/private/app:1.0", &fakeruntime.AuthConfig{Username: "kubesim", Password: "wrong"}, fakeruntime.Unknown,
 			`failed to pull and unpack image "registry.example.com/private/app:1.0": failed to resolve reference "registry.example.com/private/app:1.0": unexpected status from HEAD request to https://registry.example.com/v2/private/app/manifests/1.0: 401 Unauthorized`},
 		{"quay.invalid/app:1", nil, fakeruntime.Unknown,
-			`failed to pull and unpack image "quay.invalid/app:1": failed to resolve reference "quay.invalid/app:1": failed to do request: Head "https://quay.invalid/v2/app/manifests/1": dial tcp: lookup quay.invalid: no such host`},
+			`failed to pull and unpack image "quay.invalid/app:1": failed to resolve reference "quay.invalid/app:1": failed to do request: Head "https://quay.invalid/v2/app/manifests/1": dial tcp: lookup quay.invalid: no such host ` + registryHint},
 	} {
 		_, err := n.rt.PullImage(ctx, tc.image, tc.auth)
 		require.Error(t, err, tc.image)

@@ -3,6 +3,7 @@ package sim
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -19,10 +20,10 @@ type PlayOptions struct {
 	Narrate narrate.Options
 	Out     io.Writer
 	// Pause, if set, runs between the scenario's steps and after each unit of work (the CLI's --step
-	// waits for Enter here).
-	Pause func()
+	// waits for Enter here). It returns false to stop the run there (the learner typed q).
+	Pause func() bool
 	// Until, if set, is a breakpoint: the run stops as soon as the condition holds (checked after
-	// every step), and that counts as success.
+	// every step), and that counts as success. A condition that never holds fails the run.
 	Until Condition
 	// MaxSteps, if positive, stops the run after that many units of work.
 	MaxSteps int
@@ -31,12 +32,29 @@ type PlayOptions struct {
 	Speed float64
 }
 
-// errBreakpoint ends a run that reached its breakpoint.
-var errBreakpoint = fmt.Errorf("breakpoint reached")
+// errStopped ends a run that stopped where the learner asked: a breakpoint, MaxSteps, or Pause.
+var errStopped = errors.New("stopped where the learner asked")
 
-// Play builds a fresh step-mode cluster, plays the scenario on it with its story written to o.Out,
-// and returns the scenario's verdict: nil when every expected sign was seen (or the breakpoint was
-// reached).
+// ErrInterrupted is the error of a run whose context was cancelled from outside (Ctrl-C, SIGTERM):
+// the scenario neither passed nor failed.
+var ErrInterrupted = errors.New("interrupted")
+
+// toldError is an error the text story already told in its last line.
+type toldError struct{ error }
+
+func (e toldError) Unwrap() error { return e.error }
+
+// ToldInStory reports whether err, returned by Play, was already told in the text story's last line,
+// so a CLI printing that story on the same terminal need not repeat it.
+func ToldInStory(err error) bool {
+	var told toldError
+	return errors.As(err, &told)
+}
+
+// Play builds a fresh cluster, plays the scenario on it with its story written to o.Out, and returns
+// the scenario's verdict: nil when every expected sign was seen, or the run stopped where it was asked
+// to (the breakpoint held, MaxSteps, Pause said stop); an error wrapping ErrInterrupted when ctx was
+// cancelled; else the failure.
 func Play(ctx context.Context, sc Scenario, o PlayOptions) error {
 	if sc.Verbose {
 		o.Narrate.Verbose = true
@@ -60,9 +78,14 @@ func Play(ctx context.Context, sc Scenario, o PlayOptions) error {
 		}
 		fmt.Fprintf(o.Out, "%s\n%s\n\n", fit(say("scenario %s: %s", sc.Name, sc.Summary)), fit(say("cluster: %s, %s, seed %d", sc.Cluster.describe(), mode, o.Seed)))
 	}
-	// After a breakpoint the scenario unwinds (its requests fail on the cancelled context); the story
-	// ends at the breakpoint, so nothing after it is told.
-	var stopped atomic.Bool
+	// After a stop or an interruption the scenario unwinds (its requests fail on the cancelled
+	// context, its checks fail); the story ends where the run stopped, so nothing after it is told.
+	var (
+		stopOnce   sync.Once
+		stopReason string // set once, before stopped
+		stopped    atomic.Bool
+		byMaxSteps bool // set with stopReason
+	)
 	cfg := sc.Cluster
 	cfg.Mode, cfg.Seed, cfg.KeepTrace = StepMode, o.Seed, false
 	if o.Speed > 0 {
@@ -77,46 +100,66 @@ func Play(ctx context.Context, sc Scenario, o PlayOptions) error {
 	cfg.Observe = func(e trace.Event) {
 		narrMu.Lock()
 		defer narrMu.Unlock()
-		if !closed && !stopped.Load() {
+		if !closed && !stopped.Load() && ctx.Err() == nil {
 			n.Event(e)
 		}
 	}
 	c, err := New(ctx, cfg)
 	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("%w while the cluster started: %w", ErrInterrupted, context.Cause(ctx))
+		}
 		return err
 	}
 	defer c.Close()
 
+	// MaxSteps counts the scenario's units of work, not the boot's.
+	bootSteps := c.Driver.Steps()
 	runCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	s := NewSession(c)
+	// stop ends the run where the learner asked; action names why in the trace: breakpoint, steps
+	// (MaxSteps) or quit (Pause).
+	stop := func(action, format string, args ...any) {
+		stopOnce.Do(func() {
+			stopReason, byMaxSteps = say(format, args...), action == "steps"
+			c.Trace.Record(trace.Event{Component: "kubesim", Action: action}.Msgf(format, args...))
+			stopped.Store(true)
+			cancel(errStopped)
+		})
+	}
 	check := func() {
 		if stopped.Load() {
 			return
 		}
-		if o.MaxSteps > 0 && c.Driver.Steps() >= o.MaxSteps {
-			c.Trace.Record(trace.Event{Component: "kubesim", Action: "breakpoint"}.Msgf("stopped after %d steps", o.MaxSteps))
-			stopped.Store(true)
-			cancel(errBreakpoint)
-			return
-		}
 		if o.Until != nil {
 			if met, err := o.Until.Met(ctx, c); err == nil && met {
-				c.Trace.Record(trace.Event{Component: "kubesim", Action: "breakpoint"}.Msgf("stopped: %s holds", o.Until))
-				stopped.Store(true)
-				cancel(errBreakpoint)
+				stop("breakpoint", "stopped at the breakpoint: %s holds", o.Until)
 				return
 			}
 		}
-		if o.Pause != nil {
-			o.Pause()
+		if o.MaxSteps > 0 && c.Driver.Steps()-bootSteps >= o.MaxSteps {
+			stop("steps", "stopped after %d steps", o.MaxSteps)
+			return
+		}
+		if o.Pause != nil && !o.Pause() {
+			stop("quit", "stopped at the prompt")
 		}
 	}
 	c.Driver.AfterStep = check
 	s.pause = check
 	runErr := sc.Run(runCtx, s)
-	if stopped.Load() {
+	since := c.Trace.Since().Round(time.Millisecond)
+	interrupted := ctx.Err() != nil
+	switch {
+	case interrupted:
+		runErr = fmt.Errorf("%w after %s of cluster time: %w", ErrInterrupted, since, context.Cause(ctx))
+	case stopped.Load() && byMaxSteps && o.Until != nil:
+		runErr = fmt.Errorf("%s never held: the run %s (--steps) first", o.Until, stopReason)
+	case stopped.Load():
 		runErr = nil
+	case runErr == nil && o.Until != nil:
+		runErr = fmt.Errorf("%s never held: the scenario ran to its end first, after %s of cluster time", o.Until, since)
 	}
 	narrMu.Lock()
 	closed = true
@@ -124,15 +167,21 @@ func Play(ctx context.Context, sc Scenario, o PlayOptions) error {
 	if err := n.Close(); err != nil && runErr == nil {
 		runErr = err
 	}
-	if text {
-		switch {
-		case stopped.Load():
-			fmt.Fprintf(o.Out, "\n%s\n", fit(say("stopped at the breakpoint after %s of cluster time.", c.Trace.Since().Round(time.Millisecond))))
-		case runErr == nil:
-			fmt.Fprintf(o.Out, "\n%s\n", fit(say("done in %s of cluster time: every expected sign was seen.", c.Trace.Since().Round(time.Millisecond))))
-		default:
-			fmt.Fprintf(o.Out, "\n%s\n", fit(narrate.ElideRepeats(say("scenario %s failed: %v", sc.Name, runErr))))
-		}
+	if !text {
+		return runErr
 	}
-	return runErr
+	switch {
+	case interrupted:
+		fmt.Fprintf(o.Out, "\n%s\n", fit(say("interrupted after %s of cluster time.", since)))
+	case runErr != nil:
+		fmt.Fprintf(o.Out, "\n%s\n", fit(narrate.ElideRepeats(say("scenario %s failed: %v", sc.Name, runErr))))
+	case stopped.Load():
+		fmt.Fprintf(o.Out, "\n%s\n", fit(say("%s (%s of cluster time).", stopReason, since)))
+	default:
+		fmt.Fprintf(o.Out, "\n%s\n", fit(say("done in %s of cluster time: every expected sign was seen.", since)))
+	}
+	if runErr != nil {
+		return toldError{runErr}
+	}
+	return nil
 }

@@ -50,6 +50,10 @@
 //     the apiserver turns into 410 Gone ("too old resource version").
 //  5. SetWriteLatency slows every write on the injected clock: the slow-disk
 //     fault.
+//  6. Without a DataDir, the member lives in a temporary directory that
+//     Close removes. One that a killed process left behind is removed by
+//     the next Open, and only when it is surely kubesim's and its owner is
+//     gone (tempdir.go says how it knows).
 //
 // # What it simplifies
 //

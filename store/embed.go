@@ -38,10 +38,12 @@ const (
 const maxSocketPath = 100
 
 // startEmbedded starts a single-member etcd in dataDir (a fresh temporary
-// directory if empty) and connects s to it in-process.
+// directory if empty, after sweeping the ones killed processes left) and
+// connects s to it in-process.
 func (s *Store) startEmbedded(ctx context.Context, dataDir string, lg *zap.Logger) error {
 	if dataDir == "" {
-		dir, err := os.MkdirTemp("", "kubesim-etcd-")
+		sweepStale()
+		dir, err := newTempDir(tempPrefix)
 		if err != nil {
 			return err
 		}
@@ -104,7 +106,7 @@ func (s *Store) socketDir(dataDir string) (string, error) {
 	if len(filepath.Join(dataDir, clientSocket)) <= maxSocketPath {
 		return dataDir, nil
 	}
-	dir, err := os.MkdirTemp("", "kubesim-etcd-sock-")
+	dir, err := newTempDir(tempPrefix + "sock-")
 	if err != nil {
 		return "", err
 	}

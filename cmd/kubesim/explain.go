@@ -12,8 +12,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -32,30 +30,33 @@ import (
 const explainMaxWait = 5 * time.Minute
 
 func explain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("explain", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	file := fs.String("f", "", "manifest to apply (YAML or JSON; Pods, Deployments, ... one or more documents)")
-	podArg := fs.String("pod", "", "the pod to explain, NAMESPACE/NAME (NAME may end in * to match a prefix, e.g. default/web-*)")
-	output := fs.String("output", "text", "text (tables) or json (the Explanation object)")
-	nodes := fs.Int("nodes", 3, "number of default nodes (4 CPUs, 8Gi each, zones a, b, c)")
-	scenario := fs.String("scenario", "", "use this scenario's cluster shape (its nodes, labels and taints) instead of --nodes")
-	seed := fs.Int64("seed", 1, "seed for every random choice: same seed, same answer")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, `usage: kubesim explain -f MANIFEST --pod NAMESPACE/NAME [--nodes N | --scenario NAME] [--output text|json]
+	fs := newFlags("explain", `usage: kubesim explain -f MANIFEST --pod NAMESPACE/NAME [--nodes N | --scenario NAME] [--output text|json]
 
 Boots a step-mode cluster, applies MANIFEST, runs it until kube-scheduler's cycle for the pod and
 prints the scheduler's explanation of that cycle: each node's verdict from each Filter plugin, each
-Score plugin's raw and normalised score, the weighted totals and the winner. Flags:`)
-		fs.PrintDefaults()
+Score plugin's raw and normalised score, the weighted totals and the winner.`, stderr)
+	file := fs.String("f", "", "manifest to apply (YAML or JSON; Pods, Deployments, ... one or more documents)")
+	podArg := fs.String("pod", "", "the pod to explain, NAMESPACE/NAME (NAME may end in * to match a prefix, e.g. default/web-*)")
+	output := fs.String("output", "text", "text (tables) or json (the Explanation object)")
+	nodes := fs.Int("nodes", 3, fmt.Sprintf("number of default nodes, 1..%d (4 CPUs, 8Gi each, zones a, b, c)", maxNodes))
+	scenario := fs.String("scenario", "", "use this scenario's cluster shape (its nodes, labels and taints) instead of --nodes")
+	seed := fs.Int64("seed", 1, "seed for every random choice: same seed, same answer")
+	if code, ok := noArgs(fs, args); !ok {
+		return code
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
+	var missing []string
+	if *file == "" {
+		missing = append(missing, "-f MANIFEST (the objects to apply)")
+	}
+	if *podArg == "" {
+		missing = append(missing, "--pod NAMESPACE/NAME (the pod to explain)")
+	}
+	if len(missing) > 0 {
+		fmt.Fprintf(stderr, "kubesim explain: missing %s; kubesim help explain says more\n", strings.Join(missing, " and "))
 		return 2
 	}
-	if *file == "" || *podArg == "" || fs.NArg() > 0 {
-		fs.Usage()
+	if err := checkNodes("--nodes", *nodes); err != nil {
+		fmt.Fprintf(stderr, "kubesim explain: %v\n", err)
 		return 2
 	}
 	if *output != "text" && *output != "json" {
@@ -82,14 +83,12 @@ Score plugin's raw and normalised score, the weighted totals and the winner. Fla
 			specs = sim.DefaultNodes(max(sc.Cluster.Nodes, 1))
 		}
 	}
-	if len(specs) == 0 {
-		fmt.Fprintln(stderr, "kubesim explain: --nodes must be at least 1")
-		return 2
-	}
 
 	ex, outcome, err := explainPod(ctx, specs, *seed, manifest, namespace, name)
 	if err != nil {
-		fmt.Fprintf(stderr, "kubesim explain: %v\n", err)
+		if ctx.Err() == nil {
+			fmt.Fprintf(stderr, "kubesim explain: %v\n", err)
+		}
 		return 1
 	}
 	if *output == "json" {

@@ -121,7 +121,7 @@ spec:
 func TestExplainRefusesWhatItCannotExplain(t *testing.T) {
 	code, _, errOut := kubesimExplain(t, "", "--pod", "default/web")
 	assert.Equal(t, 2, code)
-	assert.Contains(t, errOut, "usage: kubesim explain")
+	assert.Contains(t, errOut, "kubesim explain: missing -f MANIFEST (the objects to apply)")
 
 	code, _, errOut = kubesimExplain(t, explainDeployment, "--pod", "default/web-*", "--output", "yaml")
 	assert.Equal(t, 2, code)

@@ -3,26 +3,26 @@
 //
 //	kubesim list                      the scenario catalogue
 //	kubesim describe NAME             what a scenario teaches and which signs to look for
-//	kubesim run NAME [flags]          play a scenario (kubesim run --help for the flags)
+//	kubesim run NAME [flags]          play a scenario (kubesim help run for the flags)
+//
+// main.go is the dispatch to the commands and the commands that only print: list, describe, help.
+// run.go plays a scenario, explain.go explains a scheduling decision, bench.go measures, version.go
+// and completion.go describe kubesim itself; signals.go and flags.go are shared by all of them.
 package main
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"kubesim/scenarios"
+	"kubesim/script"
 	"os"
-	"os/signal"
 	"runtime/debug"
 	"strings"
 	"text/tabwriter"
 
-	"kubesim/scenarios"
-	"kubesim/script"
 	"kubesim/sim"
-	"kubesim/sim/narrate"
 )
 
 const usage = `kubesim: a Kubernetes control plane in miniature, for learning.
@@ -30,28 +30,44 @@ const usage = `kubesim: a Kubernetes control plane in miniature, for learning.
 Usage:
   kubesim list                 list the scenarios
   kubesim describe NAME        what a scenario teaches and which signs to look for
-  kubesim run NAME [flags]     play a scenario in step mode (kubesim run --help)
+  kubesim describe -f FILE     the same for a scenario file
+  kubesim run NAME [flags]     play a scenario in step mode (kubesim help run)
   kubesim explain -f MANIFEST --pod NS/NAME   why the scheduler puts a pod where it does
   kubesim bench [--ops N]      measure kubesim against baselines taken in the same run
-  kubesim help                 this text
+  kubesim version              the version of kubesim and of the Go it was built with
+  kubesim completion SHELL     a completion script for bash, zsh or fish
+  kubesim help [COMMAND]       this text, or a command's flags
 `
+
+// commands are the names run dispatches on, in the order usage lists them (completion offers them).
+var commands = []string{"list", "describe", "run", "explain", "bench", "version", "completion", "help"}
 
 func main() {
 	debug.SetGCPercent(sim.GCPercent)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	os.Exit(run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	ctx, cancel, stop := withSignals(context.Background())
+	code := run(ctx, os.Args[1:], os.Stdin, pipeWriter{os.Stdout, cancel}, os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
-// run is main without the process: it returns the exit status.
+// run is main without the process: it returns the exit status. A run that ctx's cancellation
+// stopped (a signal) exits with 128 + the signal's number, whatever the command made of it.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	code := dispatch(ctx, args, stdin, stdout, stderr)
+	if status := interrupted(ctx, stderr); status != 0 {
+		return status
+	}
+	return code
+}
+
+func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return 2
 	}
 	switch args[0] {
 	case "list":
-		return list(stdout)
+		return list(args[1:], stdout, stderr)
 	case "describe":
 		return describe(args[1:], stdout, stderr)
 	case "run":
@@ -60,7 +76,19 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return bench(ctx, args[1:], stdout, stderr)
 	case "explain":
 		return explain(ctx, args[1:], stdout, stderr)
+	case "version":
+		return version(args[1:], stdout, stderr)
+	case "completion":
+		return completion(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
+		if len(args) == 2 && args[0] == "help" && args[1] != "help" {
+			if !isCommand(args[1]) {
+				fmt.Fprintf(stderr, "kubesim help: unknown command %q\n\n%s", args[1], usage)
+				return 2
+			}
+			// Every command prints its help on stdout when asked with --help.
+			return dispatch(ctx, []string{args[1], "--help"}, stdin, stdout, stdout)
+		}
 		fmt.Fprint(stdout, usage)
 		return 0
 	}
@@ -68,7 +96,51 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	return 2
 }
 
-func list(stdout io.Writer) int {
+func isCommand(name string) bool {
+	for _, c := range commands {
+		if c == name {
+			return true
+		}
+	}
+	return false
+}
+
+// newFlags is a command's flag set: errors and help on stderr, help as usage followed by the flags.
+func newFlags(name, usage string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), usage)
+		hasFlags := false
+		fs.VisitAll(func(*flag.Flag) { hasFlags = true })
+		if hasFlags {
+			fmt.Fprintln(fs.Output(), "\nFlags:")
+			fs.PrintDefaults()
+		}
+	}
+	return fs
+}
+
+// noArgs parses the flags of a command that takes no arguments.
+func noArgs(fs *flag.FlagSet, args []string) (code int, ok bool) {
+	rest, err := parseArgs(fs, args)
+	switch {
+	case helpRequested(err):
+		return 0, false
+	case err != nil:
+		return 2, false
+	case len(rest) > 0:
+		fmt.Fprintf(fs.Output(), "kubesim %s takes no arguments, got: %s\n", fs.Name(), strings.Join(rest, " "))
+		return 2, false
+	}
+	return 0, true
+}
+
+func list(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("list", "usage: kubesim list\n\nLists the built-in scenarios, one a line: its name and what it shows.", stderr)
+	if code, ok := noArgs(fs, args); !ok {
+		return code
+	}
 	w := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "NAME\tWHAT IT SHOWS")
 	for _, s := range scenarios.All() {
@@ -91,176 +163,50 @@ func lookup(name string, stderr io.Writer) (sim.Scenario, bool) {
 }
 
 func describe(args []string, stdout, stderr io.Writer) int {
-	if len(args) != 1 {
-		fmt.Fprintln(stderr, "usage: kubesim describe NAME (kubesim list shows the names)")
-		return 2
-	}
-	sc, ok := lookup(args[0], stderr)
-	if !ok {
-		return 2
-	}
-	fmt.Fprintf(stdout, "%s: %s\n\n%s\n", sc.Name, sc.Summary, sc.Teaches)
-	return 0
-}
+	fs := newFlags("describe", `usage: kubesim describe NAME   or   kubesim describe -f scenario.yaml
 
-func runScenario(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	traceFormat := fs.String("trace", "text", "how to tell the trace: text, json (one object per line) or mermaid")
-	lang := fs.String("lang", "en", "language of the text story: en or zh")
-	seed := fs.Int64("seed", 1, "seed for every random choice (names, UIDs, tie-breaks): same seed, same trace")
-	verbose := fs.Bool("verbose", false, "show every gate of every request, components' included")
-	step := fs.Bool("step", false, "pause after each step until Enter is pressed")
-	out := fs.String("out", "", "write the trace to this file instead of standard output")
-	file := fs.String("f", "", "play the scenario in this YAML file instead of a built-in one (see examples/scenarios)")
-	until := fs.String("until", "", `stop as soon as a condition holds, e.g. "pods bound", "deployment nginx available"`)
-	steps := fs.Int("steps", 0, "stop after this many units of work (0 = run to the end)")
-	nodes := fs.Int("nodes", 0, "run the scenario on this many default nodes instead of its own (0 = the scenario's)")
-	speed := fs.Float64("speed", 0, "play in real time, the clock sped up this many times (60: a minute a second), instead of step mode")
-	color := fs.String("color", "auto", "colour the text story: auto (when writing to a terminal), always, never")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: kubesim run NAME [flags]   or   kubesim run -f scenario.yaml [flags]\n\nPlays a scenario in step mode on a fresh embedded etcd. Flags:")
-		fs.PrintDefaults()
+Prints what a scenario teaches and which signs to look for (kubesim list shows the names).`, stderr)
+	file := fs.String("f", "", "describe the scenario in this YAML file (its summary and teaches) instead of a built-in one")
+	names, err := parseArgs(fs, args)
+	if helpRequested(err) {
+		return 0
 	}
-	name, rest := "", args
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		name, rest = args[0], args[1:]
-	}
-	if err := fs.Parse(rest); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
+	if err != nil {
 		return 2
 	}
-	if name == "" && fs.NArg() > 0 {
-		name = fs.Arg(0)
+	name, err := oneName("describe", names)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
 	}
 	var sc sim.Scenario
 	switch {
 	case *file != "" && name != "":
-		fmt.Fprintln(stderr, "kubesim run: give a scenario name or -f FILE, not both")
+		fmt.Fprintln(stderr, "kubesim describe: give a scenario name or -f FILE, not both")
 		return 2
 	case *file != "":
-		loaded, err := script.Load(*file)
-		if err != nil {
-			fmt.Fprintf(stderr, "kubesim run: %v\n", err)
+		if sc, err = script.Load(*file); err != nil {
+			fmt.Fprintf(stderr, "kubesim describe: %v\n", err)
 			return 2
 		}
-		sc = loaded
 	case name == "":
 		fs.Usage()
 		return 2
 	default:
-		found, ok := lookup(name, stderr)
-		if !ok {
+		var ok bool
+		if sc, ok = lookup(name, stderr); !ok {
 			return 2
 		}
-		sc = found
 	}
-	if *nodes > 0 {
-		if len(sc.Cluster.NodeSpecs) > 0 {
-			fmt.Fprintf(stderr, "kubesim run: --nodes: scenario %s shapes its own nodes (labels, taints, sizes); it cannot be resized\n", sc.Name)
-			return 2
-		}
-		if sc.Cluster.Nodes == 0 {
-			fmt.Fprintf(stderr, "kubesim run: --nodes: scenario %s runs no nodes\n", sc.Name)
-			return 2
-		}
-		sc.Cluster.Nodes = *nodes
-	}
-	var cond sim.Condition
-	if *until != "" {
-		c, err := script.ParseCondition(*until)
-		if err != nil {
-			fmt.Fprintf(stderr, "kubesim run: --until: %v\n", err)
-			return 2
-		}
-		cond = c
-	}
-	if *traceFormat != "text" && *traceFormat != "json" && *traceFormat != "mermaid" {
-		fmt.Fprintf(stderr, "kubesim run: --trace must be text, json or mermaid, not %q\n", *traceFormat)
-		return 2
-	}
-
-	w := stdout
-	if *out != "" {
-		f, err := os.Create(*out)
-		if err != nil {
-			fmt.Fprintf(stderr, "kubesim: --out: %v\n", err)
-			return 2
-		}
-		defer f.Close()
-		w = f
-	}
-	useColor := false
-	switch *color {
-	case "always":
-		useColor = true
-	case "auto":
-		useColor = *out == "" && isTerminal(stdout) && os.Getenv("NO_COLOR") == ""
-	case "never":
-	default:
-		fmt.Fprintf(stderr, "kubesim: --color must be auto, always or never, not %q\n", *color)
-		return 2
-	}
-	if *speed < 0 {
-		fmt.Fprintln(stderr, "kubesim run: --speed must be positive")
-		return 2
-	}
-	if *speed > 0 && sc.StepOnly {
-		fmt.Fprintf(stderr, "kubesim run: scenario %s plays in step mode only (its signs are counted in steps or exact cluster times): leave out --speed\n", sc.Name)
-		return 2
-	}
-	if *speed > 0 && (*step || *steps > 0) {
-		fmt.Fprintln(stderr, "kubesim run: --step and --steps need step mode; leave out --speed")
-		return 2
-	}
-	width := narrate.DefaultWidth
-	if f, ok := w.(*os.File); ok {
-		width = narrate.TerminalWidth(f)
-	}
-	opts := sim.PlayOptions{Seed: *seed, Out: w, Until: cond, MaxSteps: *steps, Speed: *speed,
-		Narrate: narrate.Options{Format: *traceFormat, Lang: *lang, Verbose: *verbose, Color: useColor,
-			Width: width, Catalog: sim.Catalog(sc.ZH)}}
-	if *step {
-		in := bufio.NewReader(stdin)
-		opts.Pause = func() {
-			fmt.Fprint(stderr, opts.Narrate.Sprintf("-- press Enter for the next step --"))
-			in.ReadString('\n')
-		}
-	}
-	if err := sim.Play(ctx, sc, opts); err != nil {
-		if *traceFormat != "text" || *out != "" {
-			fmt.Fprintf(stderr, "kubesim: scenario %s failed: %v\n", sc.Name, err)
-		}
-		return 1
-	}
-	return 0
-}
-
-func bench(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	ops := fs.Int("ops", 20000, "operations per measurement")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	if *ops < 100 {
-		fmt.Fprintln(stderr, "kubesim bench: --ops must be at least 100")
-		return 2
-	}
-	if err := sim.Bench(ctx, stdout, *ops); err != nil {
-		fmt.Fprintf(stderr, "kubesim bench: %v\n", err)
-		return 1
+	fmt.Fprintf(stdout, "%s: %s\n", sc.Name, sc.Summary)
+	if sc.Teaches != "" {
+		fmt.Fprintf(stdout, "\n%s\n", sc.Teaches)
 	}
 	return 0
 }
 
 func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+	f, ok := w.(interface{ Stat() (os.FileInfo, error) })
 	if !ok {
 		return false
 	}

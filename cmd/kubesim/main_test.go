@@ -62,7 +62,7 @@ func TestBadInvocationsExplainThemselves(t *testing.T) {
 	assert.Contains(t, errOut, `no scenario named "no-such-scenario"; the scenarios are: api-gates`)
 	code, _, errOut = kubesim("run", "api-gates", "--trace", "xml")
 	assert.Equal(t, 2, code)
-	assert.Contains(t, errOut, `--trace must be text, json or mermaid, not "xml"`)
+	assert.Contains(t, errOut, `--trace: unknown trace format "xml": use text, json or mermaid`)
 	code, _, errOut = kubesim("run", "api-gates", "--until", "pods be happy")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, "--until")

@@ -1,0 +1,85 @@
+// flags.go: how every kubesim command reads its command line, and the limits its numbers must keep.
+//
+//	parseArgs(fs, args)        flags anywhere among the arguments (`run NAME --trace json` and
+//	                           `run --trace json NAME` alike); "--" ends the flags
+//	oneName(cmd, names)        the single NAME a command takes, or an error naming the extras
+//	checkNodes(flag, n)        1..maxNodes, and why
+//	checkSpeed(speed)          minSpeed..maxSpeed, a finite number
+//	helpRequested(err)         whether parsing stopped at -h or --help
+//
+// Go's flag package stops at the first argument that is not a flag, so `kubesim run NAME --trace json`
+// would leave --trace json unread. parseArgs keeps parsing after each such argument, the way kubectl
+// and most command-line tools read their flags.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"strings"
+)
+
+// parseArgs parses fs's flags wherever they are in args and returns the other arguments in order.
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if consumed := args[:len(args)-len(rest)]; len(consumed) > 0 && consumed[len(consumed)-1] == "--" {
+			return append(positional, rest...), nil
+		}
+		if len(rest) == 0 {
+			return positional, nil
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+}
+
+// helpRequested reports whether fs.Parse stopped because the user asked for help (fs.Usage has then
+// been printed).
+func helpRequested(err error) bool { return errors.Is(err, flag.ErrHelp) }
+
+// oneName returns the only positional argument of a command that takes at most one ("" when there
+// is none), or an error that lists the extra ones.
+func oneName(cmd string, names []string) (string, error) {
+	switch len(names) {
+	case 0:
+		return "", nil
+	case 1:
+		return names[0], nil
+	}
+	return "", fmt.Errorf("kubesim %s takes one scenario, got %d: %s (flags go before or after it, e.g. kubesim %s %s --trace json)",
+		cmd, len(names), strings.Join(names, " "), cmd, names[0])
+}
+
+// maxNodes is the most nodes a cluster can have for now: the node IPAM gives node N the pod network
+// 10.244.N.0/24, one /24 of the cluster's 10.244.0.0/16, and the third byte stops at 255.
+const maxNodes = 255
+
+func checkNodes(flagName string, n int) error {
+	if n < 1 || n > maxNodes {
+		return fmt.Errorf("%s must be 1..%d, not %d: each node gets a /24 of the pod network 10.244.0.0/16 (node N: 10.244.N.0/24)",
+			flagName, maxNodes, n)
+	}
+	return nil
+}
+
+// The speeds real time can run at. Below minSpeed a scenario would take hours of wall time; above
+// maxSpeed a tick of the sped-up clock is shorter than the scheduling of a goroutine, and the
+// components no longer keep up with the time they are shown.
+const (
+	minSpeed = 0.1
+	maxSpeed = 10000.0
+)
+
+func checkSpeed(speed float64) error {
+	if math.IsNaN(speed) || speed < minSpeed || speed > maxSpeed {
+		return fmt.Errorf("--speed must be %g..%g (how many times faster than the wall clock; 60 plays a minute a second), not %g; leave it out for step mode",
+			minSpeed, maxSpeed, speed)
+	}
+	return nil
+}

@@ -1,0 +1,207 @@
+// run.go: `kubesim run`, playing a scenario (built-in or from a file) with its story on stdout.
+//
+//	kubesim run create-deployment
+//	kubesim run node-down --speed 60
+//	kubesim run -f examples/scenarios/self-healing.yaml --step
+//
+// Every flag is checked before the cluster starts, and every error is printed, in every trace mode:
+// a failure the text story told in its last line is not repeated on the terminal that shows it.
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"kubesim/script"
+	"os"
+	"strings"
+
+	"kubesim/sim"
+	"kubesim/sim/narrate"
+)
+
+const runUsage = `usage: kubesim run NAME [flags]   or   kubesim run -f scenario.yaml [flags]
+
+Plays a scenario on a fresh embedded etcd, in step mode unless --speed says real time, and tells
+what every component does. Flags may come before or after NAME. At a --step prompt, Enter runs the
+next step and q stops the run.`
+
+// runFlags are run's flags, as newRunFlags defines them.
+type runFlags struct {
+	traceFormat, lang, out, file, until, color *string
+	seed                                       *int64
+	verbose, step                              *bool
+	steps, nodes                               *int
+	speed                                      *float64
+}
+
+// newRunFlags defines run's flags (completion.go lists them too).
+func newRunFlags(stderr io.Writer) (*flag.FlagSet, *runFlags) {
+	fs := newFlags("run", runUsage, stderr)
+	return fs, &runFlags{
+		traceFormat: fs.String("trace", "text", "how to tell the trace: text, json (one object per line) or mermaid"),
+		lang:        fs.String("lang", "en", "language of the text story: en or zh"),
+		seed:        fs.Int64("seed", 1, "seed for every random choice (names, UIDs, tie-breaks): same seed, same trace"),
+		verbose:     fs.Bool("verbose", false, "show every gate of every request, components' included"),
+		step:        fs.Bool("step", false, "pause after each step until Enter is pressed (q, or the end of input, stops the run)"),
+		out:         fs.String("out", "", "write the trace to this file instead of standard output"),
+		file:        fs.String("f", "", "play the scenario in this YAML file instead of a built-in one (see examples/scenarios)"),
+		until:       fs.String("until", "", `stop as soon as a condition holds, e.g. "pods bound", "deployment nginx available"; the run fails if it never does`),
+		steps:       fs.Int("steps", 0, "stop after this many units of work (0 = run to the end)"),
+		nodes:       fs.Int("nodes", 0, fmt.Sprintf("run the scenario on this many default nodes, 1..%d, instead of its own (0 = the scenario's)", maxNodes)),
+		speed:       fs.Float64("speed", 0, fmt.Sprintf("play in real time, the clock sped up this many times, %g..%g (60: a minute a second), instead of step mode", minSpeed, maxSpeed)),
+		color:       fs.String("color", "auto", "colour the text story: auto (when writing to a terminal), always, never"),
+	}
+}
+
+func runScenario(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs, flags := newRunFlags(stderr)
+	names, err := parseArgs(fs, args)
+	if helpRequested(err) {
+		return 0
+	}
+	if err != nil {
+		return 2
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	fail := func(format string, args ...any) int {
+		fmt.Fprintf(stderr, "kubesim run: "+format+"\n", args...)
+		return 2
+	}
+
+	// The scenario.
+	name, err := oneName("run", names)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	var sc sim.Scenario
+	switch {
+	case *flags.file != "" && name != "":
+		return fail("give a scenario name or -f FILE, not both")
+	case *flags.file != "":
+		if sc, err = script.Load(*flags.file); err != nil {
+			return fail("%v", err)
+		}
+	case name == "":
+		fs.Usage()
+		return 2
+	default:
+		var ok bool
+		if sc, ok = lookup(name, stderr); !ok {
+			return 2
+		}
+	}
+
+	// The flags, each against its range, before anything starts.
+	// narrate.New checks the language only for the text story: check it on its own too, so that
+	// --lang fr is an error whatever --trace says.
+	narration := narrate.Options{Format: *flags.traceFormat, Lang: *flags.lang, Verbose: *flags.verbose}
+	if _, err := narrate.New(io.Discard, narrate.Options{Format: *flags.traceFormat}); err != nil {
+		return fail("--trace: %v", err)
+	}
+	if _, err := narrate.New(io.Discard, narrate.Options{Lang: *flags.lang}); err != nil {
+		return fail("--lang: %v", err)
+	}
+	if set["nodes"] {
+		if err := checkNodes("--nodes", *flags.nodes); err != nil {
+			return fail("%v", err)
+		}
+		if len(sc.Cluster.NodeSpecs) > 0 {
+			return fail("--nodes: scenario %s shapes its own nodes (labels, taints, sizes); it cannot be resized", sc.Name)
+		}
+		if sc.Cluster.Nodes == 0 {
+			return fail("--nodes: scenario %s runs no nodes", sc.Name)
+		}
+		sc.Cluster.Nodes = *flags.nodes
+	}
+	var cond sim.Condition
+	if *flags.until != "" {
+		if cond, err = script.ParseCondition(*flags.until); err != nil {
+			return fail("--until: %v", err)
+		}
+	}
+	if *flags.steps < 0 {
+		return fail("--steps must be at least 1 (or 0, the default: run to the end), not %d", *flags.steps)
+	}
+	if set["speed"] {
+		if err := checkSpeed(*flags.speed); err != nil {
+			return fail("%v", err)
+		}
+		if sc.StepOnly {
+			return fail("scenario %s plays in step mode only (its signs are counted in steps or exact cluster times): leave out --speed", sc.Name)
+		}
+		if *flags.step || *flags.steps > 0 {
+			return fail("--step and --steps need step mode; leave out --speed")
+		}
+	}
+	useColor := false
+	switch *flags.color {
+	case "always":
+		useColor = true
+	case "auto":
+		useColor = *flags.out == "" && isTerminal(stdout) && os.Getenv("NO_COLOR") == ""
+	case "never":
+	default:
+		return fail("--color must be auto, always or never, not %q", *flags.color)
+	}
+	narration.Color = useColor
+	narration.Catalog = sim.Catalog(sc.ZH)
+
+	w := stdout
+	if *flags.out != "" {
+		f, err := os.Create(*flags.out)
+		if err != nil {
+			return fail("--out: %v", err)
+		}
+		defer f.Close()
+		w = f
+	}
+	if f, ok := w.(*os.File); ok {
+		narration.Width = narrate.TerminalWidth(f)
+	}
+	opts := sim.PlayOptions{Seed: *flags.seed, Out: w, Until: cond, MaxSteps: *flags.steps, Speed: *flags.speed, Narrate: narration}
+	if *flags.step {
+		opts.Pause = prompt(ctx, stdin, stderr, narration.Sprintf("-- Enter: next step, q: quit --"))
+	}
+	err = sim.Play(ctx, sc, opts)
+	switch {
+	case err == nil:
+		return 0
+	case ctx.Err() != nil:
+		return 1 // run reports the interruption
+	case !sim.ToldInStory(err) || *flags.traceFormat != "text" || *flags.out != "":
+		fmt.Fprintf(stderr, "kubesim: scenario %s failed: %v\n", sc.Name, err)
+	}
+	return 1
+}
+
+// prompt is --step's pause: it asks (in the story's language), waits for a line on stdin, and says stop when the line is q (or quit),
+// when stdin ends, or when ctx is cancelled (Ctrl-C while waiting).
+func prompt(ctx context.Context, stdin io.Reader, stderr io.Writer, ask string) func() bool {
+	lines := make(chan string)
+	go func() {
+		defer close(lines)
+		in := bufio.NewScanner(stdin)
+		for in.Scan() {
+			select {
+			case lines <- in.Text():
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return func() bool {
+		fmt.Fprint(stderr, ask)
+		select {
+		case line, ok := <-lines:
+			answer := strings.TrimSpace(line)
+			return ok && answer != "q" && answer != "quit"
+		case <-ctx.Done():
+			return false
+		}
+	}
+}
