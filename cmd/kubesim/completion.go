@@ -14,7 +14,6 @@ import (
 	"io"
 	"kubesim/scenarios"
 	"strings"
-
 )
 
 func completion(args []string, stdout, stderr io.Writer) int {
