@@ -49,15 +49,19 @@ func newFaultyServer(t testing.TB, cfg Config) (*Server, *store.Store) {
 }
 
 // injectFaults slows etcd writes by a random few milliseconds, on and off, and compacts etcd's
-// history up to a few revisions back, until ctx ends; it returns once it has stopped.
-func injectFaults(ctx context.Context, rnd *rand.Rand, s *Server, st *store.Store) (stop func() int) {
+// history every compactEvery, until ctx ends; stop waits for it and tells how many compactions it
+// made. Like kube-apiserver's compactor, each compaction goes up to the revision the previous one saw
+// (compactEvery ago, not 5 minutes), so that a watch keeping up is never compacted away.
+func injectFaults(ctx context.Context, rnd *rand.Rand, s *Server, st *store.Store, compactEvery time.Duration) (stop func() int) {
 	var wg sync.WaitGroup
 	compactions := 0
+	var seen int64 // the revision the last compaction saw
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
 		defer st.SetWriteLatency(0)
-		tick := time.NewTicker(10 * time.Millisecond)
+		const every = 5 * time.Millisecond
+		tick := time.NewTicker(every)
 		defer tick.Stop()
 		for i := 0; ; i++ {
 			select {
@@ -70,12 +74,12 @@ func injectFaults(ctx context.Context, rnd *rand.Rand, s *Server, st *store.Stor
 			} else {
 				st.SetWriteLatency(0)
 			}
-			if i%2 == 1 {
-				if rev, err := st.CurrentRevision(ctx); err == nil && rev > 5 {
-					if s.Compact(ctx, rev-int64(rnd.Intn(5))) == nil {
-						compactions++
-					}
+			if i%int(compactEvery/every) == 0 {
+				rev, err := st.CurrentRevision(ctx)
+				if err == nil && seen > 0 && s.Compact(ctx, seen) == nil {
+					compactions++
 				}
+				seen = rev
 			}
 		}
 	}()
@@ -226,7 +230,7 @@ func (c *registerClient) step(ctx context.Context, keys []string, n int) error {
 func linearizabilityRun(t *testing.T, seed int64, clients, opsPerClient int, budget time.Duration) ([]porcupine.Operation, int) {
 	s, st := newFaultyServer(t, Config{Seed: seed})
 	faultCtx, stopFaults := context.WithCancel(context.Background())
-	stop := injectFaults(faultCtx, rand.New(rand.NewSource(seed)), s, st)
+	stop := injectFaults(faultCtx, rand.New(rand.NewSource(seed)), s, st, 20*time.Millisecond)
 
 	keys := []string{"a", "b", "c"}
 	start := time.Now()
