@@ -202,9 +202,9 @@ func resourceMatches(list []string, a attributes) bool {
 // authorizeNode is the Node authorizer: a kubelet (user system:node:<name>, group system:nodes) may
 // read its own Node, the pods bound to it, services and the like; it may write Node objects and Leases,
 // create and delete (mirror) pods, update pod status and evict pods, which the NodeRestriction
-// admission plugin (noderestriction.go) then narrows to its own node; and it may post events. Its
-// denials carry the Node authorizer's reasons.
-// This keeps one compromised node from touching the rest of the cluster.
+// admission plugin (noderestriction.go) then narrows to its own node; and it may post events. This
+// keeps one compromised node from touching the rest of the cluster. Denials carry the Node
+// authorizer's reasons.
 func (s *Server) authorizeNode(a attributes) (bool, string) {
 	node := strings.TrimPrefix(a.user.Name, "system:node:")
 	read := a.verb == wire.VerbGet || a.verb == wire.VerbList || a.verb == wire.VerbWatch
