@@ -6,7 +6,8 @@
 // Plugins here, in order: defaulting (Kubernetes applies these defaults while decoding the request;
 // kubesim shows them as an admission step so the trace names each one), NamespaceLifecycle,
 // ServiceAccount, DefaultTolerationSeconds, Priority, then the mutating admission webhooks
-// (webhook.go). Validating: ResourceQuota (quota.go), then the validating admission webhooks.
+// (webhook.go). Validating: NodeRestriction (noderestriction.go), ResourceQuota (quota.go), then the
+// validating admission webhooks.
 package apiserver
 
 import (

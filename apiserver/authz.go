@@ -40,9 +40,16 @@ func newAttributes(u User, req *wire.Request, res *api.Resource) attributes {
 	if req.Body != nil && req.Name == "" {
 		a.name = req.Body.GetObjectMeta().Name
 	}
-	if res.Name == "pods" && req.FieldSelector != "" {
+	if (req.Verb == wire.VerbList || req.Verb == wire.VerbWatch) && req.FieldSelector != "" {
 		if sel, err := fields.ParseSelector(req.FieldSelector); err == nil {
-			a.nodeSelector, _ = sel.RequiresExactMatch("spec.nodeName")
+			// A list or watch of one object by name is authorized as that name, as Kubernetes'
+			// RequestInfoFactory does: how a kubelet watches only its own Node.
+			if name, ok := sel.RequiresExactMatch("metadata.name"); ok {
+				a.name = name
+			}
+			if res.Name == "pods" {
+				a.nodeSelector, _ = sel.RequiresExactMatch("spec.nodeName")
+			}
 		}
 	}
 	return a
@@ -192,10 +199,12 @@ func resourceMatches(list []string, a attributes) bool {
 	return false
 }
 
-// authorizeNode is the Node authorizer with NodeRestriction folded in: a kubelet (user
-// system:node:<name>, group system:nodes) may read nodes and services, write only its own Node and
-// Lease, read and update only the pods bound to it, and post events. This keeps one compromised node
-// from touching the rest of the cluster.
+// authorizeNode is the Node authorizer: a kubelet (user system:node:<name>, group system:nodes) may
+// read its own Node, the pods bound to it, services and the like; it may write Node objects and Leases,
+// create and delete (mirror) pods, update pod status and evict pods, which the NodeRestriction
+// admission plugin (noderestriction.go) then narrows to its own node; and it may post events. This
+// keeps one compromised node from touching the rest of the cluster. Denials carry the Node
+// authorizer's reasons.
 func (s *Server) authorizeNode(a attributes) (bool, string) {
 	node := strings.TrimPrefix(a.user.Name, "system:node:")
 	read := a.verb == wire.VerbGet || a.verb == wire.VerbList || a.verb == wire.VerbWatch
@@ -205,30 +214,38 @@ func (s *Server) authorizeNode(a attributes) (bool, string) {
 	switch a.resource {
 	case "nodes":
 		switch {
+		case read && a.name == node:
+			return allow(fmt.Sprintf("node %q may read its own Node", node))
+		case read && a.name == "":
+			return deny(fmt.Sprintf("node '%s' cannot read all nodes, only its own Node object", node))
 		case read:
-			return allow("nodes may read Node objects")
-		case write && a.name == node:
-			return allow(fmt.Sprintf("node %q may write its own Node", node))
+			return deny(fmt.Sprintf("node '%s' cannot read '%s', only its own Node object", node, a.name))
+		case write && (a.subresource == "" || a.subresource == "status"):
+			return allow("nodes may write Node objects (NodeRestriction limits them to their own)")
 		}
-		return deny(fmt.Sprintf("node %q is not allowed to modify node %q", node, a.name))
 	case "leases":
-		if a.namespace == "kube-node-lease" && a.name == node && (read || write) {
-			return allow(fmt.Sprintf("node %q may renew its own Lease", node))
+		if a.verb == wire.VerbGet || write || a.verb == wire.VerbDelete {
+			return allow("nodes may keep a Lease (NodeRestriction limits them to their own)")
 		}
-		return deny(fmt.Sprintf("node %q may only access its own lease in kube-node-lease", node))
 	case "pods":
 		switch {
-		case (a.verb == wire.VerbList || a.verb == wire.VerbWatch) && a.nodeSelector == node:
-			return allow(fmt.Sprintf("node %q may read the pods bound to it", node))
-		case a.verb == wire.VerbList || a.verb == wire.VerbWatch:
-			return deny(fmt.Sprintf("node %q can only list and watch pods with fieldSelector spec.nodeName=%s", node, node))
-		case a.name != "" && (a.verb == wire.VerbGet || a.verb == wire.VerbDelete || a.verb == wire.VerbUpdate || a.verb == wire.VerbPatch):
+		case a.subresource == "" && a.verb == wire.VerbGet:
 			podRes, _ := api.ResourceFor("pods")
 			if p, ok := s.cache.get(podRes, a.namespace+"/"+a.name).(*api.Pod); ok && p.Spec.NodeName == node {
 				return allow(fmt.Sprintf("pod %s/%s is bound to node %q", a.namespace, a.name, node))
 			}
+			return deny(fmt.Sprintf("no relationship found between node '%s' and this object", node))
+		case a.subresource == "" && (a.verb == wire.VerbList || a.verb == wire.VerbWatch) && a.nodeSelector == node:
+			return allow(fmt.Sprintf("node %q may read the pods bound to it", node))
+		case a.subresource == "" && (a.verb == wire.VerbList || a.verb == wire.VerbWatch):
+			return deny("can only list/watch pods with spec.nodeName field selector")
+		case a.subresource == "" && (a.verb == wire.VerbCreate || a.verb == wire.VerbDelete):
+			return allow("nodes may create and delete mirror pods (NodeRestriction limits them to their own)")
+		case a.subresource == "status" && (a.verb == wire.VerbUpdate || a.verb == wire.VerbPatch):
+			return allow("nodes may report pod status (NodeRestriction limits them to their own pods)")
+		case a.subresource == "eviction" && a.verb == wire.VerbCreate:
+			return allow("nodes may evict pods (NodeRestriction limits them to their own pods)")
 		}
-		return deny(fmt.Sprintf("no relationship found between node '%s' and this object", node))
 	case "events":
 		if write {
 			return allow("nodes may post events")
@@ -238,7 +255,7 @@ func (s *Server) authorizeNode(a attributes) (bool, string) {
 			return allow("nodes may read " + a.resource)
 		}
 	}
-	return deny(fmt.Sprintf("node %q is not allowed this request", node))
+	return deny("") // no opinion, and RBAC grants nodes nothing more
 }
 
 // RulesFor lists, sorted, the "verb resource" pairs RBAC grants the user in a namespace
@@ -246,31 +263,11 @@ func (s *Server) authorizeNode(a attributes) (bool, string) {
 func (s *Server) RulesFor(u User, namespace string) []string {
 	var out []string
 	seen := map[string]bool{}
-	add := func(rules []api.PolicyRule) {
-		for _, r := range rules {
-			line := fmt.Sprintf("%s [%s] %s", strings.Join(r.Resources, ","), strings.Join(r.APIGroups, ","), strings.Join(r.Verbs, ","))
-			if !seen[line] {
-				seen[line] = true
-				out = append(out, line)
-			}
-		}
-	}
-	crbRes, _ := api.ResourceFor("clusterrolebindings")
-	crbs, _ := s.cache.list(crbRes, everythingSelection())
-	for _, o := range crbs {
-		b := o.(*api.ClusterRoleBinding)
-		if _, ok := bindingSubject(b.Subjects, u, ""); ok {
-			add(s.roleRules(b.RoleRef, ""))
-		}
-	}
-	rbRes, _ := api.ResourceFor("rolebindings")
-	sel := everythingSelection()
-	sel.namespace = namespace
-	rbs, _ := s.cache.list(rbRes, sel)
-	for _, o := range rbs {
-		b := o.(*api.RoleBinding)
-		if _, ok := bindingSubject(b.Subjects, u, b.Namespace); ok {
-			add(s.roleRules(b.RoleRef, b.Namespace))
+	for _, r := range s.rulesHeld(u, namespace) {
+		line := fmt.Sprintf("%s [%s] %s", strings.Join(r.Resources, ","), strings.Join(r.APIGroups, ","), strings.Join(r.Verbs, ","))
+		if !seen[line] {
+			seen[line] = true
+			out = append(out, line)
 		}
 	}
 	sort.Strings(out)

@@ -13,13 +13,15 @@
 //     (authn.go);
 //  2. authorize: system:masters is always allowed; a kubelet (system:node:<name>) is judged by the
 //     Node authorizer; everyone else by RBAC, default deny, 403 Forbidden with Kubernetes' sentence
-//     (authz.go, bootstrap.go for the built-in roles);
+//     (authz.go, bootstrap.go for the built-in roles); a Role or binding that would grant more than
+//     its author holds is refused (escalation.go);
 //  3. mutating admission: defaulting, NamespaceLifecycle, ServiceAccount, DefaultTolerationSeconds,
 //     Priority, then mutating webhooks with their timeout and failurePolicy (admission.go,
 //     webhook.go);
 //  4. validation: 422 Invalid with one cause per field path (kubesim/api/validation);
-//  5. validating admission: ResourceQuota (403 `exceeded quota: ...`), then validating webhooks
-//     (quota.go, webhook.go);
+//  5. validating admission: NodeRestriction (a kubelet writes only its own Node, Lease and pods),
+//     ResourceQuota (403 `exceeded quota: ...`), then validating webhooks (noderestriction.go,
+//     quota.go, webhook.go);
 //  6. persist to etcd: create fails on an existing key (409 AlreadyExists), update and delete are
 //     compare-and-swap on the object's resourceVersion (409 Conflict), a missing object is 404
 //     (registry.go).

@@ -163,6 +163,9 @@ func (s *Server) create(ctx context.Context, req *wire.Request, res *api.Resourc
 	if err := s.admit(ctx, req, res, user, obj, nil); err != nil {
 		return nil, err
 	}
+	if err := s.confirmNoEscalation(res, user, obj); err != nil {
+		return nil, err
+	}
 	if err := s.validate(ctx, req, res, user, obj, nil); err != nil {
 		return nil, err
 	}
@@ -403,6 +406,9 @@ func (s *Server) update(ctx context.Context, req *wire.Request, res *api.Resourc
 	if err := s.admit(ctx, req, res, user, obj, old); err != nil {
 		return nil, err
 	}
+	if err := s.confirmNoEscalation(res, user, obj); err != nil {
+		return nil, err
+	}
 	if !api.SpecEqual(obj, old) {
 		m.Generation = om.Generation + 1
 	}
@@ -498,6 +504,9 @@ func (s *Server) finalize(ctx context.Context, req *wire.Request, res *api.Resou
 // node (whose kubelet must stop its containers first, within the grace period), gets a
 // deletionTimestamp and stays until the finalizers are gone or the kubelet confirms.
 func (s *Server) delete(ctx context.Context, req *wire.Request, res *api.Resource, user User) (*wire.Response, error) {
+	if err := s.admitNodeDelete(ctx, req, res, user); err != nil {
+		return nil, err
+	}
 	old, err := s.read(ctx, res, req.Namespace, req.Name)
 	if err != nil {
 		return nil, err

@@ -86,7 +86,7 @@ func New(cfg Config) *Server {
 		s.lastWrite[r.Name] = new(atomic.Int64)
 	}
 	s.mutating = []mutatingPlugin{defaulting{}, namespaceLifecycle{s}, serviceAccountAdmission{s}, defaultTolerationSeconds{}, priorityAdmission{s}, mutatingWebhooks{s}}
-	s.validating = []validatingPlugin{resourceQuotaAdmission{s}, validatingWebhooks{s}}
+	s.validating = []validatingPlugin{nodeRestriction{s}, resourceQuotaAdmission{s}, validatingWebhooks{s}}
 	return s
 }
 

@@ -74,6 +74,9 @@ func (s *Server) evict(ctx context.Context, req *wire.Request, res *api.Resource
 	if !ok {
 		return nil, apierrors.NewBadRequest("pods/eviction needs an Eviction body")
 	}
+	if err := s.admitNodeDelete(ctx, req, res, user); err != nil {
+		return nil, err
+	}
 	del := *req
 	del.Verb, del.Subresource, del.Body = wire.VerbDelete, "", nil
 	if ev.DeleteOptions != nil && ev.DeleteOptions.GracePeriodSeconds != nil {
