@@ -1,4 +1,4 @@
-package sim_test
+package script_test
 
 // Fuzz targets for the scenario-file and condition languages, through their exported API only.
 // `go test` runs the seeds in testdata/fuzz.
@@ -6,14 +6,14 @@ package sim_test
 import (
 	"testing"
 
-	"kubesim/sim"
+	"kubesim/script"
 )
 
 // FuzzParseScenario: a scenario file never panics the parser; files it names are read from
 // examples/scenarios, where the seeds' manifests are.
 func FuzzParseScenario(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
-		_, _ = sim.ParseScenario(data, "../examples/scenarios")
+		_, _ = script.Parse(data, "../examples/scenarios")
 	})
 }
 
@@ -21,12 +21,12 @@ func FuzzParseScenario(f *testing.F) {
 // printing the same way.
 func FuzzParseCondition(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
-		cond, err := sim.ParseCondition(s)
+		cond, err := script.ParseCondition(s)
 		if err != nil {
 			return
 		}
 		printed := cond.String()
-		back, err := sim.ParseCondition(printed)
+		back, err := script.ParseCondition(printed)
 		if err != nil {
 			t.Fatalf("%q prints as %q, which does not parse: %v", s, printed, err)
 		}
