@@ -27,6 +27,9 @@ func (k *Kubelet) housekeeping(ctx context.Context) bool {
 	var status *fakeruntime.RuntimeStatus
 	var version *fakeruntime.VersionResponse
 	took, pending, err := k.call(func() (err error) {
+		if err = k.updatePodCIDR(ctx); err != nil {
+			return err
+		}
 		if status, err = k.runtime.Status(ctx); err != nil {
 			return err
 		}
@@ -41,7 +44,7 @@ func (k *Kubelet) housekeeping(ctx context.Context) bool {
 		down = err.Error()
 	case err == nil:
 		for _, c := range status.Conditions {
-			if !c.Status {
+			if !c.Status && c.Type != fakeruntime.NetworkReady { // see network.go
 				down = c.Type + "=false: " + c.Message
 			}
 		}

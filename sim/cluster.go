@@ -46,6 +46,11 @@ type Config struct {
 	ControllerManager bool
 	// Scheduler starts kube-scheduler with the default profile.
 	Scheduler bool
+	// ClusterCIDR and NodeCIDRMaskSize are kube-controller-manager's --cluster-cidr (default
+	// 10.244.0.0/16) and --node-cidr-mask-size (default 24): each node's podCIDR is one such range,
+	// so a /16 holds 256 nodes and 10.0.0.0/8 holds 65536.
+	ClusterCIDR      string
+	NodeCIDRMaskSize int
 
 	DataDir       string   // etcd data dir; "" = a temporary one
 	EtcdEndpoints []string // use an external etcd instead of the embedded one

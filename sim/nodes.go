@@ -7,12 +7,14 @@ package sim
 import (
 	"context"
 	"fmt"
+	"net/netip"
 	"time"
 
 	"kubesim/api"
 	"kubesim/api/resource"
 	"kubesim/apiserver"
 	"kubesim/client"
+	"kubesim/controllers/nodeipam"
 	"kubesim/kubelet"
 	fakeruntime "kubesim/runtime"
 )
@@ -51,7 +53,9 @@ type Node struct {
 func nodeUser(name string) string { return "system:node:" + name }
 
 // StartNode builds the node's runtime and kubelet and adds the kubelet to the cluster. index (from 1)
-// chooses its pod network, 10.244.<index>.0/24, and its address, 10.0.0.<index>.
+// chooses its address in 10.0.0.0/16. Its pod network, spec.podCIDR, comes from the node IPAM
+// controller once the Node is registered; a cluster without a controller manager gives the kubelet
+// the index-th range itself (--pod-cidr, as a standalone kubelet has it).
 func (c *Cluster) StartNode(ctx context.Context, spec NodeSpec, index int) (*Node, error) {
 	if spec.Name == "" {
 		return nil, fmt.Errorf("a node needs a name")
@@ -67,7 +71,10 @@ func (c *Cluster) StartNode(ctx context.Context, spec NodeSpec, index int) (*Nod
 		}
 		capacity[name] = q
 	}
-	podCIDR := fmt.Sprintf("10.244.%d.0/24", index)
+	podCIDR := ""
+	if !c.Config.ControllerManager {
+		podCIDR = nodeipam.SubnetAt(netip.MustParsePrefix(nodeipam.DefaultClusterCIDR), nodeipam.DefaultNodeCIDRMaskSize, index-1).String()
+	}
 	criClock := kubelet.NewCRIClock(c.Clock)
 	rt, err := fakeruntime.New(fakeruntime.Options{Clock: criClock, NodeName: spec.Name, PodCIDR: podCIDR, Arch: spec.Arch,
 		Trace: c.Trace, RequestTimeout: runtimeTimeout})
@@ -80,7 +87,7 @@ func (c *Cluster) StartNode(ctx context.Context, spec NodeSpec, index int) (*Nod
 		Recorder: client.NewEventRecorder(cl, "kubelet", spec.Name, c.Clock, c.Trace),
 		Runtime:  rt, RuntimeClock: criClock,
 		Config: kubelet.NodeConfig{Capacity: capacity, Labels: spec.Labels, Arch: spec.Arch, Zone: spec.Zone,
-			Taints: spec.Taints, PodCIDR: podCIDR, InternalIP: fmt.Sprintf("10.0.0.%d", index)},
+			Taints: spec.Taints, PodCIDR: podCIDR, InternalIP: fmt.Sprintf("10.0.%d.%d", index>>8, index&0xff)},
 	})
 	if err := c.Add(ctx, k); err != nil {
 		return nil, err
