@@ -4,6 +4,9 @@
 // for system:masters, system:basic-user for every authenticated user, and the user-facing
 // admin/edit/view roles), and the built-in PriorityClasses.
 //
+// The Service "kubernetes" in "default" (10.96.0.1:443) points at the apiserver itself; kube-apiserver
+// creates it and keeps its Endpoints and EndpointSlice (servicealloc.go reserves its address).
+//
 // kubesim simplification: the "default" ServiceAccount of the system namespaces is created here too,
 // so pods can be admitted before the serviceaccount controller runs; that controller creates it in
 // every other namespace.
@@ -58,6 +61,12 @@ func bootstrapObjects() []api.Object {
 			rule([]string{"scheduling.k8s.io"}, []string{"priorityclasses"}, read),
 			rule(apps, []string{"replicasets", "daemonsets"}, read)},
 		"system:kube-controller-manager": {rule(all, all, all)},
+		// kube-proxy's role: read Services, EndpointSlices and Nodes, post events.
+		"system:node-proxier": {
+			rule(core, []string{"endpoints", "services"}, []string{"list", "watch"}),
+			rule(core, []string{"nodes"}, read),
+			rule([]string{"", "events.k8s.io"}, []string{"events"}, []string{"create", "patch", "update"}),
+			rule([]string{api.DiscoveryGroupName}, []string{"endpointslices"}, []string{"list", "watch"})},
 		// Every authenticated user may ask what it may do (`kubectl auth can-i`).
 		"system:basic-user": {rule([]string{api.AuthorizationGroupName}, []string{"selfsubjectaccessreviews"}, []string{"create"})},
 	}
@@ -74,12 +83,19 @@ func bootstrapObjects() []api.Object {
 		bind("system:kube-scheduler", "system:kube-scheduler", "User", "system:kube-scheduler"),
 		bind("system:kube-controller-manager", "system:kube-controller-manager", "User", "system:kube-controller-manager"),
 		bind("system:basic-user", "system:basic-user", "Group", GroupAuthenticated),
+		bind("system:node-proxier", "system:node-proxier", "User", "system:kube-proxy"),
+		// kubeadm runs kube-proxy as the ServiceAccount kube-system/kube-proxy and binds it to the same
+		// role; kubesim's kube-proxy authenticates as that ServiceAccount.
+		&api.ServiceAccount{ObjectMeta: api.ObjectMeta{Name: KubeProxyServiceAccount, Namespace: "kube-system"}},
+		&api.ClusterRoleBinding{ObjectMeta: api.ObjectMeta{Name: "kubeadm:node-proxier"},
+			RoleRef:  api.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: "system:node-proxier"},
+			Subjects: []api.Subject{{Kind: "ServiceAccount", Name: KubeProxyServiceAccount, Namespace: "kube-system"}}},
 		&api.PriorityClass{ObjectMeta: api.ObjectMeta{Name: "system-cluster-critical"}, Value: 2000000000,
 			Description: "Used for system critical pods that must run in the cluster, but can be moved to another node if necessary."},
 		&api.PriorityClass{ObjectMeta: api.ObjectMeta{Name: "system-node-critical"}, Value: 2000001000,
 			Description: "Used for system critical pods that must not be moved from their current node."},
 	)
-	return objs
+	return append(objs, kubernetesService()...)
 }
 
 func sortedKeys[V any](m map[string]V) []string {
@@ -119,4 +135,32 @@ func (s *Server) bootstrap(ctx context.Context) error {
 			Msgf("created %d bootstrap objects: namespaces %v, RBAC roles and bindings for each component, PriorityClasses", created, SystemNamespaces))
 	}
 	return nil
+}
+
+// KubeProxyServiceAccount is kube-proxy's ServiceAccount in kube-system.
+const KubeProxyServiceAccount = "kube-proxy"
+
+// AdvertiseAddress is the address kube-apiserver advertises, the endpoint of Service "kubernetes".
+const AdvertiseAddress = "192.168.49.2"
+
+// SecurePort is kube-apiserver's port, the targetPort of Service "kubernetes".
+const SecurePort = 6443
+
+// kubernetesService is the Service "kubernetes" with its Endpoints and EndpointSlice, the way
+// kube-apiserver's endpoint reconciler writes them.
+func kubernetesService() []api.Object {
+	return []api.Object{
+		&api.Service{ObjectMeta: api.ObjectMeta{Name: "kubernetes", Namespace: "default",
+			Labels: map[string]string{"component": "apiserver", "provider": "kubernetes"}},
+			Spec: api.ServiceSpec{Type: api.ServiceTypeClusterIP, ClusterIP: KubernetesServiceIP,
+				Ports: []api.ServicePort{{Name: "https", Protocol: api.ProtocolTCP, Port: 443, TargetPort: api.FromInt32(SecurePort)}}}},
+		&api.Endpoints{ObjectMeta: api.ObjectMeta{Name: "kubernetes", Namespace: "default"},
+			Subsets: []api.EndpointSubset{{Addresses: []api.EndpointAddress{{IP: AdvertiseAddress}},
+				Ports: []api.EndpointPort{{Name: "https", Port: SecurePort, Protocol: api.ProtocolTCP}}}}},
+		&api.EndpointSlice{ObjectMeta: api.ObjectMeta{Name: "kubernetes", Namespace: "default",
+			Labels: map[string]string{api.LabelServiceName: "kubernetes"}},
+			AddressType: api.AddressTypeIPv4,
+			Endpoints:   []api.Endpoint{{Addresses: []string{AdvertiseAddress}, Conditions: api.EndpointConditions{Ready: api.Ptr(true)}}},
+			Ports:       []api.EndpointSlicePort{{Name: api.Ptr("https"), Protocol: api.Ptr(api.ProtocolTCP), Port: api.Ptr(int32(SecurePort))}}},
+	}
 }
