@@ -67,6 +67,10 @@ func bootstrapObjects() []api.Object {
 			rule(core, []string{"nodes"}, read),
 			rule([]string{"", "events.k8s.io"}, []string{"events"}, []string{"create", "patch", "update"}),
 			rule([]string{api.DiscoveryGroupName}, []string{"endpointslices"}, []string{"list", "watch"})},
+		// CoreDNS's role (kubeadm's addon): read what names are made of.
+		"system:coredns": {
+			rule(core, []string{"endpoints", "services", "pods", "namespaces"}, []string{"list", "watch"}),
+			rule([]string{api.DiscoveryGroupName}, []string{"endpointslices"}, []string{"list", "watch"})},
 		// Every authenticated user may ask what it may do (`kubectl auth can-i`).
 		"system:basic-user": {rule([]string{api.AuthorizationGroupName}, []string{"selfsubjectaccessreviews"}, []string{"create"})},
 	}
@@ -87,9 +91,10 @@ func bootstrapObjects() []api.Object {
 		// kubeadm runs kube-proxy as the ServiceAccount kube-system/kube-proxy and binds it to the same
 		// role; kubesim's kube-proxy authenticates as that ServiceAccount.
 		&api.ServiceAccount{ObjectMeta: api.ObjectMeta{Name: KubeProxyServiceAccount, Namespace: "kube-system"}},
-		&api.ClusterRoleBinding{ObjectMeta: api.ObjectMeta{Name: "kubeadm:node-proxier"},
-			RoleRef:  api.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: "system:node-proxier"},
-			Subjects: []api.Subject{{Kind: "ServiceAccount", Name: KubeProxyServiceAccount, Namespace: "kube-system"}}},
+		bindServiceAccount("kubeadm:node-proxier", "system:node-proxier", KubeProxyServiceAccount),
+		// CoreDNS runs as the ServiceAccount kube-system/coredns.
+		&api.ServiceAccount{ObjectMeta: api.ObjectMeta{Name: CoreDNSServiceAccount, Namespace: "kube-system"}},
+		bindServiceAccount("system:coredns", "system:coredns", CoreDNSServiceAccount),
 		&api.PriorityClass{ObjectMeta: api.ObjectMeta{Name: "system-cluster-critical"}, Value: 2000000000,
 			Description: "Used for system critical pods that must run in the cluster, but can be moved to another node if necessary."},
 		&api.PriorityClass{ObjectMeta: api.ObjectMeta{Name: "system-node-critical"}, Value: 2000001000,
@@ -137,8 +142,19 @@ func (s *Server) bootstrap(ctx context.Context) error {
 	return nil
 }
 
-// KubeProxyServiceAccount is kube-proxy's ServiceAccount in kube-system.
-const KubeProxyServiceAccount = "kube-proxy"
+// KubeProxyServiceAccount and CoreDNSServiceAccount are the ServiceAccounts, in kube-system, of
+// kube-proxy and CoreDNS.
+const (
+	KubeProxyServiceAccount = "kube-proxy"
+	CoreDNSServiceAccount   = "coredns"
+)
+
+// bindServiceAccount binds a ClusterRole to a ServiceAccount of kube-system.
+func bindServiceAccount(name, role, sa string) *api.ClusterRoleBinding {
+	return &api.ClusterRoleBinding{ObjectMeta: api.ObjectMeta{Name: name},
+		RoleRef:  api.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: role},
+		Subjects: []api.Subject{{Kind: "ServiceAccount", Name: sa, Namespace: "kube-system"}}}
+}
 
 // AdvertiseAddress is the address kube-apiserver advertises, the endpoint of Service "kubernetes".
 const AdvertiseAddress = "192.168.49.2"

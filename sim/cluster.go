@@ -14,6 +14,7 @@ import (
 	"kubesim/apiserver"
 	"kubesim/client"
 	"kubesim/clock"
+	"kubesim/dns"
 	"kubesim/kubectl"
 	"kubesim/store"
 	"kubesim/trace"
@@ -92,6 +93,7 @@ type Cluster struct {
 	Trace     *trace.Recorder
 	Driver    *Driver // runs (step mode) or waits on (real time) the components
 	Kubectl   *kubectl.Kubectl
+	DNS       *dns.Server // CoreDNS
 
 	virtual *clock.Virtual
 	ctx     context.Context // lives as long as the cluster: real-time components run under it
@@ -184,7 +186,13 @@ func New(ctx context.Context, cfg Config) (*Cluster, error) {
 			return nil, fmt.Errorf("starting kube-scheduler: %w", err)
 		}
 	}
-	// The nodes: a kubelet and a container runtime each. In step mode the cluster starts once every
+	// CoreDNS: cluster DNS, answering Service names from what it watches.
+	c.DNS = dns.New(dns.Options{Client: c.Client(dns.Identity, dns.Name, dns.Groups...), Clock: c.Clock, Trace: c.Trace})
+	if err := c.Add(ctx, c.DNS); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("starting CoreDNS: %w", err)
+	}
+	// The nodes: a kubelet, a container runtime and kube-proxy each. In step mode the cluster starts once every
 	// node has registered and reports Ready.
 	specs := cfg.NodeSpecs
 	if len(specs) == 0 {

@@ -16,6 +16,7 @@ import (
 	"kubesim/client"
 	"kubesim/controllers/nodeipam"
 	"kubesim/kubelet"
+	"kubesim/kubeproxy"
 	fakeruntime "kubesim/runtime"
 )
 
@@ -47,6 +48,15 @@ type Node struct {
 	Name    string
 	Kubelet *kubelet.Kubelet
 	Runtime *fakeruntime.Runtime
+	Proxy   *kubeproxy.Proxy
+}
+
+// clusterCIDR is the pod network, as kube-controller-manager and kube-proxy are told it.
+func (c *Cluster) clusterCIDR() string {
+	if c.Config.ClusterCIDR != "" {
+		return c.Config.ClusterCIDR
+	}
+	return nodeipam.DefaultClusterCIDR
 }
 
 // nodeUser is a kubelet's identity, which the Node authorizer keys on.
@@ -92,7 +102,13 @@ func (c *Cluster) StartNode(ctx context.Context, spec NodeSpec, index int) (*Nod
 	if err := c.Add(ctx, k); err != nil {
 		return nil, err
 	}
-	n := &Node{Name: spec.Name, Kubelet: k, Runtime: rt}
+	// kube-proxy: the node's Service rules, under kube-proxy's own ServiceAccount.
+	proxy := kubeproxy.New(kubeproxy.Options{NodeName: spec.Name, Clock: c.Clock, Trace: c.Trace, ClusterCIDR: c.clusterCIDR(),
+		Client: c.Client(kubeproxy.Identity, "kube-proxy/"+spec.Name, kubeproxy.Groups...)})
+	if err := c.Add(ctx, proxy); err != nil {
+		return nil, err
+	}
+	n := &Node{Name: spec.Name, Kubelet: k, Runtime: rt, Proxy: proxy}
 	c.nodes[spec.Name] = n
 	c.nodeOrder = append(c.nodeOrder, spec.Name)
 	return n, nil
