@@ -39,12 +39,9 @@ func (k *Kubelet) updatePodCIDR(ctx context.Context) error {
 }
 
 // networkReady reports why the pod cannot get a sandbox yet, or nil. Pods on the host's network need
-// no pod network.
+// no pod network (kubesim simplification: the runtime still gives them an IP from the podCIDR).
 func (k *Kubelet) networkReady(ctx context.Context, pod *api.Pod) error {
-	if pod.Spec.HostNetwork {
-		return nil
-	}
-	if err := k.updatePodCIDR(ctx); err != nil {
+	if err := k.updatePodCIDR(ctx); err != nil || pod.Spec.HostNetwork {
 		return err
 	}
 	status, err := k.runtime.Status(ctx)

@@ -193,7 +193,7 @@ func New(ctx context.Context, cfg Config) (*Cluster, error) {
 		return nil, fmt.Errorf("starting CoreDNS: %w", err)
 	}
 	// The nodes: a kubelet, a container runtime and kube-proxy each. In step mode the cluster starts once every
-	// node has registered and reports Ready.
+	// node has registered, has its podCIDR and reports Ready.
 	specs := cfg.NodeSpecs
 	if len(specs) == 0 {
 		specs = DefaultNodes(cfg.Nodes)
@@ -209,6 +209,9 @@ func New(ctx context.Context, cfg Config) (*Cluster, error) {
 		ready, _ := ParseCondition("nodes ready")
 		allReady := func() (bool, error) {
 			if ok, err := registered.Met(ctx, c); !ok || err != nil {
+				return false, err
+			}
+			if ok, err := c.nodesHavePodCIDRs(ctx); !ok || err != nil {
 				return false, err
 			}
 			return ready.Met(ctx, c)

@@ -129,3 +129,18 @@ func (c *Cluster) Node(name string) (*Node, bool) {
 func (c *Cluster) NodeNames() []string {
 	return append([]string(nil), c.nodeOrder...)
 }
+
+// nodesHavePodCIDRs reports whether every registered Node has its spec.podCIDR (the node IPAM
+// controller's work, or the kubelet's own --pod-cidr without a controller manager).
+func (c *Cluster) nodesHavePodCIDRs(ctx context.Context) (bool, error) {
+	nodes, _, err := client.For[api.Node](c.Kubectl.Client().Quiet()).List(ctx, "", client.ListOptions{})
+	if err != nil {
+		return false, err
+	}
+	for _, n := range nodes {
+		if n.Spec.PodCIDR == "" {
+			return false, nil
+		}
+	}
+	return true, nil
+}

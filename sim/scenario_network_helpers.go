@@ -170,3 +170,13 @@ func hasLine(lines []string, parts ...string) bool {
 	}
 	return false
 }
+
+// hasHop reports whether a trace went through a hop of kind.
+func hasHop(hops []nettrace.Hop, kind string) bool {
+	for _, h := range hops {
+		if h.Kind == kind {
+			return true
+		}
+	}
+	return false
+}
