@@ -72,7 +72,9 @@ type walk struct {
 	res Result
 }
 
-func (w *walk) ok(kind string, lines ...string) { w.res.Hops = append(w.res.Hops, Hop{Kind: kind, Lines: lines}) }
+func (w *walk) ok(kind string, lines ...string) {
+	w.res.Hops = append(w.res.Hops, Hop{Kind: kind, Lines: lines})
+}
 
 func (w *walk) fail(kind, reason string, lines ...string) Result {
 	w.res.Hops = append(w.res.Hops, Hop{Kind: kind, Lines: append(lines, reason), Failed: true})
