@@ -15,6 +15,7 @@ package apiserver
 import (
 	"context"
 	"fmt"
+	"math/rand"
 	"sort"
 
 	"kubesim/api"
@@ -61,16 +62,6 @@ func bootstrapObjects() []api.Object {
 			rule([]string{"scheduling.k8s.io"}, []string{"priorityclasses"}, read),
 			rule(apps, []string{"replicasets", "daemonsets"}, read)},
 		"system:kube-controller-manager": {rule(all, all, all)},
-		// kube-proxy's role: read Services, EndpointSlices and Nodes, post events.
-		"system:node-proxier": {
-			rule(core, []string{"endpoints", "services"}, []string{"list", "watch"}),
-			rule(core, []string{"nodes"}, read),
-			rule([]string{"", "events.k8s.io"}, []string{"events"}, []string{"create", "patch", "update"}),
-			rule([]string{api.DiscoveryGroupName}, []string{"endpointslices"}, []string{"list", "watch"})},
-		// CoreDNS's role (kubeadm's addon): read what names are made of.
-		"system:coredns": {
-			rule(core, []string{"endpoints", "services", "pods", "namespaces"}, []string{"list", "watch"}),
-			rule([]string{api.DiscoveryGroupName}, []string{"endpointslices"}, []string{"list", "watch"})},
 		// Every authenticated user may ask what it may do (`kubectl auth can-i`).
 		"system:basic-user": {rule([]string{api.AuthorizationGroupName}, []string{"selfsubjectaccessreviews"}, []string{"create"})},
 	}
@@ -87,20 +78,12 @@ func bootstrapObjects() []api.Object {
 		bind("system:kube-scheduler", "system:kube-scheduler", "User", "system:kube-scheduler"),
 		bind("system:kube-controller-manager", "system:kube-controller-manager", "User", "system:kube-controller-manager"),
 		bind("system:basic-user", "system:basic-user", "Group", GroupAuthenticated),
-		bind("system:node-proxier", "system:node-proxier", "User", "system:kube-proxy"),
-		// kubeadm runs kube-proxy as the ServiceAccount kube-system/kube-proxy and binds it to the same
-		// role; kubesim's kube-proxy authenticates as that ServiceAccount.
-		&api.ServiceAccount{ObjectMeta: api.ObjectMeta{Name: KubeProxyServiceAccount, Namespace: "kube-system"}},
-		bindServiceAccount("kubeadm:node-proxier", "system:node-proxier", KubeProxyServiceAccount),
-		// CoreDNS runs as the ServiceAccount kube-system/coredns.
-		&api.ServiceAccount{ObjectMeta: api.ObjectMeta{Name: CoreDNSServiceAccount, Namespace: "kube-system"}},
-		bindServiceAccount("system:coredns", "system:coredns", CoreDNSServiceAccount),
 		&api.PriorityClass{ObjectMeta: api.ObjectMeta{Name: "system-cluster-critical"}, Value: 2000000000,
 			Description: "Used for system critical pods that must run in the cluster, but can be moved to another node if necessary."},
 		&api.PriorityClass{ObjectMeta: api.ObjectMeta{Name: "system-node-critical"}, Value: 2000001000,
 			Description: "Used for system critical pods that must not be moved from their current node."},
 	)
-	return append(objs, kubernetesService()...)
+	return objs
 }
 
 func sortedKeys[V any](m map[string]V) []string {
@@ -121,8 +104,35 @@ func (s *Server) bootstrap(ctx context.Context) error {
 	tr := s.trace
 	s.trace = nil
 	defer func() { s.trace = tr }()
+	created, err := s.createBootstrap(ctx, token, bootstrapObjects())
+	if err != nil {
+		return err
+	}
+	// The networking objects take their UIDs from a source of their own, so that adding them did not
+	// change the names and UIDs every story already shows.
+	s.randMu.Lock()
+	main := s.rnd
+	s.rnd = rand.New(rand.NewSource(networkingSeed))
+	s.randMu.Unlock()
+	n, err := s.createBootstrap(ctx, token, networkingObjects())
+	s.randMu.Lock()
+	s.rnd = main
+	s.randMu.Unlock()
+	if err != nil {
+		return err
+	}
+	created += n
+	if tr != nil && created > 0 {
+		tr.Record(trace.Event{Component: "kube-apiserver", Action: "bootstrap", Detail: true}.
+			Msgf("created %d bootstrap objects: namespaces %v, RBAC roles and bindings for each component, PriorityClasses, Service kubernetes", created, SystemNamespaces))
+	}
+	return nil
+}
+
+// createBootstrap creates each object that is missing and counts those it created.
+func (s *Server) createBootstrap(ctx context.Context, token string, objs []api.Object) (int, error) {
 	created := 0
-	for _, obj := range bootstrapObjects() {
+	for _, obj := range objs {
 		res, _ := api.ResourceOf(obj)
 		m := obj.GetObjectMeta()
 		_, err := s.Do(ctx, &wire.Request{Token: token, Agent: "kube-apiserver", Verb: wire.VerbCreate,
@@ -132,15 +142,14 @@ func (s *Server) bootstrap(ctx context.Context) error {
 			created++
 		case apierrors.IsAlreadyExists(err):
 		default:
-			return fmt.Errorf("bootstrap %s %s: %w", res.Name, m.Name, err)
+			return created, fmt.Errorf("bootstrap %s %s: %w", res.Name, m.Name, err)
 		}
 	}
-	if tr != nil && created > 0 {
-		tr.Record(trace.Event{Component: "kube-apiserver", Action: "bootstrap", Detail: true}.
-			Msgf("created %d bootstrap objects: namespaces %v, RBAC roles and bindings for each component, PriorityClasses", created, SystemNamespaces))
-	}
-	return nil
+	return created, nil
 }
+
+// networkingSeed seeds the UIDs of the networking bootstrap objects.
+const networkingSeed = 14
 
 // KubeProxyServiceAccount and CoreDNSServiceAccount are the ServiceAccounts, in kube-system, of
 // kube-proxy and CoreDNS.
@@ -162,10 +171,33 @@ const AdvertiseAddress = "192.168.49.2"
 // SecurePort is kube-apiserver's port, the targetPort of Service "kubernetes".
 const SecurePort = 6443
 
-// kubernetesService is the Service "kubernetes" with its Endpoints and EndpointSlice, the way
-// kube-apiserver's endpoint reconciler writes them.
-func kubernetesService() []api.Object {
+// networkingObjects are the Service "kubernetes" with its Endpoints and EndpointSlice, the way
+// kube-apiserver's endpoint reconciler writes them, and the roles of kube-proxy and CoreDNS: the
+// apiserver's own system:node-proxier bound to the user system:kube-proxy, and, as kubeadm adds them,
+// the same role bound to the ServiceAccount kube-system/kube-proxy (which kubesim's kube-proxy
+// authenticates as) and system:coredns bound to kube-system/coredns. (kubesim issues the components'
+// credentials itself, so the ServiceAccount objects are not created.)
+func networkingObjects() []api.Object {
+	read := []string{"get", "list", "watch"}
+	listWatch := []string{"list", "watch"}
+	rule := func(groups, resources, verbs []string) api.PolicyRule {
+		return api.PolicyRule{APIGroups: groups, Resources: resources, Verbs: verbs}
+	}
+	core, discovery := []string{""}, []string{api.DiscoveryGroupName}
 	return []api.Object{
+		&api.ClusterRole{ObjectMeta: api.ObjectMeta{Name: "system:node-proxier"}, Rules: []api.PolicyRule{
+			rule(core, []string{"endpoints", "services"}, listWatch),
+			rule(core, []string{"nodes"}, read),
+			rule([]string{"", "events.k8s.io"}, []string{"events"}, []string{"create", "patch", "update"}),
+			rule(discovery, []string{"endpointslices"}, listWatch)}},
+		&api.ClusterRole{ObjectMeta: api.ObjectMeta{Name: "system:coredns"}, Rules: []api.PolicyRule{
+			rule(core, []string{"endpoints", "services", "pods", "namespaces"}, listWatch),
+			rule(discovery, []string{"endpointslices"}, listWatch)}},
+		&api.ClusterRoleBinding{ObjectMeta: api.ObjectMeta{Name: "system:node-proxier"},
+			RoleRef:  api.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: "system:node-proxier"},
+			Subjects: []api.Subject{{Kind: "User", Name: "system:kube-proxy", APIGroup: "rbac.authorization.k8s.io"}}},
+		bindServiceAccount("kubeadm:node-proxier", "system:node-proxier", KubeProxyServiceAccount),
+		bindServiceAccount("system:coredns", "system:coredns", CoreDNSServiceAccount),
 		&api.Service{ObjectMeta: api.ObjectMeta{Name: "kubernetes", Namespace: "default",
 			Labels: map[string]string{"component": "apiserver", "provider": "kubernetes"}},
 			Spec: api.ServiceSpec{Type: api.ServiceTypeClusterIP, ClusterIP: KubernetesServiceIP,
