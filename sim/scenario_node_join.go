@@ -18,8 +18,8 @@ func init() {
 		Teaches: `No controller creates Nodes: a node joins by itself. Its kubelet (with a credential for
 system:node:node-4, as kubeadm join provides) creates its own Node object with the machine's capacity,
 the allocatable part (capacity minus what is reserved for the system and the eviction threshold),
-labels (hostname, os, arch, zone), addresses and podCIDR; then a Lease in kube-node-lease that it
-renews every 10s; then its status with the four conditions, Ready=True once its runtime answers.
+labels (hostname, os, arch, zone) and addresses (the node IPAM controller then gives it the next
+podCIDR); then a Lease in kube-node-lease that it renews every 10s; then its status with the four conditions, Ready=True once its runtime answers.
 Nothing else is announced: the scheduler, which watches Nodes, simply has one more candidate. Existing
 pods stay where they are (Kubernetes does not rebalance); the next pod to schedule can land on the new
 node, and with the default scoring (least allocated, spread) an empty node is the favourite.
@@ -47,7 +47,10 @@ func runNodeJoin(ctx context.Context, s *Session) error {
 		s.Expect(false, "node-4's kubelet starts: %v", err)
 		return s.Err()
 	}
-	if !waitFor(ctx, s, time.Minute, "node node-4 ready") {
+	if !waitFor(ctx, s, time.Minute, "node node-4 ready") || !waitWithin(ctx, s, time.Minute, "node-4 has a podCIDR", func() (bool, error) {
+		n, err := observeNode(ctx, s, "node-4")
+		return err == nil && n.Spec.PodCIDR != "", err
+	}) {
 		return s.Err()
 	}
 	node, err := observeNode(ctx, s, "node-4")
@@ -57,8 +60,8 @@ func runNodeJoin(ctx context.Context, s *Session) error {
 	s.Expect(true, "kubectl get nodes: node-4 Ready, joined %s ago", s.Now().Sub(node.CreationTimestamp.Time).Round(time.Second))
 	nodes, err := observeObjects[api.Node](ctx, s, "nodes", "", "", "")
 	s.Expect(err == nil && len(nodes) == 4, "kubectl get nodes: %d nodes", len(nodes))
-	s.Expect(node.Labels[api.LabelHostname] == "node-4" && node.Labels[api.LabelArchStable] == "amd64" && node.Spec.PodCIDR == "10.244.4.0/24",
-		"node-4 registered itself: labels kubernetes.io/hostname=node-4, kubernetes.io/arch=amd64; podCIDR %s", node.Spec.PodCIDR)
+	s.Expect(node.Labels[api.LabelHostname] == "node-4" && node.Labels[api.LabelArchStable] == "amd64" && node.Spec.PodCIDR == "10.244.3.0/24",
+		"node-4 registered itself: labels kubernetes.io/hostname=node-4, kubernetes.io/arch=amd64; the node IPAM controller gave it podCIDR %s", node.Spec.PodCIDR)
 	cpu, mem := node.Status.Allocatable[resource.ResourceCPU], node.Status.Allocatable[resource.ResourceMemory]
 	s.Expect(cpu.String() == "3900m" && mem.String() == "7836Mi",
 		"allocatable cpu %s, memory %s: capacity 4 and 8Gi minus 100m and 256Mi reserved and the 100Mi eviction threshold", cpu.String(), mem.String())
