@@ -29,5 +29,5 @@ func ExampleTrace() {
 	//   2. ✓ service  10.96.100.10:80 is Service default/web port 80/TCP -> targetPort 80, selector app=web
 	//   3. ✗ rules    node-1: filter KUBE-SERVICES -d 10.96.100.10/32 --dport 80 -j REJECT ("default/web has no endpoints"): connection refused
 	//                 Service default/web has no endpoints: the selector app=web matches no pod in namespace default; its pods are labelled web-1 (app=web-app)
-	// unreachable: Service default/web has no endpoints: the selector app=web matches no pod in namespace default; its pods are labelled web-1 (app=web-app)
+	// unreachable: stopped at hop 3 (rules)
 }

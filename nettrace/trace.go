@@ -59,10 +59,11 @@ func (r Result) String() string {
 			}
 		}
 	}
-	if r.Reached {
+	switch {
+	case r.Reached:
 		fmt.Fprintf(&b, "reached: %s\n", strings.Join(r.Path, " -> "))
-	} else {
-		fmt.Fprintf(&b, "unreachable: %s\n", r.Reason)
+	case len(r.Hops) > 0:
+		fmt.Fprintf(&b, "unreachable: stopped at hop %d (%s)\n", len(r.Hops), r.Hops[len(r.Hops)-1].Kind)
 	}
 	return b.String()
 }

@@ -49,7 +49,8 @@ func TestNetTraceSaysWhereAndWhyItFails(t *testing.T) {
 	code, out, stderr := kubesim("net", "trace", "-f", file, "--from", "client", "--to", "web:80")
 	assert.Equal(t, 1, code, stderr)
 	assert.Contains(t, out, "✗ rules")
-	assert.Contains(t, out, "unreachable: Service default/web has no endpoints: the selector app=wrong matches no pod in namespace default; its pods are labelled web (app=web)")
+	assert.Contains(t, out, "Service default/web has no endpoints: the selector app=wrong matches no pod in namespace default; its pods are labelled web (app=web)")
+	assert.Contains(t, out, "unreachable: stopped at hop 4 (rules)")
 
 	code, out, stderr = kubesim("net", "rules", "-f", file, "--node", "node-2")
 	assert.Equal(t, 0, code, stderr)
