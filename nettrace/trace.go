@@ -317,8 +317,8 @@ func (w *walk) whyNoEndpoints(svc *api.Service, sp *api.ServicePort) string {
 		if len(names) == 0 {
 			names = []string{"none"}
 		}
-		return fmt.Sprintf("targetPort %q names no container port of the selected pods (their named ports: %s), so the EndpointSlice has no port %q",
-			sp.TargetPort.StrVal, strings.Join(names, ", "), sp.Name)
+		return fmt.Sprintf("targetPort %q names no container port of the selected pods (their named ports: %s), so their endpoints serve no port %d",
+			sp.TargetPort.StrVal, strings.Join(names, ", "), sp.Port)
 	}
 	return "kube-proxy on this node has not synced its EndpointSlice yet"
 }
