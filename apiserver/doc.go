@@ -17,7 +17,8 @@
 //  3. mutating admission: defaulting, NamespaceLifecycle, ServiceAccount, DefaultTolerationSeconds,
 //     Priority, then mutating webhooks with their timeout and failurePolicy (admission.go,
 //     webhook.go);
-//  4. validation: 422 Invalid with one cause per field path (kubesim/api/validation);
+//  4. validation: 422 Invalid with one cause per field path (kubesim/api/validation); just before it,
+//     a Service gets its cluster IP and node ports (servicealloc.go);
 //  5. validating admission: ResourceQuota (403 `exceeded quota: ...`), then validating webhooks
 //     (quota.go, webhook.go);
 //  6. persist to etcd: create fails on an existing key (409 AlreadyExists), update and delete are

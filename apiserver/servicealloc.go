@@ -56,6 +56,9 @@ func (s *Server) allocateService(ctx context.Context, svc, old *api.Service) (fu
 		return nil, apierrors.NewInternalError(err)
 	}
 	usedIPs, usedPorts := s.usedServiceValues(svc)
+	if old != nil {
+		keepAllocatedValues(svc, old)
+	}
 	if err := s.allocateClusterIP(svc, old, usedIPs); err != nil {
 		unlock()
 		return nil, err
@@ -65,6 +68,28 @@ func (s *Server) allocateService(ctx context.Context, svc, old *api.Service) (fu
 		return nil, err
 	}
 	return unlock, nil
+}
+
+// keepAllocatedValues does what Kubernetes' update does with values the user left out: an update
+// (kubectl apply of the same manifest) keeps each port's node port, and a Service that stops being
+// a NodePort one drops its node ports (patchAllocatedValues, dropTypeDependentFields).
+func keepAllocatedValues(svc, old *api.Service) {
+	nodePorts := svc.Spec.Type == api.ServiceTypeNodePort || svc.Spec.Type == api.ServiceTypeLoadBalancer
+	wasNodePorts := old.Spec.Type == api.ServiceTypeNodePort || old.Spec.Type == api.ServiceTypeLoadBalancer
+	for i := range svc.Spec.Ports {
+		p := &svc.Spec.Ports[i]
+		for _, op := range old.Spec.Ports {
+			if op.Port != p.Port || op.Protocol != p.Protocol {
+				continue
+			}
+			switch {
+			case nodePorts && p.NodePort == 0:
+				p.NodePort = op.NodePort
+			case !nodePorts && wasNodePorts && p.NodePort == op.NodePort:
+				p.NodePort = 0
+			}
+		}
+	}
 }
 
 // usedServiceValues collects the cluster IPs and node ports of every other Service.

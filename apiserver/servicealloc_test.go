@@ -85,3 +85,32 @@ func TestNodePortsAreAllocatedAndConflictsRefused(t *testing.T) {
 	require.NoError(t, err)
 	ts.create(t, webService("again", api.ServiceTypeNodePort, 30080)) // released with its Service
 }
+
+// An update that leaves nodePort out (kubectl apply of the same manifest) keeps the allocated one; a
+// Service turned into a ClusterIP one drops its node ports.
+func TestUpdatesKeepOrDropNodePorts(t *testing.T) {
+	ts := newTestServer(t)
+	created := ts.create(t, webService("web", api.ServiceTypeNodePort, 0)).(*api.Service)
+	np := created.Spec.Ports[0].NodePort
+
+	again := webService("web", api.ServiceTypeNodePort, 0)
+	resp, err := ts.do(t, adminToken, wire.Request{Verb: wire.VerbUpdate, Resource: "services", Namespace: "default", Name: "web", Body: again})
+	require.NoError(t, err)
+	got := resp.Object.(*api.Service)
+	assert.Equal(t, np, got.Spec.Ports[0].NodePort)
+	assert.Equal(t, created.Spec.ClusterIP, got.Spec.ClusterIP, "the cluster IP is kept too")
+
+	got.Spec.Type = api.ServiceTypeClusterIP
+	resp, err = ts.do(t, adminToken, wire.Request{Verb: wire.VerbUpdate, Resource: "services", Namespace: "default", Name: "web", Body: got})
+	require.NoError(t, err)
+	assert.Zero(t, resp.Object.(*api.Service).Spec.Ports[0].NodePort)
+}
+
+func TestAHeadlessNodePortServiceIsInvalid(t *testing.T) {
+	ts := newTestServer(t)
+	svc := webService("db", api.ServiceTypeNodePort, 0)
+	svc.Spec.ClusterIP = api.ClusterIPNone
+	_, err := ts.do(t, adminToken, wire.Request{Verb: wire.VerbCreate, Resource: "services", Namespace: "default", Body: svc})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `spec.clusterIPs[0]: Invalid value: "None": may not be set to 'None' for NodePort services`)
+}
