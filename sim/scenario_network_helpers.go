@@ -15,19 +15,10 @@ import (
 	"kubesim/trace"
 )
 
-// settleNetwork runs every unit of work already due, without moving the clock: the controllers and
-// every node's kube-proxy catch up with the last change, as they would within a second or so on a
-// real cluster. In real time it waits two seconds of cluster time.
+// settleNetwork lets the controllers and every node's kube-proxy catch up with the last change, as
+// they would within a second or so on a real cluster.
 func settleNetwork(ctx context.Context, s *Session) error {
-	if s.Driver.real != nil {
-		return s.Driver.Advance(ctx, 2*time.Second)
-	}
-	for range 100000 {
-		if did, err := s.Driver.stepNow(ctx); err != nil || !did {
-			return err
-		}
-	}
-	return nil
+	return s.Driver.RunDue(ctx, 100000)
 }
 
 // netTrace runs `kubesim net trace --from from --to to` once the network has caught up, and tells
