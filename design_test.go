@@ -109,8 +109,10 @@ var rules = []rule{
 		forbidden: func(_, d string) bool { return under(d, "store") },
 	},
 	{
-		name:      "components never import each other",
-		who:       func(p string) bool { return underAny(p, "controllers", "scheduler", "kubelet", "kubectl", "kubeproxy", "dns") },
+		name: "components never import each other",
+		who: func(p string) bool {
+			return underAny(p, "controllers", "scheduler", "kubelet", "kubectl", "kubeproxy", "dns")
+		},
 		forbidden: componentViolation,
 	},
 	{
