@@ -17,6 +17,7 @@
 //	pod.go             Pod, PodSpec, Container, Probe, Affinity, Toleration, PodStatus
 //	node.go            Node, Taint, NodeStatus
 //	service.go         Service, Endpoints
+//	discovery.go       EndpointSlice (discovery.k8s.io/v1)
 //	event.go           Event
 //	apps.go            Deployment, ReplicaSet, DaemonSet
 //	autoscaling.go     Scale, the body of the scale subresource

@@ -46,6 +46,10 @@ func init() {
 		{Group: AuthorizationGroupName, Version: "v1", Kind: "SelfSubjectAccessReview", Name: "selfsubjectaccessreviews", Singular: "selfsubjectaccessreview",
 			New: func() Object { return &SelfSubjectAccessReview{} }},
 
+		// discovery.k8s.io/v1: no short names, as in Kubernetes.
+		{Group: DiscoveryGroupName, Version: "v1", Kind: "EndpointSlice", Name: "endpointslices", Singular: "endpointslice", Namespaced: true,
+			New: func() Object { return &EndpointSlice{} }},
+
 		// coordination.k8s.io/v1 and scheduling.k8s.io/v1
 		{Group: "coordination.k8s.io", Version: "v1", Kind: "Lease", Name: "leases", Singular: "lease", Namespaced: true,
 			New: func() Object { return &Lease{} }},

@@ -4,6 +4,9 @@
 // for system:masters, system:basic-user for every authenticated user, and the user-facing
 // admin/edit/view roles), and the built-in PriorityClasses.
 //
+// The Service "kubernetes" in "default" (10.96.0.1:443) points at the apiserver itself; kube-apiserver
+// creates it and keeps its Endpoints and EndpointSlice (servicealloc.go reserves its address).
+//
 // kubesim simplification: the "default" ServiceAccount of the system namespaces is created here too,
 // so pods can be admitted before the serviceaccount controller runs; that controller creates it in
 // every other namespace.
@@ -12,6 +15,7 @@ package apiserver
 import (
 	"context"
 	"fmt"
+	"math/rand"
 	"sort"
 
 	"kubesim/api"
@@ -100,8 +104,35 @@ func (s *Server) bootstrap(ctx context.Context) error {
 	tr := s.trace
 	s.trace = nil
 	defer func() { s.trace = tr }()
+	created, err := s.createBootstrap(ctx, token, bootstrapObjects())
+	if err != nil {
+		return err
+	}
+	// The networking objects take their UIDs from a source of their own, so that adding them did not
+	// change the names and UIDs every story already shows.
+	s.randMu.Lock()
+	main := s.rnd
+	s.rnd = rand.New(rand.NewSource(networkingSeed))
+	s.randMu.Unlock()
+	n, err := s.createBootstrap(ctx, token, networkingObjects())
+	s.randMu.Lock()
+	s.rnd = main
+	s.randMu.Unlock()
+	if err != nil {
+		return err
+	}
+	created += n
+	if tr != nil && created > 0 {
+		tr.Record(trace.Event{Component: "kube-apiserver", Action: "bootstrap", Detail: true}.
+			Msgf("created %d bootstrap objects: namespaces %v, RBAC roles and bindings for each component, PriorityClasses, Service kubernetes", created, SystemNamespaces))
+	}
+	return nil
+}
+
+// createBootstrap creates each object that is missing and counts those it created.
+func (s *Server) createBootstrap(ctx context.Context, token string, objs []api.Object) (int, error) {
 	created := 0
-	for _, obj := range bootstrapObjects() {
+	for _, obj := range objs {
 		res, _ := api.ResourceOf(obj)
 		m := obj.GetObjectMeta()
 		_, err := s.Do(ctx, &wire.Request{Token: token, Agent: "kube-apiserver", Verb: wire.VerbCreate,
@@ -111,12 +142,73 @@ func (s *Server) bootstrap(ctx context.Context) error {
 			created++
 		case apierrors.IsAlreadyExists(err):
 		default:
-			return fmt.Errorf("bootstrap %s %s: %w", res.Name, m.Name, err)
+			return created, fmt.Errorf("bootstrap %s %s: %w", res.Name, m.Name, err)
 		}
 	}
-	if tr != nil && created > 0 {
-		tr.Record(trace.Event{Component: "kube-apiserver", Action: "bootstrap", Detail: true}.
-			Msgf("created %d bootstrap objects: namespaces %v, RBAC roles and bindings for each component, PriorityClasses", created, SystemNamespaces))
+	return created, nil
+}
+
+// networkingSeed seeds the UIDs of the networking bootstrap objects.
+const networkingSeed = 14
+
+// KubeProxyServiceAccount and CoreDNSServiceAccount are the ServiceAccounts, in kube-system, of
+// kube-proxy and CoreDNS.
+const (
+	KubeProxyServiceAccount = "kube-proxy"
+	CoreDNSServiceAccount   = "coredns"
+)
+
+// bindServiceAccount binds a ClusterRole to a ServiceAccount of kube-system.
+func bindServiceAccount(name, role, sa string) *api.ClusterRoleBinding {
+	return &api.ClusterRoleBinding{ObjectMeta: api.ObjectMeta{Name: name},
+		RoleRef:  api.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: role},
+		Subjects: []api.Subject{{Kind: "ServiceAccount", Name: sa, Namespace: "kube-system"}}}
+}
+
+// AdvertiseAddress is the address kube-apiserver advertises, the endpoint of Service "kubernetes".
+const AdvertiseAddress = "192.168.49.2"
+
+// SecurePort is kube-apiserver's port, the targetPort of Service "kubernetes".
+const SecurePort = 6443
+
+// networkingObjects are the Service "kubernetes" with its Endpoints and EndpointSlice, the way
+// kube-apiserver's endpoint reconciler writes them, and the roles of kube-proxy and CoreDNS: the
+// apiserver's own system:node-proxier bound to the user system:kube-proxy, and, as kubeadm adds them,
+// the same role bound to the ServiceAccount kube-system/kube-proxy (which kubesim's kube-proxy
+// authenticates as) and system:coredns bound to kube-system/coredns. (kubesim issues the components'
+// credentials itself, so the ServiceAccount objects are not created.)
+func networkingObjects() []api.Object {
+	read := []string{"get", "list", "watch"}
+	listWatch := []string{"list", "watch"}
+	rule := func(groups, resources, verbs []string) api.PolicyRule {
+		return api.PolicyRule{APIGroups: groups, Resources: resources, Verbs: verbs}
 	}
-	return nil
+	core, discovery := []string{""}, []string{api.DiscoveryGroupName}
+	return []api.Object{
+		&api.ClusterRole{ObjectMeta: api.ObjectMeta{Name: "system:node-proxier"}, Rules: []api.PolicyRule{
+			rule(core, []string{"endpoints", "services"}, listWatch),
+			rule(core, []string{"nodes"}, read),
+			rule([]string{"", "events.k8s.io"}, []string{"events"}, []string{"create", "patch", "update"}),
+			rule(discovery, []string{"endpointslices"}, listWatch)}},
+		&api.ClusterRole{ObjectMeta: api.ObjectMeta{Name: "system:coredns"}, Rules: []api.PolicyRule{
+			rule(core, []string{"endpoints", "services", "pods", "namespaces"}, listWatch),
+			rule(discovery, []string{"endpointslices"}, listWatch)}},
+		&api.ClusterRoleBinding{ObjectMeta: api.ObjectMeta{Name: "system:node-proxier"},
+			RoleRef:  api.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: "system:node-proxier"},
+			Subjects: []api.Subject{{Kind: "User", Name: "system:kube-proxy", APIGroup: "rbac.authorization.k8s.io"}}},
+		bindServiceAccount("kubeadm:node-proxier", "system:node-proxier", KubeProxyServiceAccount),
+		bindServiceAccount("system:coredns", "system:coredns", CoreDNSServiceAccount),
+		&api.Service{ObjectMeta: api.ObjectMeta{Name: "kubernetes", Namespace: "default",
+			Labels: map[string]string{"component": "apiserver", "provider": "kubernetes"}},
+			Spec: api.ServiceSpec{Type: api.ServiceTypeClusterIP, ClusterIP: KubernetesServiceIP,
+				Ports: []api.ServicePort{{Name: "https", Protocol: api.ProtocolTCP, Port: 443, TargetPort: api.FromInt32(SecurePort)}}}},
+		&api.Endpoints{ObjectMeta: api.ObjectMeta{Name: "kubernetes", Namespace: "default"},
+			Subsets: []api.EndpointSubset{{Addresses: []api.EndpointAddress{{IP: AdvertiseAddress}},
+				Ports: []api.EndpointPort{{Name: "https", Port: SecurePort, Protocol: api.ProtocolTCP}}}}},
+		&api.EndpointSlice{ObjectMeta: api.ObjectMeta{Name: "kubernetes", Namespace: "default",
+			Labels: map[string]string{api.LabelServiceName: "kubernetes"}},
+			AddressType: api.AddressTypeIPv4,
+			Endpoints:   []api.Endpoint{{Addresses: []string{AdvertiseAddress}, Conditions: api.EndpointConditions{Ready: api.Ptr(true)}}},
+			Ports:       []api.EndpointSlicePort{{Name: api.Ptr("https"), Protocol: api.Ptr(api.ProtocolTCP), Port: api.Ptr(int32(SecurePort))}}},
+	}
 }

@@ -18,7 +18,8 @@
 //  3. mutating admission: defaulting, NamespaceLifecycle, ServiceAccount, DefaultTolerationSeconds,
 //     Priority, then mutating webhooks with their timeout and failurePolicy (admission.go,
 //     webhook.go);
-//  4. validation: 422 Invalid with one cause per field path (kubesim/api/validation);
+//  4. validation: 422 Invalid with one cause per field path (kubesim/api/validation); just before it,
+//     a Service gets its cluster IP and node ports (servicealloc.go);
 //  5. validating admission: NodeRestriction (a kubelet writes only its own Node, Lease and pods),
 //     ResourceQuota (403 `exceeded quota: ...`), then validating webhooks (noderestriction.go,
 //     quota.go, webhook.go);

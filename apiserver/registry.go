@@ -166,6 +166,13 @@ func (s *Server) create(ctx context.Context, req *wire.Request, res *api.Resourc
 	if err := s.confirmNoEscalation(res, user, obj); err != nil {
 		return nil, err
 	}
+	if svc, ok := obj.(*api.Service); ok {
+		done, err := s.allocateService(ctx, svc, nil)
+		if err != nil {
+			return nil, err
+		}
+		defer done()
+	}
 	if err := s.validate(ctx, req, res, user, obj, nil); err != nil {
 		return nil, err
 	}
@@ -411,6 +418,13 @@ func (s *Server) update(ctx context.Context, req *wire.Request, res *api.Resourc
 	}
 	if !api.SpecEqual(obj, old) {
 		m.Generation = om.Generation + 1
+	}
+	if svc, ok := obj.(*api.Service); ok {
+		done, err := s.allocateService(ctx, svc, old.(*api.Service))
+		if err != nil {
+			return nil, err
+		}
+		defer done()
 	}
 	if err := s.validate(ctx, req, res, user, obj, old); err != nil {
 		return nil, err

@@ -48,7 +48,8 @@ type Server struct {
 
 	mutating   []mutatingPlugin
 	validating []validatingPlugin
-	webhooks   webhookState // the backend admission webhooks are called through (webhook.go)
+	webhooks   webhookState     // the backend admission webhooks are called through (webhook.go)
+	services   serviceAllocator // cluster IPs and node ports (servicealloc.go)
 
 	// randMu guards rnd, the seeded source of names and UIDs.
 	randMu sync.Mutex

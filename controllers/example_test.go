@@ -26,11 +26,14 @@ func ExampleNewManager() {
 		fmt.Printf("%-27s informers: %d\n", comp.Name(), len(comp.Informers()))
 	}
 	// Output:
-	// kube-controller-manager     informers: 8
+	// kube-controller-manager     informers: 11
+	// node-ipam-controller        informers: 1
 	// deployment-controller       informers: 3
 	// replicaset-controller       informers: 2
 	// daemonset-controller        informers: 3
 	// serviceaccount-controller   informers: 2
+	// endpointslice-controller    informers: 3
+	// endpoints-controller        informers: 3
 	// namespace-controller        informers: 1
 	// garbage-collector           informers: 4
 	// node-lifecycle-controller   informers: 3

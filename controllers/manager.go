@@ -3,6 +3,7 @@
 // leader election, so that of several replicas only one acts.
 //
 //	NewManager(c, clock, trace, name) (*Manager, error)
+//	NewManagerWith(c, clock, trace, name, opts)   the same with kube-controller-manager's flags
 //	m.Components()   the elector, then every controller gated on it, in the order of the list
 //
 // The order of the list is the order the step driver asks the controllers for work: the ones that
@@ -16,9 +17,12 @@ import (
 	"kubesim/clock"
 	"kubesim/controllers/daemonset"
 	"kubesim/controllers/deployment"
+	"kubesim/controllers/endpoints"
+	"kubesim/controllers/endpointslice"
 	"kubesim/controllers/garbagecollector"
 	"kubesim/controllers/internal"
 	"kubesim/controllers/namespace"
+	"kubesim/controllers/nodeipam"
 	"kubesim/controllers/nodelifecycle"
 	"kubesim/controllers/podgc"
 	"kubesim/controllers/replicaset"
@@ -52,6 +56,18 @@ type Manager struct {
 // informers, elector and controllers all talk through it, so a fault on c's link cuts off the whole
 // replica, as a real network fault would.
 func NewManager(c *client.Client, clk clock.Clock, tr *trace.Recorder, name string) (*Manager, error) {
+	return NewManagerWith(c, clk, tr, name, Options{})
+}
+
+// Options are the kube-controller-manager flags kubesim takes; zero values take Kubernetes'
+// defaults.
+type Options struct {
+	// NodeIPAM is --cluster-cidr and --node-cidr-mask-size.
+	NodeIPAM nodeipam.Options
+}
+
+// NewManagerWith is NewManager with flags.
+func NewManagerWith(c *client.Client, clk clock.Clock, tr *trace.Recorder, name string, o Options) (*Manager, error) {
 	elector, err := leaderelection.NewLeaderElector(c, clk, tr, leaderelection.Config{
 		Lock: leaderelection.LeaseLock{Namespace: LeaseNamespace, Name: Name, Identity: name},
 		Name: name,
@@ -72,13 +88,23 @@ func NewManager(c *client.Client, clk clock.Clock, tr *trace.Recorder, name stri
 	client.InformerFor[api.DaemonSet](f, client.FactoryOptions{})
 	client.InformerFor[api.ReplicaSet](f, client.FactoryOptions{})
 	client.InformerFor[api.Pod](f, client.FactoryOptions{})
+	client.InformerFor[api.Service](f, client.FactoryOptions{})
+	client.InformerFor[api.Endpoints](f, client.FactoryOptions{})
+	client.InformerFor[api.EndpointSlice](f, client.FactoryOptions{})
 
 	events := func(source string) *client.EventRecorder { return client.NewEventRecorder(c, source, "", clk, tr) }
+	ipam, err := nodeipam.New(c, f, clk, tr, events(nodeipam.Name), o.NodeIPAM)
+	if err != nil {
+		return nil, err
+	}
 	return &Manager{Elector: elector, Informers: f, Controllers: []client.Component{
+		ipam,
 		deployment.New(c, f, clk, tr, events(deployment.Name)),
 		replicaset.New(c, f, clk, tr, events(replicaset.Name)),
 		daemonset.New(c, f, clk, tr, events(daemonset.Name)),
 		serviceaccount.New(c, f, clk, tr),
+		endpointslice.New(c, f, clk, tr),
+		endpoints.New(c, f, clk, tr),
 		namespace.New(c, f, clk, tr),
 		garbagecollector.New(c, f, clk, tr),
 		nodelifecycle.New(c, f, clk, tr, events(nodelifecycle.EventSource), nodelifecycle.Options{}),

@@ -3,7 +3,7 @@
 // Read next: kubelet.go (the Kubelet and its two loops), then node_status.go and lease.go (how a node
 // joins and stays alive in the control plane's eyes), pod_workers.go and sync_pod.go (how a pod bound
 // to this node becomes running containers), and the files for each mechanism: images.go, prober.go,
-// pleg.go, status_manager.go, termination.go, admission.go, eviction.go. The runtime it drives is
+// pleg.go, status_manager.go, termination.go, admission.go, eviction.go, network.go (the podCIDR). The runtime it drives is
 // kubesim/runtime (fakeruntime), through the CRI-shaped interfaces of runtime/cri.go only. In the
 // Kubernetes sources, start at pkg/kubelet/kubelet.go (syncLoop, SyncPod) and
 // pkg/kubelet/kuberuntime/kuberuntime_manager.go (computePodActions, SyncPod).

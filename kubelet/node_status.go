@@ -106,10 +106,14 @@ func (k *Kubelet) registerNode(ctx context.Context) {
 	k.node.reported = &created.Status
 	k.node.conditions = created.Status.Conditions
 	k.node.reportedAt = k.clock.Now()
+	podCIDR := created.Spec.PodCIDR
+	if podCIDR == "" {
+		podCIDR = "none yet (the node IPAM controller assigns one)"
+	}
 	k.record("register", object, created.ResourceVersion,
 		"registered node %s: capacity cpu %s, memory %s, pods %s; allocatable cpu %s, memory %s; podCIDR %s",
 		k.nodeName, qty(created.Status.Capacity, "cpu"), qty(created.Status.Capacity, "memory"), qty(created.Status.Capacity, "pods"),
-		qty(created.Status.Allocatable, "cpu"), qty(created.Status.Allocatable, "memory"), created.Spec.PodCIDR)
+		qty(created.Status.Allocatable, "cpu"), qty(created.Status.Allocatable, "memory"), podCIDR)
 	k.recorder.Event(ctx, k.nodeRef(), api.EventTypeNormal, "Starting", "Starting kubelet.")
 	k.recorder.Event(ctx, k.nodeRef(), api.EventTypeNormal, "NodeAllocatableEnforced", "Updated Node Allocatable limit across pods")
 	for _, c := range created.Status.Conditions {

@@ -40,6 +40,11 @@ func (k *Kubelet) updateRuntimeUp(ctx context.Context) {
 	var status *fakeruntime.RuntimeStatus
 	var version *fakeruntime.VersionResponse
 	took, pending, err := k.call(func() (err error) {
+		// The Node's podCIDR, once the node IPAM controller has set it, goes to the runtime's CNI
+		// (network.go); the runtime is ready for pods only then.
+		if err = k.updatePodCIDR(ctx); err != nil {
+			return err
+		}
 		if status, err = k.runtime.Status(ctx); err != nil {
 			return err
 		}

@@ -160,6 +160,11 @@ func (k *Kubelet) ensureSandbox(ctx context.Context, w *podWorker, s *syncResult
 		k.killPod(ctx, w, s, 0, "")
 		attempt = sb.Metadata.Attempt + 1
 	}
+	if err := k.runtimeCall(w, func() error { return k.networkReady(ctx, w.pod) }); err != nil {
+		k.recorder.Eventf(ctx, w.pod, api.EventTypeWarning, "NetworkNotReady", "%s: %v", networkNotReadyErrorMsg, err)
+		k.runtimeFailed(w, s, err)
+		return false
+	}
 	config := k.sandboxConfig(w.pod, attempt)
 	var id string
 	var st *fakeruntime.PodSandboxStatus

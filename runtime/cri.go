@@ -26,6 +26,9 @@ type RuntimeService interface {
 	// Status reports the RuntimeReady and NetworkReady conditions the kubelet folds into the node's
 	// Ready condition.
 	Status(ctx context.Context) (*RuntimeStatus, error)
+	// UpdateRuntimeConfig passes the node's podCIDR to the runtime, whose CNI plugin allocates pod
+	// IPs in it; until then NetworkReady is false and sandboxes fail.
+	UpdateRuntimeConfig(ctx context.Context, cfg *RuntimeConfig) error
 
 	// RunPodSandbox creates and starts the pod's sandbox (the pause container holding the network
 	// namespace), allocates the pod IP from the node's podCIDR, and returns the sandbox ID.

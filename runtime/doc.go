@@ -11,8 +11,9 @@
 //
 // # What the caller (the kubelet) does
 //
-//  1. New(Options{Clock, NodeName, PodCIDR}) once per node; the pause image is already present.
-//  2. Per pod: RunPodSandbox (the pod IP comes from PodCIDR), then for each container PullImage
+//  1. New(Options{Clock, NodeName}) once per node; the pause image is already present. Once the
+//     Node has its podCIDR, UpdateRuntimeConfig (cni.go); until then sandboxes fail.
+//  2. Per pod: RunPodSandbox (CNI ADD: the pod IP comes from the podCIDR), then for each container PullImage
 //     (if the image policy asks), CreateContainer, StartContainer.
 //  3. Relist: ListPodSandbox and ListContainers, compare with the last relist, and ask
 //     ContainerStatus for what changed. The runtime never calls back; exits are found this way.

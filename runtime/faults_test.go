@@ -129,8 +129,9 @@ func TestTraceTellsThePullsSandboxesAndExits(t *testing.T) {
 			story = append(story, e.Component+" "+e.Action+" "+e.Message)
 		}
 	}
-	require.Len(t, story, 3)
-	assert.Regexp(t, `^containerd/node-1 run-sandbox started sandbox [0-9a-f]{13} \(registry.k8s.io/pause:3.10\) for pod default/oops, attempt 0, IP 10.244.1.2$`, story[0])
-	assert.Regexp(t, `^containerd/node-1 pull pulled docker.io/library/busybox:latest \([0-9a-f]{13}, 2166802 bytes\) in 587ms$`, story[1])
-	assert.Equal(t, "containerd/node-1 exit container main exited with code 3 (Error)", story[2])
+	require.Len(t, story, 4)
+	assert.Regexp(t, `^containerd/node-1 cni-add CNI ADD for sandbox [0-9a-f]{13}: eth0 gets 10.244.1.2/24 from podCIDR 10.244.1.0/24, default route via 10.244.1.1 \(cni0\)$`, story[0])
+	assert.Regexp(t, `^containerd/node-1 run-sandbox started sandbox [0-9a-f]{13} \(registry.k8s.io/pause:3.10\) for pod default/oops, attempt 0, IP 10.244.1.2$`, story[1])
+	assert.Regexp(t, `^containerd/node-1 pull pulled docker.io/library/busybox:latest \([0-9a-f]{13}, 2166802 bytes\) in 587ms$`, story[2])
+	assert.Equal(t, "containerd/node-1 exit container main exited with code 3 (Error)", story[3])
 }

@@ -15,7 +15,7 @@ import (
 	"kubesim/trace"
 )
 
-// Options configure a Runtime. Clock and PodCIDR are required.
+// Options configure a Runtime. Clock is required.
 type Options struct {
 	// Clock is the cluster's clock: pulls, stops and faults wait on it, and container behaviour is a
 	// function of its Now.
@@ -23,7 +23,7 @@ type Options struct {
 	// NodeName names the node in trace lines and seeds the IDs, so two nodes never share an ID.
 	NodeName string
 	// PodCIDR is the node's spec.podCIDR ("10.244.1.0/24"); the CNI plugin (host-local IPAM) hands
-	// out pod IPs from it.
+	// out pod IPs from it. Empty: the network is not ready until UpdateRuntimeConfig gives one.
 	PodCIDR string
 	// Arch is the node's CPU architecture, "amd64" (default) or "arm64": a pull picks the matching
 	// entry of a multi-arch image and fails on an image built for another platform.

@@ -3,6 +3,7 @@
 //
 //	New(opts) (*Runtime, error)    a node's runtime, with the pause image already in its store
 //	(*Runtime).Version, Status     identity and the RuntimeReady/NetworkReady conditions
+//	UpdateRuntimeConfig            the node's podCIDR, once it has one (cni.go)
 //
 // Sandboxes are in sandbox.go, containers in container.go, images in images.go, what a container does
 // once started in behavior.go, probes in probe.go, logs in logs.go, stats in stats.go, faults in
@@ -69,9 +70,12 @@ func New(opts Options) (*Runtime, error) {
 	if opts.ImageFsCapacityBytes == 0 {
 		opts.ImageFsCapacityBytes = DefaultImageFsCapacityBytes
 	}
-	pool, err := newIPAM(opts.PodCIDR)
-	if err != nil {
-		return nil, err
+	var pool *ipam // nil until the node has a podCIDR (see cni.go)
+	if opts.PodCIDR != "" {
+		var err error
+		if pool, err = newIPAM(opts.PodCIDR); err != nil {
+			return nil, err
+		}
 	}
 	r := &Runtime{
 		opts:       opts,
@@ -99,16 +103,15 @@ func (r *Runtime) Version(ctx context.Context) (*VersionResponse, error) {
 	return &VersionResponse{Version: "0.1.0", RuntimeName: "containerd", RuntimeVersion: "2.0.2", RuntimeAPIVersion: "v1"}, nil
 }
 
-// Status reports the runtime and network as ready: when containerd answers at all, both are (the
-// faults make it not answer).
+// Status reports the runtime as ready whenever containerd answers (the faults make it not answer),
+// and the network as ready once it knows the node's podCIDR (see cni.go).
 func (r *Runtime) Status(ctx context.Context) (*RuntimeStatus, error) {
 	if err := r.enter(ctx); err != nil {
 		return nil, err
 	}
-	return &RuntimeStatus{Conditions: []RuntimeCondition{
-		{Type: RuntimeReady, Status: true},
-		{Type: NetworkReady, Status: true},
-	}}, nil
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return &RuntimeStatus{Conditions: []RuntimeCondition{{Type: RuntimeReady, Status: true}, r.networkConditionLocked()}}, nil
 }
 
 // newIDLocked returns the next ID: 64 hex digits like containerd's, derived from the node name and a

@@ -48,11 +48,12 @@ func (r *Runtime) RunPodSandbox(ctx context.Context, config *PodSandboxConfig) (
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	ip, err := r.ipam.allocate()
+	id := r.newIDLocked()
+	ip, err := r.cniAddLocked(id, config)
 	if err != nil {
-		return "", errorf(Unknown, "failed to setup network for sandbox: plugin type=\"bridge\" failed (add): %v", err)
+		return "", err
 	}
-	s := &sandbox{id: r.newIDLocked(), seq: r.nextID, config: copySandboxConfig(config), state: SandboxReady, createdAt: r.clk.Now(), ip: ip, containers: map[string]bool{}}
+	s := &sandbox{id: id, seq: r.nextID, config: copySandboxConfig(config), state: SandboxReady, createdAt: r.clk.Now(), ip: ip, containers: map[string]bool{}}
 	r.sandboxes[s.id] = s
 	r.record("run-sandbox", s.object(), "started sandbox %s (%s) for pod %s/%s, attempt %d, IP %s",
 		shortID(s.id), PauseImage, config.Metadata.Namespace, config.Metadata.Name, config.Metadata.Attempt, ip)
@@ -101,7 +102,7 @@ func (r *Runtime) RemovePodSandbox(ctx context.Context, podSandboxID string) err
 	for _, c := range doomed {
 		r.removeContainerLocked(c, now)
 	}
-	r.ipam.release(s.ip)
+	r.cniDelLocked(s)
 	delete(r.sandboxes, s.id)
 	r.recordDetail("remove-sandbox", s.object(), "removed sandbox %s, released IP %s", shortID(s.id), s.ip)
 	return nil

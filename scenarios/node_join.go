@@ -20,8 +20,9 @@ func init() {
 system:node:node-4, as kubeadm join provides) creates its own Node object with the machine's capacity,
 the allocatable part (capacity minus kube-reserved, system-reserved and the hard eviction threshold;
 by default only the threshold, memory.available<100Mi),
-labels (hostname, os, arch, zone), addresses and podCIDR; then a Lease in kube-node-lease that it
-renews every 10s; then its status with the four conditions, Ready=True once its runtime answers.
+labels (hostname, os, arch, zone) and addresses (the node IPAM controller then gives it the next
+podCIDR); then a Lease in kube-node-lease that it renews every 10s; then its status with the four
+conditions, Ready=True once its runtime answers.
 Nothing else is announced: the scheduler, which watches Nodes, simply has one more candidate. Existing
 pods stay where they are (Kubernetes does not rebalance); the next pod to schedule can land on the new
 node, and with the default scoring (least allocated, spread) an empty node is the favourite.
@@ -31,19 +32,19 @@ NodeReady; the Lease kube-node-lease/node-4; after kubectl scale deployment ngin
 new pod "Successfully assigned default/nginx-... to node-4".`,
 		Cluster: sim.FullCluster(3),
 		ZH: catalog{
-			"%d. kubectl apply -f nginx-deployment.yaml on the 3-node cluster":                                                                       "%d. 在 3 节点集群上 kubectl apply -f nginx-deployment.yaml",
-			"%d. A new machine starts its kubelet: node-4 joins":                                                                                     "%d. 一台新机器启动 kubelet：node-4 加入集群",
-			"%d. kubectl scale deployment nginx --replicas=4: the new pod goes to the empty node":                                                    "%d. kubectl scale deployment nginx --replicas=4：新 Pod 被调度到空闲的新节点",
-			"%s Lease kube-node-lease/node-4 created: the node's heartbeat, renewed every 10s from now on":                                           "%s Lease kube-node-lease/node-4 已创建：这是节点的心跳，此后每 10 秒续约一次",
-			"%s a pod of nginx runs on node-4 and is Ready":                                                                                          "%s 有一个 nginx Pod 运行在 node-4 上并且已就绪",
-			"%s allocatable cpu %s, memory %s: capacity 4 and 8Gi minus the 100Mi eviction threshold (the kubelet reserves nothing else by default)": "%s 可分配 cpu %s、内存 %s：容量 4 和 8Gi，只减去 100Mi 的驱逐阈值（kubelet 默认不再预留别的）",
-			"%s event Scheduled: Successfully assigned default/%s to node-4":                                                                         "%s 事件 Scheduled：Successfully assigned default/%s to node-4",
-			"%s kubectl describe node node-4: %s: %s":                                                                                                "%s kubectl describe node node-4 显示：%s：%s",
-			"%s kubectl get nodes: %d nodes":                                                                                                         "%s kubectl get nodes：%d 个节点",
-			"%s kubectl get nodes: node-4 Ready, joined %s ago":                                                                                      "%s kubectl get nodes：node-4 Ready，%s 前加入",
-			"%s no pod moved to node-4: Kubernetes does not rebalance running pods":                                                                  "%s 没有 Pod 挪到 node-4：Kubernetes 不会重新平衡正在运行的 Pod",
-			"%s node-4 registered itself: labels kubernetes.io/hostname=node-4, kubernetes.io/arch=amd64; podCIDR %s":                                "%s node-4 自己注册了：标签 kubernetes.io/hostname=node-4、kubernetes.io/arch=amd64；podCIDR %s",
-			"%d. kubectl apply -f nginx-deployment.yaml":                                                                                             "%d. 执行 kubectl apply -f nginx-deployment.yaml",
+			"%d. kubectl apply -f nginx-deployment.yaml on the 3-node cluster":                                                                         "%d. 在 3 节点集群上 kubectl apply -f nginx-deployment.yaml",
+			"%d. A new machine starts its kubelet: node-4 joins":                                                                                       "%d. 一台新机器启动 kubelet：node-4 加入集群",
+			"%d. kubectl scale deployment nginx --replicas=4: the new pod goes to the empty node":                                                      "%d. kubectl scale deployment nginx --replicas=4：新 Pod 被调度到空闲的新节点",
+			"%s Lease kube-node-lease/node-4 created: the node's heartbeat, renewed every 10s from now on":                                             "%s Lease kube-node-lease/node-4 已创建：这是节点的心跳，此后每 10 秒续约一次",
+			"%s a pod of nginx runs on node-4 and is Ready":                                                                                            "%s 有一个 nginx Pod 运行在 node-4 上并且已就绪",
+			"%s allocatable cpu %s, memory %s: capacity 4 and 8Gi minus the 100Mi eviction threshold (the kubelet reserves nothing else by default)":   "%s 可分配 cpu %s、内存 %s：容量 4 和 8Gi，只减去 100Mi 的驱逐阈值（kubelet 默认不再预留别的）",
+			"%s event Scheduled: Successfully assigned default/%s to node-4":                                                                           "%s 事件 Scheduled：Successfully assigned default/%s to node-4",
+			"%s kubectl describe node node-4: %s: %s":                                                                                                  "%s kubectl describe node node-4 显示：%s：%s",
+			"%s kubectl get nodes: %d nodes":                                                                                                           "%s kubectl get nodes：%d 个节点",
+			"%s kubectl get nodes: node-4 Ready, joined %s ago":                                                                                        "%s kubectl get nodes：node-4 Ready，%s 前加入",
+			"%s no pod moved to node-4: Kubernetes does not rebalance running pods":                                                                    "%s 没有 Pod 挪到 node-4：Kubernetes 不会重新平衡正在运行的 Pod",
+			"%s node-4 registered itself: labels kubernetes.io/hostname=node-4, kubernetes.io/arch=amd64; the node IPAM controller gave it podCIDR %s": "%s node-4 自己注册：标签 kubernetes.io/hostname=node-4、kubernetes.io/arch=amd64；节点 IPAM 控制器给它分配了 podCIDR %s",
+			"%d. kubectl apply -f nginx-deployment.yaml":                                                                                               "%d. 执行 kubectl apply -f nginx-deployment.yaml",
 		},
 		Run: runNodeJoin,
 	})
@@ -63,7 +64,10 @@ func runNodeJoin(ctx context.Context, s *sim.Session) error {
 		s.Expect(false, "node-4's kubelet starts: %v", err)
 		return s.Err()
 	}
-	if !until(ctx, s, time.Minute, "node node-4 ready") {
+	if !until(ctx, s, time.Minute, "node node-4 ready") || !s.Until(ctx, time.Minute, sim.Check("node-4 has a podCIDR", func() (bool, error) {
+		n, err := sim.Get[api.Node](ctx, s.Cluster, "", "node-4")
+		return err == nil && n.Spec.PodCIDR != "", err
+	})) {
 		return s.Err()
 	}
 	node, err := sim.Get[api.Node](ctx, s.Cluster, "", "node-4")
@@ -73,8 +77,8 @@ func runNodeJoin(ctx context.Context, s *sim.Session) error {
 	s.Expect(true, "kubectl get nodes: node-4 Ready, joined %s ago", s.Now().Sub(node.CreationTimestamp.Time).Round(time.Second))
 	nodes, err := sim.List[api.Node](ctx, s.Cluster, "", "", "")
 	s.Expect(err == nil && len(nodes) == 4, "kubectl get nodes: %d nodes", len(nodes))
-	s.Expect(node.Labels[api.LabelHostname] == "node-4" && node.Labels[api.LabelArchStable] == "amd64" && node.Spec.PodCIDR == "10.244.4.0/24",
-		"node-4 registered itself: labels kubernetes.io/hostname=node-4, kubernetes.io/arch=amd64; podCIDR %s", node.Spec.PodCIDR)
+	s.Expect(node.Labels[api.LabelHostname] == "node-4" && node.Labels[api.LabelArchStable] == "amd64" && node.Spec.PodCIDR == "10.244.3.0/24",
+		"node-4 registered itself: labels kubernetes.io/hostname=node-4, kubernetes.io/arch=amd64; the node IPAM controller gave it podCIDR %s", node.Spec.PodCIDR)
 	cpu, mem := node.Status.Allocatable[resource.ResourceCPU], node.Status.Allocatable[resource.ResourceMemory]
 	s.Expect(cpu.String() == "4" && mem.String() == "8092Mi",
 		"allocatable cpu %s, memory %s: capacity 4 and 8Gi minus the 100Mi eviction threshold (the kubelet reserves nothing else by default)", cpu.String(), mem.String())

@@ -79,7 +79,8 @@ func TestNodeScenariosShowKubernetesSigns(t *testing.T) {
 			"x509: certificate has expired or is not yet valid: current time 2027-01-01T00:01:00Z is after 2026-01-01T00:00:00Z",
 		}},
 		{"node-join", []string{
-			"registered node node-4: capacity cpu 4, memory 8Gi, pods 110; allocatable cpu 4, memory 8092Mi; podCIDR 10.244.4.0/24",
+			"registered node node-4: capacity cpu 4, memory 8Gi, pods 110; allocatable cpu 4, memory 8092Mi; podCIDR none yet",
+			"node node-4 has no podCIDR: assign 10.244.3.0/24",
 			"event Normal NodeReady: Node node-4 status is now: NodeReady",
 			"kubectl get nodes: 4 nodes",
 			"created Lease kube-node-lease/node-4",

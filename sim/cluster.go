@@ -14,6 +14,7 @@ import (
 	"kubesim/apiserver"
 	"kubesim/client"
 	"kubesim/clock"
+	"kubesim/dns"
 	"kubesim/kubectl"
 	"kubesim/store"
 	"kubesim/trace"
@@ -46,6 +47,11 @@ type Config struct {
 	ControllerManager bool
 	// Scheduler starts kube-scheduler with the default profile.
 	Scheduler bool
+	// ClusterCIDR and NodeCIDRMaskSize are kube-controller-manager's --cluster-cidr (default
+	// 10.244.0.0/16) and --node-cidr-mask-size (default 24): each node's podCIDR is one such range,
+	// so a /16 holds 256 nodes and 10.0.0.0/8 holds 65536.
+	ClusterCIDR      string
+	NodeCIDRMaskSize int
 
 	DataDir       string   // etcd data dir; "" = a temporary one
 	EtcdEndpoints []string // use an external etcd instead of the embedded one
@@ -87,6 +93,7 @@ type Cluster struct {
 	Trace     *trace.Recorder
 	Driver    *Driver // runs (step mode) or waits on (real time) the components
 	Kubectl   *kubectl.Kubectl
+	DNS       *dns.Server // CoreDNS
 
 	virtual *clock.Virtual
 	ctx     context.Context // lives as long as the cluster: real-time components run under it
@@ -179,8 +186,14 @@ func New(ctx context.Context, cfg Config) (*Cluster, error) {
 			return nil, fmt.Errorf("starting kube-scheduler: %w", err)
 		}
 	}
-	// The nodes: a kubelet and a container runtime each. In step mode the cluster starts once every
-	// node has registered and reports Ready.
+	// CoreDNS: cluster DNS, answering Service names from what it watches.
+	c.DNS = dns.New(dns.Options{Client: c.Client(dns.Identity, dns.Name, dns.Groups...), Clock: c.Clock, Trace: c.Trace})
+	if err := c.Add(ctx, c.DNS); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("starting CoreDNS: %w", err)
+	}
+	// The nodes: a kubelet, a container runtime and kube-proxy each. In step mode the cluster starts once every
+	// node has registered, has its podCIDR and reports Ready.
 	specs := cfg.NodeSpecs
 	if len(specs) == 0 {
 		specs = DefaultNodes(cfg.Nodes)
@@ -192,7 +205,12 @@ func New(ctx context.Context, cfg Config) (*Cluster, error) {
 		}
 	}
 	if len(specs) > 0 {
-		allReady := func() (bool, error) { return c.nodesReady(ctx, len(specs)) }
+		allReady := func() (bool, error) {
+			if ok, err := c.nodesHavePodCIDRs(ctx); !ok || err != nil {
+				return false, err
+			}
+			return c.nodesReady(ctx, len(specs))
+		}
 		if err := c.Driver.RunUntil(ctx, "every node is Ready", allReady, 0); err != nil {
 			c.Close()
 			return nil, err

@@ -12,6 +12,7 @@ import (
 	"kubesim/client"
 	"kubesim/client/leaderelection"
 	"kubesim/controllers"
+	"kubesim/controllers/nodeipam"
 	"kubesim/scheduler"
 	"kubesim/scheduler/framework"
 )
@@ -32,7 +33,8 @@ type ControllerManager struct {
 // on the link named after it, so Partition(name) cuts the whole replica off, as a real network fault
 // would.
 func (c *Cluster) StartControllerManager(ctx context.Context, name string) (*ControllerManager, error) {
-	m, err := controllers.NewManager(c.Client(ControllerManagerUser, name), c.Clock, c.Trace, name)
+	m, err := controllers.NewManagerWith(c.Client(ControllerManagerUser, name), c.Clock, c.Trace, name,
+		controllers.Options{NodeIPAM: nodeipam.Options{ClusterCIDR: c.Config.ClusterCIDR, NodeCIDRMaskSize: c.Config.NodeCIDRMaskSize}})
 	if err != nil {
 		return nil, err
 	}

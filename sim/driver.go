@@ -190,6 +190,21 @@ func (d *Driver) RunIdle(ctx context.Context, maxSteps int) error {
 	return nil
 }
 
+// RunDue runs every unit of work already due, without moving the clock: the components catch up
+// with the last change (at most maxSteps units of work; 0 = no limit). In real time it lets a second
+// of cluster time pass instead.
+func (d *Driver) RunDue(ctx context.Context, maxSteps int) error {
+	if d.real != nil {
+		return d.Advance(ctx, time.Second)
+	}
+	for i := 0; maxSteps == 0 || i < maxSteps; i++ {
+		if did, err := d.stepNow(ctx); err != nil || !did {
+			return err
+		}
+	}
+	return nil
+}
+
 // stepNow settles and runs one unit of work if some component has one; it never moves the clock.
 func (d *Driver) stepNow(ctx context.Context) (bool, error) {
 	if d.real != nil {

@@ -7,12 +7,15 @@ package sim
 import (
 	"context"
 	"fmt"
+	"net/netip"
 
 	"kubesim/api"
 	"kubesim/api/resource"
 	"kubesim/apiserver"
 	"kubesim/client"
+	"kubesim/controllers/nodeipam"
 	"kubesim/kubelet"
+	"kubesim/kubeproxy"
 	fakeruntime "kubesim/runtime"
 )
 
@@ -44,13 +47,24 @@ type Node struct {
 	Name    string
 	Kubelet *kubelet.Kubelet
 	Runtime *fakeruntime.Runtime
+	Proxy   *kubeproxy.Proxy
+}
+
+// clusterCIDR is the pod network, as kube-controller-manager and kube-proxy are told it.
+func (c *Cluster) clusterCIDR() string {
+	if c.Config.ClusterCIDR != "" {
+		return c.Config.ClusterCIDR
+	}
+	return nodeipam.DefaultClusterCIDR
 }
 
 // nodeUser is a kubelet's identity, which the Node authorizer keys on.
 func nodeUser(name string) string { return "system:node:" + name }
 
 // StartNode builds the node's runtime and kubelet and adds the kubelet to the cluster. index (from 1)
-// chooses its pod network, 10.244.<index>.0/24, and its address, 10.0.0.<index>.
+// chooses its address in 10.0.0.0/16. Its pod network, spec.podCIDR, comes from the node IPAM
+// controller once the Node is registered; a cluster without a controller manager gives the kubelet
+// the index-th range itself (--pod-cidr, as a standalone kubelet has it).
 func (c *Cluster) StartNode(ctx context.Context, spec NodeSpec, index int) (*Node, error) {
 	if spec.Name == "" {
 		return nil, fmt.Errorf("a node needs a name")
@@ -66,7 +80,10 @@ func (c *Cluster) StartNode(ctx context.Context, spec NodeSpec, index int) (*Nod
 		}
 		capacity[name] = q
 	}
-	podCIDR := fmt.Sprintf("10.244.%d.0/24", index)
+	podCIDR := ""
+	if !c.Config.ControllerManager {
+		podCIDR = nodeipam.SubnetAt(netip.MustParsePrefix(nodeipam.DefaultClusterCIDR), nodeipam.DefaultNodeCIDRMaskSize, index-1).String()
+	}
 	criClock := kubelet.NewCRIClock(c.Clock)
 	rt, err := fakeruntime.New(fakeruntime.Options{Clock: criClock, NodeName: spec.Name, PodCIDR: podCIDR, Arch: spec.Arch,
 		Trace: c.Trace})
@@ -79,12 +96,18 @@ func (c *Cluster) StartNode(ctx context.Context, spec NodeSpec, index int) (*Nod
 		Recorder: client.NewEventRecorder(cl, "kubelet", spec.Name, c.Clock, c.Trace),
 		Runtime:  rt, RuntimeClock: criClock,
 		Config: kubelet.NodeConfig{Capacity: capacity, Labels: spec.Labels, Arch: spec.Arch, Zone: spec.Zone,
-			Taints: spec.Taints, PodCIDR: podCIDR, InternalIP: fmt.Sprintf("10.0.0.%d", index)},
+			Taints: spec.Taints, PodCIDR: podCIDR, InternalIP: fmt.Sprintf("10.0.%d.%d", index>>8, index&0xff)},
 	})
 	if err := c.Add(ctx, k); err != nil {
 		return nil, err
 	}
-	n := &Node{Name: spec.Name, Kubelet: k, Runtime: rt}
+	// kube-proxy: the node's Service rules, under kube-proxy's own ServiceAccount.
+	proxy := kubeproxy.New(kubeproxy.Options{NodeName: spec.Name, Clock: c.Clock, Trace: c.Trace, ClusterCIDR: c.clusterCIDR(),
+		Client: c.Client(kubeproxy.Identity, "kube-proxy/"+spec.Name, kubeproxy.Groups...)})
+	if err := c.Add(ctx, proxy); err != nil {
+		return nil, err
+	}
+	n := &Node{Name: spec.Name, Kubelet: k, Runtime: rt, Proxy: proxy}
 	c.nodes[spec.Name] = n
 	c.nodeOrder = append(c.nodeOrder, spec.Name)
 	return n, nil
@@ -116,6 +139,21 @@ func (c *Cluster) nodesReady(ctx context.Context, n int) (bool, error) {
 			}
 		}
 		if !ready {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// nodesHavePodCIDRs reports whether every registered Node has its spec.podCIDR (the node IPAM
+// controller's work, or the kubelet's own --pod-cidr without a controller manager).
+func (c *Cluster) nodesHavePodCIDRs(ctx context.Context) (bool, error) {
+	nodes, _, err := client.For[api.Node](c.Kubectl.Client().Quiet()).List(ctx, "", client.ListOptions{})
+	if err != nil {
+		return false, err
+	}
+	for _, n := range nodes {
+		if n.Spec.PodCIDR == "" {
 			return false, nil
 		}
 	}

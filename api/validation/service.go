@@ -4,6 +4,7 @@
 package validation
 
 import (
+	"fmt"
 	"net/netip"
 	"slices"
 
@@ -47,6 +48,11 @@ func ValidateService(svc *api.Service) field.ErrorList {
 	}
 	errs = append(errs, ValidateLabels(spec.Selector, specPath.Child("selector"))...)
 	errs = append(errs, validateClusterIPs(spec, specPath)...)
+	// A node port forwards to the cluster IP's rules: a headless Service has none to forward to.
+	if headless && len(spec.ClusterIPs) > 0 && (spec.Type == api.ServiceTypeNodePort || spec.Type == api.ServiceTypeLoadBalancer) {
+		errs = append(errs, field.Invalid(specPath.Child("clusterIPs").Index(0), spec.ClusterIPs[0],
+			fmt.Sprintf("may not be set to 'None' for %s services", spec.Type)))
+	}
 	return errs
 }
 

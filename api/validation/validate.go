@@ -35,6 +35,8 @@ func ValidateObject(obj api.Object) field.ErrorList {
 		return ValidateService(o)
 	case *api.Endpoints:
 		return ValidateEndpoints(o)
+	case *api.EndpointSlice:
+		return ValidateEndpointSlice(o)
 	case *api.Event:
 		return ValidateEvent(o)
 	case *api.ServiceAccount:
@@ -87,6 +89,8 @@ func ValidateObjectUpdate(newObj, oldObj api.Object) field.ErrorList {
 		return ValidateNodeUpdate(n, oldObj.(*api.Node))
 	case *api.Service:
 		return ValidateServiceUpdate(n, oldObj.(*api.Service))
+	case *api.EndpointSlice:
+		return ValidateEndpointSliceUpdate(n, oldObj.(*api.EndpointSlice))
 	case *api.PriorityClass:
 		return ValidatePriorityClassUpdate(n, oldObj.(*api.PriorityClass))
 	case *api.RoleBinding:

@@ -80,6 +80,8 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return version(args[1:], stdout, stderr)
 	case "completion":
 		return completion(args[1:], stdout, stderr)
+	case "net":
+		return netCommand(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		if len(args) == 2 && args[0] == "help" && args[1] != "help" {
 			if !isCommand(args[1]) {

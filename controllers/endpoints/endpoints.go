@@ -1,0 +1,211 @@
+// endpoints.go: the Endpoints controller component.
+//
+//	New(c, informers, clk, tr) *Controller
+//	Name, Informers, Step, Run   the component contract (client.Component)
+//	Reconcile(ctx, key)          write the Endpoints of Service key ("namespace/name")
+//
+// Subsets are grouped by resolved port set, addresses sorted by pod name, as Kubernetes'
+// RepackSubsets does (it sorts by IP; by name reads better and is as stable).
+package endpoints
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"kubesim/api"
+	apierrors "kubesim/api/errors"
+	"kubesim/client"
+	"kubesim/client/workqueue"
+	"kubesim/clock"
+	"kubesim/controllers/internal"
+	"kubesim/controllers/workloop"
+	"kubesim/trace"
+)
+
+// Name is how the trace names the controller.
+const Name = "endpoints-controller"
+
+// Identity is the user the controller manager authenticates as.
+const Identity = "system:kube-controller-manager"
+
+// Controller keeps the Endpoints of selector Services.
+type Controller struct {
+	client    *client.Client
+	trace     *trace.Recorder
+	services  *client.Informer[api.Service, *api.Service]
+	pods      *client.Informer[api.Pod, *api.Pod]
+	endpoints *client.Informer[api.Endpoints, *api.Endpoints]
+	queue     *workqueue.Queue[string]
+	loop      *workloop.Loop
+}
+
+// New builds the controller on informers from the shared factory. c must act as
+// system:kube-controller-manager.
+func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, tr *trace.Recorder) *Controller {
+	ec := &Controller{client: c, trace: tr,
+		services:  client.InformerFor[api.Service](informers, client.FactoryOptions{}),
+		pods:      client.InformerFor[api.Pod](informers, client.FactoryOptions{}),
+		endpoints: client.InformerFor[api.Endpoints](informers, client.FactoryOptions{}),
+		queue:     workqueue.New(clk, Name, workqueue.DefaultControllerRateLimiter[string]())}
+	ec.loop = &workloop.Loop{Queue: ec.queue, Reconcile: ec.Reconcile, Workers: 1,
+		Component: Name, Actor: Identity, Trace: tr, Resource: "services"}
+	enqueue := func(s *api.Service) { ec.queue.Add(s.Namespace + "/" + s.Name) }
+	ec.services.AddHandler(client.Handler[*api.Service]{
+		OnAdd: enqueue, OnUpdate: func(_, s *api.Service) { enqueue(s) }, OnDelete: enqueue,
+	})
+	podChanged := func(p *api.Pod) {
+		for _, svc := range internal.ServicesForPod(ec.services.ByIndex(client.IndexNamespace, p.Namespace), p) {
+			enqueue(svc)
+		}
+	}
+	ec.pods.AddHandler(client.Handler[*api.Pod]{
+		OnAdd: podChanged, OnUpdate: func(old, p *api.Pod) { podChanged(old); podChanged(p) }, OnDelete: podChanged,
+	})
+	ec.endpoints.AddHandler(client.Handler[*api.Endpoints]{
+		OnDelete: func(e *api.Endpoints) { ec.queue.Add(e.Namespace + "/" + e.Name) },
+	})
+	return ec
+}
+
+// Name is the component's name in the trace.
+func (ec *Controller) Name() string { return Name }
+
+// Informers are the controller's informers.
+func (ec *Controller) Informers() []client.InformerHandle {
+	return []client.InformerHandle{ec.services, ec.pods, ec.endpoints}
+}
+
+// Step reconciles queued Services until one needs a write (see workloop.Loop).
+func (ec *Controller) Step(ctx context.Context) (bool, error) { return ec.loop.Step(ctx) }
+
+// Run runs the controller's worker until ctx ends.
+func (ec *Controller) Run(ctx context.Context) { ec.loop.Run(ctx) }
+
+// Reconcile writes the Endpoints of the Service key. It is Idle when they are already right.
+func (ec *Controller) Reconcile(ctx context.Context, key string) (workloop.Result, error) {
+	namespace, name, _ := strings.Cut(key, "/")
+	cur, exists := ec.endpoints.Get(key)
+	svc, ok := ec.services.Get(key)
+	epClient := client.For[api.Endpoints](ec.client)
+	if !ok {
+		if !exists {
+			return workloop.Result{Idle: true}, nil
+		}
+		ec.record("delete", cur, "Service %s is gone: delete its Endpoints", key)
+		if _, _, err := epClient.Delete(ctx, namespace, name, client.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
+			return workloop.Result{}, err
+		}
+		return workloop.Result{}, nil
+	}
+	if len(svc.Spec.Selector) == 0 {
+		return workloop.Result{Idle: true}, nil
+	}
+	subsets := ec.subsets(svc)
+	if exists && sameSubsets(cur.Subsets, subsets) {
+		return workloop.Result{Idle: true}, nil
+	}
+	if !exists {
+		ep := &api.Endpoints{ObjectMeta: api.ObjectMeta{Name: name, Namespace: namespace, Labels: svc.Labels}, Subsets: subsets}
+		ec.record("create", ep, "Service %s: create Endpoints: %s", key, Summary(ep))
+		_, err := epClient.Create(ctx, ep)
+		return workloop.Result{}, err
+	}
+	ep := api.DeepCopy(cur) // never modify the cache's copy
+	ep.Subsets = subsets
+	ec.record("update", ep, "Service %s: update Endpoints: %s", key, Summary(ep))
+	_, err := epClient.Update(ctx, ep)
+	return workloop.Result{}, err
+}
+
+// subsets builds the Service's subsets from the pods it selects.
+func (ec *Controller) subsets(svc *api.Service) []api.EndpointSubset {
+	byPorts := map[string]*api.EndpointSubset{}
+	var order []string
+	for _, pod := range internal.PodsForService(ec.pods.ByIndex(client.IndexNamespace, svc.Namespace), svc) {
+		if !internal.ShouldPodBeInEndpoints(pod, false) {
+			continue
+		}
+		var ports []api.EndpointPort
+		for i := range svc.Spec.Ports {
+			sp := &svc.Spec.Ports[i]
+			port, err := internal.FindPort(pod, sp)
+			if err != nil {
+				continue // the pod has no such named port: it does not serve this one
+			}
+			proto := sp.Protocol
+			if proto == "" {
+				proto = api.ProtocolTCP
+			}
+			ports = append(ports, api.EndpointPort{Name: sp.Name, Port: port, Protocol: proto})
+		}
+		if len(ports) == 0 && len(svc.Spec.Ports) > 0 {
+			continue
+		}
+		pk := fmt.Sprint(ports)
+		ss, ok := byPorts[pk]
+		if !ok {
+			ss = &api.EndpointSubset{Ports: ports}
+			byPorts[pk] = ss
+			order = append(order, pk)
+		}
+		addr := api.EndpointAddress{IP: pod.Status.PodIP,
+			TargetRef: &api.ObjectReference{Kind: "Pod", Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID}}
+		if pod.Spec.NodeName != "" {
+			addr.NodeName = api.Ptr(pod.Spec.NodeName)
+		}
+		if internal.IsPodReady(pod) {
+			ss.Addresses = append(ss.Addresses, addr)
+		} else {
+			ss.NotReadyAddresses = append(ss.NotReadyAddresses, addr)
+		}
+	}
+	sort.Strings(order)
+	var out []api.EndpointSubset
+	for _, pk := range order {
+		out = append(out, *byPorts[pk])
+	}
+	return out
+}
+
+func (ec *Controller) record(action string, ep *api.Endpoints, format string, args ...any) {
+	ec.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: action,
+		Object: "endpoints/" + ep.Namespace + "/" + ep.Name, ResourceVersion: ep.ResourceVersion}.Msgf(format, args...))
+}
+
+// Summary is the ENDPOINTS column of `kubectl get endpoints`: ready addresses with their ports, then
+// how many are not ready; "<none>" when no address is ready.
+func Summary(ep *api.Endpoints) string {
+	var ready []string
+	notReady := 0
+	for _, ss := range ep.Subsets {
+		for _, a := range ss.Addresses {
+			if len(ss.Ports) == 0 {
+				ready = append(ready, a.IP)
+			}
+			for _, p := range ss.Ports {
+				ready = append(ready, fmt.Sprintf("%s:%d", a.IP, p.Port))
+			}
+		}
+		notReady += len(ss.NotReadyAddresses)
+	}
+	out := "<none>"
+	if len(ready) > 0 {
+		out = strings.Join(ready, ",")
+	}
+	if notReady > 0 {
+		out += fmt.Sprintf(" (%d not ready)", notReady)
+	}
+	return out
+}
+
+func sameSubsets(a, b []api.EndpointSubset) bool {
+	if len(a) == 0 && len(b) == 0 {
+		return true
+	}
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	return string(ja) == string(jb)
+}

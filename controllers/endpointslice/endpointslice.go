@@ -1,0 +1,98 @@
+// endpointslice.go: the EndpointSlice controller component.
+//
+//	New(c, informers, clk, tr) *Controller
+//	Name, Informers, Step, Run   the component contract (client.Component)
+//	Reconcile(ctx, key)          bring the slices of Service key ("namespace/name") up to date
+//
+// Every change that can move an endpoint queues the Services it concerns: a Service itself, a pod
+// (the Services selecting it before and after the change) and a slice (its Service).
+package endpointslice
+
+import (
+	"context"
+
+	"kubesim/api"
+	"kubesim/client"
+	"kubesim/client/workqueue"
+	"kubesim/clock"
+	"kubesim/controllers/internal"
+	"kubesim/controllers/workloop"
+	"kubesim/trace"
+)
+
+// Name is how the trace names the controller.
+const Name = "endpointslice-controller"
+
+// ManagedBy is the value of endpointslice.kubernetes.io/managed-by on the slices it owns.
+const ManagedBy = "endpointslice-controller.k8s.io"
+
+// Identity is the user the controller manager authenticates as.
+const Identity = "system:kube-controller-manager"
+
+// Controller keeps EndpointSlices of selector Services.
+type Controller struct {
+	client   *client.Client
+	trace    *trace.Recorder
+	services *client.Informer[api.Service, *api.Service]
+	pods     *client.Informer[api.Pod, *api.Pod]
+	slices   *client.Informer[api.EndpointSlice, *api.EndpointSlice]
+	queue    *workqueue.Queue[string]
+	loop     *workloop.Loop
+}
+
+// New builds the controller on informers from the shared factory. c must act as
+// system:kube-controller-manager.
+func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, tr *trace.Recorder) *Controller {
+	ec := &Controller{client: c, trace: tr,
+		services: client.InformerFor[api.Service](informers, client.FactoryOptions{}),
+		pods:     client.InformerFor[api.Pod](informers, client.FactoryOptions{}),
+		slices:   client.InformerFor[api.EndpointSlice](informers, client.FactoryOptions{}),
+		queue:    workqueue.New(clk, Name, workqueue.DefaultControllerRateLimiter[string]())}
+	ec.loop = &workloop.Loop{Queue: ec.queue, Reconcile: ec.Reconcile, Workers: 1,
+		Component: Name, Actor: Identity, Trace: tr, Resource: "services"}
+	ec.services.AddHandler(client.Handler[*api.Service]{
+		OnAdd:    func(s *api.Service) { ec.queue.Add(key(s.Namespace, s.Name)) },
+		OnUpdate: func(_, s *api.Service) { ec.queue.Add(key(s.Namespace, s.Name)) },
+		OnDelete: func(s *api.Service) { ec.queue.Add(key(s.Namespace, s.Name)) },
+	})
+	ec.pods.AddHandler(client.Handler[*api.Pod]{
+		OnAdd:    ec.podChanged,
+		OnUpdate: func(old, p *api.Pod) { ec.podChanged(old); ec.podChanged(p) },
+		OnDelete: ec.podChanged,
+	})
+	ec.slices.AddHandler(client.Handler[*api.EndpointSlice]{
+		OnUpdate: func(_, s *api.EndpointSlice) { ec.sliceChanged(s) },
+		OnDelete: ec.sliceChanged,
+	})
+	return ec
+}
+
+func key(namespace, name string) string { return namespace + "/" + name }
+
+// podChanged queues the Services that select the pod.
+func (ec *Controller) podChanged(p *api.Pod) {
+	for _, svc := range internal.ServicesForPod(ec.services.ByIndex(client.IndexNamespace, p.Namespace), p) {
+		ec.queue.Add(key(svc.Namespace, svc.Name))
+	}
+}
+
+// sliceChanged queues the Service of a slice this controller manages (someone edited or deleted it).
+func (ec *Controller) sliceChanged(s *api.EndpointSlice) {
+	if s.Labels[api.LabelManagedBy] == ManagedBy && s.Labels[api.LabelServiceName] != "" {
+		ec.queue.Add(key(s.Namespace, s.Labels[api.LabelServiceName]))
+	}
+}
+
+// Name is the component's name in the trace.
+func (ec *Controller) Name() string { return Name }
+
+// Informers are the controller's informers.
+func (ec *Controller) Informers() []client.InformerHandle {
+	return []client.InformerHandle{ec.services, ec.pods, ec.slices}
+}
+
+// Step reconciles queued Services until one needs a write (see workloop.Loop).
+func (ec *Controller) Step(ctx context.Context) (bool, error) { return ec.loop.Step(ctx) }
+
+// Run runs the controller's worker until ctx ends.
+func (ec *Controller) Run(ctx context.Context) { ec.loop.Run(ctx) }

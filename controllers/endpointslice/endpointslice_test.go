@@ -1,0 +1,85 @@
+package endpointslice_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"kubesim/api"
+	"kubesim/client"
+	"kubesim/sim"
+)
+
+const manifest = `apiVersion: v1
+kind: Pod
+metadata:
+  name: web-1
+  labels:
+    app: web
+spec:
+  containers:
+  - name: nginx
+    image: nginx:1.25
+    ports:
+    - name: http
+      containerPort: 80
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+spec:
+  selector:
+    app: web
+  ports:
+  - name: http
+    port: 80
+    targetPort: http
+`
+
+func sliceOf(ctx context.Context, t *testing.T, c *sim.Cluster) *api.EndpointSlice {
+	t.Helper()
+	list, _, err := client.For[api.EndpointSlice](c.Kubectl.Client()).List(ctx, "default", client.ListOptions{LabelSelector: api.LabelServiceName + "=web"})
+	require.NoError(t, err)
+	if len(list) != 1 {
+		return nil
+	}
+	return list[0]
+}
+
+// https://kubernetes.io/docs/concepts/services-networking/endpoint-slices/#conditions: a pod being
+// deleted stays in the slice as terminating, still serving while its readiness holds, but no longer
+// ready; the Endpoints object drops it.
+func TestATerminatingPodIsServingButNotReady(t *testing.T) {
+	ctx := context.Background()
+	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, Nodes: 1, ControllerManager: true, Scheduler: true})
+	require.NoError(t, err)
+	t.Cleanup(c.Close)
+	_, err = c.Kubectl.Apply(ctx, []byte(manifest))
+	require.NoError(t, err)
+	require.NoError(t, c.Driver.RunUntil(ctx, "web-1 is a ready endpoint", func() (bool, error) {
+		s := sliceOf(ctx, t, c)
+		return s != nil && len(s.Endpoints) == 1 && *s.Endpoints[0].Conditions.Ready, nil
+	}, 0))
+	s := sliceOf(ctx, t, c)
+	require.Len(t, s.Ports, 1)
+	assert.Equal(t, int32(80), *s.Ports[0].Port, "targetPort http resolved to the container port")
+	assert.Equal(t, "Service", s.OwnerReferences[0].Kind)
+	assert.Equal(t, "endpointslice-controller.k8s.io", s.Labels[api.LabelManagedBy])
+
+	require.NoError(t, c.Kubectl.Delete(ctx, "pods", "default", "web-1", client.DeleteOptions{}))
+	require.NoError(t, c.Driver.RunUntil(ctx, "web-1 is terminating in the slice", func() (bool, error) {
+		s := sliceOf(ctx, t, c)
+		return s != nil && len(s.Endpoints) == 1 && *s.Endpoints[0].Conditions.Terminating, nil
+	}, 0))
+	cond := sliceOf(ctx, t, c).Endpoints[0].Conditions
+	assert.False(t, *cond.Ready)
+	assert.True(t, *cond.Serving)
+
+	require.NoError(t, c.Driver.RunUntil(ctx, "the Endpoints drop web-1", func() (bool, error) {
+		ep, err := client.For[api.Endpoints](c.Kubectl.Client()).Get(ctx, "default", "web")
+		return err == nil && len(ep.Subsets) == 0, nil
+	}, 0))
+}

@@ -1,0 +1,259 @@
+// reconcile.go: one Service's EndpointSlices (pkg/controller/endpointslice/reconciler.go, much
+// simplified).
+//
+//	Reconcile(ctx, key)   desired slices from the selected pods, then create, update or delete
+//
+// The desired state is one slice per distinct set of resolved ports (usually one), holding every
+// selected pod that should be an endpoint, sorted by pod name. A Service that selects nothing keeps
+// one empty slice, as Kubernetes keeps a placeholder.
+package endpointslice
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"kubesim/api"
+	apierrors "kubesim/api/errors"
+	"kubesim/client"
+	"kubesim/controllers/internal"
+	"kubesim/controllers/workloop"
+	"kubesim/trace"
+)
+
+// desiredSlice is the content one slice should have.
+type desiredSlice struct {
+	ports     []api.EndpointSlicePort
+	endpoints []api.Endpoint
+}
+
+// Reconcile brings the slices of the Service key up to date. It is Idle when they already are.
+func (ec *Controller) Reconcile(ctx context.Context, k string) (workloop.Result, error) {
+	namespace, name, _ := strings.Cut(k, "/")
+	existing := ec.slicesOf(namespace, name)
+	svc, ok := ec.services.Get(k)
+	if !ok || len(svc.Spec.Selector) == 0 {
+		if ok { // a Service without a selector: its endpoints are someone else's business
+			return workloop.Result{Idle: true}, nil
+		}
+		// The Service is gone: so are its slices (Kubernetes leaves this to the garbage collector,
+		// through the slices' owner reference).
+		for _, s := range existing {
+			ec.record("delete", s, "Service %s is gone: delete its EndpointSlice %s", k, s.Name)
+			if _, _, err := client.For[api.EndpointSlice](ec.client).Delete(ctx, s.Namespace, s.Name, client.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
+				return workloop.Result{}, err
+			}
+		}
+		return workloop.Result{Idle: len(existing) == 0}, nil
+	}
+
+	desired := ec.desired(svc)
+	byPorts := map[string]*api.EndpointSlice{}
+	var extra []*api.EndpointSlice
+	for _, s := range existing {
+		pk := portsKey(s.Ports)
+		if _, dup := byPorts[pk]; dup {
+			extra = append(extra, s)
+			continue
+		}
+		byPorts[pk] = s
+	}
+	wrote := false
+	for _, d := range desired {
+		pk := portsKey(d.ports)
+		cur, ok := byPorts[pk]
+		delete(byPorts, pk)
+		if ok && same(cur.Endpoints, d.endpoints) && same(cur.Ports, d.ports) {
+			continue
+		}
+		wrote = true
+		if err := ec.write(ctx, svc, cur, d); err != nil {
+			return workloop.Result{}, err
+		}
+	}
+	for _, s := range byPorts {
+		extra = append(extra, s)
+	}
+	sort.Slice(extra, func(i, j int) bool { return extra[i].Name < extra[j].Name })
+	for _, s := range extra {
+		wrote = true
+		ec.record("delete", s, "Service %s no longer needs EndpointSlice %s (its ports changed)", k, s.Name)
+		if _, _, err := client.For[api.EndpointSlice](ec.client).Delete(ctx, s.Namespace, s.Name, client.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
+			return workloop.Result{}, err
+		}
+	}
+	return workloop.Result{Idle: !wrote}, nil
+}
+
+// slicesOf returns the slices this controller manages for a Service, sorted by name.
+func (ec *Controller) slicesOf(namespace, service string) []*api.EndpointSlice {
+	var out []*api.EndpointSlice
+	for _, s := range ec.slices.ByIndex(client.IndexNamespace, namespace) {
+		if s.Labels[api.LabelServiceName] == service && s.Labels[api.LabelManagedBy] == ManagedBy {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// desired groups the Service's endpoints by their resolved ports.
+func (ec *Controller) desired(svc *api.Service) []desiredSlice {
+	groups := map[string]*desiredSlice{}
+	var order []string
+	for _, pod := range internal.PodsForService(ec.pods.ByIndex(client.IndexNamespace, svc.Namespace), svc) {
+		if !internal.ShouldPodBeInEndpoints(pod, true) {
+			continue
+		}
+		ports := endpointPorts(svc, pod)
+		pk := portsKey(ports)
+		g, ok := groups[pk]
+		if !ok {
+			g = &desiredSlice{ports: ports}
+			groups[pk] = g
+			order = append(order, pk)
+		}
+		g.endpoints = append(g.endpoints, podToEndpoint(pod))
+	}
+	if len(order) == 0 {
+		return []desiredSlice{{}} // the placeholder: no endpoints, no ports
+	}
+	sort.Strings(order)
+	out := make([]desiredSlice, 0, len(order))
+	for _, pk := range order {
+		out = append(out, *groups[pk])
+	}
+	return out
+}
+
+// endpointPorts resolves each Service port on the pod; a port the pod cannot resolve is left out.
+func endpointPorts(svc *api.Service, pod *api.Pod) []api.EndpointSlicePort {
+	var out []api.EndpointSlicePort
+	for i := range svc.Spec.Ports {
+		sp := &svc.Spec.Ports[i]
+		port, err := internal.FindPort(pod, sp)
+		if err != nil {
+			continue
+		}
+		proto := sp.Protocol
+		if proto == "" {
+			proto = api.ProtocolTCP
+		}
+		out = append(out, api.EndpointSlicePort{Name: api.Ptr(sp.Name), Protocol: api.Ptr(proto), Port: api.Ptr(port)})
+	}
+	return out
+}
+
+// podToEndpoint is the pod as an endpoint, with its three conditions.
+func podToEndpoint(pod *api.Pod) api.Endpoint {
+	terminating := pod.DeletionTimestamp != nil
+	serving := internal.IsPodReady(pod)
+	ep := api.Endpoint{
+		Addresses: []string{pod.Status.PodIP},
+		Conditions: api.EndpointConditions{Ready: api.Ptr(serving && !terminating), Serving: api.Ptr(serving),
+			Terminating: api.Ptr(terminating)},
+		TargetRef: &api.ObjectReference{Kind: "Pod", Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID},
+	}
+	if pod.Spec.NodeName != "" {
+		ep.NodeName = api.Ptr(pod.Spec.NodeName)
+	}
+	return ep
+}
+
+// write creates the slice (cur nil) or updates it to d.
+func (ec *Controller) write(ctx context.Context, svc *api.Service, cur *api.EndpointSlice, d desiredSlice) error {
+	slices := client.For[api.EndpointSlice](ec.client)
+	if cur == nil {
+		s := &api.EndpointSlice{
+			ObjectMeta: api.ObjectMeta{GenerateName: svc.Name + "-", Namespace: svc.Namespace,
+				Labels: map[string]string{api.LabelServiceName: svc.Name, api.LabelManagedBy: ManagedBy},
+				OwnerReferences: []api.OwnerReference{{APIVersion: "v1", Kind: "Service", Name: svc.Name, UID: svc.UID,
+					Controller: api.Ptr(true), BlockOwnerDeletion: api.Ptr(true)}}},
+			AddressType: api.AddressTypeIPv4, Endpoints: d.endpoints, Ports: d.ports,
+		}
+		created, err := slices.Create(ctx, s)
+		if err == nil {
+			ec.record("create", created, "Service %s/%s: create EndpointSlice %s: %s", svc.Namespace, svc.Name, created.Name, Summary(created))
+		}
+		return err
+	}
+	s := api.DeepCopy(cur) // never modify the cache's copy
+	s.Endpoints, s.Ports = d.endpoints, d.ports
+	ec.record("update", s, "Service %s/%s: update EndpointSlice %s: %s", svc.Namespace, svc.Name, s.Name, Summary(s))
+	_, err := slices.Update(ctx, s)
+	return err
+}
+
+func (ec *Controller) record(action string, s *api.EndpointSlice, format string, args ...any) {
+	ec.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: action,
+		Object: "endpointslices/" + s.Namespace + "/" + s.Name, ResourceVersion: s.ResourceVersion}.Msgf(format, args...))
+}
+
+// Summary says what a slice holds, the way a learner reads it: "ready 10.244.0.2:80 (web-1); not
+// ready 10.244.1.2 (web-2, serving=false)".
+func Summary(s *api.EndpointSlice) string {
+	var ports []string
+	for _, p := range s.Ports {
+		if p.Port != nil {
+			ports = append(ports, fmt.Sprint(*p.Port))
+		}
+	}
+	var ready, notReady []string
+	for _, ep := range s.Endpoints {
+		who := strings.Join(ep.Addresses, ",")
+		if ep.TargetRef != nil {
+			who += " (" + ep.TargetRef.Name + ")"
+		}
+		switch {
+		case ep.Conditions.Ready == nil || *ep.Conditions.Ready:
+			ready = append(ready, who)
+		case ep.Conditions.Terminating != nil && *ep.Conditions.Terminating:
+			notReady = append(notReady, who+" terminating")
+		default:
+			notReady = append(notReady, who)
+		}
+	}
+	out := "ports [" + strings.Join(ports, " ") + "]"
+	if len(ready) > 0 {
+		out += ", ready " + strings.Join(ready, ", ")
+	}
+	if len(notReady) > 0 {
+		out += ", not ready " + strings.Join(notReady, ", ")
+	}
+	if len(s.Endpoints) == 0 {
+		out += ", no endpoints"
+	}
+	return out
+}
+
+// portsKey identifies a set of resolved ports.
+func portsKey(ports []api.EndpointSlicePort) string {
+	parts := make([]string, 0, len(ports))
+	for _, p := range ports {
+		var name, proto string
+		var port int32
+		if p.Name != nil {
+			name = *p.Name
+		}
+		if p.Protocol != nil {
+			proto = string(*p.Protocol)
+		}
+		if p.Port != nil {
+			port = *p.Port
+		}
+		parts = append(parts, fmt.Sprintf("%s/%s/%d", name, proto, port))
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ",")
+}
+
+// same compares what the apiserver would store: nil and empty lists are the same list.
+func same[T any](a, b []T) bool {
+	if len(a) == 0 && len(b) == 0 {
+		return true
+	}
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	return string(ja) == string(jb)
+}

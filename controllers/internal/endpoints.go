@@ -1,0 +1,90 @@
+// endpoints.go: what the Endpoints and EndpointSlice controllers share (k8s.io/kubernetes
+// pkg/controller/util/endpoint and pkg/api/v1/pod FindPort):
+//
+//	ServicesForPod(services, pod)      the Services in the pod's namespace whose selector matches it
+//	PodsForService(pods, svc)          the pods a Service selects, sorted by name
+//	ShouldPodBeInEndpoints(pod, term)  has an IP, not finished, and (unless term) not terminating
+//	FindPort(pod, svcPort)             the container port a Service port's targetPort names
+//
+// A Service without a selector selects nothing: its endpoints are written by hand (or by another
+// controller) and these controllers leave them alone.
+package internal
+
+import (
+	"fmt"
+
+	"kubesim/api"
+)
+
+// ServicesForPod returns the Services of the pod's namespace whose selector matches the pod's
+// labels, from services sorted by key.
+func ServicesForPod(services []*api.Service, pod *api.Pod) []*api.Service {
+	var out []*api.Service
+	for _, svc := range services {
+		if svc.Namespace == pod.Namespace && Selects(svc, pod) {
+			out = append(out, svc)
+		}
+	}
+	return out
+}
+
+// Selects reports whether svc's selector matches pod: every key=value of a non-empty selector.
+func Selects(svc *api.Service, pod *api.Pod) bool {
+	if len(svc.Spec.Selector) == 0 {
+		return false
+	}
+	for k, v := range svc.Spec.Selector {
+		if got, ok := pod.Labels[k]; !ok || got != v {
+			return false
+		}
+	}
+	return true
+}
+
+// PodsForService returns the pods svc selects, from pods of its namespace sorted by key.
+func PodsForService(pods []*api.Pod, svc *api.Service) []*api.Pod {
+	var out []*api.Pod
+	for _, p := range pods {
+		if Selects(svc, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// ShouldPodBeInEndpoints: a pod is an endpoint once it has an IP and until it finishes; a
+// terminating pod only if includeTerminating (EndpointSlices keep it, marked terminating).
+func ShouldPodBeInEndpoints(pod *api.Pod, includeTerminating bool) bool {
+	if pod.Status.Phase == api.PodSucceeded || pod.Status.Phase == api.PodFailed || pod.Status.PodIP == "" {
+		return false
+	}
+	return includeTerminating || pod.DeletionTimestamp == nil
+}
+
+// FindPort resolves a Service port's targetPort on a pod: a number is used as it is (whether or not a
+// container declares it), a name must be some container's port name, and no targetPort means the
+// Service's own port.
+func FindPort(pod *api.Pod, sp *api.ServicePort) (int32, error) {
+	tp := sp.TargetPort
+	switch {
+	case tp.Type == api.StringType && tp.StrVal != "":
+		for _, c := range pod.Spec.Containers {
+			for _, p := range c.Ports {
+				if p.Name == tp.StrVal && protocolOrTCP(p.Protocol) == protocolOrTCP(sp.Protocol) {
+					return p.ContainerPort, nil
+				}
+			}
+		}
+		return 0, fmt.Errorf("no suitable port for manifest: %s", pod.UID)
+	case tp.Type == api.IntType && tp.IntVal != 0:
+		return tp.IntVal, nil
+	}
+	return sp.Port, nil
+}
+
+func protocolOrTCP(p api.Protocol) api.Protocol {
+	if p == "" {
+		return api.ProtocolTCP
+	}
+	return p
+}

@@ -1,0 +1,114 @@
+// cross_namespace_dns.go: "it works in my namespace": a short Service name only searches
+// the pod's own namespace, so a client in default cannot reach Service cart of namespace shop as
+// "cart"; "cart.shop" or the full name works.
+package scenarios
+
+import (
+	"context"
+	"time"
+
+	"kubesim/api"
+	"kubesim/sim"
+)
+
+func init() {
+	register(sim.Scenario{
+		Name:    "cross-namespace-dns",
+		Summary: "a short name from another namespace is NXDOMAIN; svc.namespace reaches it",
+		Teaches: `Service cart lives in namespace shop; the client pod lives in default. The client's search path is
+default.svc.cluster.local svc.cluster.local cluster.local, so "cart" is tried as
+cart.default.svc.cluster.local (no such Service), cart.svc.cluster.local and cart.cluster.local (not names
+a Service ever has) and finally cart itself: NXDOMAIN every time. "cart.shop" becomes
+cart.shop.svc.cluster.local on the first try.
+
+Signs to look for: "kubesim net trace --from client --to cart:80" stopping at the dns hop with 'no Service
+"cart" in namespace default' and the hint "the Service is reached as cart.shop"; the traces to cart.shop:80
+and cart.shop.svc.cluster.local:80 reaching a pod in shop.`,
+		Cluster: sim.FullCluster(3),
+		Run:     runCrossNamespaceDNS,
+	})
+}
+
+const crossNamespaceYAML = `apiVersion: v1
+kind: Namespace
+metadata:
+  name: shop
+`
+
+const crossNamespaceAppYAML = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: cart
+  namespace: shop
+spec:
+  replicas: 2
+  selector:
+    matchLabels:
+      app: cart
+  template:
+    metadata:
+      labels:
+        app: cart
+    spec:
+      containers:
+      - name: nginx
+        image: nginx:1.25
+        ports:
+        - containerPort: 80
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: cart
+  namespace: shop
+spec:
+  selector:
+    app: cart
+  ports:
+  - port: 80
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: client
+spec:
+  containers:
+  - name: shell
+    image: busybox:1.36
+    command: ["sleep", "3600"]
+`
+
+func runCrossNamespaceDNS(ctx context.Context, s *sim.Session) error {
+	s.Step("kubectl create namespace shop; kubectl apply: Deployment and Service cart in shop, pod client in default")
+	if _, err := s.Kubectl.Apply(ctx, []byte(crossNamespaceYAML)); err != nil {
+		s.Expect(false, "namespace shop is created: %v", err)
+		return s.Err()
+	}
+	if !s.Until(ctx, time.Minute, sim.Check("serviceaccount shop/default exists", func() (bool, error) {
+		sas, err := sim.List[api.ServiceAccount](ctx, s.Cluster, "shop", "", "default")
+		return err == nil && len(sas) == 1, err
+	})) {
+		return s.Err()
+	}
+	if _, err := s.Kubectl.Apply(ctx, []byte(crossNamespaceAppYAML)); err != nil {
+		s.Expect(false, "the objects are created: %v", err)
+		return s.Err()
+	}
+	if !s.Until(ctx, 2*time.Minute, sim.Check("2 ready endpoints of shop/cart", func() (bool, error) {
+		slices, err := observeSlices(ctx, s, "shop", "cart")
+		r, _ := sliceEndpoints(slices)
+		return err == nil && r == 2, err
+	})) || !until(ctx, s, time.Minute, "pod client running") {
+		return s.Err()
+	}
+
+	s.Step("From default, the short name cart finds nothing")
+	expectUnreachable(s, netTrace(ctx, s, "client", "cart:80"), "dns", `no Service "cart" in namespace default`)
+	r, _ := s.NetTrace(ctx, "client", "cart:80")
+	s.Expect(hasLine([]string{r.Reason}, "the Service is reached as cart.shop"), "the trace says where cart is: %s", r.Reason)
+
+	s.Step("cart.shop and cart.shop.svc.cluster.local reach it")
+	expectReached(s, netTrace(ctx, s, "client", "cart.shop:80"))
+	expectReached(s, netTrace(ctx, s, "client", "cart.shop.svc.cluster.local:80"))
+	return s.Err()
+}

@@ -1,0 +1,181 @@
+// dns.go: cluster DNS (article 3, section 7): the names a Service gets, how a pod's search
+// path turns a short name into one of them, what a headless Service answers, and the dnsPolicy
+// pitfalls: Default, and hostNetwork with ClusterFirst.
+package scenarios
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"kubesim/api"
+	"kubesim/dns"
+	"kubesim/sim"
+	"kubesim/trace"
+)
+
+func init() {
+	register(sim.Scenario{
+		Name:    "dns",
+		Summary: "Service names and the search path, a headless Service's records, dnsPolicy Default and the hostNetwork caveat",
+		Teaches: `Every pod with dnsPolicy ClusterFirst (the default) gets /etc/resolv.conf pointing at the cluster DNS
+(10.96.0.10) with "search default.svc.cluster.local svc.cluster.local cluster.local" and "options ndots:5".
+So web, web.default and web.default.svc.cluster.local all reach Service web: the first two through the
+search path, the last as it is (it has 4 dots, fewer than 5, so even it is tried with each suffix
+first: the famous ndots:5 extra queries).
+
+A headless Service (clusterIP: None) has no cluster IP and no kube-proxy rules: its name resolves to one A
+record per ready pod, and clients connect to the pods directly.
+
+Two pods do not use the cluster DNS: one with dnsPolicy Default (the node's resolver, which knows no
+cluster names), and one with hostNetwork: true and the default ClusterFirst, which the kubelet silently
+treats as Default; ClusterFirstWithHostNet is the fix.
+
+Signs to look for: the client's resolv.conf; traces reaching web three ways; db.default.svc.cluster.local
+answering two pod IPs; the Default and hostNetwork pods failing at the dns hop with "the node's resolver,
+which knows no cluster names"; the ClusterFirstWithHostNet pod reaching web.`,
+		Cluster: sim.FullCluster(3),
+		Run:     runDNS,
+	})
+}
+
+const dnsYAML = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 2
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      containers:
+      - name: nginx
+        image: nginx:1.25
+        ports:
+        - containerPort: 80
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+spec:
+  selector:
+    app: web
+  ports:
+  - port: 80
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: db
+spec:
+  clusterIP: None
+  selector:
+    app: web
+  ports:
+  - port: 80
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: client
+spec:
+  containers:
+  - name: shell
+    image: busybox:1.36
+    command: ["sleep", "3600"]
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: node-dns
+spec:
+  dnsPolicy: Default
+  containers:
+  - name: shell
+    image: busybox:1.36
+    command: ["sleep", "3600"]
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: host-net
+spec:
+  hostNetwork: true
+  containers:
+  - name: shell
+    image: busybox:1.36
+    command: ["sleep", "3600"]
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: host-net-fixed
+spec:
+  hostNetwork: true
+  dnsPolicy: ClusterFirstWithHostNet
+  containers:
+  - name: shell
+    image: busybox:1.36
+    command: ["sleep", "3600"]
+`
+
+func runDNS(ctx context.Context, s *sim.Session) error {
+	s.Step("kubectl apply: Deployment web (2 pods), Service web, headless Service db, and four client pods")
+	if _, err := s.Kubectl.Apply(ctx, []byte(dnsYAML)); err != nil {
+		s.Expect(false, "the objects are created: %v", err)
+		return s.Err()
+	}
+	for _, cond := range []string{"pods -l app=web ready", "pod client running", "pod node-dns running", "pod host-net running", "pod host-net-fixed running"} {
+		if !until(ctx, s, 2*time.Minute, cond) {
+			return s.Err()
+		}
+	}
+	if err := settleNetwork(ctx, s); err != nil {
+		return err
+	}
+
+	s.Step("kubectl exec client -- cat /etc/resolv.conf")
+	client, err := sim.Get[api.Pod](ctx, s.Cluster, "default", "client")
+	if err != nil {
+		return err
+	}
+	conf := dns.ResolvConfFor(client)
+	s.Trace.Record(trace.Event{Component: "kubelet/" + client.Spec.NodeName, Action: "resolv.conf", Object: "pods/default/client"}.
+		Msgf("/etc/resolv.conf of default/client:\n%s", strings.TrimSpace(conf.String())))
+	s.Expect(strings.Contains(conf.String(), "search default.svc.cluster.local svc.cluster.local cluster.local") &&
+		strings.Contains(conf.String(), "nameserver 10.96.0.10") && strings.Contains(conf.String(), "options ndots:5"),
+		"resolv.conf: search default.svc.cluster.local svc.cluster.local cluster.local; nameserver 10.96.0.10; options ndots:5")
+
+	s.Step("Three names for one Service: web, web.default, web.default.svc.cluster.local")
+	for _, name := range []string{"web:80", "web.default:80", "web.default.svc.cluster.local:80"} {
+		expectReached(s, netTrace(ctx, s, "client", name))
+	}
+
+	s.Step("The headless Service db: one A record per ready pod, no cluster IP, no kube-proxy rules")
+	answer := s.DNS.Query("db.default.svc.cluster.local")
+	s.Trace.Record(trace.Event{Component: dns.Name, Action: "query"}.
+		Msgf("db.default.svc.cluster.local: %s, A %s", answer.Rcode, strings.Join(answer.A, ", ")))
+	s.Expect(answer.Rcode == dns.NoError && answer.Headless && len(answer.A) == 2, "nslookup db: two addresses, the pods' own")
+	r := netTrace(ctx, s, "client", "db:80")
+	expectReached(s, r)
+	s.Expect(r.Reached && !hasHop(r.Hops, "rules"), "the trace to db goes straight to a pod: no Service hop, no kube-proxy rule")
+
+	s.Step("dnsPolicy Default: the node's resolver knows no cluster names")
+	expectUnreachable(s, netTrace(ctx, s, "node-dns", "web:80"), "dns", "the node's resolver, which knows no cluster names")
+
+	s.Step("hostNetwork: true with the default dnsPolicy ClusterFirst falls back to Default; ClusterFirstWithHostNet fixes it")
+	hostNet, err := sim.Get[api.Pod](ctx, s.Cluster, "default", "host-net")
+	if err != nil {
+		return err
+	}
+	s.Expect(dns.ResolvConfFor(hostNet).Policy == api.DNSDefault, "host-net's resolver is the node's: %s", dns.ResolvConfFor(hostNet).Note)
+	expectUnreachable(s, netTrace(ctx, s, "host-net", "web:80"), "dns", "the node's resolver, which knows no cluster names")
+	expectReached(s, netTrace(ctx, s, "host-net-fixed", "web:80"))
+	return s.Err()
+}

@@ -1,0 +1,143 @@
+// readiness_removes_endpoint.go: readiness is what a Service acts on (article 2, section
+// 6.2): when a pod's readiness probe starts failing, the EndpointSlice controller marks it
+// ready=false, the Endpoints controller moves it to notReadyAddresses, and kube-proxy drops it from
+// the Service's rules, all without restarting anything.
+package scenarios
+
+import (
+	"context"
+	"time"
+
+	"kubesim/api"
+	"kubesim/sim"
+)
+
+func init() {
+	register(sim.Scenario{
+		Name:    "readiness-removes-endpoint",
+		Summary: "a pod's readiness probe fails: it leaves the Service's ready endpoints and kube-proxy's rules, unrestarted",
+		Teaches: `Two pods behind Service web, both with the readiness probe "cat /tmp/healthy". web-flaky removes the file
+after 30s: three failed probes later its Ready condition turns False. Then, within one reconcile:
+
+  EndpointSlice  its endpoint stays, with ready=false and serving=false (it is not terminating)
+  Endpoints      its address moves from addresses to notReadyAddresses
+  kube-proxy     the KUBE-SVC chain keeps only web-stable's KUBE-SEP, with no --probability
+
+Nothing is restarted (RESTARTS 0): readiness decides where traffic goes, liveness decides restarts.
+
+Signs to look for: two ready endpoints, then "ready 1, not ready 1"; "kubectl get endpoints web" with one
+address and one not-ready address; the KUBE-SVC chain with a single rule; "kubesim net trace" still reaching
+web-stable.`,
+		Cluster: sim.FullCluster(3),
+		Run:     runReadinessRemovesEndpoint,
+	})
+}
+
+const readinessEndpointYAML = `apiVersion: v1
+kind: Pod
+metadata:
+  name: web-stable
+  labels:
+    app: web
+spec:
+  containers:
+  - name: app
+    image: busybox:1.36
+    command: ["sh", "-c", "touch /tmp/healthy; sleep 3600"]
+    ports:
+    - containerPort: 8080
+    readinessProbe:
+      exec:
+        command: ["cat", "/tmp/healthy"]
+      periodSeconds: 5
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: web-flaky
+  labels:
+    app: web
+spec:
+  containers:
+  - name: app
+    image: busybox:1.36
+    command: ["sh", "-c", "touch /tmp/healthy; sleep 30; rm -f /tmp/healthy; sleep 3600"]
+    ports:
+    - containerPort: 8080
+    readinessProbe:
+      exec:
+        command: ["cat", "/tmp/healthy"]
+      periodSeconds: 5
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+spec:
+  selector:
+    app: web
+  ports:
+  - port: 80
+    targetPort: 8080
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: client
+spec:
+  containers:
+  - name: shell
+    image: busybox:1.36
+    command: ["sleep", "3600"]
+`
+
+func runReadinessRemovesEndpoint(ctx context.Context, s *sim.Session) error {
+	s.Step("kubectl apply: pods web-stable and web-flaky (readiness probe cat /tmp/healthy), Service web, pod client")
+	if _, err := s.Kubectl.Apply(ctx, []byte(readinessEndpointYAML)); err != nil {
+		s.Expect(false, "the objects are created: %v", err)
+		return s.Err()
+	}
+	if !until(ctx, s, time.Minute, "pods -l app=web ready") || !waitForEndpoints(ctx, s, time.Minute, "default", "web", 2, 0) {
+		return s.Err()
+	}
+	s.Expect(true, "both pods Ready: the EndpointSlice lists 2 ready endpoints")
+	rules := showRules(ctx, s, "node-1", "default/web ->")
+	s.Expect(len(rules) == 2 && hasLine(rules, "--probability 0.5000000000"), "KUBE-SVC: two KUBE-SEP rules, the first with --probability 0.5000000000")
+
+	s.Step("30s on, web-flaky's readiness probe fails three times: Ready=False, and it leaves the ready endpoints")
+	if !s.Until(ctx, 2*time.Minute, sim.Check("web-flaky Ready=False", func() (bool, error) {
+		p, err := sim.Get[api.Pod](ctx, s.Cluster, "default", "web-flaky")
+		return err == nil && podReady(p) == api.ConditionFalse, err
+	})) || !waitForEndpoints(ctx, s, time.Minute, "default", "web", 1, 1) {
+		return s.Err()
+	}
+	slices, _ := observeSlices(ctx, s, "default", "web")
+	var flaky *api.Endpoint
+	for _, sl := range slices {
+		for i, ep := range sl.Endpoints {
+			if ep.TargetRef != nil && ep.TargetRef.Name == "web-flaky" {
+				flaky = &sl.Endpoints[i]
+			}
+		}
+	}
+	s.Expect(flaky != nil && !*flaky.Conditions.Ready && !*flaky.Conditions.Serving && !*flaky.Conditions.Terminating,
+		"EndpointSlice: web-flaky ready=false, serving=false, terminating=false")
+	if err := settleNetwork(ctx, s); err != nil {
+		return err
+	}
+	eps, err := observeEndpoints(ctx, s, "default", "web")
+	s.Expect(err == nil && len(eps.Subsets) == 1 && len(eps.Subsets[0].Addresses) == 1 && len(eps.Subsets[0].NotReadyAddresses) == 1,
+		"kubectl get endpoints web: one address; web-flaky moved to notReadyAddresses")
+	rules = showRules(ctx, s, "node-1", "default/web ->")
+	s.Expect(len(rules) == 1 && !hasLine(rules, "--probability"), "KUBE-SVC: one KUBE-SEP rule left, no --probability: web-flaky is out of the rules")
+	p, _ := sim.Get[api.Pod](ctx, s.Cluster, "default", "web-flaky")
+	s.Expect(p != nil && restarts(p) == 0 && p.Status.Phase == api.PodRunning, "kubectl get pod web-flaky: READY 0/1, STATUS Running, RESTARTS 0")
+
+	s.Step("kubesim net trace --from client --to web:80: traffic goes to web-stable only")
+	r := netTrace(ctx, s, "client", "web:80")
+	expectReached(s, r)
+	if r.Reached {
+		s.Expect(len(r.Hops) > 0 && hasLine(r.Hops[len(r.Hops)-2].Lines, "web-stable"), "the endpoint reached is web-stable")
+	}
+	return s.Err()
+}

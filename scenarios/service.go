@@ -1,0 +1,157 @@
+// service.go: a Service from end to end (article 3, section 7): the apiserver allocates a
+// cluster IP and a node port, the EndpointSlice and Endpoints controllers list the ready pods,
+// kube-proxy on every node turns both into iptables rules, and a client pod reaches the pods
+// through the Service's name.
+package scenarios
+
+import (
+	"context"
+	"fmt"
+	"net/netip"
+	"time"
+
+	apierrors "kubesim/api/errors"
+	"kubesim/sim"
+)
+
+func init() {
+	register(sim.Scenario{
+		Name:    "service",
+		Summary: "a NodePort Service: cluster IP and node port allocated, EndpointSlices, kube-proxy rules, a client reaches it",
+		Teaches: `A Service is a name and a virtual IP in front of the pods its selector matches; nothing listens on
+that IP. Four components make it work:
+
+  kube-apiserver            allocates the cluster IP (from the service CIDR 10.96.0.0/12) and, for type
+                            NodePort, a node port (30000-32767) when the Service is created; a node port
+                            already taken is refused ("provided port is already allocated").
+  EndpointSlice controller  lists the pods matching the selector, with their IPs, the resolved
+                            targetPort and whether each is ready (the Endpoints controller keeps the
+                            older Endpoints object that "kubectl get endpoints" shows).
+  kube-proxy (every node)   writes NAT rules: KUBE-SERVICES matches the cluster IP and port and jumps to
+                            KUBE-SVC-<hash>, which picks one KUBE-SEP-<hash> at random (probability 1/3,
+                            then 1/2, then the rest) that DNATs to a pod; KUBE-NODEPORTS does the same
+                            for the node port on every node's own addresses.
+  CoreDNS                   answers web.default.svc.cluster.local with the cluster IP.
+
+Signs to look for: the Service's CLUSTER-IP in 10.96.0.0/12 and PORT(S) 80:30080/TCP; an EndpointSlice with 3
+ready endpoints and port 80; "kubectl get endpoints web" listing three IP:80; the KUBE-SVC chain with
+"--probability 0.3333333333" and "--probability 0.5000000000"; a second Service asking for node port 30080
+refused with "provided port is already allocated"; and "kubesim net trace --from client --to web:80" reaching
+a pod.`,
+		Cluster: sim.FullCluster(3),
+		Run:     runService,
+	})
+}
+
+const serviceYAML = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 3
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      containers:
+      - name: nginx
+        image: nginx:1.25
+        ports:
+        - name: http
+          containerPort: 80
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+spec:
+  type: NodePort
+  selector:
+    app: web
+  ports:
+  - name: http
+    port: 80
+    targetPort: http
+    nodePort: 30080
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: client
+spec:
+  containers:
+  - name: shell
+    image: busybox:1.36
+    command: ["sleep", "3600"]
+`
+
+const serviceConflictYAML = `apiVersion: v1
+kind: Service
+metadata:
+  name: web-copy
+spec:
+  type: NodePort
+  selector:
+    app: web
+  ports:
+  - port: 80
+    nodePort: 30080
+`
+
+func runService(ctx context.Context, s *sim.Session) error {
+	s.Step("kubectl apply: Deployment web (3 nginx pods, containerPort 80 named http), Service web (NodePort 30080, targetPort http), pod client")
+	if _, err := s.Kubectl.Apply(ctx, []byte(serviceYAML)); err != nil {
+		s.Expect(false, "the objects are created: %v", err)
+		return s.Err()
+	}
+	svc, err := observeService(ctx, s, "default", "web")
+	if err != nil {
+		return err
+	}
+	ip, _ := netip.ParseAddr(svc.Spec.ClusterIP)
+	s.Expect(netip.MustParsePrefix("10.96.0.0/12").Contains(ip),
+		"kubectl get svc web: CLUSTER-IP %s, from the service CIDR 10.96.0.0/12", svc.Spec.ClusterIP)
+	s.Expect(len(svc.Spec.Ports) == 1 && svc.Spec.Ports[0].NodePort == 30080, "kubectl get svc web: PORT(S) 80:30080/TCP")
+
+	s.Step("A second Service asks for node port 30080 too: the apiserver refuses it")
+	_, err = s.Kubectl.Apply(ctx, []byte(serviceConflictYAML))
+	s.Expect(apierrors.IsInvalid(err), "Error from server (Invalid): %v", err)
+	s.ExpectError(err, 422, `spec.ports[0].nodePort: Invalid value: 30080: provided port is already allocated`)
+
+	s.Step("The pods start; the EndpointSlice controller lists them as they become ready")
+	if !until(ctx, s, 2*time.Minute, "pods -l app=web ready") || !until(ctx, s, time.Minute, "pod client running") {
+		return s.Err()
+	}
+	if !waitForEndpoints(ctx, s, time.Minute, "default", "web", 3, 0) {
+		return s.Err()
+	}
+	slices, _ := observeSlices(ctx, s, "default", "web")
+	port := int32(0)
+	if len(slices) == 1 && len(slices[0].Ports) == 1 && slices[0].Ports[0].Port != nil {
+		port = *slices[0].Ports[0].Port
+	}
+	s.Expect(len(slices) == 1 && port == 80, "kubectl get endpointslices -l kubernetes.io/service-name=web: one slice, PORTS 80, 3 endpoints (targetPort http resolved to 80)")
+	if err := settleNetwork(ctx, s); err != nil {
+		return err
+	}
+	eps, err := observeEndpoints(ctx, s, "default", "web")
+	s.Expect(err == nil && len(eps.Subsets) == 1 && len(eps.Subsets[0].Addresses) == 3,
+		"kubectl get endpoints web: three pod IPs on port 80")
+
+	s.Step("kube-proxy on node-1 has written the Service's rules (iptables-save -t nat)")
+	rules := showRules(ctx, s, "node-1", "default/web:http")
+	s.Expect(hasLine(rules, "-A KUBE-SERVICES", fmt.Sprintf("-d %s/32", svc.Spec.ClusterIP), "--dport 80", "-j KUBE-SVC-"),
+		"KUBE-SERVICES: -d %s/32 --dport 80 -j KUBE-SVC-...", svc.Spec.ClusterIP)
+	s.Expect(hasLine(rules, "--probability 0.3333333333") && hasLine(rules, "--probability 0.5000000000"),
+		"KUBE-SVC-...: three KUBE-SEP rules, --probability 0.3333333333, then 0.5000000000, then the last always")
+	s.Expect(hasLine(rules, "-A KUBE-NODEPORTS", "--dport 30080"), "KUBE-NODEPORTS: --dport 30080 -j KUBE-EXT-...")
+	s.Expect(hasLine(rules, "-j DNAT --to-destination 10.244."), "KUBE-SEP-...: -j DNAT --to-destination <pod IP>:80")
+
+	s.Step("kubesim net trace --from client --to web:80")
+	expectReached(s, netTrace(ctx, s, "client", "web:80"))
+	return s.Err()
+}

@@ -1,0 +1,130 @@
+// service_no_endpoints.go: "the app is running but I cannot reach it" (article 3, section
+// 7): a Service whose selector matches no pod has an empty EndpointSlice, `kubectl get endpoints`
+// prints <none>, and kube-proxy REJECTs connections to it. Fixing the selector brings the endpoints.
+package scenarios
+
+import (
+	"context"
+	"time"
+
+	"kubesim/sim"
+)
+
+func init() {
+	register(sim.Scenario{
+		Name:    "service-no-endpoints",
+		Summary: "a Service whose selector matches no pod: no endpoints, kube-proxy REJECTs; fixing the selector fixes it",
+		Teaches: `The Deployment's pods are labelled app=web-app; the Service selects app=web. The pods run and are
+Ready, the Service has a cluster IP, and yet every connection is refused at once: the EndpointSlice
+controller finds no pod matching app=web, so the Service's EndpointSlice is empty and kube-proxy writes a
+REJECT rule in the filter table ("default/web:http has no endpoints") instead of a KUBE-SVC chain.
+
+Signs to look for: "kubectl get endpoints web" showing <none>; an EndpointSlice with no endpoints;
+"-j REJECT" with the comment "default/web:http has no endpoints" in iptables-save; "kubesim net trace"
+stopping at the rules hop with "the selector app=web matches no pod in namespace default; its pods are
+labelled ... app=web-app"; then, after kubectl apply of the corrected selector, three ready endpoints and
+the trace reaching a pod.`,
+		Cluster: sim.FullCluster(3),
+		Run:     runServiceNoEndpoints,
+	})
+}
+
+const serviceNoEndpointsYAML = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 3
+  selector:
+    matchLabels:
+      app: web-app
+  template:
+    metadata:
+      labels:
+        app: web-app
+    spec:
+      containers:
+      - name: nginx
+        image: nginx:1.25
+        ports:
+        - name: http
+          containerPort: 80
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+spec:
+  selector:
+    app: web
+  ports:
+  - name: http
+    port: 80
+    targetPort: 80
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: client
+spec:
+  containers:
+  - name: shell
+    image: busybox:1.36
+    command: ["sleep", "3600"]
+`
+
+const serviceFixedSelectorYAML = `apiVersion: v1
+kind: Service
+metadata:
+  name: web
+spec:
+  selector:
+    app: web-app
+  ports:
+  - name: http
+    port: 80
+    targetPort: 80
+`
+
+func runServiceNoEndpoints(ctx context.Context, s *sim.Session) error {
+	s.Step("kubectl apply: Deployment web (pods labelled app=web-app), Service web (selector app=web), pod client")
+	if _, err := s.Kubectl.Apply(ctx, []byte(serviceNoEndpointsYAML)); err != nil {
+		s.Expect(false, "the objects are created: %v", err)
+		return s.Err()
+	}
+	if !until(ctx, s, 2*time.Minute, "pods -l app=web-app ready") || !until(ctx, s, time.Minute, "pod client running") {
+		return s.Err()
+	}
+	s.Expect(true, "kubectl get pods: the three web pods are Running and Ready")
+
+	s.Step("kubectl get endpoints web; kubectl get endpointslices -l kubernetes.io/service-name=web")
+	if err := settleNetwork(ctx, s); err != nil {
+		return err
+	}
+	eps, err := observeEndpoints(ctx, s, "default", "web")
+	s.Expect(err == nil && len(eps.Subsets) == 0, "kubectl get endpoints web: ENDPOINTS <none>")
+	slices, _ := observeSlices(ctx, s, "default", "web")
+	ready, notReady := sliceEndpoints(slices)
+	s.Expect(len(slices) == 1 && ready+notReady == 0, "one EndpointSlice, with no endpoints")
+
+	s.Step("kube-proxy's rules for the Service: a REJECT, no KUBE-SVC chain")
+	rules := showRules(ctx, s, "node-1", "default/web:http")
+	s.Expect(hasLine(rules, `"default/web:http has no endpoints"`, "-j REJECT"),
+		`iptables-save: -A KUBE-SERVICES ... "default/web:http has no endpoints" ... -j REJECT`)
+	s.Expect(!hasLine(rules, "KUBE-SVC-"), "no KUBE-SVC chain for default/web:http")
+
+	s.Step("kubesim net trace --from client --to web:80")
+	expectUnreachable(s, netTrace(ctx, s, "client", "web:80"), "rules", "the selector app=web matches no pod in namespace default; its pods are labelled")
+
+	s.Step("Fix the selector: kubectl apply the Service with selector app=web-app")
+	if _, err := s.Kubectl.Apply(ctx, []byte(serviceFixedSelectorYAML)); err != nil {
+		s.Expect(false, "the Service is updated: %v", err)
+		return s.Err()
+	}
+	if !waitForEndpoints(ctx, s, time.Minute, "default", "web", 3, 0) {
+		return s.Err()
+	}
+	s.Expect(true, "the EndpointSlice now lists the three pods, ready")
+	expectReached(s, netTrace(ctx, s, "client", "web:80"))
+	return s.Err()
+}

@@ -1,0 +1,140 @@
+// wrong_target_port.go: the Service's port is fine, the pods are Ready, the endpoints are
+// listed, and the connection is still refused: targetPort points where nothing listens. A numeric
+// targetPort is used as it is; a named one must name a container port, or the pod is left out of the
+// Service's port altogether.
+package scenarios
+
+import (
+	"context"
+	"time"
+
+	"kubesim/sim"
+)
+
+func init() {
+	register(sim.Scenario{
+		Name:    "wrong-target-port",
+		Summary: "targetPort 8080 where nginx listens on 80, and a named targetPort no container has; then fixed",
+		Teaches: `Two Services in front of the same nginx pods (containerPort 80, named http):
+
+  web-8080   port 80, targetPort 8080: the EndpointSlice controller does not check a number against the
+             containers, so the endpoints read 10.244.x.y:8080, kube-proxy DNATs there, and the pod
+             refuses the connection: nothing listens on 8080.
+  web-named  port 80, targetPort "web": no container port is named "web", so the controller cannot
+             resolve it; the pods are left out of that port, the Service has no endpoints for it and
+             kube-proxy REJECTs.
+
+Signs to look for: the EndpointSlice of web-8080 with PORTS 8080; "kubesim net trace" for web-8080
+stopping at the pod hop ("does not listen on 8080 (its container ports: nginx 80/TCP)"), and for web-named
+at the rules hop ("targetPort "web" names no container port of the selected pods (their named ports:
+http=80)"); after kubectl apply with targetPort http, the trace reaching nginx on 80.`,
+		Cluster: sim.FullCluster(3),
+		Run:     runWrongTargetPort,
+	})
+}
+
+const wrongTargetPortYAML = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 2
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      containers:
+      - name: nginx
+        image: nginx:1.25
+        ports:
+        - name: http
+          containerPort: 80
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: web-8080
+spec:
+  selector:
+    app: web
+  ports:
+  - port: 80
+    targetPort: 8080
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: web-named
+spec:
+  selector:
+    app: web
+  ports:
+  - port: 80
+    targetPort: web
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: client
+spec:
+  containers:
+  - name: shell
+    image: busybox:1.36
+    command: ["sleep", "3600"]
+`
+
+const fixedTargetPortYAML = `apiVersion: v1
+kind: Service
+metadata:
+  name: web-8080
+spec:
+  selector:
+    app: web
+  ports:
+  - port: 80
+    targetPort: http
+`
+
+func runWrongTargetPort(ctx context.Context, s *sim.Session) error {
+	s.Step("kubectl apply: Deployment web (nginx, containerPort 80 named http), Services web-8080 (targetPort 8080) and web-named (targetPort web), pod client")
+	if _, err := s.Kubectl.Apply(ctx, []byte(wrongTargetPortYAML)); err != nil {
+		s.Expect(false, "the objects are created: %v", err)
+		return s.Err()
+	}
+	if !until(ctx, s, 2*time.Minute, "pods -l app=web ready") || !until(ctx, s, time.Minute, "pod client running") {
+		return s.Err()
+	}
+	if err := settleNetwork(ctx, s); err != nil {
+		return err
+	}
+
+	s.Step("web-8080: the endpoints say 8080, and nothing listens there")
+	slices, _ := observeSlices(ctx, s, "default", "web-8080")
+	ready, _ := sliceEndpoints(slices)
+	s.Expect(len(slices) == 1 && ready == 2 && len(slices[0].Ports) == 1 && *slices[0].Ports[0].Port == 8080,
+		"kubectl get endpointslices -l kubernetes.io/service-name=web-8080: PORTS 8080, 2 ready endpoints")
+	expectUnreachable(s, netTrace(ctx, s, "client", "web-8080:80"), "pod", "does not listen on 8080 (its container ports: nginx 80/TCP)")
+
+	s.Step("web-named: no container port is named web, so the pods serve no port of that Service")
+	slices, _ = observeSlices(ctx, s, "default", "web-named")
+	s.Expect(len(slices) == 1 && len(slices[0].Ports) == 0, "the EndpointSlice of web-named has no ports")
+	expectUnreachable(s, netTrace(ctx, s, "client", "web-named:80"), "rules", `targetPort "web" names no container port of the selected pods (their named ports: http=80)`)
+
+	s.Step("Fix web-8080: kubectl apply with targetPort http")
+	if _, err := s.Kubectl.Apply(ctx, []byte(fixedTargetPortYAML)); err != nil {
+		s.Expect(false, "the Service is updated: %v", err)
+		return s.Err()
+	}
+	if !s.Until(ctx, time.Minute, sim.Check("the EndpointSlice of web-8080 says port 80", func() (bool, error) {
+		slices, err := observeSlices(ctx, s, "default", "web-8080")
+		return err == nil && len(slices) == 1 && len(slices[0].Ports) == 1 && *slices[0].Ports[0].Port == 80, err
+	})) {
+		return s.Err()
+	}
+	expectReached(s, netTrace(ctx, s, "client", "web-8080:80"))
+	return s.Err()
+}
