@@ -25,7 +25,7 @@ import (
 
 // Parse reads a label selector, validating every key and value. An empty
 // string selects everything. Errors use Kubernetes' wording ("found ',',
-// expected: identifier"; the end of the selector is "found ''"), and syntax
+// expected: identifier"; the end of the selector is "found ”"), and syntax
 // errors add the 1-based position of the offending token.
 func Parse(selector string) (Selector, error) {
 	p := parser{lex: lexer{s: selector}}
@@ -59,7 +59,7 @@ type token struct {
 }
 
 // describe names a token in an error message, as Kubernetes quotes its
-// literal: the end of the selector is ''.
+// literal: the end of the selector is ”.
 func (t token) describe() string { return "'" + t.text + "'" }
 
 // lexer splits a selector into tokens. An identifier is any run of
