@@ -25,8 +25,9 @@ import (
 
 // Parse reads a label selector, validating every key and value. An empty
 // string selects everything. Errors use Kubernetes' wording ("found ',',
-// expected: identifier"; the end of the selector is "found ”"), and syntax
-// errors add the 1-based position of the offending token.
+// expected: identifier", where the end of the selector is an empty quoted
+// literal), and syntax errors add the 1-based position of the offending
+// token.
 func Parse(selector string) (Selector, error) {
 	p := parser{lex: lexer{s: selector}}
 	reqs, err := p.parse()
