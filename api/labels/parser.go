@@ -60,7 +60,7 @@ type token struct {
 }
 
 // describe names a token in an error message, as Kubernetes quotes its
-// literal: the end of the selector is ”.
+// literal; the end of the selector is the empty literal.
 func (t token) describe() string { return "'" + t.text + "'" }
 
 // lexer splits a selector into tokens. An identifier is any run of
