@@ -23,6 +23,7 @@ import (
 	"strconv"
 	"strings"
 
+	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 )
 
@@ -294,10 +295,11 @@ func peekTypeMeta(j []byte) (TypeMeta, error) {
 }
 
 // unmarshalStrict decodes j into obj, then reports the fields obj's type lacks, after yamlProblem if
-// there is one. Type errors come first, as in the apiserver: a value of the wrong type fails the
-// request whatever else is wrong. It returns the warnings about fields kubesim does not simulate.
+// there is one. It decodes as the apiserver does, with sigs.k8s.io/json: keys match field names
+// exactly (encoding/json alone would read "Spec" as spec), and type errors come first, so a value of
+// the wrong type fails the request whatever else is wrong. It returns the warnings about fields kubesim does not simulate.
 func unmarshalStrict(j []byte, yamlProblem string, obj Object) ([]string, error) {
-	if err := json.Unmarshal(j, obj); err != nil {
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(j, obj); err != nil {
 		return nil, jsonError(j, err)
 	}
 	problems, warnings := strictCheck(j, reflect.TypeOf(obj))

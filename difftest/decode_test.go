@@ -8,25 +8,16 @@ import (
 	"strings"
 	"testing"
 
-	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	k8sjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
 
 	"kubesim/api"
 )
 
-// strictDecoder returns the apiserver's strict decoder for Pods and
-// Deployments sent as YAML or as JSON.
+// strictDecoder returns the apiserver's strict decoder for the kinds
+// kubesim serves, sent as YAML or as JSON.
 func strictDecoder(yaml bool) runtime.Decoder {
-	scheme := runtime.NewScheme()
-	if err := corev1.AddToScheme(scheme); err != nil {
-		panic(err)
-	}
-	if err := appsv1.AddToScheme(scheme); err != nil {
-		panic(err)
-	}
-	return k8sjson.NewSerializerWithOptions(k8sjson.DefaultMetaFactory, scheme, scheme,
+	return k8sjson.NewSerializerWithOptions(k8sjson.DefaultMetaFactory, k8sScheme, k8sScheme,
 		k8sjson.SerializerOptions{Yaml: yaml, Strict: true})
 }
 
@@ -101,4 +92,19 @@ func compareDecode(t *testing.T, manifest string) {
 	if (kerr == nil) != (serr == nil) || kstrict != sstrict {
 		t.Errorf("decoding\n%s\n kubernetes: %q %v\n kubesim:    %q %v", strings.TrimSpace(manifest), kstrict, kerr, sstrict, serr)
 	}
+}
+
+func FuzzDecode(f *testing.F) {
+	for _, m := range decodeSeeds {
+		f.Add(m)
+	}
+	f.Fuzz(func(t *testing.T, manifest string) {
+		if len(manifest) > 400 || strings.Contains(manifest, "---") {
+			return // one document at a time, as the apiserver receives it
+		}
+		if objs, err := api.Decode([]byte(manifest)); err == nil && len(objs) == 0 {
+			return // a blank document, which kubectl skips before anything reaches the apiserver
+		}
+		compareDecode(t, manifest)
+	})
 }

@@ -45,8 +45,8 @@ var k8sScheme = func() *runtime.Scheme {
 
 // kindPair is one kubesim kind and its Kubernetes type.
 type kindPair struct {
-	kind     string
-	sim, k8s reflect.Type
+	apiVersion, kind string
+	sim, k8s         reflect.Type
 }
 
 // kindPairs lists the kinds both sides know.
@@ -59,7 +59,7 @@ func kindPairs(t *testing.T) []kindPair {
 			t.Logf("no Kubernetes type for %s: %v", gvk, err)
 			continue
 		}
-		pairs = append(pairs, kindPair{kind: r.Kind, sim: reflect.TypeOf(r.New()).Elem(), k8s: reflect.TypeOf(obj).Elem()})
+		pairs = append(pairs, kindPair{apiVersion: r.APIVersion(), kind: r.Kind, sim: reflect.TypeOf(r.New()).Elem(), k8s: reflect.TypeOf(obj).Elem()})
 	}
 	return pairs
 }
