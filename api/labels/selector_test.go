@@ -290,3 +290,9 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// Kubernetes checks matchLabels before matchExpressions, so a bad label is the one reported.
+func TestSelectorFromLabelSelectorChecksMatchLabelsFirst(t *testing.T) {
+	_, err := SelectorFromLabelSelector(map[string]string{"a": "-bad"}, []Expression{{Key: "b", Operator: "Sometimes"}})
+	assert.ErrorContains(t, err, `values[0][a]: Invalid value: "-bad"`)
+}
