@@ -4,6 +4,7 @@
 package difftest
 
 import (
+	"encoding/json"
 	"regexp"
 	"testing"
 
@@ -146,3 +147,52 @@ var hugeExponent = regexp.MustCompile(`[eE][-+]?0*[1-9][0-9]{3}`)
 // rounds by building 10^2222212) and longer for longer exponents, where
 // kubesim answers in microseconds.
 var slowExponent = regexp.MustCompile(`[eE][-+]?0*[1-9][0-9]{5}`)
+
+// compareQuantityJSON decodes raw, a JSON value, as a quantity on both
+// sides, as a manifest's resources.requests are read.
+func compareQuantityJSON(t *testing.T, raw string) {
+	t.Helper()
+	var k k8s.Quantity
+	var s sim.Quantity
+	kerr := json.Unmarshal([]byte(raw), &k)
+	serr := json.Unmarshal([]byte(raw), &s)
+	if (kerr == nil) != (serr == nil) {
+		t.Errorf("json %s: kubernetes err %v, kubesim err %v", raw, kerr, serr)
+		return
+	}
+	if kerr != nil {
+		if kerr.Error() != serr.Error() {
+			t.Errorf("json %s error:\n kubernetes %v\n kubesim    %v", raw, kerr, serr)
+		}
+		return
+	}
+	kout, _ := json.Marshal(k)
+	sout, _ := json.Marshal(s)
+	if string(kout) != string(sout) {
+		t.Errorf("json %s read and written: kubernetes %s, kubesim %s", raw, kout, sout)
+	}
+}
+
+var quantityJSONSeeds = []string{
+	`"1"`, `1`, `0.5`, `1e3`, `-1`, `" 2 "`, `"\u0031"`, `null`, `true`, `"1.500"`, `1.500`, `""`, `" "`,
+	`"1Gi"`, `{}`, `[]`, `"1\t"`,
+}
+
+func TestQuantityJSONTable(t *testing.T) {
+	for _, raw := range quantityJSONSeeds {
+		compareQuantityJSON(t, raw)
+	}
+	t.Logf("compared %d JSON quantities", len(quantityJSONSeeds))
+}
+
+func FuzzQuantityJSON(f *testing.F) {
+	for _, raw := range quantityJSONSeeds {
+		f.Add(raw)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		if len(raw) > 40 || slowExponent.MatchString(raw) || !json.Valid([]byte(raw)) {
+			return
+		}
+		compareQuantityJSON(t, raw)
+	})
+}
