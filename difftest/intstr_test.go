@@ -68,4 +68,3 @@ func FuzzIntOrString(f *testing.F) {
 		compareIntOrString(t, raw, total%1000)
 	})
 }
-
