@@ -5,13 +5,17 @@
 package difftest
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
 	k8snames "k8s.io/apimachinery/pkg/api/validation"
+	k8smetavalidation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	k8s "k8s.io/apimachinery/pkg/util/validation"
+	k8sfield "k8s.io/apimachinery/pkg/util/validation/field"
 
+	simfield "kubesim/api/field"
 	simlabels "kubesim/api/labels"
 	sim "kubesim/api/validation"
 )
@@ -58,7 +62,25 @@ func compareName(t *testing.T, s string) int {
 			n++
 		}
 	}
+	n += compareLabelMaps(t, s)
 	return n
+}
+
+// compareLabelMaps validates s as a label key and value and as an annotation
+// key, on both sides, and returns how many answers it compared.
+func compareLabelMaps(t *testing.T, s string) int {
+	t.Helper()
+	k := k8smetavalidation.ValidateLabels(map[string]string{s: s}, k8sfield.NewPath("metadata", "labels")).ToAggregate()
+	m := sim.ValidateLabels(map[string]string{s: s}, simfield.NewPath("metadata", "labels")).ToAggregate()
+	if fmt.Sprint(k) != fmt.Sprint(m) {
+		t.Errorf("ValidateLabels({%q: %q}):\n kubernetes %v\n kubesim    %v", s, s, k, m)
+	}
+	k = k8snames.ValidateAnnotations(map[string]string{s: "v"}, k8sfield.NewPath("metadata", "annotations")).ToAggregate()
+	m = sim.ValidateAnnotations(map[string]string{s: "v"}, simfield.NewPath("metadata", "annotations")).ToAggregate()
+	if fmt.Sprint(k) != fmt.Sprint(m) {
+		t.Errorf("ValidateAnnotations({%q: v}):\n kubernetes %v\n kubesim    %v", s, k, m)
+	}
+	return 2
 }
 
 // nameSeeds cover each rule's edges: lengths around 63 and 253, dots,
