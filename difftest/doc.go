@@ -17,6 +17,7 @@
 //	                       label and annotation maps
 //	intstr_test.go         IntOrString from JSON, printed, and scaled against a total
 //	time_test.go           metav1.Time and MicroTime from JSON and written back
+//	errors_test.go         the apiserver's Status errors: message, reason, code, details
 //	decode_test.go         strict decoding of manifests (the apiserver's fieldValidation=Strict)
 //	schema_test.go         every field of every kind in k8s.io/api: modelled or listed as unmodelled
 //	fullmanifest_test.go   a manifest setting every field of each kind loads on both sides
