@@ -1,16 +1,17 @@
 // decode.go: reading and writing manifests (apimachinery's serializers, with the apiserver's strict
-// field validation). Interface: Decode, DecodeInto, Encode, EncodeYAML, and the errors
-// NoKindMatchError, MissingFieldError and StrictDecodingError.
+// field validation). Interface: Decode, DecodeWithWarnings, DecodeInto, Encode, EncodeYAML, and the
+// errors NoKindMatchError, MissingFieldError and StrictDecodingError.
 //
 // Kubernetes rejects what it does not understand: since 1.27 kubectl asks the apiserver for strict
 // field validation, and a misspelt field fails the request instead of vanishing. kubesim does the same,
-// which matters even more here, because kubesim omits many Kubernetes fields: a manifest that uses one
-// must fail loudly, naming it, rather than run without it.
+// in the apiserver's words. kubesim also omits many fields that Kubernetes has: a manifest that uses
+// one is valid and loads, and the field is named in a warning rather than silently run without.
 //
-// Decoding goes: split YAML documents at "---" lines; convert each to JSON (sigs.k8s.io/yaml, as
-// kubectl does before sending); look up apiVersion and kind in the scheme; unmarshal into the typed
-// object; then walk the JSON against the Go type to find every field the type does not have
-// (strict.go).
+// Decoding goes: split YAML documents at "---" lines; convert each to JSON (sigs.k8s.io/yaml, as the
+// apiserver's YAML serializer does, once leniently and once strictly to find duplicate keys); look up
+// apiVersion and kind in the scheme; unmarshal into the typed object with sigs.k8s.io/json, which
+// matches keys exactly; then walk the JSON against the Go type to find every field that is unknown,
+// duplicated, or known to Kubernetes but not simulated (strict.go, unmodelled.go).
 package api
 
 import (

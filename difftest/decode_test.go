@@ -69,6 +69,7 @@ var decodeSeeds = []string{
 	podHead + "spec:\n  containers:\n  - name: c\n    image: nginx\n    imagePullPolcy: Always\n",
 	podHead + "  name: q\nspec:\n  containers: []\n",
 	"apiversion: v1\nkind: Pod\nmetadata:\n  name: p\n",
+	"ApiVeRsion: v1\nkind: Pod\nspeC: 0\n", // keys match exactly: speC is unknown, not a badly typed spec
 	"apiVersion: v1\napiversion: v1\nkind: Pod\nmetadata:\n  name: p\n",
 	podHead + "  labelz: {}\n  labelz: {}\n",
 	podHead + "spec:\n  foo: 1\n  foo: 2\n  bar: 3\n",
