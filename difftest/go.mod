@@ -7,7 +7,6 @@ replace kubesim => ../
 require (
 	k8s.io/api v0.34.1
 	k8s.io/apimachinery v0.34.1
-	k8s.io/apiserver v0.34.1
 	kubesim v0.0.0-00010101000000-000000000000
 )
 
