@@ -119,7 +119,30 @@ func TestQuantityTable(t *testing.T) {
 			}
 		}
 	}
+	cases += compareConstructors(t)
 	t.Logf("compared %d quantity cases", cases)
+}
+
+// compareConstructors prints quantities built in code, as controllers and
+// the kubelet build them, and returns how many it compared.
+func compareConstructors(t *testing.T) int {
+	t.Helper()
+	n := 0
+	formats := []k8s.Format{k8s.DecimalSI, k8s.BinarySI, k8s.DecimalExponent}
+	for _, v := range []int64{0, 1, -1, 999, 1000, 1024, 1536, -2048, 1 << 40, 3 << 30, 1e18, 1<<63 - 1} {
+		for _, f := range formats {
+			k, s := k8s.NewQuantity(v, f), sim.NewQuantity(v, sim.Format(f))
+			if k.String() != s.String() {
+				t.Errorf("NewQuantity(%d, %s): kubernetes %s, kubesim %s", v, f, k.String(), s.String())
+			}
+			k, s = k8s.NewMilliQuantity(v, f), sim.NewMilliQuantity(v, sim.Format(f))
+			if k.String() != s.String() {
+				t.Errorf("NewMilliQuantity(%d, %s): kubernetes %s, kubesim %s", v, f, k.String(), s.String())
+			}
+			n += 2
+		}
+	}
+	return n
 }
 
 func FuzzQuantity(f *testing.F) {
