@@ -1,16 +1,23 @@
 // labelselector_test.go compares kubesim's SelectorFromLabelSelector with
 // apimachinery's metav1.LabelSelectorAsSelector, the conversion behind every
-// spec.selector: the same matchLabels and matchExpressions, built from fuzz
-// bytes, give the same error or the same selector.
+// spec.selector, and with ValidateLabelSelector: the same matchLabels and
+// matchExpressions, built from fuzz bytes, give the same errors or the same
+// selector.
 package difftest
 
 import (
+	"fmt"
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	k8smetavalidation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	k8slabels "k8s.io/apimachinery/pkg/labels"
+	k8sfield "k8s.io/apimachinery/pkg/util/validation/field"
 
+	"kubesim/api"
+	simfield "kubesim/api/field"
 	simlabels "kubesim/api/labels"
+	simvalidation "kubesim/api/validation"
 )
 
 var selectorOperators = []string{"In", "NotIn", "Exists", "DoesNotExist", "Equals", "in"}
@@ -48,6 +55,7 @@ func compareLabelSelectorAsSelector(t *testing.T, data []byte) {
 		simExprs[i] = simlabels.Expression{Key: e.Key, Operator: string(e.Operator), Values: e.Values}
 	}
 	m, serr := simlabels.SelectorFromLabelSelector(matchLabels, simExprs)
+	compareLabelSelectorValidation(t, matchLabels, exprs)
 	if (kerr == nil) != (serr == nil) {
 		t.Errorf("LabelSelectorAsSelector(%v, %v): kubernetes err %v, kubesim err %v", matchLabels, exprs, kerr, serr)
 		return
@@ -67,6 +75,28 @@ func compareLabelSelectorAsSelector(t *testing.T, data []byte) {
 		if km, sm := k.Matches(k8slabels.Set(set)), m.Matches(simlabels.Set(set)); km != sm {
 			t.Errorf("LabelSelectorAsSelector(%v, %v).Matches(%v): kubernetes %v, kubesim %v", matchLabels, exprs, set, km, sm)
 		}
+	}
+}
+
+// compareLabelSelectorValidation validates the selector as an object's
+// spec.selector is validated, on both sides. With one matchLabels entry at
+// most, the errors come in one order on both sides.
+func compareLabelSelectorValidation(t *testing.T, matchLabels map[string]string, exprs []metav1.LabelSelectorRequirement) {
+	t.Helper()
+	if len(matchLabels) > 1 {
+		return
+	}
+	path := k8sfield.NewPath("spec", "selector")
+	kerrs := k8smetavalidation.ValidateLabelSelector(&metav1.LabelSelector{MatchLabels: matchLabels, MatchExpressions: exprs},
+		k8smetavalidation.LabelSelectorValidationOptions{}, path).ToAggregate()
+	sel := &api.LabelSelector{MatchLabels: matchLabels}
+	for _, e := range exprs {
+		sel.MatchExpressions = append(sel.MatchExpressions,
+			api.LabelSelectorRequirement{Key: e.Key, Operator: string(e.Operator), Values: e.Values})
+	}
+	serrs := simvalidation.ValidateLabelSelector(sel, simfield.NewPath("spec", "selector")).ToAggregate()
+	if fmt.Sprint(kerrs) != fmt.Sprint(serrs) {
+		t.Errorf("ValidateLabelSelector(%v, %v):\n kubernetes %v\n kubesim    %v", matchLabels, exprs, kerrs, serrs)
 	}
 }
 
