@@ -12,12 +12,13 @@
 //
 //	quantity_test.go       resource.Quantity: parse (error or printed form), milli-value, Cmp, Add, Sub, JSON
 //	selector_test.go       label selectors (parse, error, String, Matches) and field selectors
-//	labelselector_test.go  metav1.LabelSelectorAsSelector, the conversion behind spec.selector
+//	labelselector_test.go  metav1.LabelSelectorAsSelector and ValidateLabelSelector (spec.selector)
 //	names_test.go          DNS-1123/1035 names, qualified names, label values, generateName prefixes,
 //	                       label and annotation maps
 //	intstr_test.go         IntOrString from JSON, printed, and scaled against a total
 //	time_test.go           metav1.Time and MicroTime from JSON and written back
 //	errors_test.go         the apiserver's Status errors: message, reason, code, details
+//	objectmeta_test.go     metadata validation on create (names, namespace, owners, finalizers)
 //	decode_test.go         strict decoding of manifests (the apiserver's fieldValidation=Strict)
 //	schema_test.go         every field of every kind in k8s.io/api: modelled or listed as unmodelled
 //	fullmanifest_test.go   a manifest setting every field of each kind loads on both sides
