@@ -12,6 +12,7 @@ require (
 	go.uber.org/zap v1.27.0
 	golang.org/x/sys v0.49.0
 	gopkg.in/yaml.v3 v3.0.1
+	sigs.k8s.io/json v0.0.0-20211020170558-c049b76a60c6
 	sigs.k8s.io/yaml v1.6.0
 )
 
@@ -73,5 +74,4 @@ require (
 	google.golang.org/grpc v1.83.2 // indirect
 	google.golang.org/protobuf v1.36.11 // indirect
 	gopkg.in/natefinch/lumberjack.v2 v2.2.1 // indirect
-	sigs.k8s.io/json v0.0.0-20211020170558-c049b76a60c6 // indirect
 )

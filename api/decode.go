@@ -1,16 +1,17 @@
 // decode.go: reading and writing manifests (apimachinery's serializers, with the apiserver's strict
-// field validation). Interface: Decode, DecodeInto, Encode, EncodeYAML, and the errors
-// NoKindMatchError, MissingFieldError and StrictDecodingError.
+// field validation). Interface: Decode, DecodeWithWarnings, DecodeInto, Encode, EncodeYAML, and the
+// errors NoKindMatchError, MissingFieldError and StrictDecodingError.
 //
 // Kubernetes rejects what it does not understand: since 1.27 kubectl asks the apiserver for strict
 // field validation, and a misspelt field fails the request instead of vanishing. kubesim does the same,
-// which matters even more here, because kubesim omits many Kubernetes fields: a manifest that uses one
-// must fail loudly, naming it, rather than run without it.
+// in the apiserver's words. kubesim also omits many fields that Kubernetes has: a manifest that uses
+// one is valid and loads, and the field is named in a warning rather than silently run without.
 //
-// Decoding goes: split YAML documents at "---" lines; convert each to JSON (sigs.k8s.io/yaml, as
-// kubectl does before sending); look up apiVersion and kind in the scheme; unmarshal into the typed
-// object; then walk the JSON against the Go type to find every field the type does not have
-// (strict.go).
+// Decoding goes: split YAML documents at "---" lines; convert each to JSON (sigs.k8s.io/yaml, as the
+// apiserver's YAML serializer does, once leniently and once strictly to find duplicate keys); look up
+// apiVersion and kind in the scheme; unmarshal into the typed object with sigs.k8s.io/json, which
+// matches keys exactly; then walk the JSON against the Go type to find every field that is unknown,
+// duplicated, or known to Kubernetes but not simulated (strict.go, unmodelled.go).
 package api
 
 import (
@@ -21,7 +22,9 @@ import (
 	"reflect"
 	"regexp"
 	"strconv"
+	"strings"
 
+	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 )
 
@@ -63,35 +66,54 @@ func (e *StrictDecodingError) Error() string {
 }
 
 // Decode reads every object in data: YAML (several documents separated by "---" lines) or JSON.
-// Each document must name an apiVersion and kind the scheme knows and use only fields its type has.
-// Empty documents are skipped. An error in a later document is prefixed with its number.
+// Each document must name an apiVersion and kind the scheme knows and use only fields of Kubernetes'
+// schema for that kind. Empty documents are skipped. An error in a later document is prefixed with its
+// number. Fields that Kubernetes has and kubesim does not simulate are dropped; DecodeWithWarnings
+// names them.
 func Decode(data []byte) ([]Object, error) {
+	objs, _, err := DecodeWithWarnings(data)
+	return objs, err
+}
+
+// DecodeWithWarnings is Decode, and also returns one warning for each field of the manifest that
+// Kubernetes v1.34 accepts but kubesim does not simulate, in the words kubectl prints after "Warning:":
+// `kubesim does not simulate field "spec.initContainers"; it is ignored`.
+func DecodeWithWarnings(data []byte) ([]Object, []string, error) {
 	docs := splitDocuments(data)
 	var objs []Object
+	var warnings []string
 	for i, doc := range docs {
-		obj, err := decodeDocument(doc)
+		obj, docWarnings, err := decodeDocument(doc)
+		prefix := ""
+		if len(docs) > 1 {
+			prefix = fmt.Sprintf("document %d: ", i+1)
+		}
 		if err != nil {
-			if len(docs) > 1 {
-				err = fmt.Errorf("document %d: %w", i+1, err)
+			if prefix != "" {
+				err = fmt.Errorf("%s%w", prefix, err)
 			}
-			return nil, err
+			return nil, nil, err
+		}
+		for _, w := range docWarnings {
+			warnings = append(warnings, prefix+w)
 		}
 		if obj != nil {
 			objs = append(objs, obj)
 		}
 	}
-	return objs, nil
+	return objs, warnings, nil
 }
 
 // DecodeInto reads one document (YAML or JSON) into obj, replacing its contents, with the same strict
-// checks as Decode. apiVersion and kind may be omitted, as in a request body whose URL already says
-// what it is; if present they must match obj's kind. A registered kind's TypeMeta is filled in.
+// checks as Decode (and, like Decode, dropping the fields kubesim does not simulate). apiVersion and
+// kind may be omitted, as in a request body whose URL already says what it is; if present they must
+// match obj's kind. A registered kind's TypeMeta is filled in.
 func DecodeInto(data []byte, obj Object) error {
 	docs := splitDocuments(data)
 	if len(docs) > 1 {
 		return fmt.Errorf("expected a single document, found %d", len(docs))
 	}
-	j, err := toJSON(docs[0])
+	j, yamlProblem, err := toJSON(docs[0])
 	if err != nil {
 		return err
 	}
@@ -108,7 +130,7 @@ func DecodeInto(data []byte, obj Object) error {
 			tm.APIVersion, tm.Kind, r.APIVersion(), r.Kind)
 	}
 	reflect.ValueOf(obj).Elem().SetZero()
-	if err := unmarshalStrict(j, obj); err != nil {
+	if _, err := unmarshalStrict(j, yamlProblem, obj); err != nil {
 		return err
 	}
 	if registered {
@@ -180,57 +202,65 @@ func blankYAML(data []byte) bool {
 	return true
 }
 
-func decodeDocument(doc document) (Object, error) {
-	j, err := toJSON(doc)
+func decodeDocument(doc document) (Object, []string, error) {
+	j, yamlProblem, err := toJSON(doc)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if string(j) == "null" {
-		return nil, nil
+		return nil, nil, nil
 	}
 	tm, err := peekTypeMeta(j)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	switch {
 	case tm.Kind == "":
-		return nil, &MissingFieldError{Field: "Kind", Data: shorten(j)}
+		return nil, nil, &MissingFieldError{Field: "Kind", Data: shorten(j)}
 	case tm.APIVersion == "":
-		return nil, &MissingFieldError{Field: "apiVersion", Data: shorten(j)}
+		return nil, nil, &MissingFieldError{Field: "apiVersion", Data: shorten(j)}
 	}
 	r, ok := ResourceForKind(tm.APIVersion, tm.Kind)
 	if !ok {
-		return nil, &NoKindMatchError{APIVersion: tm.APIVersion, Kind: tm.Kind}
+		return nil, nil, &NoKindMatchError{APIVersion: tm.APIVersion, Kind: tm.Kind}
 	}
 	obj := r.New()
-	if err := unmarshalStrict(j, obj); err != nil {
-		return nil, err
+	warnings, err := unmarshalStrict(j, yamlProblem, obj)
+	if err != nil {
+		return nil, nil, err
 	}
-	return obj, nil
+	return obj, warnings, nil
 }
 
 var yamlLine = regexp.MustCompile(`line (\d+)`)
 
 // toJSON converts one document to JSON. JSON passes through untouched, so that its duplicate fields
-// reach the strict check; YAML goes through sigs.k8s.io/yaml, whose errors carry a line number
-// within the document, here shifted to a line number within the whole input.
-func toJSON(doc document) ([]byte, error) {
+// reach the strict check. YAML is converted as the apiserver converts it (sigs.k8s.io/yaml, the last
+// of duplicate keys winning), then converted again strictly: a duplicate key makes yamlProblem, the
+// first problem of the strict decoding error (`yaml: unmarshal errors:` then `line 5: key "name"
+// already set in map`, lines counted within the document as the apiserver counts them). A syntax
+// error carries a line number within the whole input.
+func toJSON(doc document) (j []byte, yamlProblem string, err error) {
 	if trimmed := bytes.TrimSpace(doc.data); len(trimmed) > 0 && trimmed[0] == '{' {
-		return doc.data, nil
+		return doc.data, "", nil
 	}
-	j, err := yaml.YAMLToJSONStrict(doc.data)
+	j, err = yaml.YAMLToJSON(doc.data)
 	if err != nil {
 		msg := yamlLine.ReplaceAllStringFunc(err.Error(), func(m string) string {
 			n, _ := strconv.Atoi(m[len("line "):])
 			return "line " + strconv.Itoa(n+doc.line-1)
 		})
-		return nil, fmt.Errorf("error converting YAML to JSON: %s", msg)
+		return nil, "", fmt.Errorf("error converting YAML to JSON: %s", msg)
 	}
-	return j, nil
+	if _, err := yaml.YAMLToJSONStrict(doc.data); err != nil {
+		yamlProblem = err.Error()
+	}
+	return j, yamlProblem, nil
 }
 
-// peekTypeMeta checks that j is a valid JSON object and reads its apiVersion and kind, matching
-// their names exactly as Kubernetes does.
+// peekTypeMeta checks that j is a valid JSON object and reads its apiVersion and kind. As in
+// Kubernetes, which finds them with encoding/json, the keys match whatever their case ("apiversion")
+// and the last match wins; the strict check then reports a miscased key as unknown.
 func peekTypeMeta(j []byte) (TypeMeta, error) {
 	if !json.Valid(j) {
 		var v any
@@ -247,10 +277,10 @@ func peekTypeMeta(j []byte) (TypeMeta, error) {
 		s.ws()
 		s.pos++ // ':'
 		var into *string
-		switch key {
-		case "apiVersion":
+		switch {
+		case strings.EqualFold(key, "apiVersion"):
 			into = &tm.APIVersion
-		case "kind":
+		case strings.EqualFold(key, "kind"):
 			into = &tm.Kind
 		default:
 			s.skipValue()
@@ -265,16 +295,22 @@ func peekTypeMeta(j []byte) (TypeMeta, error) {
 	return tm, nil
 }
 
-// unmarshalStrict decodes j into obj, then reports the fields obj's type lacks. Type errors come
-// first, as in the apiserver: a value of the wrong type fails the request whatever else is wrong.
-func unmarshalStrict(j []byte, obj Object) error {
-	if err := json.Unmarshal(j, obj); err != nil {
-		return jsonError(j, err)
+// unmarshalStrict decodes j into obj, then reports the fields obj's type lacks, after yamlProblem if
+// there is one. It decodes as the apiserver does, with sigs.k8s.io/json: keys match field names
+// exactly (encoding/json alone would read "Spec" as spec), and type errors come first, so a value of
+// the wrong type fails the request whatever else is wrong. It returns the warnings about fields kubesim does not simulate.
+func unmarshalStrict(j []byte, yamlProblem string, obj Object) ([]string, error) {
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(j, obj); err != nil {
+		return nil, jsonError(j, err)
 	}
-	if problems := strictCheck(j, reflect.TypeOf(obj)); len(problems) > 0 {
-		return &StrictDecodingError{Errors: problems}
+	problems, warnings := strictCheck(j, reflect.TypeOf(obj))
+	if yamlProblem != "" {
+		problems = append([]string{yamlProblem}, problems...)
 	}
-	return nil
+	if len(problems) > 0 {
+		return nil, &StrictDecodingError{Errors: problems}
+	}
+	return warnings, nil
 }
 
 // jsonError adds the line to a JSON syntax error, which encoding/json reports only as a byte offset.

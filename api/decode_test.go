@@ -2,6 +2,7 @@ package api
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -101,12 +102,86 @@ spec:
     image: busybox
   - name: d
     image: busybox
-    volumeMounts: []
-  volumes: []
+    volumeMount: []
+  volumez: []
 `
 	_, err := Decode([]byte(manifest))
 	assert.EqualError(t, err, `strict decoding error: unknown field "metadata.labelz", `+
-		`unknown field "spec.containers[1].volumeMounts", unknown field "spec.volumes"`)
+		`unknown field "spec.containers[1].volumeMount", unknown field "spec.volumez"`)
+}
+
+// Every field of Kubernetes v1.34's schema loads. What kubesim does not simulate is dropped with a
+// warning that names it, never rejected as if it were a typo.
+func TestDecodeAcceptsKubernetesFieldsKubesimDoesNotSimulate(t *testing.T) {
+	manifest := `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      overhead: {cpu: 250m}
+      resources: {limits: {cpu: "1"}}
+      initContainers:
+      - {name: init, image: busybox}
+      containers:
+      - name: web
+        image: nginx
+        volumeMounts: [{name: data, mountPath: /data}]
+      volumes:
+      - name: data
+        image: {reference: "quay.io/data:1"}
+      affinity:
+        podAntiAffinity:
+          requiredDuringSchedulingIgnoredDuringExecution:
+          - topologyKey: kubernetes.io/hostname
+            namespaceSelector: {}
+            matchLabelKeys: [pod-template-hash]
+            labelSelector: {matchLabels: {app: web}}
+      topologySpreadConstraints:
+      - maxSkew: 1
+        topologyKey: zone
+        whenUnsatisfiable: DoNotSchedule
+        matchLabelKeys: [pod-template-hash]
+        nodeAffinityPolicy: Honor
+        nodeTaintsPolicy: Honor
+`
+	objs, warnings, err := DecodeWithWarnings([]byte(manifest))
+	require.NoError(t, err)
+	require.Len(t, objs, 1)
+	assert.Equal(t, "nginx", objs[0].(*Deployment).Spec.Template.Spec.Containers[0].Image)
+	const ignored = `kubesim does not simulate field "spec.template.spec.%s"; it is ignored`
+	var want []string
+	for _, f := range []string{
+		"affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].matchLabelKeys",
+		"affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].namespaceSelector",
+		"containers[0].volumeMounts", "initContainers", "overhead", "resources",
+		"topologySpreadConstraints[0].matchLabelKeys", "topologySpreadConstraints[0].nodeAffinityPolicy",
+		"topologySpreadConstraints[0].nodeTaintsPolicy", "volumes",
+	} {
+		want = append(want, fmt.Sprintf(ignored, f))
+	}
+	assert.Equal(t, want, warnings)
+}
+
+// The strict decoding errors read as the apiserver's: a miscased apiVersion is found (Kubernetes
+// reads it with encoding/json) and then reported as an unknown field, an unknown key given twice is
+// reported once, and a duplicate YAML key is reported by the YAML reader ahead of the other problems.
+func TestDecodeStrictErrorsInTheApiserversWords(t *testing.T) {
+	for _, tc := range []struct{ manifest, err string }{
+		{"apiversion: v1\nkind: Pod\nmetadata:\n  name: p\n", `strict decoding error: unknown field "apiversion"`},
+		{`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"foo":1,"foo":2}}`,
+			`strict decoding error: unknown field "spec.foo"`},
+		{`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","labels":{"a":"1","a":"2"}}}`,
+			`strict decoding error: duplicate field "metadata.labels.a"`},
+		{"apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  foo: 1\n  foo: 2\n  bar: 3\n",
+			"strict decoding error: yaml: unmarshal errors:\n  line 7: key \"foo\" already set in map, " +
+				`unknown field "spec.bar", unknown field "spec.foo"`},
+	} {
+		_, err := Decode([]byte(tc.manifest))
+		assert.EqualError(t, err, tc.err, tc.manifest)
+	}
 }
 
 func TestDecodeFieldNamesAreCaseSensitive(t *testing.T) {
@@ -119,10 +194,9 @@ func TestDecodeRejectsDuplicateFields(t *testing.T) {
 	_, err := Decode([]byte(`{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"a","name":"b"}}`))
 	assert.EqualError(t, err, `strict decoding error: duplicate field "metadata.name"`)
 
-	// YAML: reported by the YAML parser, with the line.
+	// YAML: reported by the YAML reader, with the line in the document.
 	_, err = Decode([]byte("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: a\n  name: b\n"))
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), `line 5: key "name" already set in map`)
+	assert.EqualError(t, err, "strict decoding error: yaml: unmarshal errors:\n  line 5: key \"name\" already set in map")
 }
 
 func TestDecodeInlinedAndCustomTypesAreKnownFields(t *testing.T) {

@@ -29,8 +29,9 @@
 //	intstr.go          IntOrString and percentage scaling
 //	deepcopy.go        DeepCopy
 //	specstatus.go      SpecEqual, CopyStatus, HasStatus
-//	decode.go          Decode, DecodeInto, Encode, EncodeYAML
+//	decode.go          Decode, DecodeWithWarnings, DecodeInto, Encode, EncodeYAML
 //	strict.go          the strict (unknown and duplicate field) check
+//	unmodelled.go      the fields of Kubernetes' schema kubesim accepts but does not simulate
 //	defaults.go        SetDefaults
 //	qos.go             QOSClass
 //	resourcehelpers.go PodRequests
@@ -39,15 +40,18 @@
 // and validation errors), validation, errors (the apiserver's Status errors).
 //
 // What it promises:
-//   - Go names and JSON field names are Kubernetes', so a manifest written for Kubernetes decodes
-//     unchanged if it uses only fields kubesim has, and kubectl reads what kubesim writes.
-//   - A field kubesim does not have is an error naming its full path, never silently dropped.
+//   - Go names and JSON field names are Kubernetes', so every manifest valid for Kubernetes v1.34
+//     decodes, and kubectl reads what kubesim writes.
+//   - A field that is not in Kubernetes' schema is an error naming its full path, in the apiserver's
+//     words (`strict decoding error: unknown field "spec.replica"`); a field that is, but that kubesim
+//     does not simulate, is dropped with a warning naming it (DecodeWithWarnings), never silently.
 //   - Defaults are Kubernetes' defaults, and each one applied is reported.
 //   - DeepCopy shares nothing with the original; objects from a cache must be copied before changing.
 //
 // What it simplifies:
 //   - One version per group and no conversion: what is stored is what is served.
-//   - Many fields are left out (volumes, init containers, security contexts, most of Service).
+//   - Many fields are left out (volumes, init containers, security contexts, most of Service); they
+//     are listed in unmodelled.go, which difftest keeps complete against k8s.io/api.
 //   - Deep copies, spec/status comparison and the strict check are derived by reflection, cached per
 //     type, where Kubernetes generates code per type.
 package api

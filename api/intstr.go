@@ -91,7 +91,7 @@ func (v IntOrString) ScaledValue(total int, roundUp bool) (int, error) {
 	}
 	percent, err := strconv.Atoi(digits)
 	if err != nil {
-		return 0, fmt.Errorf("invalid value %q: %v", v.StrVal, err)
+		return 0, fmt.Errorf("invalid value for IntOrString: invalid value %q: %v", v.StrVal, err)
 	}
 	scaled := float64(percent) * float64(total) / 100
 	if roundUp {

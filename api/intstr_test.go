@@ -61,3 +61,9 @@ func TestParseIntOrString(t *testing.T) {
 	assert.Equal(t, "80", FromInt32(80).String())
 	assert.Equal(t, 443, FromString("443").IntValue())
 }
+
+// A malformed percentage fails with GetScaledValueFromIntOrPercent's words.
+func TestScaledValueOfAMalformedPercentageInKubernetesWords(t *testing.T) {
+	_, err := FromString("1.5%").ScaledValue(10, true)
+	assert.EqualError(t, err, `invalid value for IntOrString: invalid value "1.5%": strconv.Atoi: parsing "1.5": invalid syntax`)
+}

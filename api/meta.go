@@ -155,13 +155,16 @@ func (t MicroTime) MarshalJSON() ([]byte, error) {
 	if t.IsZero() {
 		return []byte("null"), nil
 	}
-	return json.Marshal(t.UTC().Format("2006-01-02T15:04:05.000000Z07:00"))
+	return json.Marshal(t.UTC().Format(rfc3339Micro))
 }
 
-// UnmarshalJSON reads RFC 3339 (any precision) or null.
+// UnmarshalJSON reads RFC 3339 with exactly six fractional digits, as Kubernetes does, or null.
 func (t *MicroTime) UnmarshalJSON(b []byte) error {
-	return unmarshalTime(b, time.RFC3339Nano, &t.Time)
+	return unmarshalTime(b, rfc3339Micro, &t.Time)
 }
+
+// rfc3339Micro is metav1.RFC3339Micro, the one layout of a MicroTime.
+const rfc3339Micro = "2006-01-02T15:04:05.000000Z07:00"
 
 func unmarshalTime(b []byte, layout string, into *time.Time) error {
 	if string(b) == "null" {
@@ -171,10 +174,6 @@ func unmarshalTime(b []byte, layout string, into *time.Time) error {
 	var s string
 	if err := json.Unmarshal(b, &s); err != nil {
 		return err
-	}
-	if s == "" {
-		*into = time.Time{}
-		return nil
 	}
 	parsed, err := time.Parse(layout, s)
 	if err != nil {

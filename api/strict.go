@@ -1,8 +1,9 @@
 // strict.go: the strict field check behind Decode (the apiserver's fieldValidation=Strict, done in
 // Kubernetes by sigs.k8s.io/json). It walks a JSON document alongside the Go type it decodes into and
-// collects every key the type has no field for, and every key given twice, each with its full path:
-// "spec.template.spec.containers[0].imagePullPolcy". Keys match field names exactly, as in
-// Kubernetes; encoding/json alone would accept "Replicas" for "replicas".
+// collects every key the type has no field for, and every known key given twice, each with its full
+// path: "spec.template.spec.containers[0].imagePullPolcy". Keys match field names exactly, as in
+// Kubernetes; encoding/json alone would accept "Replicas" for "replicas". A key that Kubernetes' schema
+// has but kubesim's type leaves out (unmodelled.go) is not a problem but a warning.
 //
 // The walk runs on every write the apiserver decodes, so it reads the bytes itself instead of going
 // through encoding/json's tokenizer, which allocates for every token. It only ever sees JSON that
@@ -18,17 +19,37 @@ import (
 	"sync"
 )
 
-// strictCheck returns the unknown and duplicate fields of the valid JSON j against type t, in
-// document order.
-func strictCheck(j []byte, t reflect.Type) []string {
+// strictCheck returns the strict decoding problems of the valid JSON j against type t, in document
+// order, worded as sigs.k8s.io/json words them: `unknown field "spec.replica"` for a key the type has
+// no field for, `duplicate field "metadata.name"` for a known field or map key given twice. Each
+// problem is reported once, and at most maxStrictProblems of them. It also returns one warning for
+// each field that Kubernetes' schema has but kubesim's type leaves out (unmodelled.go).
+func strictCheck(j []byte, t reflect.Type) (problems, warnings []string) {
 	w := &strictWalker{scan: jsonScanner{data: j}}
 	w.value(t, "")
-	return w.problems
+	return w.problems, w.warnings
 }
+
+// maxStrictProblems is where sigs.k8s.io/json stops collecting strict errors.
+const maxStrictProblems = 100
 
 type strictWalker struct {
 	scan     jsonScanner
 	problems []string
+	warnings []string
+	reported map[string]bool // problems and warnings already recorded
+}
+
+// report records msg in list once.
+func (w *strictWalker) report(list *[]string, msg string) {
+	if w.reported[msg] || len(w.problems) >= maxStrictProblems {
+		return
+	}
+	if w.reported == nil {
+		w.reported = map[string]bool{}
+	}
+	w.reported[msg] = true
+	*list = append(*list, msg)
 }
 
 var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
@@ -45,17 +66,25 @@ func (w *strictWalker) value(t reflect.Type, path string) {
 		s.skipValue()
 	case c == '{' && t.Kind() == reflect.Struct:
 		fields := jsonFields(t)
-		w.object(path, func(key, at string) {
+		w.object(path, func(key, at string) bool {
 			ft, known := fields[key]
-			if !known {
-				w.problems = append(w.problems, fmt.Sprintf("unknown field %q", at))
+			switch {
+			case known:
+				w.value(ft, at)
+			case unmodelledSet[t][key]:
+				w.report(&w.warnings, fmt.Sprintf("kubesim does not simulate field %q; it is ignored", at))
 				s.skipValue()
-				return
+			default:
+				w.report(&w.problems, fmt.Sprintf("unknown field %q", at))
+				s.skipValue()
 			}
-			w.value(ft, at)
+			return known
 		})
 	case c == '{' && t.Kind() == reflect.Map:
-		w.object(path, func(_, at string) { w.value(t.Elem(), at) })
+		w.object(path, func(_, at string) bool {
+			w.value(t.Elem(), at)
+			return true
+		})
 	case c == '[' && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array):
 		s.pos++
 		for i := 0; s.more(']'); i++ {
@@ -68,8 +97,9 @@ func (w *strictWalker) value(t reflect.Type, path string) {
 }
 
 // object walks the members of the object at the scanner, calling member for each key with the key's
-// path, and records keys that appear twice.
-func (w *strictWalker) object(path string, member func(key, at string)) {
+// path; member reports whether the key is a known field or a map key. A known key given twice is a
+// duplicate; an unknown key given twice is only unknown, as in sigs.k8s.io/json.
+func (w *strictWalker) object(path string, member func(key, at string) bool) {
 	s := &w.scan
 	s.pos++ // '{'
 	var seen map[string]bool
@@ -81,14 +111,16 @@ func (w *strictWalker) object(path string, member func(key, at string)) {
 		if path != "" {
 			at = path + "." + key
 		}
+		if !member(key, at) {
+			continue
+		}
 		if seen[key] {
-			w.problems = append(w.problems, fmt.Sprintf("duplicate field %q", at))
+			w.report(&w.problems, fmt.Sprintf("duplicate field %q", at))
 		}
 		if seen == nil {
 			seen = map[string]bool{}
 		}
 		seen[key] = true
-		member(key, at)
 	}
 }
 

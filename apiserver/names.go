@@ -8,13 +8,20 @@ import "fmt"
 // and no characters that look alike (0/o, 1/l).
 const suffixAlphabet = "bcdfghjklmnpqrstvwxz2456789"
 
-// randomSuffix returns 5 characters, as in "nginx-7c5d9f8b6-x2k9p".
-func (s *Server) randomSuffix() string {
+// maxGeneratedBaseLength is how much of a generateName Kubernetes keeps: 63 (the longest DNS label)
+// minus the 5 random characters, so that a generated name fits every kind's name rule
+// (k8s.io/apiserver/pkg/storage/names, MaxGeneratedNameLength).
+const maxGeneratedBaseLength = 63 - 5
+
+// generateName returns base cut to 58 characters followed by 5 random ones, as in
+// "nginx-7c5d9f8b6-x2k9p".
+func (s *Server) generateName(base string) string {
 	s.randMu.Lock()
 	defer s.randMu.Unlock()
-	b := make([]byte, 5)
-	for i := range b {
-		b[i] = suffixAlphabet[s.rnd.Intn(len(suffixAlphabet))]
+	base = base[:min(len(base), maxGeneratedBaseLength)]
+	b := []byte(base)
+	for range 5 {
+		b = append(b, suffixAlphabet[s.rnd.Intn(len(suffixAlphabet))])
 	}
 	return string(b)
 }

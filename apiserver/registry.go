@@ -156,7 +156,7 @@ func (s *Server) create(ctx context.Context, req *wire.Request, res *api.Resourc
 	}
 	m := obj.GetObjectMeta()
 	if m.Name == "" && m.GenerateName != "" {
-		m.Name = m.GenerateName + s.randomSuffix()
+		m.Name = s.generateName(m.GenerateName)
 	}
 	req.Name = m.Name
 
@@ -201,7 +201,7 @@ func (s *Server) create(ctx context.Context, req *wire.Request, res *api.Resourc
 		if m.GenerateName == "" || !apierrors.IsAlreadyExists(err) || attempt == maxGenerateNameAttempts {
 			return nil, err
 		}
-		m.Name = m.GenerateName + s.randomSuffix()
+		m.Name = s.generateName(m.GenerateName)
 		req.Name = m.Name
 	}
 }

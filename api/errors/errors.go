@@ -78,11 +78,9 @@ func newStatus(code int, reason Reason, msg string, details *StatusDetails) *Sta
 	}}
 }
 
-// qualified names an object in messages the way Kubernetes does: `pods "nginx"`, `deployments.apps "nginx"`.
+// qualified names an object in messages the way Kubernetes does: `pods "nginx"`, `deployments.apps "nginx"`,
+// and `pods ""` when the name is empty.
 func qualified(groupResource, name string) string {
-	if name == "" {
-		return groupResource
-	}
 	return fmt.Sprintf("%s %q", groupResource, name)
 }
 
@@ -124,16 +122,22 @@ func NewInvalid(qualifiedKind, name string, errs field.ErrorList) *StatusError {
 		causes = append(causes, StatusCause{Type: string(e.Type), Message: e.ErrorBody(), Field: e.Field})
 	}
 	kind, group, _ := strings.Cut(qualifiedKind, ".")
-	return newStatus(http.StatusUnprocessableEntity, ReasonInvalid,
-		fmt.Sprintf("%s %q is invalid: %s", qualifiedKind, name, errs.Error()),
+	msg := fmt.Sprintf("%s %q is invalid", qualifiedKind, name)
+	if len(errs) > 0 {
+		msg += ": " + errs.Error()
+	}
+	return newStatus(http.StatusUnprocessableEntity, ReasonInvalid, msg,
 		&StatusDetails{Name: name, Group: group, Kind: kind, Causes: causes})
 }
 
 // NewForbidden: `pods "x" is forbidden: <why>` (or `pods is forbidden: ...` without a name).
 func NewForbidden(groupResource, name, why string) *StatusError {
 	group, kind := splitGroupResource(groupResource)
-	return newStatus(http.StatusForbidden, ReasonForbidden,
-		fmt.Sprintf("%s is forbidden: %s", qualified(groupResource, name), why),
+	object := groupResource
+	if name != "" {
+		object = qualified(groupResource, name)
+	}
+	return newStatus(http.StatusForbidden, ReasonForbidden, fmt.Sprintf("%s is forbidden: %s", object, why),
 		&StatusDetails{Name: name, Group: group, Kind: kind})
 }
 

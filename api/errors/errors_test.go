@@ -58,3 +58,11 @@ func ExampleNewConflict() {
 	// 409 Conflict
 	// Operation cannot be fulfilled on deployments.apps "nginx": the object has been modified; please apply your changes to the latest version and try again
 }
+
+// Kubernetes quotes the name even when it is empty, and says nothing after "is invalid" when there
+// are no field errors.
+func TestMessagesWithoutANameOrCauses(t *testing.T) {
+	assert.Equal(t, `pods "" not found`, apierrors.NewNotFound("pods", "").Error())
+	assert.Equal(t, `pods is forbidden: no`, apierrors.NewForbidden("pods", "", "no").Error())
+	assert.Equal(t, `Pod "web" is invalid`, apierrors.NewInvalid("Pod", "web", nil).Error())
+}

@@ -36,10 +36,10 @@ type UnescapedRune struct {
 	Rune rune
 }
 
-// Error names the character; Kubernetes prints it as a number (61 for '='),
-// kubesim quotes it.
+// Error names the character by its code, as Kubernetes does: 61 is '=' and
+// 44 is ','.
 func (e UnescapedRune) Error() string {
-	return fmt.Sprintf("invalid field selector: unescaped character in value: %q", e.Rune)
+	return fmt.Sprintf("invalid field selector: unescaped character in value: %d", e.Rune)
 }
 
 // UnescapeValue undoes EscapeValue, and rejects a value with an unknown

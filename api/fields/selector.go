@@ -114,12 +114,17 @@ func SelectorFromSet(ls Set) Selector {
 // ParseSelector reads a field selector: terms separated by unescaped commas,
 // each "field=value", "field==value" or "field!=value", with the value
 // escaped as EscapeValue does. The operator is the first "!=", "==" or "="
-// in a term, so a field name cannot contain one. An empty string, or empty
-// terms, select everything. The terms are sorted, so String prints them in
-// a canonical order.
+// in a term, so a field name cannot contain one.
+//
+// As in Kubernetes, the terms are sorted as written before they are read, so
+// of several bad terms the first in sorted order is reported, and String
+// prints them in that order; a term with neither field nor value ("", "=",
+// "!=") selects everything and is dropped.
 func ParseSelector(selector string) (Selector, error) {
 	var s andSelector
-	for _, term := range splitTerms(selector) {
+	terms := splitTerms(selector)
+	slices.Sort(terms)
+	for _, term := range terms {
 		if term == "" {
 			continue
 		}
@@ -131,11 +136,11 @@ func ParseSelector(selector string) (Selector, error) {
 		if err != nil {
 			return nil, err
 		}
+		if field == "" && value == "" {
+			continue
+		}
 		s = append(s, Requirement{Operator: op, Field: field, Value: value})
 	}
-	// Kubernetes sorts the terms as written; sorting them as printed gives
-	// the same order for canonical input and makes String a fixed point.
-	slices.SortFunc(s, func(a, b Requirement) int { return strings.Compare(a.String(), b.String()) })
 	return s, nil
 }
 

@@ -28,5 +28,6 @@
 //     (k8s.io/apimachinery/pkg/selection).
 //   - Selector has no Add, Lookup, RequiresExactMatch or DeepCopy; selectors
 //     are immutable values here.
-//   - Errors are plain errors with Kubernetes' wording, not field.ErrorLists.
+//   - Syntax errors are plain errors with Kubernetes' wording, plus the
+//     position of the offending token, which Kubernetes does not give.
 package labels

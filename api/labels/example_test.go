@@ -23,5 +23,5 @@ func Example() {
 	// app=web,tier in (cache,frontend),track notin (canary)
 	// true
 	// false
-	// unable to parse requirement: found 'web', expected: '(' (at position 8)
+	// unable to parse requirement: found 'web' expected: '(' (at position 8)
 }

@@ -9,18 +9,25 @@
 //
 // Whitespace between tokens is ignored. A value may be empty ("a=", "a in
 // (,x)"), which matches a label whose value is "". The words "in" and
-// "notin" are operators after a key and plain words where a value is
-// expected.
+// "notin" are operators after a key and plain words where a key or a value
+// is expected ("in in (in)" is valid). As in Kubernetes' lexer, a NUL byte
+// where a token starts ends the selector, and one right after a token is
+// skipped.
 package labels
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+
+	"kubesim/api/field"
 )
 
 // Parse reads a label selector, validating every key and value. An empty
 // string selects everything. Errors use Kubernetes' wording ("found ',',
-// expected: identifier") and add the 1-based position of the offending token.
+// expected: identifier", where the end of the selector is an empty quoted
+// literal), and syntax errors add the 1-based position of the offending
+// token.
 func Parse(selector string) (Selector, error) {
 	p := parser{lex: lexer{s: selector}}
 	reqs, err := p.parse()
@@ -52,13 +59,9 @@ type token struct {
 	pos  int // byte offset in the selector
 }
 
-// describe names a token in an error message.
-func (t token) describe() string {
-	if t.kind == endOfString {
-		return "end of string"
-	}
-	return "'" + t.text + "'"
-}
+// describe names a token in an error message, as Kubernetes quotes its
+// literal; the end of the selector is the empty literal.
+func (t token) describe() string { return "'" + t.text + "'" }
 
 // lexer splits a selector into tokens. An identifier is any run of
 // characters other than whitespace and the symbols ! = ( ) , > <, so keys
@@ -77,7 +80,7 @@ func (l *lexer) next() token {
 		l.pos++
 	}
 	start := l.pos
-	if start == len(l.s) {
+	if start == len(l.s) || l.s[start] == 0 {
 		return token{kind: endOfString, pos: start}
 	}
 	kind := identifier
@@ -105,7 +108,7 @@ func (l *lexer) next() token {
 	}
 	switch kind {
 	case identifier:
-		for l.pos < len(l.s) && !isSpace(l.s[l.pos]) && !isSymbol(l.s[l.pos]) {
+		for l.pos < len(l.s) && !isSpace(l.s[l.pos]) && !isSymbol(l.s[l.pos]) && l.s[l.pos] != 0 {
 			l.pos++
 		}
 	case notEquals, doubleEquals:
@@ -113,7 +116,11 @@ func (l *lexer) next() token {
 	default:
 		l.pos++
 	}
-	return token{kind: kind, text: l.s[start:l.pos], pos: start}
+	t := token{kind: kind, text: l.s[start:l.pos], pos: start}
+	if l.pos < len(l.s) && l.s[l.pos] == 0 {
+		l.pos++
+	}
+	return t
 }
 
 func (l *lexer) peekByte(offset int) byte {
@@ -183,8 +190,13 @@ func (p *parser) parseRequirement() (*Requirement, error) {
 		p.consume()
 	}
 	key := p.consume()
-	if key.kind != identifier || key.text == string(In) || key.text == string(NotIn) {
+	if key.kind != identifier {
 		return nil, unexpected(key, "identifier")
+	}
+	// Kubernetes checks the key as soon as it reads it, before the operator,
+	// and names no field: "<nil>: Invalid value: ...".
+	if errs := IsQualifiedName(key.text); len(errs) > 0 {
+		return nil, field.Invalid(nil, key.text, strings.Join(errs, "; "))
 	}
 	if next := p.peek(); negated || next.kind == endOfString || next.kind == comma {
 		// "!key" or a bare "key"; whatever follows "!key" must end the term,
@@ -208,7 +220,8 @@ func (p *parser) parseRequirement() (*Requirement, error) {
 	if err != nil {
 		return nil, err
 	}
-	return NewRequirement(key.text, op, values)
+	// Kubernetes collects the values in a set: sorted, each once.
+	return NewRequirement(key.text, op, slices.Compact(slices.Sorted(slices.Values(values))))
 }
 
 func (p *parser) parseOperator() (Operator, error) {
@@ -249,29 +262,49 @@ func (p *parser) parseExactValue() ([]string, error) {
 }
 
 // parseValueList reads "(a,b)". Empty items are the empty string, so "()"
-// is the set {""}, as in Kubernetes.
+// is the set {""}, as in Kubernetes. It follows Kubernetes' list reader
+// step by step, including its quirk: two commas right after an item or the
+// opening parenthesis must be followed by a value or a third comma, so
+// "(,,)" is an error where "(,,,)" and "(a,,b)" are not.
 func (p *parser) parseValueList() ([]string, error) {
 	if t := p.consume(); t.kind != openParen {
-		return nil, unexpected(t, "'('")
+		return nil, fmt.Errorf("found %s expected: '(' (at position %d)", t.describe(), t.pos+1)
+	}
+	switch t := p.peek(); t.kind {
+	case closeParen:
+		p.consume()
+		return []string{""}, nil
+	case identifier, comma:
+	default:
+		return nil, unexpected(t, "',', ')' or identifier")
 	}
 	var values []string
 	for {
-		value := ""
-		t := p.peek()
-		switch t.kind {
-		case identifier:
-			value = p.consume().text
-		case comma, closeParen:
-		default:
-			return nil, unexpected(t, "',', ')' or identifier")
-		}
-		values = append(values, value)
 		switch t := p.consume(); t.kind {
-		case closeParen:
-			return values, nil
+		case identifier:
+			values = append(values, t.text)
+			switch next := p.peek(); next.kind {
+			case comma:
+			case closeParen:
+				p.consume()
+				return values, nil
+			default:
+				return nil, unexpected(next, "',' or ')'")
+			}
 		case comma:
+			if len(values) == 0 {
+				values = append(values, "")
+			}
+			switch next := p.peek(); next.kind {
+			case closeParen:
+				p.consume()
+				return append(values, ""), nil
+			case comma:
+				p.consume()
+				values = append(values, "")
+			}
 		default:
-			return nil, unexpected(t, "',' or ')'")
+			return nil, unexpected(t, "',', or identifier")
 		}
 	}
 }

@@ -9,10 +9,11 @@
 package labels
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+
+	"kubesim/api/field"
 )
 
 // Operator relates a key to its values.
@@ -49,56 +50,53 @@ type Requirement struct {
 // NewRequirement checks and builds a requirement, with Kubernetes' rules:
 // the key must be a qualified name and every value a valid label value; In
 // and NotIn need at least one value; =, == and != exactly one; Exists and
-// DoesNotExist none; gt and lt exactly one integer.
+// DoesNotExist none; gt and lt exactly one integer. Every broken rule is
+// reported, as Kubernetes aggregates them: "[values[0]: ..., values[0][a]:
+// ...]".
 func NewRequirement(key string, op Operator, values []string) (*Requirement, error) {
-	if errs := IsQualifiedName(key); len(errs) > 0 {
-		return nil, fmt.Errorf("key: Invalid value: %q: %s", key, strings.Join(errs, "; "))
+	var errs field.ErrorList
+	if msgs := IsQualifiedName(key); len(msgs) > 0 {
+		errs = append(errs, field.Invalid(field.NewPath("key"), key, strings.Join(msgs, "; ")))
 	}
+	valuesPath := field.NewPath("values")
 	r := &Requirement{key: key, operator: op}
 	switch op {
 	case In, NotIn:
 		if len(values) == 0 {
-			return nil, invalidValues(values, "for 'in', 'notin' operators, values set can't be empty")
+			errs = append(errs, field.Invalid(valuesPath, values, "for 'in', 'notin' operators, values set can't be empty"))
 		}
 	case Equals, DoubleEquals, NotEquals:
 		if len(values) != 1 {
-			return nil, invalidValues(values, "exact-match compatible operators must have exactly one value")
+			errs = append(errs, field.Invalid(valuesPath, values, "exact-match compatibility requires one single value"))
 		}
 	case Exists, DoesNotExist:
 		if len(values) != 0 {
-			return nil, invalidValues(values, "values set must be empty for exists and does not exist")
+			errs = append(errs, field.Invalid(valuesPath, values, "values set must be empty for exists and does not exist"))
 		}
 	case GreaterThan, LessThan:
 		if len(values) != 1 {
-			return nil, invalidValues(values, "for 'Gt', 'Lt' operators, exactly one value is required")
+			errs = append(errs, field.Invalid(valuesPath, values, "for 'Gt', 'Lt' operators, exactly one value is required"))
 		}
-		n, err := strconv.ParseInt(values[0], 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("values[0]: Invalid value: %q: for 'Gt', 'Lt' operators, the value must be an integer", values[0])
+		for i, v := range values {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				errs = append(errs, field.Invalid(valuesPath.Index(i), v, "for 'Gt', 'Lt' operators, the value must be an integer"))
+			}
+			r.number = n
 		}
-		r.number = n
 	default:
-		return nil, fmt.Errorf("operator: Unsupported value: %q: supported values: %s", op, quoteOperators(supportedOperators))
+		errs = append(errs, field.NotSupported(field.NewPath("operator"), op, supportedOperators))
 	}
 	for i, v := range values {
-		if errs := IsValidLabelValue(v); len(errs) > 0 {
-			return nil, fmt.Errorf("values[%d]: Invalid value: %q: %s", i, v, strings.Join(errs, "; "))
+		if msgs := IsValidLabelValue(v); len(msgs) > 0 {
+			errs = append(errs, field.Invalid(valuesPath.Index(i).Key(key), v, strings.Join(msgs, "; ")))
 		}
+	}
+	if len(errs) > 0 {
+		return nil, errs
 	}
 	r.values = slices.Compact(slices.Sorted(slices.Values(values)))
 	return r, nil
-}
-
-func invalidValues(values []string, msg string) error {
-	return fmt.Errorf("values: Invalid value: %#v: %s", values, msg)
-}
-
-func quoteOperators(ops []Operator) string {
-	quoted := make([]string, len(ops))
-	for i, op := range ops {
-		quoted[i] = strconv.Quote(string(op))
-	}
-	return strings.Join(quoted, ", ")
 }
 
 // Key returns the label key the requirement is about.

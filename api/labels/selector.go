@@ -101,6 +101,15 @@ type Expression struct {
 // instead, because in Kubernetes a nil selector matches no objects.
 func SelectorFromLabelSelector(matchLabels map[string]string, exprs []Expression) (Selector, error) {
 	reqs := make([]Requirement, 0, len(matchLabels)+len(exprs))
+	// matchLabels first, as in Kubernetes; sorted, so that of several bad labels the same one is
+	// always reported (Kubernetes walks the map in random order).
+	for _, k := range slices.Sorted(maps.Keys(matchLabels)) {
+		r, err := NewRequirement(k, Equals, []string{matchLabels[k]})
+		if err != nil {
+			return nil, err
+		}
+		reqs = append(reqs, *r)
+	}
 	for _, expr := range exprs {
 		var op Operator
 		switch expr.Operator {
@@ -116,14 +125,6 @@ func SelectorFromLabelSelector(matchLabels map[string]string, exprs []Expression
 			return nil, fmt.Errorf("%q is not a valid label selector operator", expr.Operator)
 		}
 		r, err := NewRequirement(expr.Key, op, expr.Values)
-		if err != nil {
-			return nil, err
-		}
-		reqs = append(reqs, *r)
-	}
-	// Sorted, so that of several bad labels the same one is always reported.
-	for _, k := range slices.Sorted(maps.Keys(matchLabels)) {
-		r, err := NewRequirement(k, Equals, []string{matchLabels[k]})
 		if err != nil {
 			return nil, err
 		}

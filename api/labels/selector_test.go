@@ -98,17 +98,17 @@ func TestParseErrorsNameTheTokenAndPosition(t *testing.T) {
 	for _, tc := range []struct {
 		in, err string
 	}{
-		{"a=b,", "found end of string, expected: identifier after ',' (at position 5)"},
+		{"a=b,", "found '', expected: identifier after ',' (at position 5)"},
 		{",a", "found ',', expected: !, identifier, or 'end of string' (at position 1)"},
 		{"a=b c", "found 'c', expected: ',' or 'end of string' (at position 5)"},
 		{"a b", "unable to parse requirement: found 'b', expected: in, notin, =, ==, !=, gt, lt (at position 3)"},
-		{"a in x", "unable to parse requirement: found 'x', expected: '(' (at position 6)"},
-		{"a in (x", "unable to parse requirement: found end of string, expected: ',' or ')' (at position 8)"},
+		{"a in x", "unable to parse requirement: found 'x' expected: '(' (at position 6)"}, // sic: no comma, as in Kubernetes
+		{"a in (,,)", "unable to parse requirement: found ')', expected: ',', or identifier (at position 9)"},
+		{"a in (x", "unable to parse requirement: found '', expected: ',' or ')' (at position 8)"},
 		{"a in (x y)", "unable to parse requirement: found 'y', expected: ',' or ')' (at position 9)"},
 		{"a in (=)", "unable to parse requirement: found '=', expected: ',', ')' or identifier (at position 7)"},
 		{"a==(", "unable to parse requirement: found '(', expected: identifier (at position 4)"},
-		{"!", "unable to parse requirement: found end of string, expected: identifier (at position 2)"},
-		{"in=x", "unable to parse requirement: found 'in', expected: identifier (at position 1)"},
+		{"!", "unable to parse requirement: found '', expected: identifier (at position 2)"},
 		{"!a=b", "found '=', expected: ',' or 'end of string' (at position 3)"},
 		{"a=b=c", "found '=', expected: ',' or 'end of string' (at position 4)"},
 	} {
@@ -120,15 +120,39 @@ func TestParseErrorsNameTheTokenAndPosition(t *testing.T) {
 	}
 }
 
+// "in" and "notin" are operators only where an operator is expected; as a
+// key or a value they are words like any other.
+func TestParseAcceptsInAndNotinAsKeysAndValues(t *testing.T) {
+	s, err := Parse("in in (in),notin notin (notin),!in")
+	require.NoError(t, err)
+	assert.Equal(t, "in in (in),!in,notin notin (notin)", s.String())
+	assert.True(t, mustParse(t, "in=x").Matches(Set{"in": "x"}))
+}
+
+func mustParse(t *testing.T, selector string) Selector {
+	t.Helper()
+	s, err := Parse(selector)
+	require.NoError(t, err)
+	return s
+}
+
+// Kubernetes reports every broken rule of a requirement at once, with the
+// label key in the path of a bad value.
+func TestParseReportsEveryProblemOfARequirement(t *testing.T) {
+	_, err := Parse("a>-x")
+	assert.EqualError(t, err, `unable to parse requirement: [values[0]: Invalid value: "-x": for 'Gt', 'Lt' operators, the value must be an integer, `+
+		`values[0][a]: Invalid value: "-x": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')]`)
+}
+
 func TestParseValidatesKeysAndValues(t *testing.T) {
 	_, err := Parse("a b c=d")
 	assert.Error(t, err)
 
 	_, err = Parse("-app=web")
-	assert.EqualError(t, err, `unable to parse requirement: key: Invalid value: "-app": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`)
+	assert.EqualError(t, err, `unable to parse requirement: <nil>: Invalid value: "-app": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`)
 
 	_, err = Parse("app=web@")
-	assert.ErrorContains(t, err, `values[0]: Invalid value: "web@": a valid label must be an empty string or consist of alphanumeric characters`)
+	assert.ErrorContains(t, err, `values[0][app]: Invalid value: "web@": a valid label must be an empty string or consist of alphanumeric characters`)
 
 	_, err = Parse("app in (ok,bad_)")
 	assert.ErrorContains(t, err, `Invalid value: "bad_"`)
@@ -182,9 +206,9 @@ func TestSelectorFromLabelSelectorRejectsBadExpressions(t *testing.T) {
 		{"unknown operator", nil, []Expression{{Key: "a", Operator: "Equals", Values: []string{"b"}}},
 			`"Equals" is not a valid label selector operator`},
 		{"in without values", nil, []Expression{{Key: "a", Operator: "In"}},
-			`values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be empty`},
+			`values: Invalid value: null: for 'in', 'notin' operators, values set can't be empty`},
 		{"exists with values", nil, []Expression{{Key: "a", Operator: "Exists", Values: []string{"b"}}},
-			`values: Invalid value: []string{"b"}: values set must be empty for exists and does not exist`},
+			`values: Invalid value: ["b"]: values set must be empty for exists and does not exist`},
 		{"bad key", map[string]string{"a/b/c": "x"}, nil,
 			`key: Invalid value: "a/b/c": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`},
 	} {
@@ -200,7 +224,7 @@ func TestNewRequirementRejectsUnknownOperator(t *testing.T) {
 	assert.EqualError(t, err, `operator: Unsupported value: "~": supported values: "in", "notin", "=", "==", "!=", "exists", "!", "gt", "lt"`)
 
 	_, err = NewRequirement("a", Equals, []string{"x", "y"})
-	assert.ErrorContains(t, err, "exact-match compatible operators must have exactly one value")
+	assert.ErrorContains(t, err, "exact-match compatibility requires one single value")
 }
 
 func TestRequirementAccessors(t *testing.T) {
@@ -265,4 +289,10 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("%q printed as %q, which parses to %v, %v", in, s.String(), again, err)
 		}
 	})
+}
+
+// Kubernetes checks matchLabels before matchExpressions, so a bad label is the one reported.
+func TestSelectorFromLabelSelectorChecksMatchLabelsFirst(t *testing.T) {
+	_, err := SelectorFromLabelSelector(map[string]string{"a": "-bad"}, []Expression{{Key: "b", Operator: "Sometimes"}})
+	assert.ErrorContains(t, err, `values[0][a]: Invalid value: "-bad"`)
 }

@@ -1,20 +1,23 @@
 // canonical.go writes a Quantity in Kubernetes' canonical form (String) and
 // carries it through JSON (MarshalJSON, UnmarshalJSON).
 //
-// The canonical form keeps the format family of the input and picks the
-// largest suffix that leaves a whole-number mantissa, with no loss of
-// precision:
+// A quantity parsed from text that is already canonical keeps that text
+// ("1.500" stays "1.500", see parseInt64). Otherwise the canonical form keeps
+// the format family and picks the largest suffix that leaves a whole-number
+// mantissa, with no loss of precision:
 //
 //	DecimalSI        "0.5" -> "500m", "1.5" -> "1500m", "1000" -> "1k"
 //	BinarySI         "1Gi"+"512Mi" -> "1536Mi"; below 1024, or not a whole
 //	                 number, it falls back to DecimalSI ("0.5Ki" -> "512")
 //	DecimalExponent  "1.5e3" -> "1500", "12e3" stays "12e3"
+//
+// Where no suffix exists for the power (DecimalSI from 10^21 up, BinarySI
+// from 1024^7 up), Kubernetes v1.34 prints the mantissa alone: "1000E" is
+// printed "1". kubesim prints what Kubernetes prints.
 package resource
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
+	"math/big"
 	"strconv"
 	"strings"
 )
@@ -29,10 +32,14 @@ var decimalSuffixFor = map[int64]string{
 // binarySuffixFor is indexed by the power of 1024.
 var binarySuffixFor = [...]string{"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"}
 
-// String returns the canonical form of q, as kubectl and the apiserver print
-// it. The zero Quantity is "0".
+// String returns q as kubectl and the apiserver print it: the text it was
+// parsed from when that was canonical, else the canonical form. The zero
+// Quantity is "0".
 func (q Quantity) String() string {
-	if q.value == 0 {
+	if q.s != "" {
+		return q.s
+	}
+	if q.IsZero() {
 		return "0"
 	}
 	if q.format == BinarySI {
@@ -48,20 +55,47 @@ func (q Quantity) String() string {
 // Kubernetes would fall back to DecimalSI: for magnitudes below 1024 (so 512
 // is "512", not "0.5Ki") and for values that are not whole numbers.
 func (q Quantity) binaryString() (string, bool) {
-	v, ok := q.wholeValue()
-	if !ok || (v > -1024 && v < 1024) {
+	if q.Cmp(NewQuantity(-1024, "")) > 0 && q.Cmp(NewQuantity(1024, "")) < 0 {
 		return "", false
 	}
-	power := 0
-	for power < len(binarySuffixFor)-1 && v%1024 == 0 {
-		v /= 1024
+	if v, ok := q.wholeValue(); ok {
+		power := 0
+		for v%1024 == 0 {
+			v /= 1024
+			power++
+		}
+		return strconv.FormatInt(v, 10) + binarySuffix(power), true
+	}
+	a, one, _ := alignBig(q, NewQuantity(1, ""))
+	whole, rem := new(big.Int).QuoRem(a, one, new(big.Int))
+	if rem.Sign() != 0 {
+		return "", false
+	}
+	power, k := 0, big.NewInt(1024)
+	for {
+		next, rem := new(big.Int).QuoRem(whole, k, new(big.Int))
+		if rem.Sign() != 0 {
+			break
+		}
+		whole = next
 		power++
 	}
-	return strconv.FormatInt(v, 10) + binarySuffixFor[power], true
+	return whole.String() + binarySuffix(power), true
+}
+
+// binarySuffix returns the suffix for 1024^power, or "" past "Ei".
+func binarySuffix(power int) string {
+	if power < len(binarySuffixFor) {
+		return binarySuffixFor[power]
+	}
+	return ""
 }
 
 // wholeValue returns q as an int64 when it is a whole number that fits.
 func (q Quantity) wholeValue() (int64, bool) {
+	if q.big != nil {
+		return 0, false
+	}
 	if q.scale >= 0 {
 		return scaleUp(q.value, int64(q.scale))
 	}
@@ -75,55 +109,53 @@ func (q Quantity) wholeValue() (int64, bool) {
 // decimalString writes q as a whole mantissa and a power of ten that is a
 // multiple of 3, the largest such power that loses nothing: 1500 × 10^-3 is
 // "1500m" because 1.5 is not whole. The power becomes a DecimalSI suffix, or
-// an "eN" exponent for DecimalExponent and for powers beyond "E".
+// an "eN" exponent for DecimalExponent.
 func (q Quantity) decimalString(format Format) string {
-	v, exp := q.value, int64(q.scale)
-	for v%10 == 0 {
-		v /= 10
+	var digits string
+	if q.big != nil {
+		digits = q.big.String()
+	} else {
+		digits = strconv.FormatInt(q.value, 10)
+	}
+	exp := int64(q.scale)
+	for strings.HasSuffix(digits, "0") {
+		digits = digits[:len(digits)-1]
 		exp++
 	}
-	// Step down to a multiple of 3 by appending zeros as text, which cannot
-	// overflow.
+	// Step down to a multiple of 3 by appending zeros.
 	zeros := ((exp % 3) + 3) % 3
 	exp -= zeros
-	var b strings.Builder
-	b.WriteString(strconv.FormatInt(v, 10))
-	b.WriteString(strings.Repeat("0", int(zeros)))
-	if format == DecimalSI {
-		if suffix, ok := decimalSuffixFor[exp]; ok {
-			b.WriteString(suffix)
-			return b.String()
-		}
+	digits += strings.Repeat("0", int(zeros))
+	switch {
+	case format == DecimalSI:
+		return digits + decimalSuffixFor[exp]
+	case exp != 0:
+		return digits + "e" + strconv.FormatInt(exp, 10)
 	}
-	if exp != 0 {
-		b.WriteString("e")
-		b.WriteString(strconv.FormatInt(exp, 10))
-	}
-	return b.String()
+	return digits
 }
 
-// MarshalJSON writes q as a JSON string in canonical form: "500m".
+// MarshalJSON writes q as a JSON string, as String prints it: "500m".
 func (q Quantity) MarshalJSON() ([]byte, error) {
-	return json.Marshal(q.String())
+	return []byte(`"` + q.String() + `"`), nil
 }
 
 // UnmarshalJSON reads a quantity from a JSON string ("500m") or a JSON number
-// (0.5), as Kubernetes accepts both in manifests. null leaves the zero value.
+// (0.5), as Kubernetes accepts both in manifests. As in Kubernetes, the quotes
+// are dropped without unescaping and surrounding spaces are ignored; null
+// leaves the zero value. A bad quantity fails with ParseQuantity's error
+// alone, which is all the apiserver says.
 func (q *Quantity) UnmarshalJSON(data []byte) error {
-	data = bytes.TrimSpace(data)
 	if string(data) == "null" {
 		*q = Quantity{}
 		return nil
 	}
-	s := string(data)
-	if len(data) > 0 && data[0] == '"' {
-		if err := json.Unmarshal(data, &s); err != nil {
-			return err
-		}
+	if l := len(data); l >= 2 && data[0] == '"' && data[l-1] == '"' {
+		data = data[1 : l-1]
 	}
-	parsed, err := ParseQuantity(strings.TrimSpace(s))
+	parsed, err := ParseQuantity(strings.TrimSpace(string(data)))
 	if err != nil {
-		return fmt.Errorf("quantity %q: %w", s, err)
+		return err
 	}
 	*q = parsed
 	return nil

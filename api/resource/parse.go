@@ -1,18 +1,22 @@
 // parse.go reads a quantity from its string form: ParseQuantity, MustParse
 // and the three errors Kubernetes returns for bad input.
 //
-// The grammar is Kubernetes': an optional sign, a decimal number, then one
-// suffix. The suffix picks the format family:
+// The grammar is Kubernetes' (k8s.io/apimachinery/pkg/api/resource, v0.34):
+// an optional sign, a decimal number, then one suffix. The suffix picks the
+// format family:
 //
 //	""  n u m k M G T P E    DecimalSI (powers of 1000)
 //	Ki Mi Gi Ti Pi Ei        BinarySI (powers of 1024)
 //	e3 E-2 ...               DecimalExponent (any power of ten)
+//
+// Kubernetes' scanner is lenient in ways a manifest can show: the number may
+// be missing ("G", "+", "." and "-." are all zero), leading zeros are
+// skipped, and an exponent that overflows 32 bits wraps.
 package resource
 
 import (
 	"errors"
 	"fmt"
-	"math"
 	"math/big"
 	"strconv"
 	"strings"
@@ -24,10 +28,6 @@ var (
 	ErrNumeric     = errors.New("unable to parse numeric part of quantity")
 	ErrSuffix      = errors.New("unable to parse quantity's suffix")
 )
-
-// errTooPrecise is kubesim's own limit: the significant digits must fit an
-// int64 (any 18 digits do, and 19 up to 9223372036854775807).
-var errTooPrecise = fmt.Errorf("%w: too many significant digits", ErrNumeric)
 
 // MustParse is ParseQuantity for constants in code and tests; it panics on
 // bad input.
@@ -41,182 +41,226 @@ func MustParse(s string) Quantity {
 
 // ParseQuantity parses s ("500m", "1.5Gi", "2", "1e3", "-0.25") exactly.
 // Digits finer than a nano-unit round up to 1n, as in Kubernetes, and a
-// BinarySI value beyond 2^63-1 is capped there as Kubernetes caps it.
-//
-// Simplified: a number whose significant digits do not fit an int64 (more
-// than 18, or 19 above 2^63-1) is rejected with ErrNumeric, where Kubernetes
-// would switch to arbitrary precision.
+// BinarySI value beyond 2^63-1 is capped there as Kubernetes caps it. When s
+// is already in canonical shape the quantity keeps it as its String.
 func ParseQuantity(s string) (Quantity, error) {
 	if s == "" {
 		return Quantity{}, ErrFormatWrong
 	}
-	negative, digits, exp, suffix, err := splitQuantity(s)
+	if s == "0" {
+		return Quantity{format: DecimalSI, s: s}, nil
+	}
+	p, err := scanQuantity(s)
 	if err != nil {
 		return Quantity{}, err
 	}
-	format, scale, binaryPower, err := parseSuffix(suffix)
-	if err != nil {
-		return Quantity{}, err
-	}
-
-	// The number is digits × 10^exp; trim it to its significant digits.
-	digits = strings.TrimLeft(digits, "0")
-	for strings.HasSuffix(digits, "0") {
-		digits = digits[:len(digits)-1]
-		exp++
-	}
-	exp += scale
-	if digits == "" {
-		return Quantity{format: format}, nil
-	}
-	roundUp := false
-	if exp < nanoScale {
-		cut := nanoScale - exp
-		if cut >= len(digits) {
-			digits = ""
-		} else {
-			digits = digits[:len(digits)-cut]
-		}
-		exp, roundUp = nanoScale, true
-	}
-	if exp > math.MaxInt32 {
+	format, binary, exponent, ok := interpretSuffix(p.suffix)
+	if !ok {
 		return Quantity{}, ErrSuffix
 	}
-	var value int64
-	if digits != "" {
-		if value, err = strconv.ParseInt(digits, 10, 64); err != nil {
-			return Quantity{}, errTooPrecise
-		}
+	if q, ok := parseInt64(s, p, format, binary, exponent); ok {
+		return q, nil
 	}
-	if roundUp {
-		if value == math.MaxInt64 {
-			return Quantity{}, errTooPrecise
-		}
-		value++
-	}
-	if binaryPower > 0 {
-		value, exp = timesBinary(value, exp, binaryPower)
-	}
-	q := Quantity{value: value, scale: int32(exp), format: format}
-	if negative {
-		q.value = -q.value
-	}
-	return q, nil
+	return parseBig(p, format, binary, exponent)
 }
 
-// splitQuantity separates s into sign, the digits of its number with the
-// decimal point removed, the power of ten that point implies, and the suffix.
-func splitQuantity(s string) (negative bool, digits string, exp int, suffix string, err error) {
+// scanned is a quantity's text cut into its parts.
+type scanned struct {
+	negative bool
+	number   string // the text before the suffix, sign included
+	num      string // the integer digits without leading zeros; "0" if none
+	denom    string // the digits after the decimal point
+	suffix   string
+}
+
+// scanQuantity cuts s as Kubernetes' scanner does: sign, leading zeros,
+// integer digits, an optional point and fraction digits, then a suffix of
+// the shape [eEinumkKMGTP]*[-+]?[0-9]*. Anything else is ErrFormatWrong.
+func scanQuantity(s string) (scanned, error) {
+	var p scanned
 	i := 0
 	switch s[0] {
 	case '-':
-		negative = true
+		p.negative = true
 		i++
 	case '+':
 		i++
 	}
-	start, dot := i, -1
-	for ; i < len(s); i++ {
-		c := s[i]
-		if c == '.' {
-			if dot >= 0 {
-				// "1.2.3" matches the regular expression but is no number.
-				return false, "", 0, "", ErrNumeric
-			}
-			dot = i
-			continue
+	for i < len(s) && s[i] == '0' {
+		i++
+	}
+	if i == len(s) {
+		// Only a sign and zeros: zero.
+		return scanned{number: "0", num: "0"}, nil
+	}
+	start := i
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	p.num = s[start:i]
+	if p.num == "" {
+		p.num = "0"
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		start = i
+		for i < len(s) && isDigit(s[i]) {
+			i++
 		}
-		if c < '0' || c > '9' {
-			break
-		}
+		p.denom = s[start:i]
 	}
-	number, suffix := s[start:i], s[i:]
-	if number == "" || !suffixShape(suffix) {
-		return false, "", 0, "", ErrFormatWrong
-	}
-	if number == "." {
-		return false, "", 0, "", ErrNumeric
-	}
-	if dot < 0 {
-		return negative, number, 0, suffix, nil
-	}
-	whole, frac := number[:dot-start], number[dot-start+1:]
-	return negative, whole + frac, -len(frac), suffix, nil
-}
-
-// suffixShape reports whether s matches [eEinumkKMGTP]*[-+]?[0-9]*, the
-// suffix part of Kubernetes' regular expression.
-func suffixShape(s string) bool {
-	i := 0
+	p.number, p.suffix = s[:i], s[i:]
 	for i < len(s) && strings.IndexByte("eEinumkKMGTP", s[i]) >= 0 {
 		i++
 	}
 	if i < len(s) && (s[i] == '-' || s[i] == '+') {
 		i++
 	}
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+	for i < len(s) && isDigit(s[i]) {
 		i++
 	}
-	return i == len(s)
+	if i < len(s) {
+		return scanned{}, ErrFormatWrong
+	}
+	return p, nil
 }
 
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
 // decimalSuffixes maps each DecimalSI suffix to its power of ten.
-var decimalSuffixes = map[string]int{
+var decimalSuffixes = map[string]int32{
 	"n": -9, "u": -6, "m": -3, "": 0,
 	"k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18,
 }
 
-// binarySuffixes maps each BinarySI suffix to its power of 1024.
-var binarySuffixes = map[string]int{
-	"Ki": 1, "Mi": 2, "Gi": 3, "Ti": 4, "Pi": 5, "Ei": 6,
+// binarySuffixes maps each BinarySI suffix to its power of two.
+var binarySuffixes = map[string]int32{
+	"Ki": 10, "Mi": 20, "Gi": 30, "Ti": 40, "Pi": 50, "Ei": 60,
 }
 
-// parseSuffix returns the format a suffix implies and the value it
-// multiplies by: 10^scale × 1024^binaryPower.
-func parseSuffix(suffix string) (format Format, scale, binaryPower int, err error) {
+// interpretSuffix returns the format a suffix implies and the value it
+// multiplies by: 2^exponent when binary, else 10^exponent. As in Kubernetes,
+// an "e" exponent is read as 64 bits and kept in 32, so "1e4294967296" is 1.
+func interpretSuffix(suffix string) (format Format, binary bool, exponent int32, ok bool) {
 	if p, ok := decimalSuffixes[suffix]; ok {
-		return DecimalSI, p, 0, nil
+		return DecimalSI, false, p, true
 	}
 	if p, ok := binarySuffixes[suffix]; ok {
-		return BinarySI, 0, p, nil
+		return BinarySI, true, p, true
 	}
 	if len(suffix) > 1 && (suffix[0] == 'e' || suffix[0] == 'E') {
-		p, err := strconv.ParseInt(suffix[1:], 10, 32)
-		if err == nil {
-			return DecimalExponent, int(p), 0, nil
+		if p, err := strconv.ParseInt(suffix[1:], 10, 64); err == nil {
+			return DecimalExponent, false, int32(p), true
 		}
 	}
-	return "", 0, 0, ErrSuffix
+	return "", false, 0, false
 }
 
-// timesBinary returns value × 10^scale × 1024^power as a Quantity at the
-// coarsest exact scale ("1.5Ei" is 15 × 10^-1 × 2^60, which fits an int64
-// only once the 10 is divided out). A whole number past 2^63-1 is capped
-// there, as Kubernetes caps BinarySI quantities; a fractional one too long for
-// 18 digits keeps its leading digits, rounded up.
-func timesBinary(value int64, scale int, power int) (int64, int) {
-	if scale >= len(pow10) {
-		return math.MaxInt64, 0
+// parseInt64 is Kubernetes' fast path: a number with few enough digits that
+// value × suffix surely fits an int64, at a scale no finer than nano. It
+// reports false when the number needs parseBig. The text s is kept as the
+// quantity's string when it is already canonical: a DecimalSI or exponent
+// value whose scale is a multiple of 3 and whose digits neither start with 0
+// nor end in 000 ("1.500", "250m"), or a BinarySI value whose digits are not
+// a multiple of 8 ("8Gi" is rewritten as "8Gi", "1024Mi" is not kept).
+func parseInt64(s string, p scanned, format Format, binary bool, exponent int32) (Quantity, bool) {
+	const maxInt64Digits = 18
+	scale, mantissa, precision := int32(0), int64(1), int32(-1)
+	switch {
+	case !binary:
+		scale = exponent
+		precision = maxInt64Digits - int32(len(p.num)+len(p.denom))
+	case p.denom == "":
+		mantissa = 1 << exponent
+		// 2^10 takes about 3 decimal digits.
+		precision = 15 - int32(len(p.num)) - exponent*3/10 - 1
 	}
-	n := new(big.Int).Lsh(big.NewInt(value), uint(10*power))
-	if scale > 0 {
-		n.Mul(n, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(scale)), nil))
+	if precision < 0 {
+		return Quantity{}, false
+	}
+	scale -= int32(len(p.denom))
+	if scale < nanoScale {
+		return Quantity{}, false
+	}
+	digits := p.num + p.denom
+	v, err := strconv.ParseInt(digits, 10, 64)
+	if err != nil {
+		return Quantity{}, false
+	}
+	value, ok := mulInt(v, mantissa)
+	if !ok {
+		return Quantity{}, false
+	}
+	if p.negative {
+		value = -value
+	}
+	q := Quantity{value: value, scale: scale, format: format}
+	if binary {
+		if exponent%10 == 0 && v&0x07 != 0 {
+			q.s = s
+		}
+	} else if scale%3 == 0 && !strings.HasSuffix(digits, "000") && digits[0] != '0' {
+		q.s = s
+	}
+	return q, true
+}
+
+// maxBinary is 2^63-1, where Kubernetes caps a BinarySI quantity.
+var maxBinary = big.NewInt(1<<63 - 1)
+
+// parseBig is Kubernetes' arbitrary-precision path: the exact value, its
+// magnitude rounded up to a whole number of nano-units, capped at 2^63-1 for
+// BinarySI. A BinarySI value between 0 and 1 switches to DecimalSI.
+func parseBig(p scanned, format Format, binary bool, exponent int32) (Quantity, error) {
+	if strings.IndexFunc(p.number, func(r rune) bool { return r >= '0' && r <= '9' }) < 0 {
+		// "e-10": Kubernetes' decimal reader finds no digit in "".
+		return Quantity{}, ErrNumeric
+	}
+	n, _ := new(big.Int).SetString(p.num+p.denom, 10)
+	scale := -int64(len(p.denom))
+	if binary {
+		n.Lsh(n, uint(exponent))
+	} else {
+		scale += int64(exponent)
+	}
+	if n.Sign() != 0 && scale < nanoScale {
+		n = quoRoundUp(n, nanoScale-scale)
+		scale = nanoScale
+	}
+	if binary && n.Cmp(new(big.Int).Mul(maxBinary, pow10Big(-scale))) > 0 {
+		n.Set(maxBinary)
 		scale = 0
 	}
-	ten := big.NewInt(10)
-	for scale < 0 {
-		q, r := new(big.Int).QuoRem(n, ten, new(big.Int))
-		if r.Sign() != 0 {
-			if n.IsInt64() {
-				break
-			}
-			q.Add(q, big.NewInt(1))
-		}
-		n = q
-		scale++
+	if binary && n.Sign() != 0 && n.Cmp(pow10Big(-scale)) < 0 {
+		format = DecimalSI
 	}
-	if !n.IsInt64() {
-		return math.MaxInt64, 0
+	if p.negative {
+		n.Neg(n)
 	}
-	return n.Int64(), scale
+	return newBigQuantity(n, int32(scale), format), nil
+}
+
+// quoRoundUp returns ceil(n / 10^drop) for n > 0 and drop > 0: a quotient
+// below one unit is 1.
+func quoRoundUp(n *big.Int, drop int64) *big.Int {
+	if drop > int64(len(n.String())) {
+		return big.NewInt(1)
+	}
+	q, r := new(big.Int).QuoRem(n, pow10Big(drop), new(big.Int))
+	if r.Sign() != 0 {
+		q.Add(q, big.NewInt(1))
+	}
+	return q
+}
+
+// mulInt returns a × b and whether it did not overflow.
+func mulInt(a, b int64) (int64, bool) {
+	if a == 0 || b == 0 {
+		return 0, true
+	}
+	c := a * b
+	if c/b != a {
+		return 0, false
+	}
+	return c, true
 }

@@ -6,7 +6,10 @@
 // canonical.go.
 package resource
 
-import "math"
+import (
+	"math"
+	"math/big"
+)
 
 // Format is the family a quantity is written in. Kubernetes keeps it so that a
 // value read as "8Gi" is written back as "8Gi" and not as "8589934592".
@@ -21,22 +24,28 @@ const (
 	DecimalSI Format = "DecimalSI"
 )
 
-// Quantity is a fixed-point number: value × 10^scale, written in format.
+// Quantity is an exact decimal number: unscaled × 10^scale, written in format.
 //
-// Kubernetes stores an int64 with a base-10 scale and falls back to an
-// arbitrary-precision decimal when that overflows. kubesim keeps only the
-// int64 form, which is exact for every quantity a cluster uses (up to 18
-// significant digits at any scale, so "7Ei", "100E" and "1n" are all exact),
-// and keeps MilliValue, Cmp and Add free of allocation for the scheduler.
+// As in Kubernetes, the unscaled value is an int64 whenever it fits, so that
+// MilliValue, Cmp and Add stay free of allocation on the scheduler's hot path,
+// and an arbitrary-precision integer (big) when it does not: "10G" + "1n" is
+// 10000000000000000001n, which no int64 holds at the nano scale.
 //
-// Invariant: scale >= -9. Kubernetes rounds anything finer than a nano-unit
-// up to 1n when parsing, and so does kubesim.
+// Invariants: scale >= -9 (Kubernetes rounds anything finer than a nano-unit
+// up to 1n when parsing); big is nil whenever the unscaled value fits an int64,
+// and a big once set is never modified, so copies of a Quantity may share it.
 //
 // The zero Quantity is 0.
 type Quantity struct {
 	value  int64
+	big    *big.Int
 	scale  int32
 	format Format
+	// s is the text the quantity was parsed from, kept when that text is
+	// already in canonical shape ("1.500", "500m", "8Gi"): Kubernetes prints
+	// and serialises such a quantity exactly as typed, and forgets the text as
+	// soon as arithmetic changes the value.
+	s string
 }
 
 // nanoScale is the finest scale a Quantity holds.
@@ -53,17 +62,39 @@ func NewMilliQuantity(milli int64, format Format) Quantity {
 	return Quantity{value: milli, scale: -3, format: format}
 }
 
+// newBigQuantity returns n × 10^scale, holding n as an int64 when it fits.
+func newBigQuantity(n *big.Int, scale int32, format Format) Quantity {
+	if n.IsInt64() {
+		return Quantity{value: n.Int64(), scale: scale, format: format}
+	}
+	return Quantity{big: n, scale: scale, format: format}
+}
+
+// unscaled returns the unscaled value as a big.Int the caller must not modify.
+func (q Quantity) unscaled() *big.Int {
+	if q.big != nil {
+		return q.big
+	}
+	return big.NewInt(q.value)
+}
+
 // MilliValue returns ceil(q × 1000), the unit the scheduler sums CPU in.
 // Values finer than a milli-unit round away from zero as in Kubernetes ("1n"
-// is 1m); values too large for an int64 saturate.
+// is 1m).
+//
+// Simplified: values too large for an int64 saturate, where Kubernetes
+// returns a wrapped or zero value.
 func (q Quantity) MilliValue() int64 { return q.scaledValue(-3) }
 
 // Value returns ceil(q), rounding away from zero as Kubernetes does ("500m"
-// is 1); values too large for an int64 saturate.
+// is 1); values too large for an int64 saturate, as with MilliValue.
 func (q Quantity) Value() int64 { return q.scaledValue(0) }
 
 // scaledValue returns q in units of 10^scale, rounded away from zero.
 func (q Quantity) scaledValue(scale int32) int64 {
+	if q.big != nil {
+		return bigScaledValue(q.big, int64(q.scale)-int64(scale))
+	}
 	diff := int64(q.scale) - int64(scale)
 	if diff >= 0 {
 		if v, ok := scaleUp(q.value, diff); ok {
@@ -78,17 +109,14 @@ func (q Quantity) scaledValue(scale int32) int64 {
 }
 
 // IsZero reports whether q is zero, whatever its format.
-func (q Quantity) IsZero() bool { return q.value == 0 }
+func (q Quantity) IsZero() bool { return q.big == nil && q.value == 0 }
 
 // Sign returns -1, 0 or 1.
 func (q Quantity) Sign() int {
-	switch {
-	case q.value < 0:
-		return -1
-	case q.value > 0:
-		return 1
+	if q.big != nil {
+		return q.big.Sign()
 	}
-	return 0
+	return cmpInt(q.value, 0)
 }
 
 // Cmp returns -1, 0 or 1 as q is less than, equal to or greater than y. The
@@ -98,87 +126,94 @@ func (q Quantity) Cmp(y Quantity) int {
 	if qs != ys || qs == 0 {
 		return cmpInt(int64(qs), int64(ys))
 	}
-	switch {
-	case q.scale == y.scale:
-		return cmpInt(q.value, y.value)
-	case q.scale > y.scale:
-		v, ok := scaleUp(q.value, int64(q.scale)-int64(y.scale))
-		if !ok {
-			// |q| is beyond int64 at y's scale, so it is the larger magnitude.
-			return qs
+	if q.big == nil && y.big == nil {
+		switch {
+		case q.scale == y.scale:
+			return cmpInt(q.value, y.value)
+		case q.scale > y.scale:
+			if v, ok := scaleUp(q.value, int64(q.scale)-int64(y.scale)); ok {
+				return cmpInt(v, y.value)
+			}
+		default:
+			if v, ok := scaleUp(y.value, int64(y.scale)-int64(q.scale)); ok {
+				return cmpInt(q.value, v)
+			}
 		}
-		return cmpInt(v, y.value)
-	default:
-		v, ok := scaleUp(y.value, int64(y.scale)-int64(q.scale))
-		if !ok {
-			return -qs
-		}
-		return cmpInt(q.value, v)
 	}
+	// Compare the positions of the leading digits first, so that "1e999999"
+	// against "1" never builds a million-digit number.
+	if oq, oy := q.order(), y.order(); oq != oy {
+		return qs * cmpInt(oq, oy)
+	}
+	a, b, _ := alignBig(q, y)
+	return a.Cmp(b)
 }
 
 // Equal reports whether q and y are the same number (Cmp == 0).
 func (q Quantity) Equal(y Quantity) bool { return q.Cmp(y) == 0 }
 
-// Add sets q to q + y. As in Kubernetes, a zero q takes y's format, so
-// summing "1Gi" requests into an empty Quantity prints in Gi.
+// Add sets q to q + y, exactly. As in Kubernetes, a zero q takes y's format,
+// so summing "1Gi" requests into an empty Quantity prints in Gi.
 func (q *Quantity) Add(y Quantity) {
-	if q.value == 0 {
+	q.s = ""
+	if q.IsZero() {
 		q.format = y.format
 	}
-	q.add(y.value, y.scale)
+	q.add(y, false)
 }
 
-// Sub sets q to q - y. A zero q takes y's format, as with Add.
+// Sub sets q to q - y, exactly. A zero q takes y's format, as with Add.
 func (q *Quantity) Sub(y Quantity) {
-	if q.value == 0 {
+	q.s = ""
+	if q.IsZero() {
 		q.format = y.format
 	}
-	if y.value == math.MinInt64 {
-		// -MinInt64 does not exist; lose the last digit instead.
-		q.add(-scaleDown(y.value, 1), y.scale+1)
-		return
-	}
-	q.add(-y.value, y.scale)
+	q.add(y, true)
 }
 
 // Neg sets q to -q.
 func (q *Quantity) Neg() {
-	if q.value == math.MinInt64 {
-		q.value, q.scale = scaleDown(q.value, 1), q.scale+1
+	q.s = ""
+	if q.big == nil && q.value != math.MinInt64 {
+		q.value = -q.value
+		return
 	}
-	q.value = -q.value
+	*q = newBigQuantity(new(big.Int).Neg(q.unscaled()), q.scale, q.format)
 }
 
-// add sets q to q + value × 10^scale. It is exact whenever the result fits in
-// an int64 at the finer of the two scales. Otherwise (sums near 10^19 units of
-// the finer scale) it gives up the last digits, rounding away from zero, where
-// Kubernetes would switch to arbitrary precision.
-func (q *Quantity) add(value int64, scale int32) {
-	if value == 0 {
+// add sets q to q + y (q - y when negate) at the finer of the two scales. It
+// stays in int64 arithmetic when the result fits there and moves to big
+// integers when it does not, so it is always exact.
+func (q *Quantity) add(y Quantity, negate bool) {
+	if y.IsZero() {
 		return
 	}
-	if q.value == 0 {
-		q.value, q.scale = value, scale
-		return
-	}
-	lo, hi := min(q.scale, scale), max(q.scale, scale)
-	a, aok := scaleUp(q.value, int64(q.scale)-int64(lo))
-	b, bok := scaleUp(value, int64(scale)-int64(lo))
-	if aok && bok {
-		if sum, ok := addInt(a, b); ok {
-			q.value, q.scale = sum, lo
+	if q.big == nil && y.big == nil && !(negate && y.value == math.MinInt64) {
+		yv := y.value
+		if negate {
+			yv = -yv
+		}
+		if q.value == 0 {
+			q.value, q.scale = yv, y.scale
 			return
 		}
-	}
-	for s := hi; ; s++ {
-		a := scaleDown(q.value, int64(s)-int64(q.scale))
-		b := scaleDown(value, int64(s)-int64(scale))
-		if sum, ok := addInt(a, b); ok {
-			q.value, q.scale = sum, s
-			return
+		lo := min(q.scale, y.scale)
+		a, aok := scaleUp(q.value, int64(q.scale)-int64(lo))
+		b, bok := scaleUp(yv, int64(y.scale)-int64(lo))
+		if aok && bok {
+			if sum, ok := addInt(a, b); ok {
+				q.value, q.scale = sum, lo
+				return
+			}
 		}
 	}
+	a, b, lo := alignBig(*q, y)
+	if negate {
+		a.Sub(a, b)
+	} else {
+		a.Add(a, b)
+	}
+	*q = newBigQuantity(a, lo, q.format)
 }
 
 // pow10 holds 10^0 .. 10^18, every power of ten an int64 holds.

@@ -84,10 +84,12 @@ func NameIsPathSegment(name string, prefix bool) []string {
 }
 
 // maskTrailingDash lets a generateName prefix such as "nginx-" pass a rule that forbids a trailing
-// '-': the generated suffix will follow it.
+// '-': the generated suffix will follow it. Kubernetes replaces the last two characters, not just the
+// dash, with one "a" (apimachinery's validation.maskTrailingDash), so "a_-" passes and a prefix may be
+// one character longer than a name.
 func maskTrailingDash(name string, prefix bool) string {
 	if prefix && len(name) > 1 && strings.HasSuffix(name, "-") {
-		return name[:len(name)-1] + "a"
+		return name[:len(name)-2] + "a"
 	}
 	return name
 }

@@ -53,3 +53,12 @@ func TestGenerateNamePrefixMayEndInDash(t *testing.T) {
 	assert.NotEmpty(t, NameIsDNSSubdomain("nginx-", false))
 	assert.NotEmpty(t, NameIsDNSSubdomain("Nginx-", true))
 }
+
+// Kubernetes masks the last two characters of a prefix ending in '-' with one "a", so the character
+// before the dash is never checked and the prefix may be one character longer than a name.
+func TestGenerateNameMaskCoversTheLastTwoCharacters(t *testing.T) {
+	assert.Empty(t, NameIsDNSSubdomain("web_-", true))
+	assert.Empty(t, NameIsDNSLabel(longName(63)+"-", true))
+	assert.NotEmpty(t, NameIsDNSLabel(longName(64)+"-", true))
+	assert.NotEmpty(t, NameIsDNSLabel("web_-", false))
+}

@@ -54,6 +54,11 @@ func ValidateObjectMeta(meta *api.ObjectMeta, namespaced bool, nameFn ValidateNa
 	errs = append(errs, ValidateAnnotations(meta.Annotations, path.Child("annotations"))...)
 	errs = append(errs, validateOwnerReferences(meta.OwnerReferences, path.Child("ownerReferences"))...)
 	errs = append(errs, validateFinalizers(meta.Finalizers, path.Child("finalizers"))...)
+	// k8s.io/kubernetes' core validation adds its finalizer rule after apimachinery's checks, one
+	// error per finalizer at its index.
+	for i, f := range meta.Finalizers {
+		errs = append(errs, validateKubeFinalizerName(f, path.Child("finalizers").Index(i))...)
+	}
 	return errs
 }
 
@@ -64,7 +69,8 @@ func validateOwnerReferences(refs []api.OwnerReference, path *field.Path) field.
 	var errs field.ErrorList
 	firstController := ""
 	for _, ref := range refs {
-		if !hasVersion(ref.APIVersion) {
+		group, version := splitAPIVersion(ref.APIVersion)
+		if version == "" {
 			errs = append(errs, field.Invalid(path.Child("apiVersion"), ref.APIVersion, "version must not be empty"))
 		}
 		if ref.Kind == "" {
@@ -76,7 +82,7 @@ func validateOwnerReferences(refs []api.OwnerReference, path *field.Path) field.
 		if ref.UID == "" {
 			errs = append(errs, field.Invalid(path.Child("uid"), ref.UID, "must not be empty"))
 		}
-		if ref.APIVersion == "v1" && ref.Kind == "Event" {
+		if group == "" && version == "v1" && ref.Kind == "Event" {
 			errs = append(errs, field.Invalid(path, ref, "/v1, Kind=Event is disallowed from being an owner"))
 		}
 		if ref.Controller == nil || !*ref.Controller {
@@ -94,13 +100,13 @@ func validateOwnerReferences(refs []api.OwnerReference, path *field.Path) field.
 	return errs
 }
 
-// validateFinalizers checks finalizer names: qualified names, and either one of Kubernetes' own or
-// domain-prefixed; orphan and foregroundDeletion contradict each other.
+// validateFinalizers is apimachinery's finalizer check: qualified names, and orphan and
+// foregroundDeletion contradict each other.
 func validateFinalizers(finalizers []string, path *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	var orphan, foreground bool
 	for _, f := range finalizers {
-		errs = append(errs, validateFinalizerName(f, path)...)
+		errs = append(errs, validateName(labels.IsQualifiedName, f, path)...)
 		orphan = orphan || f == finalizerOrphanDependents
 		foreground = foreground || f == finalizerDeleteDependents
 	}
@@ -111,21 +117,28 @@ func validateFinalizers(finalizers []string, path *field.Path) field.ErrorList {
 	return errs
 }
 
+// validateFinalizerName checks one finalizer name, as a Namespace's spec.finalizers are checked: a
+// qualified name, and either one of Kubernetes' own or domain-prefixed.
 func validateFinalizerName(name string, path *field.Path) field.ErrorList {
-	errs := validateName(labels.IsQualifiedName, name, path)
-	if !strings.Contains(name, "/") && !slices.Contains(standardFinalizers, name) {
-		errs = append(errs, field.Invalid(path, name, "name is neither a standard finalizer name nor is it fully qualified"))
-	}
-	return errs
+	return append(validateName(labels.IsQualifiedName, name, path), validateKubeFinalizerName(name, path)...)
 }
 
-// hasVersion reports whether an apiVersion ("v1", "apps/v1") names a version.
-func hasVersion(apiVersion string) bool {
+// validateKubeFinalizerName requires a finalizer without a domain to be one of Kubernetes' own.
+func validateKubeFinalizerName(name string, path *field.Path) field.ErrorList {
+	if !strings.Contains(name, "/") && !slices.Contains(standardFinalizers, name) {
+		return field.ErrorList{field.Invalid(path, name, "name is neither a standard finalizer name nor is it fully qualified")}
+	}
+	return nil
+}
+
+// splitAPIVersion reads an apiVersion as Kubernetes' schema.ParseGroupVersion does: "v1" is the
+// core group, "apps/v1" and "/v1" have a group part, and anything with more slashes has no version.
+func splitAPIVersion(apiVersion string) (group, version string) {
 	switch parts := strings.Split(apiVersion, "/"); len(parts) {
 	case 1:
-		return parts[0] != ""
+		return "", parts[0]
 	case 2:
-		return parts[1] != ""
+		return parts[0], parts[1]
 	}
-	return false
+	return "", ""
 }

@@ -53,8 +53,13 @@ func TestObjectMetaValidation(t *testing.T) {
 		{"an Event as owner", func(m *api.ObjectMeta) {
 			m.OwnerReferences = []api.OwnerReference{{APIVersion: "v1", Kind: "Event", Name: "e", UID: "1"}}
 		}, true, []wantErr{{"metadata.ownerReferences", field.ErrorTypeInvalid}}},
+		// "/v1" is the core group too, as schema.ParseGroupVersion reads it.
+		{"an Event owner written /v1", func(m *api.ObjectMeta) {
+			m.OwnerReferences = []api.OwnerReference{{APIVersion: "/v1", Kind: "Event", Name: "e", UID: "1"}}
+		}, true, []wantErr{{"metadata.ownerReferences", field.ErrorTypeInvalid}}},
+		// k8s.io/kubernetes' core validation names the finalizer by its index.
 		{"an unqualified non-standard finalizer", func(m *api.ObjectMeta) { m.Finalizers = []string{"cleanup"} }, true,
-			[]wantErr{{"metadata.finalizers", field.ErrorTypeInvalid}}},
+			[]wantErr{{"metadata.finalizers[0]", field.ErrorTypeInvalid}}},
 		{"a qualified finalizer and a standard one", func(m *api.ObjectMeta) {
 			m.Finalizers = []string{"example.com/cleanup", "foregroundDeletion"}
 		}, true, nil},
