@@ -20,12 +20,16 @@ import (
 )
 
 // Apply decodes a manifest (YAML or JSON, one or more documents, strictly: an unknown field is an
-// error naming its path) and creates each object, or updates it if it exists.
+// error naming its path) and creates each object, or updates it if it exists. A valid Kubernetes field
+// that kubesim does not simulate is dropped with a warning, printed as kubectl prints the server's.
 func (k *Kubectl) Apply(ctx context.Context, manifest []byte) ([]api.Object, error) {
-	objs, err := api.Decode(manifest)
+	objs, warnings, err := api.DecodeWithWarnings(manifest)
 	if err != nil {
 		k.say("apply", "", "kubectl apply -f: %v", err)
 		return nil, k.Report(apierrors.NewBadRequest(err.Error()))
+	}
+	for _, w := range warnings {
+		k.say("warning", "", "Warning: %s", w)
 	}
 	var out []api.Object
 	for _, obj := range objs {

@@ -21,4 +21,5 @@ var ZH = trace.Catalog{
 	"kubectl set image deployment/%s %s=%s":               "执行 kubectl set image deployment/%s %s=%s",
 	"evicting pod %s/%s":                                  "正在驱逐 Pod %s/%s",
 	"ignoring DaemonSet-managed pod %s/%s":                "跳过 DaemonSet 管理的 Pod %s/%s",
+	"Warning: %s":                                         "警告：%s",
 }
