@@ -36,6 +36,16 @@ func until(ctx context.Context, s *sim.Session, within time.Duration, conditions
 	return s.Until(ctx, within, conds...)
 }
 
+// settled runs the cluster until ok holds, for at most a minute of cluster time, and reports whether
+// it did. A sign read right after a wait is where the story stands in step mode (ok already holds and
+// nothing runs); in real time the components may still be on their way (a status write, an event, a
+// binding a moment behind the object the wait looked at), so the sign is read once they have arrived,
+// and a sign that never comes is read as it stands after that minute.
+func settled(ctx context.Context, s *sim.Session, ok func() bool) bool {
+	met, err := s.Wait(ctx, sim.Check("the cluster settles", func() (bool, error) { return ok(), nil }), time.Minute, 0)
+	return met && err == nil
+}
+
 // apply is kubectl apply -f of a manifest; a refusal is an unmet sign, and it returns false.
 func apply(ctx context.Context, s *sim.Session, manifest string) bool {
 	if _, err := s.Kubectl.Apply(ctx, []byte(manifest)); err != nil {
