@@ -46,6 +46,17 @@ func settled(ctx context.Context, s *sim.Session, ok func() bool) bool {
 	return met && err == nil
 }
 
+// lateness is how much later than its due time a timed action may come: none in step mode, where a
+// timer fires at its instant; in real time a loaded machine delays every goroutine, and a sped-up
+// clock turns each millisecond of delay into many of cluster time. A sign that something happened
+// not before its time holds either way; "and not much after" holds only within this margin.
+func lateness(s *sim.Session) time.Duration {
+	if s.Config.Mode == sim.StepMode {
+		return 0
+	}
+	return time.Minute
+}
+
 // apply is kubectl apply -f of a manifest; a refusal is an unmet sign, and it returns false.
 func apply(ctx context.Context, s *sim.Session, manifest string) bool {
 	if _, err := s.Kubectl.Apply(ctx, []byte(manifest)); err != nil {
