@@ -627,12 +627,12 @@ func sortedKeys[V any](m map[string]V) []string {
 // ZH translates the lines a scenario file's steps record (--lang zh); every scenario that Parse
 // returns carries it.
 var ZH = trace.Catalog{
-	"letting %s of cluster time pass":              "让集群时间流逝 %s",
-	"waiting until %s (at most %s)":                "等待直到 %s（最多 %s）",
-	"%s (after %d steps, %s)":                      "%s（经过 %d 步，%s）",
-	"%s: still not, after %d steps and %s":         "%s：经过 %d 步和 %s，仍未达成",
-	"%s: still not, after %d steps and %s: saw %s": "%s：经过 %d 步和 %s，仍未达成：看到的是 %s",
-	"%s (saw %s)":                         "%s（看到的是 %s）",
-	"line %d: %s failed: %v":              "第 %d 行：%s 失败：%v",
-	"No resources found in %s namespace.": "No resources found in %s namespace.",
+	"letting %s of cluster time pass":                 "让集群时间流逝 %s",
+	"waiting until %s (at most %s)":                   "等待直到 %s（最多 %s）",
+	"%s %s (after %d steps, %s)":                      "%s %s（经过 %d 步，%s）",
+	"%s %s: still not, after %d steps and %s":         "%s %s：经过 %d 步和 %s，仍未达成",
+	"%s %s: still not, after %d steps and %s: saw %s": "%s %s：经过 %d 步和 %s，仍未达成：看到的是 %s",
+	"%s %s (saw %s)":                                  "%s %s（看到的是 %s）",
+	"%s line %d: %s failed: %v":                       "%s 第 %d 行：%s 失败：%v",
+	"No resources found in %s namespace.":             "No resources found in %s namespace.",
 }

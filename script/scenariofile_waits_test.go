@@ -109,3 +109,35 @@ func TestExampleScenarioFilesFailWhenTheirClaimIsBroken(t *testing.T) {
 		assert.Regexp(t, `deployment nginx complete: still not, after \d+ steps and 5m: saw deployment nginx: 3/3 ready, 3 up-to-date, 3 available, generation 2 not yet observed \(1\)`, err.Error())
 	})
 }
+
+// Every line a scenario file's steps add to the story has its Chinese (--lang zh), the signs that
+// fail included: play the examples, whole and broken, and look up each line kubesim records.
+func TestScenarioFileLinesHaveChinese(t *testing.T) {
+	cat := sim.Catalog(script.ZH)
+	files := map[string]string{"broken self-healing": "self-healing.yaml", "rolling-update": "rolling-update.yaml"}
+	for name, file := range files {
+		data, err := os.ReadFile("../examples/scenarios/" + file)
+		require.NoError(t, err)
+		text := string(data)
+		if strings.HasPrefix(name, "broken") {
+			text = strings.Replace(text, "  - delete: pod/nginx-*", "  - fault: stop replicaset-controller\n  - delete: pod/nginx-*", 1)
+		}
+		sc, err := script.Parse([]byte(text+"  - expect: pods count 0\n"), "../examples/scenarios")
+		require.NoError(t, err)
+		ctx := context.Background()
+		cfg := sc.Cluster
+		cfg.Mode, cfg.Seed, cfg.KeepTrace = sim.StepMode, 1, true
+		c, err := sim.New(ctx, cfg)
+		require.NoError(t, err)
+		require.Error(t, sc.Run(ctx, sim.NewSession(c)))
+		for _, e := range c.Trace.Events() {
+			if e.Component != "kubesim" {
+				continue
+			}
+			format, _ := e.Format()
+			_, ok := cat[format]
+			assert.True(t, ok, "%s: no Chinese for %q", name, format)
+		}
+		c.Close()
+	}
+}
