@@ -157,7 +157,11 @@ func expectOwnerChain(ctx context.Context, s *sim.Session) bool {
 	return true
 }
 
+// replicaSetNames lists the ReplicaSets' names, or says there are none.
 func replicaSetNames(rss []*api.ReplicaSet) string {
+	if len(rss) == 0 {
+		return "(none)"
+	}
 	names := ""
 	for i, rs := range rss {
 		if i > 0 {
