@@ -36,6 +36,27 @@ func until(ctx context.Context, s *sim.Session, within time.Duration, conditions
 	return s.Until(ctx, within, conds...)
 }
 
+// settled runs the cluster until ok holds, for at most a minute of cluster time, and reports whether
+// it did. A sign read right after a wait is where the story stands in step mode (ok already holds and
+// nothing runs); in real time the components may still be on their way (a status write, an event, a
+// binding a moment behind the object the wait looked at), so the sign is read once they have arrived,
+// and a sign that never comes is read as it stands after that minute.
+func settled(ctx context.Context, s *sim.Session, ok func() bool) bool {
+	met, err := s.Wait(ctx, sim.Check("the cluster settles", func() (bool, error) { return ok(), nil }), time.Minute, 0)
+	return met && err == nil
+}
+
+// lateness is how much later than its due time a timed action may come: none in step mode, where a
+// timer fires at its instant; in real time a loaded machine delays every goroutine, and a sped-up
+// clock turns each millisecond of delay into many of cluster time. A sign that something happened
+// not before its time holds either way; "and not much after" holds only within this margin.
+func lateness(s *sim.Session) time.Duration {
+	if s.Config.Mode == sim.StepMode {
+		return 0
+	}
+	return time.Minute
+}
+
 // apply is kubectl apply -f of a manifest; a refusal is an unmet sign, and it returns false.
 func apply(ctx context.Context, s *sim.Session, manifest string) bool {
 	if _, err := s.Kubectl.Apply(ctx, []byte(manifest)); err != nil {

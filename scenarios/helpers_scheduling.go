@@ -61,6 +61,30 @@ func schedFailedScheduling(ctx context.Context, s *sim.Session, pod, want string
 	return false
 }
 
+// schedStuck finds the pod that is Pending for the reason want: unbound, PodScheduled=False with a
+// message starting with want, and a FailedScheduling event that says so. label names it, or else
+// says what was seen instead (the unbound pods, or that none is Pending), so that a failed sign
+// never shows an empty name.
+func schedStuck(ctx context.Context, s *sim.Session, pods []*api.Pod, want string) (stuck, label string) {
+	var unbound []string
+	for _, p := range pods {
+		if p.Spec.NodeName != "" {
+			continue
+		}
+		unbound = append(unbound, p.Name)
+		if schedUnschedulable(p, want) && schedFailedScheduling(ctx, s, p.Name, want) {
+			stuck = p.Name
+		}
+	}
+	switch {
+	case stuck != "":
+		return stuck, stuck
+	case len(unbound) == 0:
+		return "", "no pod is Pending"
+	}
+	return "", strings.Join(unbound, ", ") + " (not yet Unschedulable with that message)"
+}
+
 // schedPlacement counts the bound pods per node: "node-1: 2, node-2: 1" (nodes in name order), and
 // how many are not bound.
 func schedPlacement(pods []*api.Pod) (perNode map[string]int, text string, pending int) {

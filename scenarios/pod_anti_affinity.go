@@ -53,18 +53,22 @@ func runPodAntiAffinity(ctx context.Context, s *sim.Session) error {
 	if !until(ctx, s, 0, "pods -l app=web-ha count 4") {
 		return s.Err()
 	}
-	pods := objectsNow[api.Pod](ctx, s, "default", "app=web-ha")
-	perNode, placement, pending := schedPlacement(pods)
+	const antiAffinity = "0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules."
+	var (
+		perNode            map[string]int
+		placement          string
+		pending            int
+		stuck, stuckOrSeen string
+	)
+	settled(ctx, s, func() bool {
+		pods := objectsNow[api.Pod](ctx, s, "default", "app=web-ha")
+		perNode, placement, pending = schedPlacement(pods)
+		stuck, stuckOrSeen = schedStuck(ctx, s, pods, antiAffinity)
+		return len(perNode) == 3 && pending == 1 && stuck != ""
+	})
 	s.Expect(len(perNode) == 3 && perNode["node-1"] == 1 && perNode["node-2"] == 1 && perNode["node-3"] == 1,
 		"3 replicas are bound, one per node (%s)", placement)
-	const antiAffinity = "0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules."
-	stuck := ""
-	for _, p := range pods {
-		if p.Spec.NodeName == "" && schedUnschedulable(p, antiAffinity) && schedFailedScheduling(ctx, s, p.Name, antiAffinity) {
-			stuck = p.Name
-		}
-	}
-	s.Expect(pending == 1 && stuck != "", "the fourth, %s, stays Pending: FailedScheduling %s", stuck, antiAffinity)
+	s.Expect(pending == 1 && stuck != "", "the fourth, %s, stays Pending: FailedScheduling %s", stuckOrSeen, antiAffinity)
 
 	s.Step("Time passes: nothing changes for it (it waits in unschedulablePods for a node or a replica to go)")
 	if err := s.Driver.Advance(ctx, 30*time.Second); err != nil {

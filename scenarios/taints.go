@@ -5,6 +5,7 @@
 package scenarios
 
 import (
+	"cmp"
 	"context"
 	"strings"
 
@@ -90,13 +91,16 @@ func runTaints(ctx context.Context, s *sim.Session) error {
 	}
 	const gpuTaint = "node(s) had untolerated taint {nvidia.com/gpu: present}"
 	const cpTaint = "node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }"
-	trainer := objectNow[api.Pod](ctx, s, "default", "trainer")
+	var trainer *api.Pod
 	msg := ""
-	if c := schedCondition(trainer); c != nil {
-		msg = c.Message
+	bothTaints := func() bool { // the pod's condition may trail the event in real time
+		trainer, msg = objectNow[api.Pod](ctx, s, "default", "trainer"), ""
+		if c := schedCondition(trainer); c != nil {
+			msg = c.Message
+		}
+		return schedUnschedulable(trainer, "0/4 nodes are available:") && strings.Contains(msg, "1 "+gpuTaint) && strings.Contains(msg, "1 "+cpTaint)
 	}
-	s.Expect(schedUnschedulable(trainer, "0/4 nodes are available:") && strings.Contains(msg, "1 "+gpuTaint) && strings.Contains(msg, "1 "+cpTaint),
-		"kubectl describe pod trainer: Pending, FailedScheduling names both taints: %s", msg)
+	s.Expect(settled(ctx, s, bothTaints), "kubectl describe pod trainer: Pending, FailedScheduling names both taints: %s", cmp.Or(msg, "(no PodScheduled condition)"))
 	s.Expect(strings.Contains(msg, "2 node(s) didn't match Pod's node affinity/selector"),
 		"and the two workers are rejected by its nodeSelector")
 

@@ -71,17 +71,19 @@ func runTopologySpread(ctx context.Context, s *sim.Session) error {
 	if !until(ctx, s, 0, "event FailedScheduling for pod/spread-*") || !until(ctx, s, 0, "pods -l app=spread count 8") {
 		return s.Err()
 	}
-	pods := objectsNow[api.Pod](ctx, s, "default", "app=spread")
-	perNode, placement, pending := schedPlacement(pods)
-	s.Expect(perNode["node-1"] == 3 && pending == 1, "the seventh replica went to node-1 (zone-a 3, the others 2: skew 1), the eighth is Pending (%s)", placement)
 	const skewed = "0/3 nodes are available: 1 node(s) didn't match pod topology spread constraints, 2 node(s) were unschedulable."
-	stuck := ""
-	for _, p := range pods {
-		if schedUnschedulable(p, skewed) && schedFailedScheduling(ctx, s, p.Name, skewed) {
-			stuck = p.Name
-		}
-	}
-	s.Expect(stuck != "", "%s: FailedScheduling %s (zone-a would hold 4 against 2)", stuck, skewed)
+	var (
+		pending            int
+		stuck, stuckOrSeen string
+	)
+	settled(ctx, s, func() bool {
+		pods := objectsNow[api.Pod](ctx, s, "default", "app=spread")
+		perNode, placement, pending = schedPlacement(pods)
+		stuck, stuckOrSeen = schedStuck(ctx, s, pods, skewed)
+		return perNode["node-1"] == 3 && pending == 1 && stuck != ""
+	})
+	s.Expect(perNode["node-1"] == 3 && pending == 1, "the seventh replica went to node-1 (zone-a 3, the others 2: skew 1), the eighth is Pending (%s)", placement)
+	s.Expect(stuck != "", "%s: FailedScheduling %s (zone-a would hold 4 against 2)", stuckOrSeen, skewed)
 
 	s.Step("kubectl uncordon node-2: zone-b takes pods again")
 	if err := s.Kubectl.Uncordon(ctx, "node-2"); err != nil {

@@ -212,6 +212,101 @@ func (o *objectCondition) Met(ctx context.Context, c *sim.Cluster) (bool, error)
 	return o.every, nil
 }
 
+// Seen says what the matching objects are, as kubectl get shows them: "3 pods: 2 Running, 1
+// ImagePullBackOff", "deployment nginx: 2/3 ready, 3 up-to-date, 2 available", "node-2 NotReady".
+func (o *objectCondition) Seen(ctx context.Context, c *sim.Cluster) (string, error) {
+	objs, err := c.Objects(ctx, o.res, o.namespace, o.selector, o.name)
+	if err != nil || len(objs) == 0 {
+		return "no " + o.res.Name, err
+	}
+	var states []string
+	for _, obj := range objs {
+		switch obj := obj.(type) {
+		case *api.Pod:
+			states = append(states, podStatus(obj))
+		case *api.Deployment:
+			states = append(states, deploymentStatus(obj))
+		case *api.Node:
+			states = append(states, obj.Name+" "+nodeStatus(obj))
+		default:
+			states = append(states, obj.GetObjectMeta().Name)
+		}
+	}
+	if o.res.Name != "pods" {
+		return strings.Join(states, ", "), nil
+	}
+	counts := map[string]int{}
+	for _, st := range states {
+		counts[st]++
+	}
+	var parts []string
+	for _, st := range sortedKeys(counts) {
+		parts = append(parts, fmt.Sprintf("%d %s", counts[st], st))
+	}
+	noun := "pods"
+	if len(objs) == 1 {
+		noun = "pod"
+	}
+	return fmt.Sprintf("%d %s: %s", len(objs), noun, strings.Join(parts, ", ")), nil
+}
+
+// podStatus is the STATUS column of kubectl get pods (Terminating, a container's waiting or
+// terminated reason, the pod's reason, else its phase), with whether it is bound and Ready.
+func podStatus(p *api.Pod) string {
+	status := string(p.Status.Phase)
+	if p.Status.Reason != "" {
+		status = p.Status.Reason
+	}
+	for _, cs := range p.Status.ContainerStatuses {
+		switch {
+		case cs.State.Waiting != nil && cs.State.Waiting.Reason != "":
+			status = cs.State.Waiting.Reason
+		case cs.State.Terminated != nil && cs.State.Terminated.Reason != "":
+			status = cs.State.Terminated.Reason
+		}
+	}
+	switch {
+	case p.DeletionTimestamp != nil:
+		return "Terminating"
+	case p.Spec.NodeName == "":
+		return status + " (unscheduled)"
+	case p.Status.Phase == api.PodRunning && !podIs(p, "ready", ""):
+		return status + " (not ready)"
+	}
+	return status
+}
+
+// deploymentStatus is kubectl get deployment's READY, UP-TO-DATE and AVAILABLE, and whether the
+// controller has seen the latest spec.
+func deploymentStatus(d *api.Deployment) string {
+	want := int32(1)
+	if d.Spec.Replicas != nil {
+		want = *d.Spec.Replicas
+	}
+	st := d.Status
+	s := fmt.Sprintf("deployment %s: %d/%d ready, %d up-to-date, %d available", d.Name, st.ReadyReplicas, want, st.UpdatedReplicas, st.AvailableReplicas)
+	if st.ObservedGeneration < d.Generation {
+		s += fmt.Sprintf(", generation %d not yet observed (%d)", d.Generation, st.ObservedGeneration)
+	}
+	return s
+}
+
+// nodeStatus is kubectl get nodes' STATUS: Ready, NotReady or Unknown, and SchedulingDisabled.
+func nodeStatus(n *api.Node) string {
+	status := "Unknown"
+	for _, c := range n.Status.Conditions {
+		if c.Type == api.NodeReady && c.Status == api.ConditionTrue {
+			status = "Ready"
+		} else if c.Type == api.NodeReady && c.Status == api.ConditionFalse {
+			status = "NotReady"
+		}
+	}
+	if n.Spec.Unschedulable {
+		status += ",SchedulingDisabled"
+	}
+	return status
+}
+
 // holds reports whether one object is in the state pred names.
 func holds(obj api.Object, pred, arg string) bool {
 	switch o := obj.(type) {
@@ -310,6 +405,10 @@ type eventCondition struct {
 	object    *api.Resource // the involved object's kind, or nil for any
 	name      string        // the involved object's name (a prefix ending in *), with object
 	namespace string
+	// after, when set, is etcd's revision just before the scenario file's step on afterLine acted:
+	// only an Event written after it (recorded since, or its count grown since) counts.
+	after     int64
+	afterLine int
 }
 
 func parseEventCondition(s string, words []string, namespace string) (sim.Condition, error) {
@@ -370,10 +469,29 @@ func (e *eventCondition) String() string {
 }
 
 func (e *eventCondition) Met(ctx context.Context, c *sim.Cluster) (bool, error) {
+	recent, _, err := e.matching(ctx, c)
+	return recent > 0, err
+}
+
+// Seen says that no such Event was written since the action, and how many from before it were left
+// out: "none since line 19 (1 from before it)".
+func (e *eventCondition) Seen(ctx context.Context, c *sim.Cluster) (string, error) {
+	recent, older, err := e.matching(ctx, c)
+	switch {
+	case err != nil || recent > 0:
+		return "", err
+	case e.afterLine == 0:
+		return "no such event", nil
+	}
+	return fmt.Sprintf("none since line %d (%d from before it)", e.afterLine, older), nil
+}
+
+// matching counts the Events that match: those written after e.after, and those from before.
+func (e *eventCondition) matching(ctx context.Context, c *sim.Cluster) (recent, older int, err error) {
 	events, _ := api.ResourceFor("events")
 	objs, err := c.Objects(ctx, events, e.namespace, "", "")
 	if err != nil {
-		return false, err
+		return 0, 0, err
 	}
 	for _, obj := range objs {
 		ev := obj.(*api.Event)
@@ -383,9 +501,15 @@ func (e *eventCondition) Met(ctx context.Context, c *sim.Cluster) (bool, error) 
 		if e.object != nil && (ev.InvolvedObject.Kind != e.object.Kind || !sim.MatchName(e.name, ev.InvolvedObject.Name)) {
 			continue
 		}
-		return true, nil
+		// An Event's resourceVersion is the revision of its last write: its creation, or the
+		// update that raised its count and lastTimestamp when it happened again.
+		if rv, _ := strconv.ParseInt(ev.ResourceVersion, 10, 64); rv > e.after {
+			recent++
+		} else {
+			older++
+		}
 	}
-	return false, nil
+	return recent, older, nil
 }
 
 // splitWords splits s at spaces, keeping a "double-quoted string" (Go syntax) as one word.

@@ -17,6 +17,11 @@
 // through sim's observation API (quiet reads, not part of the story); it is a sim.Condition, so
 // sim.Cluster.Wait and Session.Until wait for it like for a condition written in Go.
 //
+// A scenario file's waits and expectations see only what the last step that acted (a command, a
+// fault) caused: the first one after it lets the cluster react (sim.Cluster.CatchUp), and an event
+// counts only if it was recorded, or recorded again, after that step; so a check cannot pass on the
+// state from before the action. A wait or expectation that fails says what it saw (sim.Seen).
+//
 // # What it simplifies
 //
 // The languages cover what the catalogue's stories need, not kubectl's whole surface: no patch, no

@@ -306,19 +306,22 @@ type stepSpec struct {
 type stepKind struct {
 	options  []string // the keys a step of this kind takes besides its action
 	requests bool     // it runs kubectl commands: it takes "as", and an expect-error may check it
-	parse    func(p *fileParser, st *stepSpec) stepFunc
+	// acts: it changes the cluster (a write, a fault), so the waits and expectations after it look
+	// only at what happened after it (fileRun.since) and at the cluster once it has reacted.
+	acts  bool
+	parse func(p *fileParser, st *stepSpec) stepFunc
 }
 
 var stepKinds = map[string]stepKind{
 	"say":          {parse: parseSay},
-	"apply":        {requests: true, parse: parseApply},
-	"apply-file":   {requests: true, parse: parseApply},
+	"apply":        {requests: true, acts: true, parse: parseApply},
+	"apply-file":   {requests: true, acts: true, parse: parseApply},
 	"get":          {requests: true, parse: parseGet},
-	"scale":        {requests: true, options: []string{"replicas"}, parse: parseScale},
-	"set-image":    {requests: true, options: []string{"container", "image"}, parse: parseSetImage},
-	"delete":       {requests: true, options: []string{"cascade", "grace-period"}, parse: parseDelete},
-	"fault":        {parse: parseFault},
-	"heal":         {parse: parseFault},
+	"scale":        {requests: true, acts: true, options: []string{"replicas"}, parse: parseScale},
+	"set-image":    {requests: true, acts: true, options: []string{"container", "image"}, parse: parseSetImage},
+	"delete":       {requests: true, acts: true, options: []string{"cascade", "grace-period"}, parse: parseDelete},
+	"fault":        {acts: true, parse: parseFault},
+	"heal":         {acts: true, parse: parseFault},
 	"advance":      {parse: parseAdvance},
 	"wait":         {options: []string{"within", "max-steps"}, parse: parseWait},
 	"expect":       {parse: parseExpect},
@@ -468,12 +471,28 @@ type fileRun struct {
 	as      string // the user the current command runs as
 	err     error  // how the current step's command failed, or nil
 	prevErr error  // how the previous step's command failed: what expect-error checks
+	// since is etcd's revision just before the last step that acted (sinceLine): an Event written
+	// after it (new, or its count grown) is one that step caused; expect-event and event waits look
+	// at no other.
+	since     int64
+	sinceLine int
+	// acted is set when a step has acted and the cluster has not yet been let react (CatchUp):
+	// the next wait or expectation does that first, so that it never reads the instant before the
+	// cluster's answer.
+	acted bool
 }
 
 func playSteps(ctx context.Context, s *sim.Session, steps []fileStep) error {
 	r := &fileRun{s: s}
 	for i, st := range steps {
 		r.prevErr, r.err, r.as = r.err, nil, ""
+		if stepKinds[st.action].acts {
+			rev, err := s.Store.CurrentRevision(ctx)
+			if err != nil {
+				return fmt.Errorf("line %d: %s: %w", st.line, st.action, err)
+			}
+			r.since, r.sinceLine, r.acted = rev, st.line, true
+		}
 		if err := st.run(ctx, r); err != nil {
 			return fmt.Errorf("line %d: %s: %w", st.line, st.action, err)
 		}
@@ -483,6 +502,27 @@ func playSteps(ctx context.Context, s *sim.Session, steps []fileStep) error {
 		}
 	}
 	return s.Err()
+}
+
+// catchUp lets the cluster react to the last step that acted, once, before a wait or an expectation
+// reads it; without an action since, it only brings the watch cache up to date.
+func (r *fileRun) catchUp(ctx context.Context) error {
+	if !r.acted {
+		return r.s.Driver.Settle(ctx)
+	}
+	r.acted = false
+	return r.s.CatchUp(ctx)
+}
+
+// sinceAction is cond as a step after an action reads it: an event condition counts only the Events
+// written since that action.
+func (r *fileRun) sinceAction(cond sim.Condition) sim.Condition {
+	if e, ok := cond.(*eventCondition); ok && r.sinceLine > 0 {
+		after := *e
+		after.after, after.afterLine = r.since, r.sinceLine
+		return &after
+	}
+	return cond
 }
 
 // request makes a step that runs kubectl commands as the step's user; their error is kept for an

@@ -491,21 +491,28 @@ func parseWait(p *fileParser, st *stepSpec) stepFunc {
 	return func(ctx context.Context, r *fileRun) error { return r.wait(ctx, cond, within, maxSteps) }
 }
 
-// wait lets the cluster work until cond holds or the budget is spent; either way the outcome is a
-// checked sign.
+// wait lets the cluster react to the last action, then work until cond holds or the budget is
+// spent; either way the outcome is a checked sign, and a wait that did not end says what it saw.
 func (r *fileRun) wait(ctx context.Context, cond sim.Condition, within time.Duration, maxSteps int) error {
 	s := r.s
+	cond = r.sinceAction(cond)
 	r.note("wait", "waiting until %s (at most %s)", cond, shortDuration(within))
 	began, first := s.Now(), s.Driver.Steps()
-	met, err := s.Wait(ctx, cond, within, maxSteps)
+	if err := r.catchUp(ctx); err != nil {
+		return err
+	}
+	met, err := s.Wait(ctx, cond, within, maxSteps) // the budget starts once the cluster has reacted
 	steps := s.Driver.Steps() - first
 	if err != nil {
 		return err
 	}
 	waited := shortDuration(s.Now().Sub(began))
-	if met {
+	switch seen := sim.Seen(ctx, s.Cluster, cond); {
+	case met:
 		s.Expect(true, "%s (after %d steps, %s)", cond, steps, waited)
-	} else {
+	case seen != "":
+		s.Expect(false, "%s: still not, after %d steps and %s: saw %s", cond, steps, waited, seen)
+	default:
 		s.Expect(false, "%s: still not, after %d steps and %s", cond, steps, waited)
 	}
 	return nil
@@ -518,17 +525,21 @@ func parseExpect(p *fileParser, st *stepSpec) stepFunc {
 	return nil
 }
 
-// expectNow checks cond once the cluster has caught up with every write, without running any work.
+// expectNow checks cond once the cluster has reacted to the last action, without running anything
+// further; an unmet expectation says what it saw.
 func expectNow(cond sim.Condition) stepFunc {
 	return func(ctx context.Context, r *fileRun) error {
-		if r.s.Driver != nil {
-			if err := r.s.Driver.Settle(ctx); err != nil {
-				return err
-			}
+		cond := r.sinceAction(cond)
+		if err := r.catchUp(ctx); err != nil {
+			return err
 		}
 		met, err := cond.Met(ctx, r.s.Cluster)
 		if err != nil {
 			return err
+		}
+		if seen := sim.Seen(ctx, r.s.Cluster, cond); !met && seen != "" {
+			r.s.Expect(false, "%s (saw %s)", cond, seen)
+			return nil
 		}
 		r.s.Expect(met, "%s", cond)
 		return nil
@@ -616,10 +627,12 @@ func sortedKeys[V any](m map[string]V) []string {
 // ZH translates the lines a scenario file's steps record (--lang zh); every scenario that Parse
 // returns carries it.
 var ZH = trace.Catalog{
-	"letting %s of cluster time pass":      "让集群时间流逝 %s",
-	"waiting until %s (at most %s)":        "等待直到 %s（最多 %s）",
-	"%s (after %d steps, %s)":              "%s（经过 %d 步，%s）",
-	"%s: still not, after %d steps and %s": "%s：经过 %d 步和 %s，仍未达成",
-	"line %d: %s failed: %v":               "第 %d 行：%s 失败：%v",
-	"No resources found in %s namespace.":  "No resources found in %s namespace.",
+	"letting %s of cluster time pass":                 "让集群时间流逝 %s",
+	"waiting until %s (at most %s)":                   "等待直到 %s（最多 %s）",
+	"%s %s (after %d steps, %s)":                      "%s %s（经过 %d 步，%s）",
+	"%s %s: still not, after %d steps and %s":         "%s %s：经过 %d 步和 %s，仍未达成",
+	"%s %s: still not, after %d steps and %s: saw %s": "%s %s：经过 %d 步和 %s，仍未达成：看到的是 %s",
+	"%s %s (saw %s)":                                  "%s %s（看到的是 %s）",
+	"%s line %d: %s failed: %v":                       "%s 第 %d 行：%s 失败：%v",
+	"No resources found in %s namespace.":             "No resources found in %s namespace.",
 }

@@ -254,10 +254,10 @@ steps:
   - expect-event: {reason: Scheduled, object: pod/web}
 `)
 	assert.EqualError(t, err, `4 expectation(s) not met:
-  - pods count 1
+  - pods count 1 (saw no pods)
   - line 4: get failed: pods "ghost" not found
   - 403 (but the command succeeded)
-  - event Scheduled for pod/web`)
+  - event Scheduled for pod/web (saw none since line 5 (0 from before it))`)
 	assert.Contains(t, story, `✓ 404 NotFound: namespaces "team" not found`, "the apply failed as expected")
 	assert.Contains(t, story, `✗ line 4: get failed: pods "ghost" not found`)
 }

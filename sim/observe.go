@@ -1,7 +1,10 @@
 // observe.go: the one way scenarios, lab and tests look at a cluster and wait for it.
 //
 //   - Wait: run the cluster until a Condition holds, within a budget of cluster time and units of
-//     work. Check turns a Go function into a Condition, AllOf joins several.
+//     work. Check turns a Go function into a Condition, AllOf joins several. Seen says what a
+//     condition that does not hold sees instead ("2 pods ImagePullBackOff, 1 Running").
+//   - CatchUp: let the cluster react to what was just done before checking anything, so that a check
+//     reads the cluster's answer and not the instant before it.
 //   - List, Get, Objects: read objects as `kubectl get` would, quietly (the simulator looking is not
 //     part of the story: an administrator identity of its own whose requests stay out of the trace).
 //   - FindEvent, CountEvents: the events among them with a reason and a message.
@@ -80,6 +83,77 @@ func (c *Cluster) Wait(ctx context.Context, cond Condition, within time.Duration
 		within = c.Driver.maxWait()
 	}
 	return c.Driver.until(ctx, func() (bool, error) { return cond.Met(ctx, c) }, within, maxSteps)
+}
+
+// Reporter is a Condition that can say what it sees when it does not hold, in the words of kubectl
+// get: "3 pods: 2 Running, 1 ImagePullBackOff", "deployment nginx: 2/3 ready, 2 available".
+type Reporter interface {
+	Seen(ctx context.Context, c *Cluster) (string, error)
+}
+
+// Seen is what cond sees of the cluster now, for the message of a wait that did not end; "" if cond
+// cannot say (a Check written in Go).
+func Seen(ctx context.Context, c *Cluster, cond Condition) string {
+	if parts, ok := cond.(allOf); ok {
+		var seen []string
+		for _, p := range parts {
+			if s := Seen(ctx, c, p); s != "" {
+				seen = append(seen, s)
+			}
+		}
+		return strings.Join(seen, "; ")
+	}
+	r, ok := cond.(Reporter)
+	if !ok {
+		return ""
+	}
+	s, err := r.Seen(ctx, c)
+	if err != nil {
+		return err.Error()
+	}
+	return s
+}
+
+// CatchUp lets the cluster react to what was just done (a kubectl command, a fault) before anything
+// is checked: a check made at the instant after a delete still sees every pod Ready, because no
+// controller has had its turn. In step mode it runs every unit of work that is due now (each
+// informer's events, each reconcile, scheduling cycle and pod sync they lead to) without moving the
+// clock. In real time, where nothing tells when the components are done, it lets ReactionTime pass.
+func (c *Cluster) CatchUp(ctx context.Context) error {
+	d := c.Driver
+	if d.real != nil {
+		d.real.Sleep(c.reactionTime())
+		return d.Settle(ctx)
+	}
+	for n := 0; ; n++ {
+		if n == catchUpMaxSteps {
+			return fmt.Errorf("the cluster is still busy after %d units of work at one instant", n)
+		}
+		did, err := d.stepNow(ctx)
+		if err != nil || !did {
+			return err
+		}
+	}
+}
+
+// catchUpMaxSteps bounds CatchUp in step mode: components that keep finding work without the clock
+// moving are a bug, not a busy cluster.
+const catchUpMaxSteps = 10000
+
+// ReactionTime is how long CatchUp waits in real time, in cluster time: long enough for the
+// components to take their turn (a watch event, a reconcile, a write), and never less than
+// ReactionWallTime of the wall clock, so that a sped-up cluster on a loaded machine still gets it.
+const (
+	ReactionTime     = 2 * time.Second
+	ReactionWallTime = 200 * time.Millisecond
+)
+
+func (c *Cluster) reactionTime() time.Duration {
+	speed := c.Config.Speed
+	if speed <= 0 {
+		speed = 1
+	}
+	return max(ReactionTime, time.Duration(float64(ReactionWallTime)*speed))
 }
 
 // observer is the client the simulator reads the cluster with: an administrator (system:masters) of
