@@ -50,6 +50,20 @@ func (gc *GarbageCollector) Reconcile(ctx context.Context, key string) error {
 // attemptToDelete sorts an object's owners into solid (exist), dangling (gone) and waiting (being
 // deleted in the foreground), and acts as Kubernetes does.
 func (gc *GarbageCollector) attemptToDelete(ctx context.Context, obj api.Object) error {
+	// The graph may be behind: read the object live, as attemptToDeleteItem does, so that an owner
+	// reference removed a moment ago (orphaning) is not acted on.
+	res, _ := api.ResourceOf(obj)
+	cached := obj.GetObjectMeta()
+	live, err := gc.client.Resource(res).Get(ctx, cached.Namespace, cached.Name)
+	switch {
+	case apierrors.IsNotFound(err):
+		return nil
+	case err != nil:
+		return err
+	case live.GetObjectMeta().UID != cached.UID:
+		return nil // same name, another object
+	}
+	obj = live
 	m := obj.GetObjectMeta()
 	if len(m.OwnerReferences) == 0 {
 		return nil
