@@ -46,6 +46,8 @@ func Catalog(scenario trace.Catalog) trace.Catalog {
 // zhSim translates the simulator's own lines: Play's header and verdict, the step prompt, faults, the
 // signs of Session.ExpectError.
 var zhSim = trace.Catalog{
+	"%s %s: still not, after %s of cluster time: saw %s": "%s %s：集群时间过去了 %s，仍未达成：看到的是 %s",
+	"%s %s: still not, after %s of cluster time":         "%s %s：集群时间过去了 %s，仍未达成",
 	// the boot sequence and Play
 	"The cluster starts: %s":                                    "集群启动：%s",
 	"scenario %s: %s":                                           "场景 %s：%s",

@@ -94,7 +94,11 @@ func (s *Session) Until(ctx context.Context, within time.Duration, conds ...Cond
 	case err != nil:
 		s.Expect(false, "%s: %v", cond, err)
 	case !met:
-		s.Expect(false, "%s: still not, after %s of cluster time", cond, within)
+		if seen := Seen(ctx, s.Cluster, cond); seen != "" {
+			s.Expect(false, "%s: still not, after %s of cluster time: saw %s", cond, within, seen)
+		} else {
+			s.Expect(false, "%s: still not, after %s of cluster time", cond, within)
+		}
 	}
 	return met && err == nil
 }
