@@ -23,4 +23,7 @@ var ZH = trace.Catalog{
 	"removed container %s (%s)":                                                     "删除了容器 %s（%s）",
 	"node crashed: %d running containers lost (exit code 255, reason Unknown), %d sandboxes NOTREADY": "节点崩溃：%d 个运行中的容器丢失（退出码 255，reason Unknown），%d 个沙箱变为 NOTREADY",
 	"runtime fault set to %s": "容器运行时故障设置为：%s",
+	"pod network configured: podCIDR %s, bridge cni0 at %s, pod IPs %s-%s (host-local IPAM)": "Pod 网络配置好了：podCIDR %s，网桥 cni0 地址 %s，Pod IP 范围 %s-%s（host-local IPAM）",
+	"CNI ADD for sandbox %s: eth0 gets %s/%d from podCIDR %s, default route via %s (cni0)":   "沙箱 %s 的 CNI ADD：eth0 得到 %s/%d（来自 podCIDR %s），默认路由经 %s（cni0）",
+	"CNI DEL for sandbox %s: released %s":                                                    "沙箱 %s 的 CNI DEL：释放 %s",
 }

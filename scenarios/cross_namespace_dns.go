@@ -26,6 +26,13 @@ Signs to look for: "kubesim net trace --from client --to cart:80" stopping at th
 and cart.shop.svc.cluster.local:80 reaching a pod in shop.`,
 		Cluster: sim.FullCluster(3),
 		Run:     runCrossNamespaceDNS,
+		ZH: netCatalog(catalog{
+			"%d. kubectl create namespace shop; kubectl apply: Deployment and Service cart in shop, pod client in default": "%d. kubectl create namespace shop；kubectl apply：命名空间 shop 中的 Deployment 和 Service cart，命名空间 default 中的 Pod client",
+			"%s namespace shop is created: %v":                       "%s 命名空间 shop 创建成功：%v",
+			"%d. From default, the short name cart finds nothing":    "%d. 在命名空间 default 中用短名字 cart 什么也找不到",
+			"%s the trace says where cart is: %s":                    "%s 追踪结果指出了 cart 在哪里：%s",
+			"%d. cart.shop and cart.shop.svc.cluster.local reach it": "%d. 用 cart.shop 和 cart.shop.svc.cluster.local 都能访问到它",
+		}),
 	})
 }
 

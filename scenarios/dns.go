@@ -36,6 +36,20 @@ answering two pod IPs; the Default and hostNetwork pods failing at the dns hop w
 which knows no cluster names"; the ClusterFirstWithHostNet pod reaching web.`,
 		Cluster: sim.FullCluster(3),
 		Run:     runDNS,
+		ZH: netCatalog(catalog{
+			"%d. kubectl apply: Deployment web (2 pods), Service web, headless Service db, and four client pods":                       "%d. kubectl apply：Deployment web（2 个 Pod）、Service web、headless Service db，以及四个客户端 Pod",
+			"%d. kubectl exec client -- cat /etc/resolv.conf":                                                                          "%d. 看看 client 的 DNS 配置：kubectl exec client -- cat /etc/resolv.conf",
+			"/etc/resolv.conf of default/client:\n%s":                                                                                  "default/client 的 /etc/resolv.conf：\n%s",
+			"%s resolv.conf: search default.svc.cluster.local svc.cluster.local cluster.local; nameserver 10.96.0.10; options ndots:5": "%s resolv.conf 中有：search default.svc.cluster.local svc.cluster.local cluster.local；nameserver 10.96.0.10；options ndots:5",
+			"%d. Three names for one Service: web, web.default, web.default.svc.cluster.local":                                         "%d. 同一个 Service 的三个名字：web、web.default、web.default.svc.cluster.local",
+			"%d. The headless Service db: one A record per ready pod, no cluster IP, no kube-proxy rules":                              "%d. headless Service db：每个就绪 Pod 一条 A 记录，没有 cluster IP，也没有 kube-proxy 规则",
+			"db.default.svc.cluster.local: %s, A %s":                                                                                   "db.default.svc.cluster.local 的解析结果：%s，A 记录 %s",
+			"%s nslookup db: two addresses, the pods' own":                                                                             "%s nslookup db：两个地址，就是两个 Pod 自己的 IP",
+			"%s the trace to db goes straight to a pod: no Service hop, no kube-proxy rule":                                            "%s 到 db 的追踪直达 Pod：没有 Service 这一跳，也没有 kube-proxy 规则",
+			"%d. dnsPolicy Default: the node's resolver knows no cluster names":                                                        "%d. dnsPolicy Default：节点的解析器不认识集群内的名字",
+			"%d. hostNetwork: true with the default dnsPolicy ClusterFirst falls back to Default; ClusterFirstWithHostNet fixes it":    "%d. hostNetwork: true 时，默认的 dnsPolicy ClusterFirst 会退回 Default；改用 ClusterFirstWithHostNet 才行",
+			"%s host-net's resolver is the node's: %s":                                                                                 "%s host-net 用的是节点的解析器：%s",
+		}),
 	})
 }
 

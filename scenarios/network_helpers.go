@@ -16,6 +16,27 @@ import (
 	"kubesim/trace"
 )
 
+// netZH is the Chinese of the lines these helpers narrate (a trace's hops and verdict, a node's rules)
+// and of the signs and step headings the networking scenarios share.
+var netZH = catalog{
+	"hop %d %s: %s":                                                         "第 %d 跳 %s：%s",
+	"iptables-save | grep %s on %s:\n%s":                                    "iptables-save | grep %s，节点 %s：\n%s",
+	"%s kubesim net trace --from %s --to %s: reached %s%s":                  "%s kubesim net trace --from %s --to %s：到达了，路径 %s%s",
+	"%s kubesim net trace --from %s --to %s: unreachable at the %s hop: %s": "%s kubesim net trace --from %s --to %s：在 %s 这一跳不通：%s",
+	"%s kubesim net trace --from %s --to %s: %v":                            "%s kubesim net trace --from %s --to %s 出错：%v",
+	"%s the cluster settles before the trace: %v":                           "%s 追踪之前集群先稳定下来：%v",
+	"%s the cluster settles before iptables-save: %v":                       "%s iptables-save 之前集群先稳定下来：%v",
+	"%s kube-proxy runs on %s":                                              "%s kube-proxy 在 %s 上运行",
+	"%s the objects are created: %v":                                        "%s 对象创建成功：%v",
+	"%s the Service is updated: %v":                                         "%s Service 更新成功：%v",
+	"%d. kubesim net trace --from client --to web:80":                       "%d. 追踪连接：kubesim net trace --from client --to web:80",
+}
+
+// netCatalog is a networking scenario's Chinese: netZH, then the scenario's own lines.
+func netCatalog(own catalog) catalog {
+	return trace.Merge(netZH, own)
+}
+
 // settleNetwork lets the controllers and every node's kube-proxy catch up with the last change, as
 // they would within a second or so on a real cluster.
 func settleNetwork(ctx context.Context, s *sim.Session) error {

@@ -37,6 +37,21 @@ allocate for range 0: no IP addresses available in range set: 10.244.0.2-10.244.
 deleted pod's IP and the stuck pod Running with that IP.`,
 		Cluster: sim.Config{Nodes: 2, ControllerManager: true, Scheduler: true, NodeCIDRMaskSize: 29},
 		Run:     runPodNetwork,
+		ZH: catalog{
+			"%d. The node IPAM controller gave each node a /29 of 10.244.0.0/16":                              "%d. 节点 IPAM 控制器从 10.244.0.0/16 中给每个节点分了一个 /29",
+			"%s kubectl get node %s -o jsonpath='{.spec.podCIDR}': %s":                                        "%s kubectl get node %s -o jsonpath='{.spec.podCIDR}' 的结果：%s",
+			"%s node-1 has 10.244.0.0/29, node-2 has 10.244.0.8/29: consecutive ranges, no overlap":           "%s node-1 是 10.244.0.0/29，node-2 是 10.244.0.8/29：前后相接的网段，互不重叠",
+			"%d. Six pods pinned to node-1 (5 free IPs) and one to node-2":                                    "%d. 六个 Pod 固定到 node-1（它只有 5 个空闲 IP），一个固定到 node-2",
+			"%s pod filler-%d is created: %v":                                                                 "%s Pod filler-%d 创建成功：%v",
+			"%s pod other is created: %v":                                                                     "%s Pod other 创建成功：%v",
+			"%s %s and %s share %s":                                                                           "%s %s 和 %s 共用了 %s",
+			"%s kubectl get pods -o wide: 6 IPs, each inside its node's podCIDR, all different":               "%s kubectl get pods -o wide：6 个 IP，各自落在所在节点的 podCIDR 内，互不相同",
+			"%s kubectl describe pod %s: Warning FailedCreatePodSandBox: %s":                                  "%s kubectl describe pod %s 显示：Warning FailedCreatePodSandBox: %s",
+			"%d. kubectl delete pod filler-1: CNI DEL releases its IP, and the retried sandbox of %s gets it": "%d. kubectl delete pod filler-1：CNI DEL 释放它的 IP，%s 重试创建的沙箱拿到了这个 IP",
+			"%s filler-1 is deleted: %v":                                                                      "%s filler-1 删除成功：%v",
+			"%s %s is Running with %s, the address filler-1 released: one pod per IP, ever":                   "%s %s 已 Running，IP 是 %s，正是 filler-1 释放的地址：一个 IP 任何时候都只属于一个 Pod",
+			"%s its IP is in node-1's range":                                                                  "%s 它的 IP 在 node-1 的网段内",
+		},
 	})
 }
 

@@ -30,6 +30,18 @@ address and one not-ready address; the KUBE-SVC chain with a single rule; "kubes
 web-stable.`,
 		Cluster: sim.FullCluster(3),
 		Run:     runReadinessRemovesEndpoint,
+		ZH: netCatalog(catalog{
+			"%d. kubectl apply: pods web-stable and web-flaky (readiness probe cat /tmp/healthy), Service web, pod client": "%d. kubectl apply：Pod web-stable 和 web-flaky（就绪探针 cat /tmp/healthy）、Service web、Pod client",
+			"%s both pods Ready: the EndpointSlice lists 2 ready endpoints":                                                "%s 两个 Pod 都已就绪：EndpointSlice 列出 2 个就绪端点",
+			"%s KUBE-SVC: two KUBE-SEP rules, the first with --probability 0.5000000000":                                   "%s KUBE-SVC 链：两条 KUBE-SEP 规则，第一条带 --probability 0.5000000000",
+			"%d. 30s on, web-flaky's readiness probe fails three times: Ready=False, and it leaves the ready endpoints":    "%d. 30 秒后，web-flaky 的就绪探针连续失败三次：Ready=False，它离开了就绪端点",
+			"%s EndpointSlice: web-flaky ready=false, serving=false, terminating=false":                                    "%s EndpointSlice 中：web-flaky ready=false，serving=false，terminating=false",
+			"%s kubectl get endpoints web: one address; web-flaky moved to notReadyAddresses":                              "%s kubectl get endpoints web：只剩一个地址；web-flaky 移到了 notReadyAddresses",
+			"%s KUBE-SVC: one KUBE-SEP rule left, no --probability: web-flaky is out of the rules":                         "%s KUBE-SVC 链：只剩一条 KUBE-SEP 规则，没有 --probability：web-flaky 已不在规则里",
+			"%s kubectl get pod web-flaky: READY 0/1, STATUS Running, RESTARTS 0":                                          "%s kubectl get pod web-flaky：READY 0/1，STATUS Running，重启 0 次",
+			"%d. kubesim net trace --from client --to web:80: traffic goes to web-stable only":                             "%d. kubesim net trace --from client --to web:80：流量只会去 web-stable",
+			"%s the endpoint reached is web-stable":                                                                        "%s 到达的端点是 web-stable",
+		}),
 	})
 }
 

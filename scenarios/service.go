@@ -40,6 +40,21 @@ refused with "provided port is already allocated"; and "kubesim net trace --from
 a pod.`,
 		Cluster: sim.FullCluster(3),
 		Run:     runService,
+		ZH: netCatalog(catalog{
+			"%d. kubectl apply: Deployment web (3 nginx pods, containerPort 80 named http), Service web (NodePort 30080, targetPort http), pod client": "%d. kubectl apply：Deployment web（3 个 nginx Pod，containerPort 80 名为 http）、Service web（NodePort 30080，targetPort http）、Pod client",
+			"%s kubectl get svc web: CLUSTER-IP %s, from the service CIDR 10.96.0.0/12":                                                                "%s kubectl get svc web：CLUSTER-IP %s，取自服务网段 10.96.0.0/12",
+			"%s kubectl get svc web: PORT(S) 80:30080/TCP":                                                                                             "%s kubectl get svc web：PORT(S) 80:30080/TCP（节点端口 30080）",
+			"%d. A second Service asks for node port 30080 too: the apiserver refuses it":                                                              "%d. 第二个 Service 也要节点端口 30080：apiserver 拒绝了它",
+			"%s Error from server (Invalid): %v":                                                                                                       "%s apiserver 拒绝：Error from server (Invalid): %v",
+			"%d. The pods start; the EndpointSlice controller lists them as they become ready":                                                         "%d. Pod 启动；EndpointSlice 控制器在它们就绪时把它们列为端点",
+			"%s kubectl get endpointslices -l kubernetes.io/service-name=web: one slice, PORTS 80, 3 endpoints (targetPort http resolved to 80)":       "%s kubectl get endpointslices -l kubernetes.io/service-name=web：一个 slice，PORTS 80，3 个端点（targetPort http 解析为 80）",
+			"%s kubectl get endpoints web: three pod IPs on port 80":                                                                                   "%s kubectl get endpoints web：三个 Pod IP，端口都是 80",
+			"%d. kube-proxy on node-1 has written the Service's rules (iptables-save -t nat)":                                                          "%d. node-1 上的 kube-proxy 已为这个 Service 写好规则（iptables-save -t nat）",
+			"%s KUBE-SERVICES: -d %s/32 --dport 80 -j KUBE-SVC-...":                                                                                    "%s KUBE-SERVICES 链：-d %s/32 --dport 80 -j KUBE-SVC-...",
+			"%s KUBE-SVC-...: three KUBE-SEP rules, --probability 0.3333333333, then 0.5000000000, then the last always":                               "%s KUBE-SVC-...：三条 KUBE-SEP 规则，先是 --probability 0.3333333333，再是 0.5000000000，最后一条总会命中",
+			"%s KUBE-NODEPORTS: --dport 30080 -j KUBE-EXT-...":                                                                                         "%s KUBE-NODEPORTS 链：--dport 30080 -j KUBE-EXT-...",
+			"%s KUBE-SEP-...: -j DNAT --to-destination <pod IP>:80":                                                                                    "%s KUBE-SEP-...：-j DNAT --to-destination <Pod IP>:80（改写成某个 Pod 的地址）",
+		}),
 	})
 }
 

@@ -26,6 +26,18 @@ labelled ... app=web-app"; then, after kubectl apply of the corrected selector, 
 the trace reaching a pod.`,
 		Cluster: sim.FullCluster(3),
 		Run:     runServiceNoEndpoints,
+		ZH: netCatalog(catalog{
+			"%d. kubectl apply: Deployment web (pods labelled app=web-app), Service web (selector app=web), pod client": "%d. kubectl apply：Deployment web（Pod 的标签是 app=web-app）、Service web（selector 是 app=web）、Pod client",
+			"%s kubectl get pods: the three web pods are Running and Ready":                                             "%s kubectl get pods：三个 web Pod 都已 Running 且 Ready",
+			"%d. kubectl get endpoints web; kubectl get endpointslices -l kubernetes.io/service-name=web":               "%d. 查看端点：kubectl get endpoints web；kubectl get endpointslices -l kubernetes.io/service-name=web",
+			"%s kubectl get endpoints web: ENDPOINTS <none>":                                                            "%s kubectl get endpoints web：ENDPOINTS <none>，一个端点也没有",
+			"%s one EndpointSlice, with no endpoints":                                                                   "%s 有一个 EndpointSlice，里面没有端点",
+			"%d. kube-proxy's rules for the Service: a REJECT, no KUBE-SVC chain":                                       "%d. kube-proxy 为这个 Service 写的规则：一条 REJECT，没有 KUBE-SVC 链",
+			"%s iptables-save: -A KUBE-SERVICES ... \"default/web:http has no endpoints\" ... -j REJECT":                "%s iptables-save 中有：-A KUBE-SERVICES ... \"default/web:http has no endpoints\" ... -j REJECT（直接拒绝连接）",
+			"%s no KUBE-SVC chain for default/web:http":                                                                 "%s default/web:http 没有 KUBE-SVC 链",
+			"%d. Fix the selector: kubectl apply the Service with selector app=web-app":                                 "%d. 修正 selector：kubectl apply 把 Service 的 selector 改为 app=web-app",
+			"%s the EndpointSlice now lists the three pods, ready":                                                      "%s EndpointSlice 现在列出了三个 Pod，都已就绪",
+		}),
 	})
 }
 

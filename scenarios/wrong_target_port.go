@@ -30,6 +30,14 @@ at the rules hop ("targetPort "web" names no container port of the selected pods
 http=80)"); after kubectl apply with targetPort http, the trace reaching nginx on 80.`,
 		Cluster: sim.FullCluster(3),
 		Run:     runWrongTargetPort,
+		ZH: netCatalog(catalog{
+			"%d. kubectl apply: Deployment web (nginx, containerPort 80 named http), Services web-8080 (targetPort 8080) and web-named (targetPort web), pod client": "%d. kubectl apply：Deployment web（nginx，containerPort 80 名为 http）、Service web-8080（targetPort 8080）和 web-named（targetPort web）、Pod client",
+			"%d. web-8080: the endpoints say 8080, and nothing listens there":                                                                                        "%d. web-8080：端点写的是 8080，可那里没有程序在监听",
+			"%s kubectl get endpointslices -l kubernetes.io/service-name=web-8080: PORTS 8080, 2 ready endpoints":                                                    "%s kubectl get endpointslices -l kubernetes.io/service-name=web-8080：PORTS 8080，2 个就绪端点",
+			"%d. web-named: no container port is named web, so the pods serve no port of that Service":                                                               "%d. web-named：没有哪个容器端口名为 web，所以这些 Pod 不为该 Service 的任何端口提供服务",
+			"%s the EndpointSlice of web-named has no ports":                                                                                                         "%s web-named 的 EndpointSlice 没有端口",
+			"%d. Fix web-8080: kubectl apply with targetPort http":                                                                                                   "%d. 修正 web-8080：kubectl apply，把 targetPort 改为 http",
+		}),
 	})
 }
 

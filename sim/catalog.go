@@ -13,14 +13,18 @@ import (
 	"kubesim/client/leaderelection"
 	"kubesim/controllers/daemonset"
 	"kubesim/controllers/deployment"
+	"kubesim/controllers/endpoints"
+	"kubesim/controllers/endpointslice"
 	"kubesim/controllers/garbagecollector"
 	"kubesim/controllers/namespace"
+	"kubesim/controllers/nodeipam"
 	"kubesim/controllers/nodelifecycle"
 	"kubesim/controllers/podgc"
 	"kubesim/controllers/replicaset"
 	"kubesim/controllers/serviceaccount"
 	"kubesim/kubectl"
 	"kubesim/kubelet"
+	"kubesim/kubeproxy"
 	fakeruntime "kubesim/runtime"
 	"kubesim/scheduler"
 	"kubesim/scheduler/plugins"
@@ -35,9 +39,9 @@ func Catalog(scenario trace.Catalog) trace.Catalog {
 	return trace.Merge(
 		apiserver.ZH, client.ZH, leaderelection.ZH,
 		daemonset.ZH, deployment.ZH, garbagecollector.ZH, namespace.ZH, nodelifecycle.ZH, podgc.ZH,
-		replicaset.ZH, serviceaccount.ZH,
+		replicaset.ZH, serviceaccount.ZH, nodeipam.ZH, endpointslice.ZH, endpoints.ZH,
 		scheduler.ZH, queue.ZH, plugins.ZH,
-		kubelet.ZH, fakeruntime.ZH,
+		kubelet.ZH, fakeruntime.ZH, kubeproxy.ZH,
 		kubectl.ZH, zhSim,
 		scenario,
 	)
@@ -50,6 +54,7 @@ var zhSim = trace.Catalog{
 	"%s %s: still not, after %s of cluster time":         "%s %s：集群时间过去了 %s，仍未达成",
 	// the boot sequence and Play
 	"The cluster starts: %s":                                    "集群启动：%s",
+	"%s started: informers synced":                              "%s 已启动：informer 已同步",
 	"scenario %s: %s":                                           "场景 %s：%s",
 	"cluster: %s, %s, seed %d":                                  "集群：%s；%s，随机种子 %d",
 	"step mode":                                                 "单步模式",
