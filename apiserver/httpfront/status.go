@@ -86,9 +86,11 @@ func unsupported(what string) error {
 		Code: http.StatusUnsupportedMediaType, Reason: "UnsupportedMediaType", Message: what}}
 }
 
-// ServedVersion is what /version reports. The minor version matters beyond display: the kubectl on
-// this machine is a dispatcher that picks its build by the server's minor version, and kubesim
-// follows Kubernetes 1.34.
+// ServedVersion is what /version reports. The minor version matters beyond display: the kubectl
+// installed here (and in CI) is a dispatcher that runs its build for the server's minor version, and
+// its default 1.32 build for a minor it does not ship, such as 1.34. kubesim follows Kubernetes 1.34
+// but answers 1.33: the newest build the dispatcher ships, within kubectl's supported skew of 1.34,
+// and the build kubesim's kubectl test runs.
 var ServedVersion = version.Info{Major: "1", Minor: "33", GitVersion: "v1.33.0-kubesim",
 	GitCommit: "kubesim", GitTreeState: "clean", BuildDate: "2025-09-09T00:00:00Z",
 	GoVersion: goruntime.Version(), Compiler: goruntime.Compiler, Platform: goruntime.GOOS + "/" + goruntime.GOARCH}
