@@ -1,0 +1,158 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"kubesim/api"
+)
+
+// kubectlTimeout bounds one kubectl command.
+const kubectlTimeout = 90 * time.Second
+
+// TestServeDrivenByTheRealKubectl starts `kubesim serve` in process and drives it with the kubectl on
+// PATH, through the commands of the troubleshooting articles, checking kubectl's own printed words.
+func TestServeDrivenByTheRealKubectl(t *testing.T) {
+	if _, err := exec.LookPath("kubectl"); err != nil {
+		t.Skip("kubectl is not on PATH: this test drives the real kubectl against kubesim serve")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+
+	// A free port, so that a learner's own `kubesim serve` on 6443 does not get in the way.
+	probe, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := probe.Addr().(*net.TCPAddr).Port
+	probe.Close()
+
+	out, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- runServe(ctx, serveOptions{nodes: 2, speed: 1, port: port}, outW, io.Discard)
+		outW.Close()
+	}()
+	lines := bufio.NewScanner(out)
+	if !lines.Scan() {
+		t.Fatalf("serve printed nothing: %v", <-done)
+	}
+	kubeconfig, ok := strings.CutPrefix(lines.Text(), "export KUBECONFIG=")
+	if !ok {
+		t.Fatalf("serve printed %q, want the export line", lines.Text())
+	}
+	go io.Copy(io.Discard, out)
+	home := t.TempDir() // kubectl's discovery cache goes here, not in the user's ~/.kube
+
+	k := func(args ...string) string {
+		t.Helper()
+		cctx, cancel := context.WithTimeout(ctx, kubectlTimeout)
+		defer cancel()
+		cmd := exec.CommandContext(cctx, "kubectl", args...)
+		cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig, "HOME="+home)
+		b, _ := cmd.CombinedOutput()
+		return string(b)
+	}
+	// expect runs kubectl and checks that its output matches every pattern (regular expressions, in
+	// which runs of spaces match kubectl's column padding).
+	expect := func(args []string, patterns ...string) string {
+		t.Helper()
+		got := k(args...)
+		for _, p := range patterns {
+			re := regexp.MustCompile(regexp.MustCompile(` +`).ReplaceAllString(p, `\s+`))
+			if !re.MatchString(got) {
+				t.Errorf("kubectl %s:\n%s\nwant a match for %q", strings.Join(args, " "), got, p)
+			}
+		}
+		return got
+	}
+	a := func(s string) []string { return strings.Fields(s) }
+
+	expect(a("get nodes"), `NAME STATUS ROLES AGE VERSION`, `node-1 Ready <none> \S+ v1\.`, `node-2 Ready`)
+	expect(a("get --raw /healthz"), `^ok$`)
+
+	// A Deployment from the command line (kubectl's typed client sends it as protobuf), until available.
+	expect(a("create deployment nginx --image=nginx:1.25"), `^deployment.apps/nginx created`)
+	expect(a("rollout status deployment/nginx --timeout=60s"), `deployment "nginx" successfully rolled out`)
+	expect(a("get deployments"), `NAME READY UP-TO-DATE AVAILABLE AGE`, `nginx 1/1 1 1 `)
+	expect(a("get replicasets"), `NAME DESIRED CURRENT READY AGE`, `nginx-[a-z0-9]+ 1 1 1 `)
+	expect(a("get pods -o wide"), `NAME READY STATUS RESTARTS AGE IP NODE NOMINATED NODE READINESS GATES`,
+		`nginx-[a-z0-9]+-[a-z0-9]+ 1/1 Running 0 \S+ 10\.244\.\d+\.\d+ node-\d <none> <none>`)
+	expect(a("describe pod -l app=nginx"), `Image: nginx:1.25`, `Events:`, `Normal Scheduled .* default-scheduler Successfully assigned default/nginx-`,
+		`Normal Started .* kubelet Started container nginx`)
+	expect(a("get events -A"), `NAMESPACE LAST SEEN TYPE REASON OBJECT MESSAGE`, `default .* Normal Scheduled pod/nginx-`)
+	expect(a("-n kube-node-lease get lease"), `NAME HOLDER AGE`, `node-1 node-1 `)
+	expect(a("logs deployment/nginx"), `start worker processes`)
+	expect(a("get deployment nginx -o jsonpath={.spec.template.spec.containers[0].image}"), `^nginx:1.25$`)
+
+	// apply, then apply an edit: the second is kubectl's three-way strategic merge patch.
+	manifest := filepath.Join(t.TempDir(), "web.yaml")
+	write := func(replicas string) {
+		t.Helper()
+		doc := strings.Join([]string{"apiVersion: apps/v1", "kind: Deployment", "metadata:", "  name: web", "spec:",
+			"  replicas: " + replicas, "  selector:", "    matchLabels: {app: web}", "  template:", "    metadata:",
+			"      labels: {app: web}", "    spec:", "      containers:", "      - name: web", "        image: nginx:1.25", ""}, "\n")
+		if err := os.WriteFile(manifest, []byte(doc), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("2")
+	expect(a("apply -f "+manifest), `^deployment.apps/web created`)
+	write("3")
+	expect(a("apply -f "+manifest), `^deployment.apps/web configured`)
+	expect(a("get deployment web -o jsonpath={.spec.replicas}"), `^3$`)
+	expect(a("scale deployment web --replicas=1"), `^deployment.apps/web scaled`)
+	expect(a("get deployment web -o yaml"), `(?m)^kind: Deployment$`, `kubectl.kubernetes.io/last-applied-configuration`, `(?m)^  replicas: 1$`)
+	expect(a("delete deployment web"), `^deployment.apps "web" deleted`)
+
+	// Each error in kubectl's own words.
+	expect(a("get deployment web"), `^Error from server \(NotFound\): deployments.apps "web" not found`)
+	expect(a("get pod nope"), `^Error from server \(NotFound\): pods "nope" not found`)
+	expect(a("--context kubesim-alice get pods"),
+		`^Error from server \(Forbidden\): pods is forbidden: User "alice" cannot list resource "pods" in API group "" in the namespace "default"`)
+	expect(a("--token not-a-token get pods"), `^error: You must be logged in to the server \(Unauthorized\)`)
+	write("2")
+	bad := strings.Replace(readFile(t, manifest), "replicas:", "replica:", 1)
+	os.WriteFile(manifest, []byte(bad), 0o600)
+	expect(a("apply -f "+manifest),
+		`Error from server \(BadRequest\): error when creating ".*web.yaml": Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.replica"`)
+
+	t.Run("auth can-i", func(t *testing.T) {
+		if _, ok := api.ResourceFor("selfsubjectaccessreviews"); !ok {
+			t.Skip("the apiserver does not serve selfsubjectaccessreviews yet")
+		}
+		expect(a("auth can-i create deployments"), `^yes`)
+		expect(a("--context kubesim-alice auth can-i create deployments"), `^no`)
+	})
+
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("serve: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not stop within 10 s of its context ending")
+	}
+	if _, err := os.Stat(filepath.Dir(kubeconfig)); !os.IsNotExist(err) {
+		t.Errorf("the temporary directory %s is still there after serve stopped (%v)", filepath.Dir(kubeconfig), err)
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
