@@ -7,7 +7,8 @@
 //
 // Read next: handler.go (the chain, outermost first), route.go (a URL as group, version, resource,
 // namespace, name and subresource), resource.go (one verb each), then the formats: status.go,
-// discovery.go, table.go, watch.go, patch.go, logs.go.
+// body.go and protobuf.go, discovery.go, openapi.go, table.go and table_core.go, watch.go, patch.go,
+// logs.go, metrics.go.
 //
 // # What it promises
 //
@@ -18,22 +19,25 @@
 //   - failures are metav1.Status documents with the apiserver's code, reason, message and details, so
 //     kubectl prints its own words (`Error from server (NotFound): pods "x" not found`);
 //   - discovery in both forms (aggregated, with its exact content type, and the legacy per-group
-//     documents), /version, /healthz, /readyz, /livez;
+//     documents), a minimal OpenAPI v3 document, /version, /healthz, /readyz, /livez (?verbose), and
+//     /metrics (Prometheus text, for system:masters);
 //   - Table responses with kubectl's columns for the common kinds (`-o wide` included) and NAME, AGE
 //     for the rest;
 //   - watch streams of JSON lines; a resourceVersion too old to watch from is a 200 stream carrying one
 //     ERROR event with the 410 Status, as Kubernetes answers;
-//   - JSON and YAML bodies with fieldValidation Strict, Warn (the default) and Ignore; merge, JSON and
+//   - JSON, YAML and protobuf bodies with fieldValidation Strict, Warn (the default) and Ignore; merge, JSON and
 //     strategic merge patches (kubectl apply, scale, set image, cordon);
 //   - bad input never panics: a malformed body is 400, a body over 3 MiB is 413, an unknown path is a
-//     404 Status, and a panic anywhere below is a 500 Status.
+//     404 Status, too many requests in flight is 429 with Retry-After, and a panic anywhere below is a
+//     500 Status.
 //
 // # What it simplifies
 //
 //   - a PATCH is a read and a compare-and-swap update through Do (retried on conflict, as the real
 //     patch handler retries), so RBAC sees the verbs get and update rather than patch;
-//   - no server-side apply, protobuf bodies, limit/continue paging (a list is always whole, which the
-//     API allows), deletecollection, OpenAPI documents, or a PodDisruptionBudget check;
+//   - no server-side apply, protobuf answers (kubectl accepts JSON), limit/continue paging (a list is
+//     always whole, which the API allows), deletecollection, OpenAPI schemas (so no `kubectl
+//     explain`), or audit log; /metrics has the request counters only;
 //   - no anonymous user: a request without credentials is 401;
 //   - exec, attach and port-forward answer that kubesim does not run processes; logs come from the fake
 //     runtime when the cluster provides a LogSource.

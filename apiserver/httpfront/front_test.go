@@ -20,6 +20,11 @@ import (
 // newFront starts an apiserver on a fresh embedded etcd behind the HTTP front, with two users: admin
 // (system:masters, token admin-token) and alice (no grants, token alice-token).
 func newFront(t testing.TB) (*apiserver.Server, *httptest.Server) {
+	return newFrontWith(t, httpfront.Config{})
+}
+
+// newFrontWith is newFront with the front's Config (its Server and Clock are filled in).
+func newFrontWith(t testing.TB, cfg httpfront.Config) (*apiserver.Server, *httptest.Server) {
 	ctx, cancel := context.WithCancel(context.Background())
 	st, err := store.Open(ctx, store.Config{})
 	if err != nil {
@@ -31,7 +36,8 @@ func newFront(t testing.TB) (*apiserver.Server, *httptest.Server) {
 	}
 	srv.AddCredential(apiserver.Credential{Token: "admin-token", User: apiserver.User{Name: "admin", Groups: []string{apiserver.GroupMasters}}})
 	srv.AddCredential(apiserver.Credential{Token: "alice-token", User: apiserver.User{Name: "alice"}})
-	hs := httptest.NewServer(httpfront.New(httpfront.Config{Server: srv, Clock: clock.NewReal(0)}))
+	cfg.Server, cfg.Clock = srv, clock.NewReal(0)
+	hs := httptest.NewServer(httpfront.New(cfg))
 	t.Cleanup(func() {
 		hs.Close()
 		cancel()
@@ -306,5 +312,67 @@ func TestDiscoveryBothForms(t *testing.T) {
 	_, _, body = call(t, hs, "admin-token", "GET", "/apis/apps/v1", "", "")
 	if !strings.Contains(body, `"kind":"APIResourceList"`) || !strings.Contains(body, `"name":"deployments","singularName":"deployment","namespaced":true,"kind":"Deployment"`) {
 		t.Errorf("legacy: %s", body)
+	}
+}
+
+// /metrics is Prometheus text for the cluster admin, and a path the others may not get.
+func TestMetrics(t *testing.T) {
+	_, hs := newFront(t)
+	call(t, hs, "admin-token", "GET", "/api/v1/namespaces/default/pods/nope", "", "")
+	code, h, body := call(t, hs, "admin-token", "GET", "/metrics", "", "")
+	if code != 200 || !strings.HasPrefix(h.Get("Content-Type"), "text/plain") ||
+		!strings.Contains(body, `apiserver_request_total{code="404",group="",resource="pods",verb="GET"} 1`) ||
+		!strings.Contains(body, `apiserver_request_duration_seconds_sum{group="",resource="pods",verb="GET"} `) {
+		t.Errorf("%d %s", code, body)
+	}
+	code, _, body = call(t, hs, "alice-token", "GET", "/metrics", "", "")
+	if _, reason, msg := status(t, body); code != 403 || reason != "Forbidden" || msg != `forbidden: User "alice" cannot get path "/metrics"` {
+		t.Errorf("alice: %d %s", code, body)
+	}
+}
+
+// blockingBody is a request body that does not end until released.
+type blockingBody struct{ release chan struct{} }
+
+func (b blockingBody) Read([]byte) (int, error) {
+	<-b.release
+	return 0, io.EOF
+}
+
+// Beyond MaxRequestsInFlight, a request is turned away with 429 and Retry-After, before it costs
+// anything; a watch does not count.
+func TestTooManyRequestsInFlight(t *testing.T) {
+	_, hs := newFrontWith(t, httpfront.Config{MaxRequestsInFlight: 1})
+	slow := blockingBody{make(chan struct{})}
+	req, _ := http.NewRequest("POST", hs.URL+"/api/v1/namespaces/default/pods", slow)
+	req.Header.Set("Authorization", "Bearer admin-token")
+	req.ContentLength = -1
+	first := make(chan int)
+	go func() {
+		resp, err := hs.Client().Do(req)
+		if err != nil {
+			first <- 0
+			return
+		}
+		resp.Body.Close()
+		first <- resp.StatusCode
+	}()
+	var code int
+	var h http.Header
+	var body string
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if code, h, body = call(t, hs, "admin-token", "GET", "/api/v1/namespaces", "", ""); code == 429 {
+			break
+		}
+	}
+	if _, reason, msg := status(t, body); code != 429 || reason != "TooManyRequests" || msg != "Too many requests, please try again later." || h.Get("Retry-After") != "1" {
+		t.Errorf("while one request is in flight: %d %v %s", code, h, body)
+	}
+	close(slow.release)
+	if c := <-first; c != 400 {
+		t.Errorf("the slow request (an empty body) ended with %d, want 400", c)
+	}
+	if code, _, body := call(t, hs, "admin-token", "GET", "/api/v1/namespaces", "", ""); code != 200 {
+		t.Errorf("after it: %d %s", code, body)
 	}
 }

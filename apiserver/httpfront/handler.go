@@ -1,6 +1,7 @@
 // handler.go: the handler chain, outermost first, as kube-apiserver builds it
-// (DefaultBuildHandlerChain): recover from panics (500), cap the body (413), authenticate (401), then
-// route: the endpoints that are not resources (/version, /healthz, discovery) or a resource request.
+// (DefaultBuildHandlerChain): recover from panics (500), cap the body (413), authenticate (401), limit
+// the requests in flight (429), then route: the endpoints that are not resources (/version, /healthz,
+// /metrics, discovery, OpenAPI) or a resource request.
 //
 //	New(cfg) *Handler          an http.Handler for the cluster's HTTPS listener
 //	(*Handler).ServeHTTP       one request through the chain
@@ -28,6 +29,9 @@ type Config struct {
 	Clock clock.Clock
 	// Logs reads a container's log for pods/log; nil answers that logs are not served.
 	Logs LogSource
+	// MaxRequestsInFlight caps the requests served at once, watches aside (0: 400, kube-apiserver's
+	// --max-requests-inflight); the next one gets 429 Too Many Requests with Retry-After.
+	MaxRequestsInFlight int
 }
 
 // Handler serves the Kubernetes API over HTTP.
@@ -35,11 +39,23 @@ type Handler struct {
 	srv   *apiserver.Server
 	clock clock.Clock
 	logs  LogSource
+	// inFlight holds one token per request being served (watches excepted).
+	inFlight chan struct{}
 }
 
 // New builds the handler.
 func New(cfg Config) *Handler {
-	return &Handler{srv: cfg.Server, clock: cfg.Clock, logs: cfg.Logs}
+	limit := cfg.MaxRequestsInFlight
+	if limit <= 0 {
+		limit = 400
+	}
+	return &Handler{srv: cfg.Server, clock: cfg.Clock, logs: cfg.Logs, inFlight: make(chan struct{}, limit)}
+}
+
+// isWatch tells the long-running requests that do not count against the in-flight limit.
+func isWatch(r *http.Request) bool {
+	q := r.URL.Query()
+	return r.Method == http.MethodGet && (isTrue(q.Get("watch")) || isTrue(q.Get("follow")))
 }
 
 // ServeHTTP runs the chain.
@@ -59,9 +75,20 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
 
 	token := credential(h.srv, r)
-	if _, err := h.srv.Authenticate(token); err != nil {
+	user, err := h.srv.Authenticate(token)
+	if err != nil {
 		writeError(w, err)
 		return
+	}
+	if !isWatch(r) {
+		select {
+		case h.inFlight <- struct{}{}:
+			defer func() { <-h.inFlight }()
+		default:
+			w.Header().Set("Retry-After", "1")
+			writeError(w, tooManyRequests())
+			return
+		}
 	}
 	ctx := r.Context()
 	switch p := r.URL.Path; {
@@ -71,6 +98,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.health(w, r)
 	case strings.HasPrefix(p, "/healthz/") || strings.HasPrefix(p, "/readyz/") || strings.HasPrefix(p, "/livez/"):
 		writeText(w, http.StatusOK, "ok")
+	case p == "/metrics":
+		h.serveMetrics(w, user)
 	case p == "/openapi" || strings.HasPrefix(p, "/openapi/"):
 		h.serveOpenAPI(w, r)
 	case p == "/api" || p == "/apis" || p == "/api/" || p == "/apis/":

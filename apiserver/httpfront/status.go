@@ -73,6 +73,13 @@ func tooLarge() error {
 		Message: "Request entity too large: limit is 3145728"}}
 }
 
+// tooManyRequests is the answer when MaxRequestsInFlight requests are already being served.
+func tooManyRequests() error {
+	return &apierrors.StatusError{ErrStatus: apierrors.Status{Kind: "Status", APIVersion: "v1", Status: "Failure",
+		Code: http.StatusTooManyRequests, Reason: apierrors.ReasonTooManyRequests, Message: "Too many requests, please try again later.",
+		Details: &apierrors.StatusDetails{}}}
+}
+
 // notFoundPath is the 404 for a URL that names nothing the server serves.
 func notFoundPath() error {
 	return &apierrors.StatusError{ErrStatus: apierrors.Status{Kind: "Status", APIVersion: "v1", Status: "Failure",
