@@ -79,6 +79,7 @@ func TestServeDrivenByTheRealKubectl(t *testing.T) {
 
 	expect(a("get nodes"), `NAME STATUS ROLES AGE VERSION`, `node-1 Ready <none> \S+ v1\.`, `node-2 Ready`)
 	expect(a("get --raw /healthz"), `^ok$`)
+	expect(a("get --raw /readyz?verbose"), `\[\+\]ping ok`, `readyz check passed`)
 
 	// A Deployment from the command line (kubectl's typed client sends it as protobuf), until available.
 	expect(a("create deployment nginx --image=nginx:1.25"), `^deployment.apps/nginx created`)
@@ -93,6 +94,36 @@ func TestServeDrivenByTheRealKubectl(t *testing.T) {
 	expect(a("-n kube-node-lease get lease"), `NAME HOLDER AGE`, `node-1 node-1 `)
 	expect(a("logs deployment/nginx"), `start worker processes`)
 	expect(a("get deployment nginx -o jsonpath={.spec.template.spec.containers[0].image}"), `^nginx:1.25$`)
+	expect(a("create deployment dry --image=nginx:1.25 --dry-run=server"), `^deployment.apps/dry created \(server dry run\)`)
+	expect(a("get deployment dry"), `^Error from server \(NotFound\): deployments.apps "dry" not found`)
+
+	// A rolling update, its history, and a rollback.
+	expect(a("set image deployment/nginx nginx=nginx:1.26"), `^deployment.apps/nginx image updated`)
+	expect(a("rollout status deployment/nginx --timeout=60s"), `deployment "nginx" successfully rolled out`)
+	expect(a("rollout history deployment/nginx"), `REVISION CHANGE-CAUSE`, `1 <none>`, `2 <none>`)
+	expect(a("rollout undo deployment/nginx"), `^deployment.apps/nginx rolled back`)
+	expect(a("rollout status deployment/nginx --timeout=60s"), `deployment "nginx" successfully rolled out`)
+	expect(a("get deployment nginx -o jsonpath={.spec.template.spec.containers[0].image}"), `^nginx:1.25$`)
+
+	// Taking a node out: cordon, drain (evictions), uncordon.
+	node := k(a("get pods -l app=nginx -o jsonpath={.items[0].spec.nodeName}")...)
+	expect(a("cordon "+node), `^node/`+node+` cordoned`)
+	expect(a("get node "+node), node+` Ready,SchedulingDisabled`)
+	expect(a("drain "+node+" --ignore-daemonsets --timeout=60s"), `evicting pod default/nginx-`, `node/`+node+` drained`)
+	expect(a("uncordon "+node), `^node/`+node+` uncordoned`)
+
+	// A pod that crash-loops (busybox's shell exits 1), and the log of the container that crashed.
+	expect([]string{"run", "crash", "--image=busybox:1.36", "--", "sh", "-c", "echo starting up; exit 1"}, `^pod/crash created`)
+	var previous string
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(time.Second) {
+		if previous = k(a("logs crash --previous")...); previous == "starting up\n" {
+			break
+		}
+	}
+	if previous != "starting up\n" {
+		t.Errorf("kubectl logs crash --previous: %q", previous)
+	}
+	expect(a("get pod crash"), `crash 0/1 (CrashLoopBackOff|Error) [1-9]`)
 
 	// apply, then apply an edit: the second is kubectl's three-way strategic merge patch.
 	manifest := filepath.Join(t.TempDir(), "web.yaml")
@@ -120,6 +151,8 @@ func TestServeDrivenByTheRealKubectl(t *testing.T) {
 	expect(a("--context kubesim-alice get pods"),
 		`^Error from server \(Forbidden\): pods is forbidden: User "alice" cannot list resource "pods" in API group "" in the namespace "default"`)
 	expect(a("--token not-a-token get pods"), `^error: You must be logged in to the server \(Unauthorized\)`)
+	expect(a("--context kubesim-alice get --raw /metrics"), `^Error from server \(Forbidden\): forbidden: User "alice" cannot get path "/metrics"`)
+	expect(a("exec crash -- ls"), `pods/exec is not supported in kubesim`)
 	write("2")
 	bad := strings.Replace(readFile(t, manifest), "replicas:", "replica:", 1)
 	os.WriteFile(manifest, []byte(bad), 0o600)
