@@ -135,6 +135,9 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 		return fmt.Errorf("writing the kubeconfig: %w", err)
 	}
 	fmt.Fprintf(stderr, "kube-apiserver is serving on %s (contexts kubesim-admin and kubesim-alice). Ctrl-C stops the cluster.\n", server)
+	if urls := c.Store.ClientURLs(); len(urls) > 0 {
+		fmt.Fprintf(stderr, "etcd: etcdctl --endpoints %s get --prefix --keys-only /registry/pods\n", urls[0])
+	}
 	fmt.Fprintf(stdout, "export KUBECONFIG=%s\n", path)
 
 	select {
