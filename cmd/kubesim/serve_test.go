@@ -19,63 +19,98 @@ import (
 // kubectlTimeout bounds one kubectl command.
 const kubectlTimeout = 90 * time.Second
 
-// TestServeDrivenByTheRealKubectl starts `kubesim serve` in process and drives it with the kubectl on
-// PATH, through the commands of the troubleshooting articles, checking kubectl's own printed words.
-func TestServeDrivenByTheRealKubectl(t *testing.T) {
-	if _, err := exec.LookPath("kubectl"); err != nil {
-		t.Skip("kubectl is not on PATH: this test drives the real kubectl against kubesim serve")
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+// served is a `kubesim serve` running in process, and the kubectl that drives it.
+type served struct {
+	t          *testing.T
+	ctx        context.Context
+	stop       context.CancelFunc
+	done       chan error
+	kubeconfig string
+	home       string // kubectl's discovery cache goes here, not in the user's ~/.kube
+}
 
-	// A free port, so that a learner's own `kubesim serve` on 6443 does not get in the way.
+// freePort finds a free port, so that a learner's own `kubesim serve` on 6443 does not get in the way.
+func freePort(t *testing.T) int {
 	probe, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	port := probe.Addr().(*net.TCPAddr).Port
-	probe.Close()
+	defer probe.Close()
+	return probe.Addr().(*net.TCPAddr).Port
+}
 
+// startServe runs serve with o until the test ends or stopServe, once it has printed its export line.
+func startServe(t *testing.T, o serveOptions) *served {
+	t.Helper()
+	if _, err := exec.LookPath("kubectl"); err != nil {
+		t.Skip("kubectl is not on PATH: this test drives the real kubectl against kubesim serve")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &served{t: t, ctx: ctx, stop: cancel, done: make(chan error, 1), home: t.TempDir()}
+	t.Cleanup(cancel)
 	out, outW := io.Pipe()
-	done := make(chan error, 1)
 	go func() {
-		done <- runServe(ctx, serveOptions{nodes: 2, speed: 1, port: port}, outW, io.Discard)
+		s.done <- runServe(ctx, o, outW, io.Discard)
 		outW.Close()
 	}()
 	lines := bufio.NewScanner(out)
 	if !lines.Scan() {
-		t.Fatalf("serve printed nothing: %v", <-done)
+		t.Fatalf("serve printed nothing: %v", <-s.done)
 	}
-	kubeconfig, ok := strings.CutPrefix(lines.Text(), "export KUBECONFIG=")
-	if !ok {
+	var ok bool
+	if s.kubeconfig, ok = strings.CutPrefix(lines.Text(), "export KUBECONFIG="); !ok {
 		t.Fatalf("serve printed %q, want the export line", lines.Text())
 	}
 	go io.Copy(io.Discard, out)
-	home := t.TempDir() // kubectl's discovery cache goes here, not in the user's ~/.kube
+	return s
+}
 
-	k := func(args ...string) string {
-		t.Helper()
-		cctx, cancel := context.WithTimeout(ctx, kubectlTimeout)
-		defer cancel()
-		cmd := exec.CommandContext(cctx, "kubectl", args...)
-		cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig, "HOME="+home)
-		b, _ := cmd.CombinedOutput()
-		return string(b)
-	}
-	// expect runs kubectl and checks that its output matches every pattern (regular expressions, in
-	// which runs of spaces match kubectl's column padding).
-	expect := func(args []string, patterns ...string) string {
-		t.Helper()
-		got := k(args...)
-		for _, p := range patterns {
-			re := regexp.MustCompile(regexp.MustCompile(` +`).ReplaceAllString(p, `\s+`))
-			if !re.MatchString(got) {
-				t.Errorf("kubectl %s:\n%s\nwant a match for %q", strings.Join(args, " "), got, p)
-			}
+// stopServe ends serve as Ctrl-C does and waits for it.
+func (s *served) stopServe() {
+	s.t.Helper()
+	s.stop()
+	select {
+	case err := <-s.done:
+		if err != nil {
+			s.t.Fatalf("serve: %v", err)
 		}
-		return got
+	case <-time.After(10 * time.Second):
+		s.t.Fatal("serve did not stop within 10 s of its context ending")
 	}
-	a := func(s string) []string { return strings.Fields(s) }
+}
+
+// kubectl runs kubectl against the served cluster and returns what it printed (stdout and stderr).
+func (s *served) kubectl(args ...string) string {
+	s.t.Helper()
+	ctx, cancel := context.WithTimeout(s.ctx, kubectlTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "kubectl", args...)
+	cmd.Env = append(os.Environ(), "KUBECONFIG="+s.kubeconfig, "HOME="+s.home)
+	b, _ := cmd.CombinedOutput()
+	return string(b)
+}
+
+// expect runs kubectl and checks that its output matches every pattern (regular expressions, in which
+// runs of spaces match kubectl's column padding).
+func (s *served) expect(args []string, patterns ...string) string {
+	s.t.Helper()
+	got := s.kubectl(args...)
+	for _, p := range patterns {
+		re := regexp.MustCompile(regexp.MustCompile(` +`).ReplaceAllString(p, `\s+`))
+		if !re.MatchString(got) {
+			s.t.Errorf("kubectl %s:\n%s\nwant a match for %q", strings.Join(args, " "), got, p)
+		}
+	}
+	return got
+}
+
+func a(s string) []string { return strings.Fields(s) }
+
+// TestServeDrivenByTheRealKubectl starts `kubesim serve` in process and drives it with the kubectl on
+// PATH, through the commands of the troubleshooting articles, checking kubectl's own printed words.
+func TestServeDrivenByTheRealKubectl(t *testing.T) {
+	s := startServe(t, serveOptions{nodes: 2, speed: 1, port: freePort(t)})
+	expect, k := s.expect, s.kubectl
 
 	expect(a("get nodes"), `NAME STATUS ROLES AGE VERSION`, `node-1 Ready <none> \S+ v1\.`, `node-2 Ready`)
 	expect(a("get --raw /healthz"), `^ok$`)
@@ -167,17 +202,9 @@ func TestServeDrivenByTheRealKubectl(t *testing.T) {
 		expect(a("--context kubesim-alice auth can-i create deployments"), `^no`)
 	})
 
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("serve: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("serve did not stop within 10 s of its context ending")
-	}
-	if _, err := os.Stat(filepath.Dir(kubeconfig)); !os.IsNotExist(err) {
-		t.Errorf("the temporary directory %s is still there after serve stopped (%v)", filepath.Dir(kubeconfig), err)
+	s.stopServe()
+	if _, err := os.Stat(filepath.Dir(s.kubeconfig)); !os.IsNotExist(err) {
+		t.Errorf("the temporary directory %s is still there after serve stopped (%v)", filepath.Dir(s.kubeconfig), err)
 	}
 }
 
@@ -188,4 +215,28 @@ func readFile(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// With --data-dir, a stopped cluster comes back as it was: etcd's data and the CA stay in the
+// directory, so the objects are there and the kubeconfig written by the first run still works.
+func TestServeDataDirResumesTheCluster(t *testing.T) {
+	dir := t.TempDir()
+	o := serveOptions{nodes: 1, speed: 1, port: freePort(t), dataDir: dir}
+	first := startServe(t, o)
+	first.expect(a("create deployment keep --image=nginx:1.25"), `^deployment.apps/keep created`)
+	kubeconfig := readFile(t, first.kubeconfig)
+	first.stopServe()
+
+	second := startServe(t, o)
+	old := filepath.Join(t.TempDir(), "first-kubeconfig")
+	if err := os.WriteFile(old, []byte(kubeconfig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	second.kubeconfig = old
+	second.expect(a("get deployment keep -o jsonpath={.metadata.name}"), `^keep$`)
+	second.expect(a("rollout status deployment/keep --timeout=60s"), `deployment "keep" successfully rolled out`)
+	second.stopServe()
+	if _, err := os.Stat(filepath.Join(dir, "pki", "ca.crt")); err != nil {
+		t.Errorf("the data directory lost its CA: %v", err)
+	}
 }
