@@ -33,8 +33,9 @@
 //
 // # What it simplifies
 //
-//   - a PATCH is a read and a compare-and-swap update through Do (retried on conflict, as the real
-//     patch handler retries), so RBAC sees the verbs get and update rather than patch;
+//   - a PATCH is applied here, to the object read through Do, and the result goes back through Do
+//     under the verb patch as a compare-and-swap on what was read (retried on conflict, as the real
+//     patch handler retries); the read needs the get verb, which Kubernetes' patch does not;
 //   - no server-side apply, protobuf answers (kubectl accepts JSON), limit/continue paging (a list is
 //     always whole, which the API allows), deletecollection, OpenAPI schemas (so no `kubectl
 //     explain`), or audit log; /metrics has the request counters only;

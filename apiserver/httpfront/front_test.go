@@ -131,6 +131,8 @@ func TestFailuresAreStatusesInKubernetesWords(t *testing.T) {
 		{"too large", "admin-token", "POST", "/api/v1/namespaces/default/pods", "application/json", `{"x":"` + strings.Repeat("a", httpfront.MaxBodyBytes) + `"}`, 413, "RequestEntityTooLarge", "Request entity too large: limit is 3145728"},
 		{"exec", "admin-token", "POST", "/api/v1/namespaces/default/pods/web/exec", "", "", 501, "NotImplemented", "pods/exec is not supported in kubesim"},
 		{"protobuf garbage", "admin-token", "POST", "/api/v1/namespaces/default/pods", "application/vnd.kubernetes.protobuf", "garbage", 400, "BadRequest", `Pod in version "v1" cannot be handled as a Pod: decoding protobuf`},
+		{"forbidden patch names the verb patch", "alice-token", "PATCH", "/apis/apps/v1/namespaces/default/deployments/web/scale", "application/merge-patch+json", `{"spec":{"replicas":2}}`, 403, "Forbidden",
+			`deployments.apps "web" is forbidden: User "alice" cannot patch resource "deployments/scale" in API group "apps" in the namespace "default"`},
 		{"server-side apply", "admin-token", "PATCH", "/api/v1/namespaces/default/pods/web", "application/apply-patch+yaml", "{}", 415, "UnsupportedMediaType", "server-side apply"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -96,7 +96,7 @@ func (h *Handler) servePatch(ctx context.Context, w http.ResponseWriter, r *http
 		get.Verb = wire.VerbGet
 		cur, err := h.srv.Do(ctx, &get)
 		if err != nil {
-			writeError(w, err)
+			writeError(w, h.patchRefusal(ctx, req, err))
 			return
 		}
 		obj, warnings, err := applyPatch(pt, cur.Object, patch, bodyObject(rt), r.URL.Query().Get("fieldValidation"))
@@ -105,7 +105,7 @@ func (h *Handler) servePatch(ctx context.Context, w http.ResponseWriter, r *http
 			return
 		}
 		upd := *req
-		upd.Verb, upd.Body = wire.VerbUpdate, obj
+		upd.Verb, upd.Body = wire.VerbPatch, obj
 		resp, err := h.srv.Do(ctx, &upd)
 		// A conflict on the resourceVersion we read means someone wrote in between: patch the newer
 		// object. A resourceVersion the patch itself set is the caller's precondition: no retry.
@@ -121,6 +121,23 @@ func (h *Handler) servePatch(ctx context.Context, w http.ResponseWriter, r *http
 		writeJSON(w, http.StatusOK, resp.Object)
 		return
 	}
+}
+
+// patchRefusal is the error to answer when the read before a patch failed. Kubernetes authorizes a
+// patch as the verb patch, never get: when the read was forbidden, the apiserver is asked about the
+// verb patch (a request without a body, which stops at the authorize gate if refused and writes
+// nothing if allowed), so that the 403 names the verb the user asked for: `User "alice" cannot patch
+// resource "deployments/scale"`.
+func (h *Handler) patchRefusal(ctx context.Context, req *wire.Request, readErr error) error {
+	if apierrors.ReasonForError(readErr) != apierrors.ReasonForbidden {
+		return readErr
+	}
+	probe := *req
+	probe.Verb, probe.Body = wire.VerbPatch, nil
+	if _, err := h.srv.Do(ctx, &probe); apierrors.ReasonForError(err) == apierrors.ReasonForbidden {
+		return err
+	}
+	return readErr
 }
 
 // applyPatch applies patch to cur and decodes the result into into (an empty object of the body's

@@ -186,6 +186,12 @@ func TestServeDrivenByTheRealKubectl(t *testing.T) {
 	expect(a("--context kubesim-alice get pods"),
 		`^Error from server \(Forbidden\): pods is forbidden: User "alice" cannot list resource "pods" in API group "" in the namespace "default"`)
 	expect(a("--token not-a-token get pods"), `^error: You must be logged in to the server \(Unauthorized\)`)
+	// Granted view in default, alice reads but may not scale: the 403 names the parent object and the
+	// verb and subresource kubectl used.
+	expect(a("create rolebinding alice-view --clusterrole=view --user=alice"), `^rolebinding.rbac.authorization.k8s.io/alice-view created`)
+	expect(a("--context kubesim-alice get deployments"), `nginx 1/1`)
+	expect(a("--context kubesim-alice scale deployment nginx --replicas=3"),
+		`^Error from server \(Forbidden\): deployments.apps "nginx" is forbidden: User "alice" cannot patch resource "deployments/scale" in API group "apps" in the namespace "default"`)
 	expect(a("--context kubesim-alice get --raw /metrics"), `^Error from server \(Forbidden\): forbidden: User "alice" cannot get path "/metrics"`)
 	expect(a("exec crash -- ls"), `pods/exec is not supported in kubesim`)
 	write("2")
