@@ -4,8 +4,9 @@
 // that the cluster provides reads the fake runtime's log of the container.
 //
 // Query: container (required when the pod has several), previous (the last terminated instance:
-// `logs --previous` on a crash-looping pod), tailLines, timestamps. follow is answered with what has
-// been written so far: kubesim does not stream logs yet.
+// `logs --previous` on a crash-looping pod), tailLines, timestamps, and follow (`logs -f`: the log is
+// read again every second of cluster time and new lines are streamed until the container ends or the
+// client goes; kubelet streams the file as it grows).
 package httpfront
 
 import (
@@ -66,17 +67,106 @@ func (h *Handler) serveLog(ctx context.Context, w http.ResponseWriter, r *http.R
 			Code: http.StatusNotImplemented, Reason: "NotImplemented", Message: "pods/log is not supported by this kubesim server"}})
 		return
 	}
-	lines, err := h.logs(ctx, pod, container, isTrue(q.Get("previous")), tail)
+	previous := isTrue(q.Get("previous"))
+	lines, err := h.logs(ctx, pod, container, previous, tail)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
-	var b strings.Builder
-	for _, l := range lines {
-		if isTrue(q.Get("timestamps")) {
-			b.WriteString(l.Time.UTC().Format(time.RFC3339Nano) + " ")
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(http.StatusOK)
+	flusher, _ := w.(http.Flusher)
+	var sent logCursor
+	write := func(lines []LogLine) {
+		var b strings.Builder
+		for _, l := range sent.fresh(lines) {
+			if isTrue(q.Get("timestamps")) {
+				b.WriteString(l.Time.UTC().Format(time.RFC3339Nano) + " ")
+			}
+			b.WriteString(l.Text + "\n")
 		}
-		b.WriteString(l.Text + "\n")
+		w.Write([]byte(b.String()))
+		if flusher != nil {
+			flusher.Flush()
+		}
 	}
-	writeText(w, http.StatusOK, b.String())
+	write(lines)
+	if !isTrue(q.Get("follow")) || previous {
+		return
+	}
+	// follow: keep reading until the container ends (or is replaced), or the client goes.
+	instance := containerID(pod, container)
+	poll := *req
+	poll.Quiet = true // polling is not part of the cluster's story
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-h.clock.After(logPollInterval):
+		}
+		resp, err := h.srv.Do(ctx, &poll)
+		if err != nil {
+			return
+		}
+		pod = resp.Object.(*api.Pod)
+		if lines, err = h.logs(ctx, pod, container, false, -1); err == nil && containerID(pod, container) == instance {
+			write(lines)
+		}
+		if containerID(pod, container) != instance || containerEnded(pod, container) {
+			return
+		}
+	}
+}
+
+// logPollInterval is how often a followed log is read again, in cluster time.
+const logPollInterval = time.Second
+
+// logCursor remembers how far a followed log has been sent: the time of the last line and how many
+// lines carried that time.
+type logCursor struct {
+	last   time.Time
+	atLast int
+}
+
+// fresh returns the lines not sent yet (lines are in time order) and moves the cursor past them.
+func (c *logCursor) fresh(lines []LogLine) []LogLine {
+	var out []LogLine
+	seenAtLast := 0
+	for _, l := range lines {
+		switch {
+		case l.Time.Before(c.last):
+			continue
+		case l.Time.Equal(c.last):
+			seenAtLast++
+			if seenAtLast <= c.atLast {
+				continue
+			}
+		}
+		out = append(out, l)
+	}
+	for _, l := range out {
+		if l.Time.After(c.last) {
+			c.last, c.atLast = l.Time, 0
+		}
+		c.atLast++
+	}
+	return out
+}
+
+func containerID(pod *api.Pod, container string) string {
+	for _, cs := range pod.Status.ContainerStatuses {
+		if cs.Name == container {
+			return cs.ContainerID
+		}
+	}
+	return ""
+}
+
+func containerEnded(pod *api.Pod, container string) bool {
+	for _, cs := range pod.Status.ContainerStatuses {
+		if cs.Name == container {
+			return cs.State.Terminated != nil
+		}
+	}
+	return pod.DeletionTimestamp != nil
 }

@@ -99,5 +99,5 @@ func unsupported(what string) error {
 // but answers 1.33: the newest build the dispatcher ships, within kubectl's supported skew of 1.34,
 // and the build kubesim's kubectl test runs.
 var ServedVersion = version.Info{Major: "1", Minor: "33", GitVersion: "v1.33.0-kubesim",
-	GitCommit: "kubesim", GitTreeState: "clean", BuildDate: "2025-09-09T00:00:00Z",
+	GitCommit: "kubesim", GitTreeState: "clean",
 	GoVersion: goruntime.Version(), Compiler: goruntime.Compiler, Platform: goruntime.GOOS + "/" + goruntime.GOARCH}

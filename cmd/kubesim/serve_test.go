@@ -160,6 +160,11 @@ func TestServeDrivenByTheRealKubectl(t *testing.T) {
 	}
 	expect(a("get pod crash"), `crash 0/1 (CrashLoopBackOff|Error) [1-9]`)
 
+	// logs -f streams until the container ends.
+	expect([]string{"run", "ender", "--image=busybox:1.36", "--restart=Never", "--", "sh", "-c", "echo one; sleep 2; echo two"}, `^pod/ender created`)
+	expect(a("wait --for=condition=Ready pod/ender --timeout=30s"), `pod/ender condition met`)
+	expect(a("logs -f ender"), `^one\ntwo\n$`)
+
 	// apply, then apply an edit: the second is kubectl's three-way strategic merge patch.
 	manifest := filepath.Join(t.TempDir(), "web.yaml")
 	write := func(replicas string) {
