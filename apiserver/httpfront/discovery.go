@@ -3,8 +3,8 @@
 //
 //	aggregated   GET /api and /apis with Accept ...;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList:
 //	             every group, version and resource in two documents (kubectl's first choice since 1.30)
-//	legacy       GET /api (APIVersions), /apis (APIGroupList), then /api/v1 and /apis/GROUP/VERSION
-//	             (APIResourceList) one group-version at a time
+//	legacy       GET /api (APIVersions), /apis (APIGroupList), /apis/GROUP (APIGroup), then /api/v1
+//	             and /apis/GROUP/VERSION (APIResourceList) one group-version at a time
 //
 // Both are built from the scheme (api.Resources()), so they list exactly what the apiserver serves.
 package httpfront
@@ -116,17 +116,30 @@ func (h *Handler) discoveryRoot(w http.ResponseWriter, r *http.Request) {
 	}
 	list := &metav1.APIGroupList{TypeMeta: metav1.TypeMeta{Kind: "APIGroupList", APIVersion: "v1"}}
 	for _, g := range groups() {
-		if g == "" {
-			continue
+		if g != "" {
+			list.Groups = append(list.Groups, legacyGroup(g))
 		}
-		group := metav1.APIGroup{Name: g}
-		for _, v := range versionsOf(g) {
-			group.Versions = append(group.Versions, metav1.GroupVersionForDiscovery{GroupVersion: g + "/" + v, Version: v})
-		}
-		group.PreferredVersion = group.Versions[0]
-		list.Groups = append(list.Groups, group)
 	}
 	writeJSON(w, http.StatusOK, list)
+}
+
+// legacyGroup is a named group's entry in the legacy discovery: its versions, the first preferred.
+func legacyGroup(g string) metav1.APIGroup {
+	group := metav1.APIGroup{TypeMeta: metav1.TypeMeta{Kind: "APIGroup", APIVersion: "v1"}, Name: g}
+	for _, v := range versionsOf(g) {
+		group.Versions = append(group.Versions, metav1.GroupVersionForDiscovery{GroupVersion: g + "/" + v, Version: v})
+	}
+	group.PreferredVersion = group.Versions[0]
+	return group
+}
+
+// apiGroup answers /apis/GROUP with the group's APIGroup document.
+func (h *Handler) apiGroup(w http.ResponseWriter, g string) {
+	if len(versionsOf(g)) == 0 || g == "" {
+		writeError(w, notFoundPath())
+		return
+	}
+	writeJSON(w, http.StatusOK, legacyGroup(g))
 }
 
 func wantsAggregated(r *http.Request) bool {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -376,5 +377,49 @@ func TestTooManyRequestsInFlight(t *testing.T) {
 	}
 	if code, _, body := call(t, hs, "admin-token", "GET", "/api/v1/namespaces", "", ""); code != 200 {
 		t.Errorf("after it: %d %s", code, body)
+	}
+}
+
+// Bad input of every kind is a Status below 500: the front never panics and never answers 500 for
+// what the client got wrong.
+func TestBadInputIsAClientError(t *testing.T) {
+	_, hs := newFront(t)
+	if code, _, body := call(t, hs, "admin-token", "POST", "/apis/apps/v1/namespaces/default/deployments", "application/yaml", webDeployment); code != 201 {
+		t.Fatalf("create: %d %s", code, body)
+	}
+	deploy := "/apis/apps/v1/namespaces/default/deployments/web"
+	for _, tc := range []struct {
+		method, path, contentType, body string
+		code                            int
+	}{
+		{"GET", "/api/v1/namespaces//pods", "", "", 404},
+		{"GET", "/api/v1/namespaces/default/pods/a/b/c", "", "", 404},
+		{"GET", "/api/v2/pods", "", "", 404},
+		{"GET", "/apis/apps/v1/namespaces/default/nodes", "", "", 404},
+		{"GET", "/api/v1/pods?labelSelector=a%3D%3D%3Db", "", "", 400},
+		{"GET", "/api/v1/pods?resourceVersion=abc", "", "", 400},
+		{"GET", "/api/v1/pods?watch=1&timeoutSeconds=soon", "", "", 400},
+		{"GET", "/api/v1/namespaces/default/pods/nope/log", "", "", 404},
+		{"POST", "/api/v1/namespaces/default/pods", "application/json", `[]`, 400},
+		{"POST", "/api/v1/namespaces/default/pods", "application/json", `null`, 400},
+		{"POST", "/api/v1/namespaces/default/pods", "application/json", `{"apiVersion":"apps/v1","kind":"Deployment"}`, 400},
+		{"POST", "/api/v1/namespaces/default/pods", "text/plain", `hello`, 415},
+		{"POST", "/api/v1/namespaces/default/pods?fieldValidation=Bogus", "application/json", nginxPod, 400},
+		{"POST", "/api/v1/namespaces/default/pods/web/binding", "application/json", `{"target":`, 400},
+		{"PUT", deploy, "application/yaml", strings.Replace(webDeployment, "name: web", "name: other", 1), 400},
+		{"PATCH", deploy, "application/json-patch+json", `{"op":"nonsense"}`, 400},
+		{"PATCH", deploy, "application/json-patch+json", `[{"op":"remove","path":"/spec/nothing/here"}]`, 400},
+		{"PATCH", deploy, "application/merge-patch+json", `{"spec":{"replicas":"many"}}`, 400},
+		{"PATCH", deploy, "application/strategic-merge-patch+json", `{"spec":`, 400},
+		{"PATCH", deploy + "/log", "application/merge-patch+json", `{}`, 404},
+		{"PATCH", deploy, "text/plain", `{}`, 415},
+		{"DELETE", "/api/v1/namespaces/default/pods", "", "", 405},
+		{"DELETE", deploy, "application/json", `{"gracePeriodSeconds":"x"}`, 400},
+		{"DELETE", deploy + "?gracePeriodSeconds=soon", "", "", 400},
+	} {
+		code, _, body := call(t, hs, "admin-token", tc.method, tc.path, tc.contentType, tc.body)
+		if code != tc.code || !strings.Contains(body, `"kind":"Status"`) || !strings.Contains(body, fmt.Sprintf(`"code":%d`, tc.code)) {
+			t.Errorf("%s %s %q: %d %s, want a %d Status", tc.method, tc.path, tc.body, code, body, tc.code)
+		}
 	}
 }

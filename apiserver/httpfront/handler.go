@@ -104,6 +104,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.serveOpenAPI(w, r)
 	case p == "/api" || p == "/apis" || p == "/api/" || p == "/apis/":
 		h.discoveryRoot(w, r)
+	case strings.HasPrefix(p, "/apis/") && !strings.Contains(strings.Trim(p[len("/apis/"):], "/"), "/"):
+		h.apiGroup(w, strings.Trim(p[len("/apis/"):], "/"))
 	default:
 		rt, err := parsePath(p)
 		if err != nil {

@@ -41,17 +41,17 @@ func parsePath(path string) (route, error) {
 	if !servesGroupVersion(rt.group, rt.version) {
 		return rt, notFoundPath()
 	}
+	for _, p := range parts {
+		if p == "" {
+			return rt, notFoundPath()
+		}
+	}
 	if len(parts) == 0 {
 		return rt, nil
 	}
 	// namespaces/NS/<resource>/... unless it is the namespace's own subresource.
 	if parts[0] == "namespaces" && len(parts) >= 3 && !(len(parts) == 3 && isNamespaceSubresource(parts[2])) {
 		rt.namespace, parts = parts[1], parts[2:]
-	}
-	for _, p := range parts {
-		if p == "" {
-			return rt, notFoundPath()
-		}
 	}
 	res, ok := api.ResourceFor(parts[0])
 	if !ok || res.Name != parts[0] || res.Group != rt.group || res.Version != rt.version {
