@@ -82,7 +82,13 @@ func (s *served) stopServe() {
 // kubectl runs kubectl against the served cluster and returns what it printed (stdout and stderr).
 func (s *served) kubectl(args ...string) string {
 	s.t.Helper()
-	ctx, cancel := context.WithTimeout(s.ctx, kubectlTimeout)
+	return s.kubectlFor(kubectlTimeout, args...)
+}
+
+// kubectlFor is kubectl, stopped after d: for the commands that never end on their own (-w).
+func (s *served) kubectlFor(d time.Duration, args ...string) string {
+	s.t.Helper()
+	ctx, cancel := context.WithTimeout(s.ctx, d)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "kubectl", args...)
 	cmd.Env = append(os.Environ(), "KUBECONFIG="+s.kubeconfig, "HOME="+s.home)
@@ -159,6 +165,15 @@ func TestServeDrivenByTheRealKubectl(t *testing.T) {
 		t.Errorf("kubectl logs crash --previous: %q", previous)
 	}
 	expect(a("get pod crash"), `crash 0/1 (CrashLoopBackOff|Error) [1-9]`)
+
+	// get -w prints the table, then a line per change, until stopped.
+	watched := make(chan string)
+	go func() { watched <- s.kubectlFor(4*time.Second, a("get pods -w")...) }()
+	time.Sleep(time.Second)
+	expect(a("label pod crash watched=yes"), `^pod/crash labeled`)
+	if w := <-watched; !regexp.MustCompile(`NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\n(?s:.*)crash\s+0/1(?s:.*)\ncrash\s+0/1`).MatchString(w) {
+		t.Errorf("kubectl get pods -w: %s\nwant the table, then crash again after its label changed", w)
+	}
 
 	// logs -f streams until the container ends.
 	expect([]string{"run", "ender", "--image=busybox:1.36", "--restart=Never", "--", "sh", "-c", "echo one; sleep 2; echo two"}, `^pod/ender created`)
