@@ -11,6 +11,7 @@ import (
 
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	appsv1 "k8s.io/api/apps/v1"
+	authorizationv1 "k8s.io/api/authorization/v1"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -24,10 +25,11 @@ import (
 // protobufMediaType is the media type of Kubernetes' protobuf encoding.
 const protobufMediaType = "application/vnd.kubernetes.protobuf"
 
-// protobufSerializer decodes the k8s.io/api kinds kubesim serves.
+// protobufSerializer decodes the k8s.io/api kinds kubesim serves, and the access reviews that
+// `kubectl auth can-i` sends.
 var protobufSerializer = func() *protobuf.Serializer {
 	scheme := runtime.NewScheme()
-	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, appsv1.AddToScheme, autoscalingv1.AddToScheme,
+	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, appsv1.AddToScheme, authorizationv1.AddToScheme, autoscalingv1.AddToScheme,
 		coordinationv1.AddToScheme, policyv1.AddToScheme, rbacv1.AddToScheme, schedulingv1.AddToScheme,
 		admissionregistrationv1.AddToScheme} {
 		if err := add(scheme); err != nil {
