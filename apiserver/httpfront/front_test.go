@@ -423,3 +423,15 @@ func TestBadInputIsAClientError(t *testing.T) {
 		}
 	}
 }
+
+// A panic below the chain's top is a 500 Status, not a dropped connection. (A front without an
+// apiserver panics on its first request.)
+func TestPanicIsAnInternalErrorStatus(t *testing.T) {
+	hs := httptest.NewServer(httpfront.New(httpfront.Config{}))
+	defer hs.Close()
+	code, _, body := call(t, hs, "admin-token", "GET", "/version", "", "")
+	if sc, reason, msg := status(t, body); code != 500 || sc != 500 || reason != "InternalError" ||
+		!strings.HasPrefix(msg, "Internal error occurred: panic while serving GET /version: ") {
+		t.Errorf("%d %s", code, body)
+	}
+}
