@@ -146,6 +146,11 @@ var rules = []rule{
 		forbidden: componentViolation,
 	},
 	{
+		name:      "k8s.io's libraries appear only at the HTTP boundary, for wire formats (apiserver/httpfront)",
+		who:       func(p string) bool { return strings.HasPrefix(p, module+"/") && !under(p, "apiserver/httpfront") },
+		forbidden: func(_, d string) bool { return strings.HasPrefix(d, "k8s.io/") },
+	},
+	{
 		name:      "nothing imports sim but cmd, scenarios, examples, lab and the scenario language",
 		who:       func(p string) bool { return !underAny(p, "sim", "cmd", "scenarios", "examples", "lab", "script") },
 		forbidden: func(_, d string) bool { return under(d, "sim") },

@@ -4,13 +4,20 @@
 //
 // kubesim simplifies: every identity (admin, each component, each kubelet, each learner's user) is a
 // static bearer token, with an optional validity window that stands in for a client certificate's
-// NotBefore/NotAfter, so that an expired kubelet credential fails exactly where a real one does.
+// NotBefore/NotAfter, so that an expired kubelet credential fails exactly where a real one does. A
+// client certificate that the HTTP front has verified becomes such a credential too
+// (CertificateCredential): its subject names the user, its validity window bounds the token's.
 package apiserver
 
 import (
+	"crypto/sha256"
+	"crypto/x509"
+	"encoding/hex"
 	"fmt"
 	"sync"
 	"time"
+
+	apierrors "kubesim/api/errors"
 )
 
 // User is the authenticated identity: a name and the groups it belongs to (user.Info in Kubernetes).
@@ -93,4 +100,33 @@ func (s *Server) RevokeCredential(token string) {
 	s.authn.mu.Lock()
 	defer s.authn.mu.Unlock()
 	delete(s.authn.tokens, token)
+}
+
+// CertificateCredential registers the identity of a client certificate that the TLS handshake has
+// already verified against the cluster's CA, and returns the token that stands for it in a
+// wire.Request. As kube-apiserver's x509 authenticator does, the subject's Common Name is the user and
+// each Organization a group (CN=kubernetes-admin, O=system:masters is kubeadm's admin.conf); the
+// certificate's NotBefore/NotAfter bound the credential.
+func (s *Server) CertificateCredential(cert *x509.Certificate) string {
+	sum := sha256.Sum256(cert.Raw)
+	token := "x509:" + hex.EncodeToString(sum[:])
+	s.authn.mu.RLock()
+	_, known := s.authn.tokens[token]
+	s.authn.mu.RUnlock()
+	if !known {
+		s.AddCredential(Credential{Token: token,
+			User:      User{Name: cert.Subject.CommonName, Groups: append([]string(nil), cert.Subject.Organization...)},
+			NotBefore: cert.NotBefore, NotAfter: cert.NotAfter})
+	}
+	return token
+}
+
+// Authenticate runs gate 1 alone, for the endpoints that are not resources (/version, /healthz,
+// discovery): the user a token proves, or 401 Unauthorized.
+func (s *Server) Authenticate(token string) (User, error) {
+	u, why := s.authn.authenticate(token, s.clock.Now())
+	if why != "" {
+		return User{}, apierrors.NewUnauthorized()
+	}
+	return u, nil
 }

@@ -72,12 +72,11 @@ func forbidden(a attributes, why string) error {
 	if why != "" {
 		msg += ": " + why
 	}
+	// The object is named by its resource, never the subresource: `deployments.apps "nginx" is
+	// forbidden: User "alice" cannot patch resource "deployments/scale" ...`, as Kubernetes words it.
 	gr := a.resource
 	if a.group != "" {
 		gr += "." + a.group
-	}
-	if a.subresource != "" {
-		gr = a.resourcePath()
 	}
 	return apierrors.NewForbidden(gr, a.name, msg)
 }

@@ -259,7 +259,7 @@ func (s *Server) bodyFor(req *wire.Request, res *api.Resource) (api.Object, erro
 	} else {
 		m.Namespace = ""
 	}
-	if req.Verb == wire.VerbUpdate && req.Name != "" && m.Name != req.Name {
+	if (req.Verb == wire.VerbUpdate || req.Verb == wire.VerbPatch) && req.Name != "" && m.Name != req.Name {
 		return nil, apierrors.NewBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", m.Name, req.Name))
 	}
 	return obj, nil
@@ -376,7 +376,9 @@ func leaseChangedHands(l *api.Lease) bool {
 }
 
 // update replaces an object (or one of its subresources) if the caller's resourceVersion is still
-// current: optimistic concurrency, Kubernetes' answer to two writers racing.
+// current: optimistic concurrency, Kubernetes' answer to two writers racing. A patch comes here too:
+// its sender (the HTTP front) has applied it to the object it read, and sends the result with that
+// object's resourceVersion under the verb patch, which is what RBAC checks and the trace shows.
 func (s *Server) update(ctx context.Context, req *wire.Request, res *api.Resource, user User) (*wire.Response, error) {
 	switch req.Subresource {
 	case "status":

@@ -182,7 +182,7 @@ func (s *Server) do(ctx context.Context, req *wire.Request) (*wire.Response, *ap
 		resp, err = s.watch(ctx, req, res)
 	case wire.VerbCreate:
 		resp, err = s.create(ctx, req, res, user)
-	case wire.VerbUpdate:
+	case wire.VerbUpdate, wire.VerbPatch: // a patch arrives already applied: see update
 		resp, err = s.update(ctx, req, res, user)
 	case wire.VerbDelete:
 		resp, err = s.delete(ctx, req, res, user)

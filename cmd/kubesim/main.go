@@ -33,6 +33,8 @@ Usage:
   kubesim describe -f FILE     the same for a scenario file
   kubesim run NAME [flags]     play a scenario in step mode (kubesim help run)
   kubesim explain -f MANIFEST --pod NS/NAME   why the scheduler puts a pod where it does
+  kubesim serve [flags]        a cluster the real kubectl drives (prints the export KUBECONFIG line)
+  kubesim net trace|rules      can a pod reach NAME:PORT, hop by hop; a node's kube-proxy rules
   kubesim bench [--ops N]      measure kubesim against baselines taken in the same run
   kubesim version              the version of kubesim and of the Go it was built with
   kubesim completion SHELL     a completion script for bash, zsh or fish
@@ -40,7 +42,7 @@ Usage:
 `
 
 // commands are the names run dispatches on, in the order usage lists them (completion offers them).
-var commands = []string{"list", "describe", "run", "explain", "bench", "version", "completion", "help"}
+var commands = []string{"list", "describe", "run", "explain", "serve", "net", "bench", "version", "completion", "help"}
 
 func main() {
 	debug.SetGCPercent(sim.GCPercent)
@@ -82,6 +84,8 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return completion(args[1:], stdout, stderr)
 	case "net":
 		return netCommand(ctx, args[1:], stdout, stderr)
+	case "serve":
+		return serve(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		if len(args) == 2 && args[0] == "help" && args[1] != "help" {
 			if !isCommand(args[1]) {

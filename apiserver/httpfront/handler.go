@@ -1,0 +1,174 @@
+// handler.go: the handler chain, outermost first, as kube-apiserver builds it
+// (DefaultBuildHandlerChain): recover from panics (500), cap the body (413), authenticate (401), limit
+// the requests in flight (429), then route: the endpoints that are not resources (/version, /healthz,
+// /metrics, discovery, OpenAPI) or a resource request.
+//
+//	New(cfg) *Handler          an http.Handler for the cluster's HTTPS listener
+//	(*Handler).ServeHTTP       one request through the chain
+package httpfront
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	apierrors "kubesim/api/errors"
+	"kubesim/apiserver"
+	"kubesim/clock"
+)
+
+// MaxBodyBytes is the largest request body accepted, as kube-apiserver's 3 MiB limit
+// (maxRequestBodyBytes): etcd refuses values much larger than that anyway.
+const MaxBodyBytes = 3 << 20
+
+// Config assembles a Handler.
+type Config struct {
+	Server *apiserver.Server
+	// Clock is the cluster's clock: the AGE column is measured against it, not the wall clock, so that
+	// a sped-up cluster shows ages in its own time.
+	Clock clock.Clock
+	// Logs reads a container's log for pods/log; nil answers that logs are not served.
+	Logs LogSource
+	// MaxRequestsInFlight caps the requests served at once, watches aside (0: 400, kube-apiserver's
+	// --max-requests-inflight); the next one gets 429 Too Many Requests with Retry-After.
+	MaxRequestsInFlight int
+}
+
+// Handler serves the Kubernetes API over HTTP.
+type Handler struct {
+	srv   *apiserver.Server
+	clock clock.Clock
+	logs  LogSource
+	// inFlight holds one token per request being served (watches excepted).
+	inFlight chan struct{}
+}
+
+// New builds the handler.
+func New(cfg Config) *Handler {
+	limit := cfg.MaxRequestsInFlight
+	if limit <= 0 {
+		limit = 400
+	}
+	return &Handler{srv: cfg.Server, clock: cfg.Clock, logs: cfg.Logs, inFlight: make(chan struct{}, limit)}
+}
+
+// isWatch tells the long-running requests that do not count against the in-flight limit.
+func isWatch(r *http.Request) bool {
+	q := r.URL.Query()
+	return r.Method == http.MethodGet && (isTrue(q.Get("watch")) || isTrue(q.Get("follow")))
+}
+
+// ServeHTTP runs the chain.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			writeError(w, apierrors.NewInternalError(fmt.Errorf("panic while serving %s %s: %v", r.Method, r.URL.Path, v)))
+		}
+	}()
+	if r.ContentLength > MaxBodyBytes {
+		writeError(w, tooLarge())
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+
+	token := credential(h.srv, r)
+	user, err := h.srv.Authenticate(token)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	if !isWatch(r) {
+		select {
+		case h.inFlight <- struct{}{}:
+			defer func() { <-h.inFlight }()
+		default:
+			w.Header().Set("Retry-After", "1")
+			writeError(w, tooManyRequests())
+			return
+		}
+	}
+	ctx := r.Context()
+	switch p := r.URL.Path; {
+	case p == "/version":
+		writeJSON(w, http.StatusOK, ServedVersion)
+	case p == "/healthz" || p == "/readyz" || p == "/livez":
+		h.health(w, r)
+	case strings.HasPrefix(p, "/healthz/") || strings.HasPrefix(p, "/readyz/") || strings.HasPrefix(p, "/livez/"):
+		writeText(w, http.StatusOK, "ok")
+	case p == "/metrics":
+		h.serveMetrics(w, user)
+	case p == "/openapi" || strings.HasPrefix(p, "/openapi/"):
+		h.serveOpenAPI(w, r)
+	case p == "/api" || p == "/apis" || p == "/api/" || p == "/apis/":
+		h.discoveryRoot(w, r)
+	case strings.HasPrefix(p, "/apis/") && !strings.Contains(strings.Trim(p[len("/apis/"):], "/"), "/"):
+		h.apiGroup(w, strings.Trim(p[len("/apis/"):], "/"))
+	default:
+		rt, err := parsePath(p)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		if rt.res == nil {
+			h.groupVersion(w, rt)
+			return
+		}
+		h.serveResource(ctx, w, r, token, rt)
+	}
+}
+
+// credential is what the request proves about its sender: a bearer token, else the token standing for
+// a verified client certificate, else nothing (401 follows).
+func credential(srv *apiserver.Server, r *http.Request) string {
+	if auth := r.Header.Get("Authorization"); auth != "" {
+		if t, ok := strings.CutPrefix(auth, "Bearer "); ok {
+			return strings.TrimSpace(t)
+		}
+		return ""
+	}
+	if r.TLS != nil && len(r.TLS.VerifiedChains) > 0 {
+		return srv.CertificateCredential(r.TLS.VerifiedChains[0][0])
+	}
+	return ""
+}
+
+// agent names the calling program in the trace, from its User-Agent ("kubectl/v1.32.4 (linux/amd64)
+// kubernetes/..." is "kubectl").
+func agent(r *http.Request) string {
+	ua, _, _ := strings.Cut(r.UserAgent(), "/")
+	if ua == "" {
+		return "http"
+	}
+	return ua
+}
+
+// health answers /healthz, /readyz and /livez: "ok", or with ?verbose one line per check, as
+// kube-apiserver lists its checks. kubesim has two: ping, and that the watch cache has read etcd.
+func (h *Handler) health(w http.ResponseWriter, r *http.Request) {
+	endpoint := strings.TrimPrefix(r.URL.Path, "/")
+	cacheOK := h.srv.Revision() > 0
+	code, verdict := http.StatusOK, endpoint+" check passed"
+	if !cacheOK {
+		code, verdict = http.StatusInternalServerError, endpoint+" check failed"
+	}
+	if _, verbose := r.URL.Query()["verbose"]; !verbose {
+		if cacheOK {
+			writeText(w, code, "ok")
+		} else {
+			writeText(w, code, "[-]watch-cache failed: reason withheld\n"+verdict)
+		}
+		return
+	}
+	var b strings.Builder
+	b.WriteString("[+]ping ok\n")
+	if cacheOK {
+		b.WriteString("[+]watch-cache ok\n")
+	} else {
+		b.WriteString("[-]watch-cache failed: reason withheld\n")
+	}
+	b.WriteString(verdict + "\n")
+	writeText(w, code, b.String())
+}

@@ -1,0 +1,212 @@
+// serve.go: `kubesim serve`, a cluster that the real kubectl drives. It boots a whole cluster in real
+// time (embedded etcd, kube-apiserver, kube-controller-manager, kube-scheduler, N kubelets), puts the
+// apiserver's HTTP front behind an HTTPS listener on 127.0.0.1, writes a kubeconfig with two users,
+// and prints the one line that points kubectl at it:
+//
+//	kubesim serve [--nodes 3] [--speed 1] [--port 6443] [--data-dir DIR] [--kubeconfig PATH]
+//	export KUBECONFIG=/tmp/kubesim-serve-123/kubeconfig
+//
+// The kubeconfig's contexts are kubesim-admin (client certificate CN=kubernetes-admin,
+// O=system:masters, as kubeadm's admin.conf) and kubesim-alice (a bearer token for user alice, who
+// has no RBAC grants: every request of hers is a 403 to read). Ctrl-C or SIGTERM stops the cluster;
+// without --data-dir its temporary directory goes with it.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"kubesim/api"
+	apierrors "kubesim/api/errors"
+	"kubesim/apiserver/httpfront"
+	fakeruntime "kubesim/runtime"
+	"kubesim/sim"
+)
+
+// serveShutdownGrace bounds how long open requests (watches, mostly) may take to finish on exit.
+const serveShutdownGrace = 500 * time.Millisecond
+
+// serveOptions are serve's flags.
+type serveOptions struct {
+	nodes      int
+	speed      float64
+	port       int
+	dataDir    string
+	kubeconfig string
+}
+
+func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var o serveOptions
+	fs.IntVar(&o.nodes, "nodes", 3, "number of worker nodes (4 CPUs, 8Gi each, zones a, b, c)")
+	fs.Float64Var(&o.speed, "speed", 1, "how fast cluster time runs: 60 turns Kubernetes' 5-minute eviction timeout into 5 s")
+	fs.IntVar(&o.port, "port", 0, "HTTPS port on 127.0.0.1 (default 6443 if free, else any free port)")
+	fs.StringVar(&o.dataDir, "data-dir", "", "keep etcd's data and the cluster's CA here, so a restart resumes the same cluster (default: a temporary directory removed on exit)")
+	fs.StringVar(&o.kubeconfig, "kubeconfig", "", "where to write the kubeconfig (default: kubeconfig in the data directory)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: kubesim serve [flags]\n\nRuns a cluster in real time that the real kubectl can drive over HTTPS. Flags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 || o.nodes < 0 || o.speed < 0 {
+		fs.Usage()
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := runServe(ctx, o, stdout, stderr); err != nil {
+		fmt.Fprintf(stderr, "kubesim serve: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// runServe is the boot sequence: a directory, the cluster, certificates, the listener, the
+// kubeconfig; then it serves until ctx ends.
+func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) error {
+	dir := o.dataDir
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "kubesim-serve-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		dir = tmp
+	} else if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+
+	// The cluster, in real time: etcd keeps its data under dir/etcd.
+	fmt.Fprintf(stderr, "Starting a cluster of %d nodes (etcd in %s)...\n", o.nodes, filepath.Join(dir, "etcd"))
+	cfg := sim.FullCluster(o.nodes)
+	cfg.Mode, cfg.Speed, cfg.DataDir, cfg.Seed = sim.RealTime, o.speed, filepath.Join(dir, "etcd"), time.Now().UnixNano()
+	c, err := sim.New(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+
+	// Certificates: a CA (kept in dir/pki), the server's, and the admin's client certificate.
+	pki, err := loadOrCreatePKI(filepath.Join(dir, "pki"))
+	if err != nil {
+		return fmt.Errorf("certificates: %w", err)
+	}
+	ln, err := listen(o.port)
+	if err != nil {
+		return err
+	}
+	tlsConfig, err := pki.serverTLS()
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	front := httpfront.New(httpfront.Config{Server: c.APIServer, Clock: c.Clock, Logs: runtimeLogs(c)})
+	srv := &http.Server{Handler: front, TLSConfig: tlsConfig, ReadHeaderTimeout: 10 * time.Second,
+		BaseContext: func(net.Listener) context.Context { return ctx }}
+	served := make(chan error, 1)
+	go func() { served <- srv.ServeTLS(ln, "", "") }()
+
+	// The kubeconfig: the admin by certificate, alice by bearer token.
+	path := o.kubeconfig
+	if path == "" {
+		path = filepath.Join(dir, "kubeconfig")
+	}
+	server := "https://" + ln.Addr().String()
+	if err := pki.writeKubeconfig(path, server, c.Token("alice")); err != nil {
+		srv.Close()
+		return fmt.Errorf("writing the kubeconfig: %w", err)
+	}
+	fmt.Fprintf(stderr, "kube-apiserver is serving on %s (contexts kubesim-admin and kubesim-alice). Ctrl-C stops the cluster.\n", server)
+	if urls := c.Store.ClientURLs(); len(urls) > 0 {
+		fmt.Fprintf(stderr, "etcd: etcdctl --endpoints %s get --prefix --keys-only /registry/pods\n", urls[0])
+	}
+	fmt.Fprintf(stdout, "export KUBECONFIG=%s\n", path)
+
+	select {
+	case <-ctx.Done():
+	case err := <-served:
+		return err
+	}
+	fmt.Fprintln(stderr, "Stopping the cluster...")
+	shutdown, cancel := context.WithTimeout(context.Background(), serveShutdownGrace)
+	defer cancel()
+	if err := srv.Shutdown(shutdown); err != nil {
+		srv.Close() // watches do not end on their own
+	}
+	if o.kubeconfig != "" && o.dataDir == "" {
+		os.Remove(path) // it names a cluster that is gone
+	}
+	return nil
+}
+
+// listen opens 127.0.0.1:port, or 6443 when free, else any free port.
+func listen(port int) (net.Listener, error) {
+	if port != 0 {
+		return net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+	}
+	if ln, err := net.Listen("tcp", "127.0.0.1:6443"); err == nil {
+		return ln, nil
+	}
+	return net.Listen("tcp", "127.0.0.1:0")
+}
+
+// runtimeLogs reads a container's log from the fake runtime of the pod's node, as the kubelet's
+// /containerLogs endpoint reads the runtime's log file for the apiserver.
+func runtimeLogs(c *sim.Cluster) httpfront.LogSource {
+	return func(ctx context.Context, pod *api.Pod, container string, previous bool, tail int) ([]httpfront.LogLine, error) {
+		var id string
+		for _, cs := range pod.Status.ContainerStatuses {
+			if cs.Name != container {
+				continue
+			}
+			id = cs.ContainerID
+			if previous {
+				id = ""
+				if t := cs.LastTerminationState.Terminated; t != nil {
+					id = t.ContainerID
+				}
+			}
+		}
+		if id == "" {
+			if previous {
+				return nil, apierrors.NewBadRequest(fmt.Sprintf("previous terminated container %q in pod %q not found", container, pod.Name))
+			}
+			return nil, apierrors.NewBadRequest(fmt.Sprintf("container %q in pod %q is waiting to start: ContainerCreating", container, pod.Name))
+		}
+		node, ok := c.Node(pod.Spec.NodeName)
+		if !ok {
+			return nil, apierrors.NewServiceUnavailable(fmt.Sprintf("node %q is not running a kubelet", pod.Spec.NodeName))
+		}
+		rid, _ := strings.CutPrefix(id, "containerd://")
+		lines, err := node.Runtime.ContainerLogs(ctx, rid, tail)
+		if err != nil {
+			if fakeruntime.IsNotFound(err) {
+				return nil, apierrors.NewBadRequest(fmt.Sprintf("previous terminated container %q in pod %q not found", container, pod.Name))
+			}
+			return nil, apierrors.NewInternalError(err)
+		}
+		out := make([]httpfront.LogLine, len(lines))
+		for i, l := range lines {
+			out[i] = httpfront.LogLine{Time: l.Time, Text: l.Log}
+		}
+		return out, nil
+	}
+}
