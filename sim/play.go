@@ -57,7 +57,7 @@ func ToldInStory(err error) bool {
 // cancelled; else the failure.
 func Play(ctx context.Context, sc Scenario, o PlayOptions) error {
 	if sc.Verbose {
-		o.Narrate.Verbose = true
+		o.Narrate.Verbose, o.Narrate.Short = true, false
 	}
 	if o.Speed > 0 && sc.StepOnly {
 		return fmt.Errorf("scenario %s plays in step mode only (its signs are counted in steps or exact cluster times): leave out --speed", sc.Name)

@@ -30,11 +30,11 @@ next step and q stops the run.`
 
 // runFlags are run's flags, as newRunFlags defines them.
 type runFlags struct {
-	traceFormat, lang, out, file, until, color *string
-	seed                                       *int64
-	verbose, step                              *bool
-	steps, nodes                               *int
-	speed                                      *float64
+	traceFormat, lang, out, file, until, color, follow *string
+	seed                                               *int64
+	verbose, debug, step                               *bool
+	steps, nodes                                       *int
+	speed                                              *float64
 }
 
 // newRunFlags defines run's flags (completion.go lists them too).
@@ -44,7 +44,9 @@ func newRunFlags(stderr io.Writer) (*flag.FlagSet, *runFlags) {
 		traceFormat: fs.String("trace", "text", "how to tell the trace: text, json (one object per line) or mermaid"),
 		lang:        fs.String("lang", "en", "language of the text story: en or zh"),
 		seed:        fs.Int64("seed", 1, "seed for every random choice (names, UIDs, tie-breaks): same seed, same trace"),
-		verbose:     fs.Bool("verbose", false, "show every gate of every request, components' included"),
+		verbose:     fs.Bool("verbose", false, "tell the whole story: every line of every component (by default, a short story along the article's steps)"),
+		debug:       fs.Bool("debug", false, "tell everything --verbose does and every gate of every request, components' included"),
+		follow:      fs.String("follow", "", "tell only what touches one object, KIND/NAME: pod/nginx-685df88ff7-fbb92, deployment/nginx"),
 		step:        fs.Bool("step", false, "pause after each step until Enter is pressed (q, or the end of input, stops the run)"),
 		out:         fs.String("out", "", "write the trace to this file instead of standard output"),
 		file:        fs.String("f", "", "play the scenario in this YAML file instead of a built-in one (see examples/scenarios)"),
@@ -99,12 +101,17 @@ func runScenario(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	// The flags, each against its range, before anything starts.
 	// narrate.New checks the language only for the text story: check it on its own too, so that
 	// --lang fr is an error whatever --trace says.
-	narration := narrate.Options{Format: *flags.traceFormat, Lang: *flags.lang, Verbose: *flags.verbose}
+	// The short story by default; --verbose the whole one; --debug every gate too.
+	narration := narrate.Options{Format: *flags.traceFormat, Lang: *flags.lang, Short: !*flags.verbose && !*flags.debug,
+		Verbose: *flags.debug, Follow: *flags.follow}
 	if _, err := narrate.New(io.Discard, narrate.Options{Format: *flags.traceFormat}); err != nil {
 		return fail("--trace: %v", err)
 	}
 	if _, err := narrate.New(io.Discard, narrate.Options{Lang: *flags.lang}); err != nil {
 		return fail("--lang: %v", err)
+	}
+	if _, err := narrate.New(io.Discard, narrate.Options{Follow: *flags.follow}); err != nil {
+		return fail("--follow: %v", err)
 	}
 	if set["nodes"] {
 		if err := checkNodes("--nodes", *flags.nodes); err != nil {
