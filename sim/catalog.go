@@ -38,7 +38,7 @@ func Catalog(scenario trace.Catalog) trace.Catalog {
 		replicaset.ZH, serviceaccount.ZH,
 		scheduler.ZH, queue.ZH, plugins.ZH,
 		kubelet.ZH, fakeruntime.ZH,
-		kubectl.ZH, zhSim,
+		kubectl.ZH, zhSim, zhPause,
 		scenario,
 	)
 }
@@ -47,17 +47,16 @@ func Catalog(scenario trace.Catalog) trace.Catalog {
 // signs of Session.ExpectError.
 var zhSim = trace.Catalog{
 	// the boot sequence and Play
-	"The cluster starts: %s":                                    "集群启动：%s",
-	"scenario %s: %s":                                           "场景 %s：%s",
-	"cluster: %s, %s, seed %d":                                  "集群：%s；%s，随机种子 %d",
-	"step mode":                                                 "单步模式",
-	"real time at %gx":                                          "实时运行，%g 倍速",
-	"stopped at the breakpoint: %s holds":                       "在断点处停下：%s 已成立",
-	"stopped at the prompt":                                     "按提示停下",
-	"-- Enter: next step, q: quit --":                           "-- 回车：下一步，q：退出 --",
-	"interrupted after %s of cluster time.":                     "被中断，集群时间过去了 %s。",
-	"%s (%s of cluster time).":                                  "%s（集群时间过去了 %s）。",
-	"stopped after %d steps":                                    "运行 %d 步后停下",
+	"The cluster starts: %s":                "集群启动：%s",
+	"scenario %s: %s":                       "场景 %s：%s",
+	"cluster: %s, %s, seed %d":              "集群：%s；%s，随机种子 %d",
+	"step mode":                             "单步模式",
+	"real time at %gx":                      "实时运行，%g 倍速",
+	"stopped at the breakpoint: %s holds":   "在断点处停下：%s 已成立",
+	"stopped at the prompt":                 "按提示停下",
+	"interrupted after %s of cluster time.": "被中断，集群时间过去了 %s。",
+	"%s (%s of cluster time).":              "%s（集群时间过去了 %s）。",
+	"stopped after %d steps":                "运行 %d 步后停下",
 	"done in %s of cluster time: every expected sign was seen.": "完成，集群时间用了 %s：期望的迹象全部出现。",
 	"scenario %s failed: %v":                                    "场景 %s 失败：%v",
 	"%s %d %s (but the request succeeded)":                      "%s %d %s（但请求成功了）",

@@ -45,3 +45,5 @@ func (f *follower) Event(e trace.Event) {
 		f.Narrator.Event(e)
 	}
 }
+
+func (f *follower) flush() { Flush(f.Narrator) }

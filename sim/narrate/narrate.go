@@ -71,3 +71,11 @@ func Visible(e trace.Event, verbose bool) bool {
 	}
 	return e.Actor != "" && !strings.HasPrefix(e.Actor, "system:")
 }
+
+// Flush writes whatever n holds back (the short story keeps its last line until it knows what the
+// line wrote to etcd): Play calls it before a pause, so the story shown is the story so far.
+func Flush(n Narrator) {
+	if f, ok := n.(interface{ flush() }); ok {
+		f.flush()
+	}
+}

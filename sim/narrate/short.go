@@ -279,6 +279,8 @@ func (s *shortNarrator) tell(e trace.Event) {
 	}
 }
 
+func (s *shortNarrator) flush() { s.flushHeld() }
+
 // flushHeld writes the held line, with the revisions its writes got.
 func (s *shortNarrator) flushHeld() {
 	if s.held == nil {
