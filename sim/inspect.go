@@ -206,10 +206,13 @@ func (c *Cluster) inspectLogs(ctx context.Context, w io.Writer, namespace, name 
 	if !ok {
 		return fmt.Errorf("pod %s/%s is not running on a node yet", namespace, name)
 	}
+	if len(pod.Status.ContainerStatuses) == 0 {
+		return fmt.Errorf("pod %s/%s has no containers yet", namespace, name)
+	}
 	for _, s := range pod.Status.ContainerStatuses {
-		id := s.ContainerID[strings.Index(s.ContainerID, "://")+1:]
-		id = strings.TrimPrefix(id, "//")
+		_, id, _ := strings.Cut(s.ContainerID, "://")
 		if id == "" {
+			fmt.Fprintf(w, "container %q in pod %q is waiting to start\n", s.Name, name)
 			continue
 		}
 		lines, err := n.Runtime.ContainerLogs(ctx, id, -1)
