@@ -59,8 +59,9 @@ var zhStory = map[string]string{
 	string(stepRollUp):     "状态逐级汇总：Pod -> ReplicaSet -> Deployment",
 	" → etcd revision %s":  " → 写入 etcd，revision %s",
 	" → etcd revisions %s": " → 写入 etcd，revisions %s",
-	"… and the same for %d more: %s (--verbose tells them)":                                                 "……其余 %d 个同样如此：%s（--verbose 逐一讲述）",
-	" (the last of %d status writes, etcd revision %s)":                                                     "（%d 次状态写入中的最后一次，etcd revision %s）",
-	"✓ %d events, in order: %s":                                                                             "✓ %d 个事件，依次为：%s",
+	"… and the same for %d more: %s (--verbose tells them)": "……其余 %d 个同样如此：%s（--verbose 逐一讲述）",
+	" (the last of %d status writes, etcd revision %s)":     "（%d 次状态写入中的最后一次，etcd revision %s）",
+	"watch: %s bound to %s":                                 "watch：%s 已绑定到 %s",
+	"✓ %d events, in order: %s":                             "✓ %d 个事件，依次为：%s",
 	"%d nodes registered and Ready; %d leaders elected; etcd at revision %s (--verbose tells the start-up)": "%d 个节点已注册并 Ready；选出 %d 个 leader；etcd 位于 revision %s（--verbose 讲述启动过程）",
 }
