@@ -1,6 +1,7 @@
 // Package narrate renders a trace for people and tools: a numbered story in English or Chinese
-// (text), one JSON object per line (json), or a Mermaid sequence diagram (mermaid). The trace is the
-// same; only the telling differs.
+// (text: short along the article's steps, the whole story, or every gate too), one JSON object per
+// line (json), or a Mermaid sequence diagram (mermaid); any of them about one object only (Follow).
+// The trace is the same; only the telling differs.
 //
 // Read next: kubesim/trace for the event itself, and sim for where the trace comes from.
 package narrate
