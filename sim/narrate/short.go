@@ -44,6 +44,8 @@ const (
 func stepOf(e trace.Event) step {
 	c := e.Component
 	switch {
+	case (c == "kube-apiserver" || c == "etcd") && strings.HasPrefix(e.Actor, "system:"):
+		return "" // a component's request and its write: part of that component's step
 	case c == "kubectl" || c == "kube-apiserver":
 		return stepGates
 	case c == "etcd":
@@ -91,8 +93,8 @@ type shortNarrator struct {
 	// reading is set while the learner's request is a read, whose gates are left out.
 	reading bool
 	// signs are the passed event signs, folded into one line at the end of the section.
-	signs     []string
-	signEvent trace.Event
+	signs      []string
+	signEvents []trace.Event
 }
 
 func newShort(t *textNarrator) *shortNarrator {
@@ -192,7 +194,7 @@ func (s *shortNarrator) repeats(e trace.Event) bool {
 	case e.Component == "kubesim" && strings.HasPrefix(e.Message, "✓ event "):
 		reason, _, _ := strings.Cut(strings.TrimPrefix(e.Message, "✓ event "), ":")
 		s.signs = append(s.signs, reason)
-		s.signEvent = e
+		s.signEvents = append(s.signEvents, e)
 		return true
 	}
 	return false
@@ -325,11 +327,16 @@ func (s *shortNarrator) endSection() {
 			s.t.line(e, msg)
 		}
 	}
-	if len(s.signs) > 0 {
-		e := s.signEvent
+	switch len(s.signs) {
+	case 0:
+	case 1:
+		e := s.signEvents[0]
+		s.t.line(e, s.t.message(e))
+	default:
+		e := s.signEvents[len(s.signEvents)-1]
 		s.t.line(e, s.say("✓ %d events, in order: %s", len(s.signs), strings.Join(s.signs, ", ")))
-		s.signs = nil
 	}
+	s.signs, s.signEvents = nil, nil
 	if s.booting && s.boot.nodes+s.boot.leaders > 0 {
 		s.t.note(s.say("%d nodes registered and Ready; %d leaders elected; etcd at revision %s (--verbose tells the start-up)",
 			s.boot.nodes, s.boot.leaders, s.boot.revision))
