@@ -42,7 +42,7 @@ func Catalog(scenario trace.Catalog) trace.Catalog {
 		replicaset.ZH, serviceaccount.ZH, nodeipam.ZH, endpointslice.ZH, endpoints.ZH,
 		scheduler.ZH, queue.ZH, plugins.ZH,
 		kubelet.ZH, fakeruntime.ZH, kubeproxy.ZH,
-		kubectl.ZH, zhSim,
+		kubectl.ZH, zhSim, zhPause,
 		scenario,
 	)
 }
@@ -61,7 +61,6 @@ var zhSim = trace.Catalog{
 	"real time at %gx":                                          "实时运行，%g 倍速",
 	"stopped at the breakpoint: %s holds":                       "在断点处停下：%s 已成立",
 	"stopped at the prompt":                                     "按提示停下",
-	"-- Enter: next step, q: quit --":                           "-- 回车：下一步，q：退出 --",
 	"interrupted after %s of cluster time.":                     "被中断，集群时间过去了 %s。",
 	"%s (%s of cluster time).":                                  "%s（集群时间过去了 %s）。",
 	"stopped after %d steps":                                    "运行 %d 步后停下",

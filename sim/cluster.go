@@ -9,6 +9,7 @@ import (
 	"math/rand"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"kubesim/apiserver"
@@ -114,6 +115,9 @@ type Cluster struct {
 	// controllerManagers are the kube-controller-manager replicas, by name.
 	controllerManagers map[string]*ControllerManager
 	nodeOrder          []string // node names in the order they joined
+
+	// breaker, if set, pauses before the actions its breakpoints name (breakpoint.go).
+	breaker atomic.Pointer[breaker]
 
 	// informers are the informers Add has synced: a shared one is synced, pumped or run once.
 	informers map[client.InformerHandle]bool

@@ -133,6 +133,7 @@ type link struct {
 	server *apiserver.Server
 	clock  clock.Clock // the cluster's clock
 	agent  string
+	before func(context.Context, *wire.Request)
 	down   atomic.Bool
 	skew   atomic.Int64 // how far the component's clock is off, in nanoseconds
 
@@ -160,6 +161,7 @@ func (l *link) Do(ctx context.Context, req *wire.Request) (*wire.Response, error
 				now.UTC().Format(time.RFC3339), notAfter.UTC().Format(time.RFC3339))
 		}
 	}
+	l.before(ctx, req) // a breakpoint before the request is sent (breakpoint.go)
 	resp, err := l.server.Do(ctx, req)
 	if err == nil && resp.Watch != nil {
 		l.mu.Lock()
@@ -194,7 +196,7 @@ func (c *Cluster) link(agent string) *link {
 	defer c.credMu.Unlock()
 	l, ok := c.links[agent]
 	if !ok {
-		l = &link{server: c.APIServer, clock: c.Clock, agent: agent}
+		l = &link{server: c.APIServer, clock: c.Clock, agent: agent, before: c.beforeRequest}
 		c.links[agent] = l
 	}
 	return l

@@ -94,7 +94,7 @@ func (c *Cluster) StartNode(ctx context.Context, spec NodeSpec, index int) (*Nod
 	k := kubelet.New(kubelet.Options{
 		NodeName: spec.Name, Client: cl, Clock: c.Clock, Trace: c.Trace,
 		Recorder: client.NewEventRecorder(cl, "kubelet", spec.Name, c.Clock, c.Trace),
-		Runtime:  rt, RuntimeClock: criClock,
+		Runtime:  breakingRuntime{rt, c, spec.Name}, RuntimeClock: criClock,
 		Config: kubelet.NodeConfig{Capacity: capacity, Labels: spec.Labels, Arch: spec.Arch, Zone: spec.Zone,
 			Taints: spec.Taints, PodCIDR: podCIDR, InternalIP: fmt.Sprintf("10.0.%d.%d", index>>8, index&0xff)},
 	})

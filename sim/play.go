@@ -19,9 +19,13 @@ type PlayOptions struct {
 	Seed    int64
 	Narrate narrate.Options
 	Out     io.Writer
-	// Pause, if set, runs between the scenario's steps and after each unit of work (the CLI's --step
-	// waits for Enter here). It returns false to stop the run there (the learner typed q).
-	Pause func() bool
+	// Pause, if set, runs between the scenario's steps, after each unit of work, and before each
+	// action a breakpoint names (the CLI's prompt runs here). It returns false to stop the run there
+	// (the learner typed q).
+	Pause func(Pause) bool
+	// Breaks are breakpoints before actions (breakpoint.go): the run pauses there, or, without
+	// Pause, stops there.
+	Breaks []Breakpoint
 	// Until, if set, is a breakpoint: the run stops as soon as the condition holds (checked after
 	// every step), and that counts as success. A condition that never holds fails the run.
 	Until Condition
@@ -30,6 +34,16 @@ type PlayOptions struct {
 	// Speed, if positive, plays the scenario in real time instead of step mode: every component on
 	// its own goroutines, the wall clock sped up Speed times. The trace then varies from run to run.
 	Speed float64
+}
+
+// Pause is where a paused run stands.
+type Pause struct {
+	Cluster *Cluster
+	// Why is what the breakpoint stopped before ("scheduler bind: kube-scheduler is about to create
+	// pods/binding default/web-1"); "" for a pause after a unit of work or between steps.
+	Why string
+	// Quiet is set when the story told nothing since the last pause: a prompt may skip such a pause.
+	Quiet bool
 }
 
 // errStopped ends a run that stopped where the learner asked: a breakpoint, MaxSteps, or Pause.
@@ -57,7 +71,7 @@ func ToldInStory(err error) bool {
 // cancelled; else the failure.
 func Play(ctx context.Context, sc Scenario, o PlayOptions) error {
 	if sc.Verbose {
-		o.Narrate.Verbose = true
+		o.Narrate.Verbose, o.Narrate.Short = true, false
 	}
 	if o.Speed > 0 && sc.StepOnly {
 		return fmt.Errorf("scenario %s plays in step mode only (its signs are counted in steps or exact cluster times): leave out --speed", sc.Name)
@@ -66,6 +80,8 @@ func Play(ctx context.Context, sc Scenario, o PlayOptions) error {
 		o.Narrate.Catalog = Catalog(sc.ZH)
 	}
 	say, fit := o.Narrate.Sprintf, o.Narrate.Fit
+	told := &countingWriter{w: o.Out}
+	o.Out = told
 	n, err := narrate.New(o.Out, o.Narrate)
 	if err != nil {
 		return err
@@ -128,6 +144,31 @@ func Play(ctx context.Context, sc Scenario, o PlayOptions) error {
 			cancel(errStopped)
 		})
 	}
+	// pause asks o.Pause, with the story told up to here.
+	var toldAtPause int64
+	pause := func(why string) bool {
+		narrMu.Lock()
+		narrate.Flush(n)
+		narrMu.Unlock()
+		quiet := told.n.Load() == toldAtPause
+		ok := o.Pause(Pause{Cluster: c, Why: why, Quiet: quiet})
+		toldAtPause = told.n.Load()
+		return ok
+	}
+	if len(o.Breaks) > 0 {
+		c.OnBreak(o.Breaks, func(why string) {
+			if stopped.Load() {
+				return
+			}
+			c.Trace.Record(trace.Event{Component: "kubesim", Action: "break"}.Msgf("breakpoint %s", why))
+			switch {
+			case o.Pause == nil:
+				stop("breakpoint", "stopped before %s", why)
+			case !pause(why):
+				stop("quit", "stopped at the prompt")
+			}
+		})
+	}
 	check := func() {
 		if stopped.Load() {
 			return
@@ -142,7 +183,7 @@ func Play(ctx context.Context, sc Scenario, o PlayOptions) error {
 			stop("steps", "stopped after %d steps", o.MaxSteps)
 			return
 		}
-		if o.Pause != nil && !o.Pause() {
+		if o.Pause != nil && !pause("") {
 			stop("quit", "stopped at the prompt")
 		}
 	}
@@ -184,4 +225,16 @@ func Play(ctx context.Context, sc Scenario, o PlayOptions) error {
 		return toldError{runErr}
 	}
 	return nil
+}
+
+// countingWriter counts what the story has told, so a pause knows whether anything is new.
+type countingWriter struct {
+	w io.Writer
+	n atomic.Int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n.Add(int64(n))
+	return n, err
 }

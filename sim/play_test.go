@@ -99,7 +99,7 @@ func TestPlayFailsWhenTheBreakpointNeverHolds(t *testing.T) {
 }
 
 func TestPlayStopsWhenThePromptSaysQuit(t *testing.T) {
-	out, err := playOnePod(t.Context(), t, sim.PlayOptions{Pause: func() bool { return false }})
+	out, err := playOnePod(t.Context(), t, sim.PlayOptions{Pause: func(sim.Pause) bool { return false }})
 	require.NoError(t, err, out)
 	assert.Contains(t, out, "stopped at the prompt")
 }
@@ -107,7 +107,7 @@ func TestPlayStopsWhenThePromptSaysQuit(t *testing.T) {
 func TestPlayReportsAnInterruptionNotAFailedCheck(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	out, err := playOnePod(ctx, t, sim.PlayOptions{Pause: func() bool { cancel(); return true }})
+	out, err := playOnePod(ctx, t, sim.PlayOptions{Pause: func(sim.Pause) bool { cancel(); return true }})
 	require.Error(t, err)
 	assert.True(t, errors.Is(err, sim.ErrInterrupted), "%v", err)
 	assert.Contains(t, out, "\ninterrupted after ")

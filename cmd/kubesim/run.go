@@ -9,7 +9,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"flag"
 	"fmt"
@@ -25,30 +24,37 @@ import (
 const runUsage = `usage: kubesim run NAME [flags]   or   kubesim run -f scenario.yaml [flags]
 
 Plays a scenario on a fresh embedded etcd, in step mode unless --speed says real time, and tells
-what every component does. Flags may come before or after NAME. At a --step prompt, Enter runs the
-next step and q stops the run.`
+what every component does: a short story along the article's steps (--verbose: the whole story).
+Flags may come before or after NAME. At a --step or --break prompt, Enter runs the next step, help
+lists the commands (get, describe, etcd get, queue, ...), and q stops the run.`
 
 // runFlags are run's flags, as newRunFlags defines them.
 type runFlags struct {
-	traceFormat, lang, out, file, until, color *string
-	seed                                       *int64
-	verbose, step                              *bool
-	steps, nodes                               *int
-	speed                                      *float64
+	traceFormat, lang, out, file, until, color, follow *string
+	seed                                               *int64
+	verbose, debug, step                               *bool
+	steps, nodes                                       *int
+	speed                                              *float64
+	breaks                                             *breakList
 }
 
 // newRunFlags defines run's flags (completion.go lists them too).
 func newRunFlags(stderr io.Writer) (*flag.FlagSet, *runFlags) {
 	fs := newFlags("run", runUsage, stderr)
+	breaks := &breakList{}
+	fs.Var(breaks, "break", `pause before an action (repeatable): "scheduler bind", "kubelet StartContainer node-2", "apiserver admit", "etcd put /registry/pods"`)
 	return fs, &runFlags{
+		breaks:      breaks,
 		traceFormat: fs.String("trace", "text", "how to tell the trace: text, json (one object per line) or mermaid"),
 		lang:        fs.String("lang", "en", "language of the text story: en or zh"),
 		seed:        fs.Int64("seed", 1, "seed for every random choice (names, UIDs, tie-breaks): same seed, same trace"),
-		verbose:     fs.Bool("verbose", false, "show every gate of every request, components' included"),
-		step:        fs.Bool("step", false, "pause after each step until Enter is pressed (q, or the end of input, stops the run)"),
+		verbose:     fs.Bool("verbose", false, "tell the whole story: every line of every component (by default, a short story along the article's steps)"),
+		debug:       fs.Bool("debug", false, "tell everything --verbose does and every gate of every request, components' included"),
+		follow:      fs.String("follow", "", "tell only what touches one object, KIND/NAME: pod/nginx-685df88ff7-fbb92, deployment/nginx"),
+		step:        fs.Bool("step", false, "pause after each step that tells something, at a prompt (help lists its commands; q, or the end of input, stops the run)"),
 		out:         fs.String("out", "", "write the trace to this file instead of standard output"),
 		file:        fs.String("f", "", "play the scenario in this YAML file instead of a built-in one (see examples/scenarios)"),
-		until:       fs.String("until", "", `stop as soon as a condition holds, e.g. "pods bound", "deployment nginx available"; the run fails if it never does`),
+		until:       fs.String("until", "", `stop as soon as a condition holds, e.g. "pods bound", "deployment nginx available"; the run fails if it never does (on a terminal: pause there, at the prompt)`),
 		steps:       fs.Int("steps", 0, "stop after this many units of work (0 = run to the end)"),
 		nodes:       fs.Int("nodes", 0, fmt.Sprintf("run the scenario on this many default nodes, 1..%d, instead of its own (0 = the scenario's)", maxNodes)),
 		speed:       fs.Float64("speed", 0, fmt.Sprintf("play in real time, the clock sped up this many times, %g..%g (60: a minute a second), instead of step mode", minSpeed, maxSpeed)),
@@ -99,12 +105,17 @@ func runScenario(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	// The flags, each against its range, before anything starts.
 	// narrate.New checks the language only for the text story: check it on its own too, so that
 	// --lang fr is an error whatever --trace says.
-	narration := narrate.Options{Format: *flags.traceFormat, Lang: *flags.lang, Verbose: *flags.verbose}
+	// The short story by default; --verbose the whole one; --debug every gate too.
+	narration := narrate.Options{Format: *flags.traceFormat, Lang: *flags.lang, Short: !*flags.verbose && !*flags.debug,
+		Verbose: *flags.debug, Follow: *flags.follow}
 	if _, err := narrate.New(io.Discard, narrate.Options{Format: *flags.traceFormat}); err != nil {
 		return fail("--trace: %v", err)
 	}
 	if _, err := narrate.New(io.Discard, narrate.Options{Lang: *flags.lang}); err != nil {
 		return fail("--lang: %v", err)
+	}
+	if _, err := narrate.New(io.Discard, narrate.Options{Follow: *flags.follow}); err != nil {
+		return fail("--follow: %v", err)
 	}
 	if set["nodes"] {
 		if err := checkNodes("--nodes", *flags.nodes); err != nil {
@@ -124,6 +135,14 @@ func runScenario(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			return fail("--until: %v", err)
 		}
 	}
+	var breaks []sim.Breakpoint
+	for _, b := range *flags.breaks {
+		bp, err := sim.ParseBreakpoint(b)
+		if err != nil {
+			return fail("--break: %v", err)
+		}
+		breaks = append(breaks, bp)
+	}
 	if *flags.steps < 0 {
 		return fail("--steps must be at least 1 (or 0, the default: run to the end), not %d", *flags.steps)
 	}
@@ -134,8 +153,8 @@ func runScenario(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if sc.StepOnly {
 			return fail("scenario %s plays in step mode only (its signs are counted in steps or exact cluster times): leave out --speed", sc.Name)
 		}
-		if *flags.step || *flags.steps > 0 {
-			return fail("--step and --steps need step mode; leave out --speed")
+		if *flags.step || *flags.steps > 0 || len(breaks) > 0 {
+			return fail("--step, --steps and --break need step mode; leave out --speed")
 		}
 	}
 	useColor := false
@@ -163,9 +182,20 @@ func runScenario(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if f, ok := w.(*os.File); ok {
 		narration.Width = narrate.TerminalWidth(f)
 	}
-	opts := sim.PlayOptions{Seed: *flags.seed, Out: w, Until: cond, MaxSteps: *flags.steps, Speed: *flags.speed, Narrate: narration}
-	if *flags.step {
-		opts.Pause = prompt(ctx, stdin, stderr, narration.Sprintf("-- Enter: next step, q: quit --"))
+	opts := sim.PlayOptions{Seed: *flags.seed, Out: w, Until: cond, MaxSteps: *flags.steps, Speed: *flags.speed, Narrate: narration,
+		Breaks: breaks}
+	// A prompt at every step (--step), at each breakpoint, and where --until holds when a learner is
+	// at the keyboard to use it.
+	// A terminal answers the window-size ioctl; /dev/null, a character device too, does not.
+	in, isFile := stdin.(*os.File)
+	interactive := cond != nil && *flags.speed == 0 && isFile && narrate.TerminalWidth(in) > 0
+	if *flags.step || len(breaks) > 0 || interactive {
+		con := newConsole(ctx, stdin, stdout, stderr, narration.Sprintf)
+		con.cont = !*flags.step
+		if interactive {
+			con.until, opts.Until = cond, nil
+		}
+		opts.Pause = con.pause
 	}
 	err = sim.Play(ctx, sc, opts)
 	switch {
@@ -179,29 +209,8 @@ func runScenario(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	return 1
 }
 
-// prompt is --step's pause: it asks (in the story's language), waits for a line on stdin, and says stop when the line is q (or quit),
-// when stdin ends, or when ctx is cancelled (Ctrl-C while waiting).
-func prompt(ctx context.Context, stdin io.Reader, stderr io.Writer, ask string) func() bool {
-	lines := make(chan string)
-	go func() {
-		defer close(lines)
-		in := bufio.NewScanner(stdin)
-		for in.Scan() {
-			select {
-			case lines <- in.Text():
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	return func() bool {
-		fmt.Fprint(stderr, ask)
-		select {
-		case line, ok := <-lines:
-			answer := strings.TrimSpace(line)
-			return ok && answer != "q" && answer != "quit"
-		case <-ctx.Done():
-			return false
-		}
-	}
-}
+// breakList is --break, given once per breakpoint.
+type breakList []string
+
+func (b *breakList) String() string     { return strings.Join(*b, ", ") }
+func (b *breakList) Set(s string) error { *b = append(*b, s); return nil }

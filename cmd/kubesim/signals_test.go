@@ -210,5 +210,5 @@ func TestQQuitsTheStepPrompt(t *testing.T) {
 	code := run(context.Background(), []string{"run", "create-deployment", "--step"}, strings.NewReader("\n\nq\n"), &out, &errOut)
 	assert.Equal(t, 0, code, errOut.String())
 	assert.Contains(t, out.String(), "\nstopped at the prompt (")
-	assert.Equal(t, 3, strings.Count(errOut.String(), "-- Enter: next step, q: quit --"))
+	assert.Equal(t, 3, strings.Count(errOut.String(), "(kubesim) next, continue"))
 }

@@ -1,6 +1,7 @@
 // mermaid.go: a Mermaid sequence diagram (renders on GitHub) of who called whom: each request from
 // kubectl or a component to the apiserver, the apiserver's answer when it refused, each write to
-// etcd, and the watch deliveries that wake components up. Details (gates that passed) are left out:
+// etcd, and the watch deliveries that wake components up (the first about each object, for every
+// component: controllers, the scheduler, the kubelets). Details (gates that passed) are left out:
 // the diagram shows the conversation, the text story shows the reasoning.
 package narrate
 
@@ -20,10 +21,49 @@ type mermaid struct {
 	lines   []string
 	parts   map[string]string // participant id -> label
 	order   []string
+	// heard is what each component has heard of by watch (component + "\x00" + object): the diagram
+	// draws a watch arrow the first time, not for every later change of the same object.
+	heard map[string]bool
 }
 
 func newMermaid(w io.Writer, o Options) *mermaid {
-	return &mermaid{w: w, o: o, parts: map[string]string{}}
+	return &mermaid{w: w, o: o, parts: map[string]string{}, heard: map[string]bool{}}
+}
+
+// watchArrow reports whether e is a watch delivery the diagram draws: the first one a component gets
+// about an object (a controller's watch, the scheduler's queueing of a pending pod).
+func (m *mermaid) watchArrow(e trace.Event) bool {
+	if e.Action != "watch" && e.Action != "queue" {
+		return false
+	}
+	key := e.Component + "\x00" + e.Object
+	if m.heard[key] {
+		return false
+	}
+	m.heard[key] = true
+	return true
+}
+
+// kubeletWatch draws the watch that told a kubelet of a pod bound to its node, before the kubelet's
+// first line about that pod: the kubelet records no line of its own for it.
+func (m *mermaid) kubeletWatch(e trace.Event) {
+	node, ok := strings.CutPrefix(e.Component, "kubelet/")
+	if !ok || !strings.HasPrefix(e.Object, "pods/") || m.heard[e.Component+"\x00"+e.Object] {
+		return
+	}
+	m.heard[e.Component+"\x00"+e.Object] = true
+	label := fmt.Sprintf(m.sayf("watch: %s bound to %s"), strings.TrimPrefix(e.Object, "pods/"), node)
+	m.lines = append(m.lines, fmt.Sprintf("  %s-->>%s: %s", m.participant("kube-apiserver", ""), m.participant(e.Component, ""), label))
+}
+
+// sayf is one of the diagram's own formats in its language.
+func (m *mermaid) sayf(format string) string {
+	if m.o.Lang == "zh" {
+		if t, ok := zhStory[format]; ok {
+			return t
+		}
+	}
+	return format
 }
 
 // message is e's message in the diagram's language, shortened to one label (at most 90 characters).
@@ -90,12 +130,14 @@ func (m *mermaid) Event(e trace.Event) {
 		m.started = true
 	}
 	// The diagram starts at the learner's first action (the cluster's boot is in the text story), and
-	// leaves out details, scenario checks, kubectl's echo of an error the diagram already shows,
+	// leaves out details (but draws watch deliveries), scenario checks, kubectl's echo of an error the diagram already shows,
 	// events (each is also a write) and the container runtime's own lines (the kubelet's say it).
-	if !m.started || e.Detail || e.Component == "kubesim" || e.Action == "event" ||
+	isWatch := e.Action == "watch" || e.Action == "queue"
+	if !m.started || isWatch && !m.watchArrow(e) || !isWatch && e.Detail || e.Component == "kubesim" || e.Action == "event" ||
 		e.Component == "kubectl" && e.Action == "error" || strings.HasPrefix(e.Component, "containerd/") {
 		return
 	}
+	m.kubeletWatch(e)
 	short := m.message(e)
 	api := m.participant("kube-apiserver", "")
 	switch {
@@ -113,7 +155,7 @@ func (m *mermaid) Event(e trace.Event) {
 		m.lines = append(m.lines, fmt.Sprintf("  Note over %s: %s", api, short))
 	case e.Action == "request":
 		m.lines = append(m.lines, fmt.Sprintf("  %s->>%s: %s", m.participant(e.Component, ""), api, short))
-	case e.Action == "watch":
+	case e.Action == "watch" || e.Action == "queue":
 		p := m.participant(e.Component, "")
 		if m.parts[p] != e.Component {
 			short = e.Component + ": " + short

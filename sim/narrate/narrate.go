@@ -1,6 +1,7 @@
 // Package narrate renders a trace for people and tools: a numbered story in English or Chinese
-// (text), one JSON object per line (json), or a Mermaid sequence diagram (mermaid). The trace is the
-// same; only the telling differs.
+// (text: short along the article's steps, the whole story, or every gate too), one JSON object per
+// line (json), or a Mermaid sequence diagram (mermaid); any of them about one object only (Follow).
+// The trace is the same; only the telling differs.
 //
 // Read next: kubesim/trace for the event itself, and sim for where the trace comes from.
 package narrate
@@ -20,7 +21,13 @@ type Options struct {
 	// Verbose shows every gate of every request; by default the text story shows the gates of the
 	// learner's own requests (identities outside system:) and hides the routine ones of components.
 	Verbose bool
-	Color   bool // ANSI colours, for a terminal
+	// Short tells the short story (short.go), for a first contact: the article's steps as
+	// headings, one of many alike, roll-ups folded. Verbose overrides it.
+	Short bool
+	// Follow, if set (KIND/NAME, e.g. pod/nginx-685df88ff7-fbb92), keeps only the lines that touch
+	// that object: about it, or naming it.
+	Follow string
+	Color  bool // ANSI colours, for a terminal
 	// Width is the number of terminal columns the text story wraps to: cmd passes the terminal's
 	// (TerminalWidth); 0 does not wrap, one line per event, for a pipe, a file, tests and tools that
 	// search the story.
@@ -43,11 +50,16 @@ func New(w io.Writer, o Options) (Narrator, error) {
 	}
 	switch o.Format {
 	case "", "text":
-		return newText(w, o), nil
+		t := newText(w, o)
+		var n Narrator = t
+		if o.Short && !o.Verbose {
+			n = newShort(t)
+		}
+		return follow(n, o.Follow)
 	case "json":
-		return &jsonNarrator{w: w}, nil
+		return follow(&jsonNarrator{w: w}, o.Follow)
 	case "mermaid":
-		return newMermaid(w, o), nil
+		return follow(newMermaid(w, o), o.Follow)
 	}
 	return nil, fmt.Errorf("unknown trace format %q: use text, json or mermaid", o.Format)
 }
@@ -59,4 +71,12 @@ func Visible(e trace.Event, verbose bool) bool {
 		return true
 	}
 	return e.Actor != "" && !strings.HasPrefix(e.Actor, "system:")
+}
+
+// Flush writes whatever n holds back (the short story keeps its last line until it knows what the
+// line wrote to etcd): Play calls it before a pause, so the story shown is the story so far.
+func Flush(n Narrator) {
+	if f, ok := n.(interface{ flush() }); ok {
+		f.flush()
+	}
 }

@@ -53,6 +53,9 @@ type textNarrator struct {
 	// seqW and timeW are the current widths of the number and time columns; they only grow.
 	seqW, timeW int
 	long        elider // a long name is shown in full once per story
+	// oneHeader shows the column header once per story instead of once per section (the short
+	// story's sections are short).
+	oneHeader bool
 }
 
 func newText(w io.Writer, o Options) *textNarrator {
@@ -74,6 +77,12 @@ func (n *textNarrator) Event(e trace.Event) {
 	if !Visible(e, n.o.Verbose) {
 		return
 	}
+	n.line(e, n.message(e))
+}
+
+// line writes one numbered line of the story: e's number, time and component, and msg, its message
+// in the story's language.
+func (n *textNarrator) line(e trace.Event, msg string) {
 	// Real-time runs stamp events to the nanosecond; a millisecond is enough to read.
 	seq := strconv.FormatInt(e.Seq, 10)
 	at := time.Duration(e.Time).Round(time.Millisecond).String()
@@ -85,7 +94,6 @@ func (n *textNarrator) Event(e trace.Event) {
 		fmt.Fprintf(n.w, "%*s  %s  %s  %s\n", n.seqW, "#", pad(n.say("time"), n.timeW), pad(n.say("component"), compCol), n.say("what happened"))
 		n.header = true
 	}
-	msg := n.message(e)
 	// The action word leads an English line that does not already start with it; a translated
 	// line says it in its own words, an untranslated one (a format with no words of its own) gets
 	// the action word in the story's language.
@@ -128,7 +136,23 @@ func (n *textNarrator) heading(e trace.Event) {
 	for _, l := range n.wrap("── "+n.long.elide(n.message(e))+" ──", n.o.Width) {
 		fmt.Fprintln(n.w, n.paint(ansiBold, l))
 	}
-	n.header = false
+	n.header = n.header && n.oneHeader
+}
+
+// subheading writes a heading inside a section (the short story's steps of the timeline): it keeps
+// the section's column header.
+func (n *textNarrator) subheading(s string) {
+	for _, l := range n.wrap("▸ "+s, n.o.Width) {
+		fmt.Fprintln(n.w, n.paint(ansiBold, l))
+	}
+}
+
+// note writes a line of the narrator's own under the message column (what the short story folded).
+func (n *textNarrator) note(s string) {
+	indent := strings.Repeat(" ", n.seqW+2+n.timeW+2+compCol+2)
+	for _, l := range n.wrap(s, max(n.o.Width-len(indent), minMessage)) {
+		fmt.Fprintf(n.w, "%s%s\n", indent, n.paint(ansiDim, l))
+	}
 }
 
 // message is the event's message in the narrator's language.

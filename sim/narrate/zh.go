@@ -47,3 +47,21 @@ func translate(c trace.Catalog, e trace.Event) string {
 	}
 	return e.Message
 }
+
+// zhStory translates the short story's own lines (short.go): its step headings and what it folded.
+var zhStory = map[string]string{
+	string(stepGates):      "kubectl 与 apiserver 的关卡：认证、授权、准入控制、校验",
+	string(stepEtcd):       "etcd：对象被存储，它的 revision 成为它的 resourceVersion",
+	string(stepDeployment): "Deployment 控制器（它的 informer 监听 Deployment 与 ReplicaSet）",
+	string(stepReplicaSet): "ReplicaSet 控制器（它的 informer 监听 ReplicaSet 与 Pod）",
+	string(stepScheduler):  "调度器（它监听没有 spec.nodeName 的 Pod）",
+	string(stepKubelet):    "kubelet 与容器运行时（每个 kubelet 监听绑定到本节点的 Pod）",
+	string(stepRollUp):     "状态逐级汇总：Pod -> ReplicaSet -> Deployment",
+	" → etcd revision %s":  " → 写入 etcd，revision %s",
+	" → etcd revisions %s": " → 写入 etcd，revisions %s",
+	"… and the same for %d more: %s (--verbose tells them)": "……其余 %d 个同样如此：%s（--verbose 逐一讲述）",
+	" (the last of %d status writes, etcd revision %s)":     "（%d 次状态写入中的最后一次，etcd revision %s）",
+	"watch: %s bound to %s":                                 "watch：%s 已绑定到 %s",
+	"✓ %d events, in order: %s":                             "✓ %d 个事件，依次为：%s",
+	"%d nodes registered and Ready; %d leaders elected; etcd at revision %s (--verbose tells the start-up)": "%d 个节点已注册并 Ready；选出 %d 个 leader；etcd 位于 revision %s（--verbose 讲述启动过程）",
+}

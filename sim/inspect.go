@@ -1,0 +1,297 @@
+// inspect.go: what a paused run lets a learner look at, from the prompt of --step or a breakpoint.
+// Every command reads quietly (it leaves no line in the story and changes nothing):
+//
+//	get KIND [NAME] [-n NS] [-o yaml]   kubectl get: a table, or the object as YAML
+//	describe KIND NAME [-n NS]          kubectl describe, with the Events
+//	logs POD [-n NS]                    the pod's containers' logs, from its node's runtime
+//	etcd get KEY | etcd get --prefix P  the raw ledger: keys, their revisions, the stored JSON
+//	queue                               the scheduler's activeQ, backoffQ and unschedulablePods
+//	explain POD [-n NS]                 the scheduler's verdict on every node for a pending pod
+//
+//	Cluster.Inspect(ctx, w, line)   runs one command; false when the line is none of them
+//	Cluster.Ledger()                etcd, read-only
+package sim
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"kubesim/api"
+	"kubesim/kubectl"
+	"kubesim/store"
+)
+
+// Ledger is etcd as a paused run shows it: reads only.
+type Ledger interface {
+	Get(ctx context.Context, key string) (store.KV, error)
+	List(ctx context.Context, prefix string, atRevision int64) ([]store.KV, int64, error)
+	CurrentRevision(ctx context.Context) (int64, error)
+}
+
+// Ledger is the cluster's etcd, read-only.
+func (c *Cluster) Ledger() Ledger { return c.Store }
+
+// InspectCommands are the commands Inspect knows, for the prompt's help.
+var InspectCommands = []string{
+	"get KIND [NAME] [-n NS] [-o yaml]", "describe KIND NAME [-n NS]", "logs POD [-n NS]",
+	"etcd get KEY | etcd get --prefix PREFIX", "queue", "explain POD [-n NS]",
+}
+
+// Inspect runs one command of the prompt, writing its answer to w. It reports false when the line is
+// not one of InspectCommands; an error is the command's (a pod that does not exist).
+func (c *Cluster) Inspect(ctx context.Context, w io.Writer, line string) (bool, error) {
+	words := strings.Fields(line)
+	if len(words) == 0 {
+		return false, nil
+	}
+	args, namespace, output := inspectFlags(words[1:])
+	k := kubectl.New(kubectl.Config{Client: c.observer(), User: "system:kubesim", Clock: c.Clock})
+	switch {
+	case words[0] == "get" && len(args) >= 1:
+		return true, c.inspectGet(ctx, w, args, namespace, output)
+	case words[0] == "describe" && len(args) == 2:
+		out, err := k.Describe(ctx, args[0], namespace, args[1])
+		fmt.Fprint(w, out)
+		return true, err
+	case words[0] == "logs" && len(args) == 1:
+		return true, c.inspectLogs(ctx, w, namespace, args[0])
+	case words[0] == "etcd" && len(args) >= 2 && args[0] == "get":
+		return true, c.inspectEtcd(ctx, w, args[1:])
+	case words[0] == "queue" && len(args) == 0:
+		return true, c.inspectQueue(ctx, w)
+	case words[0] == "explain" && len(args) == 1:
+		return true, c.inspectExplain(ctx, w, namespace, args[0])
+	}
+	return false, nil
+}
+
+// inspectFlags takes -n NS and -o FORMAT out of args (namespace "default" unless said).
+func inspectFlags(words []string) (args []string, namespace, output string) {
+	namespace = "default"
+	for i := 0; i < len(words); i++ {
+		switch {
+		case (words[i] == "-n" || words[i] == "--namespace") && i+1 < len(words):
+			i++
+			namespace = words[i]
+		case words[i] == "-o" && i+1 < len(words):
+			i++
+			output = words[i]
+		case strings.HasPrefix(words[i], "-o"):
+			output = strings.TrimPrefix(words[i], "-o")
+		default:
+			args = append(args, words[i])
+		}
+	}
+	return args, namespace, output
+}
+
+func (c *Cluster) inspectGet(ctx context.Context, w io.Writer, args []string, namespace, output string) error {
+	kind, name, _ := strings.Cut(args[0], "/")
+	if len(args) > 1 {
+		name = args[1]
+	}
+	res, ok := api.ResourceFor(kind)
+	if !ok {
+		return fmt.Errorf("the server doesn't have a resource type %q", kind)
+	}
+	objs, err := c.Objects(ctx, res, namespace, "", name)
+	if err != nil {
+		return err
+	}
+	if len(objs) == 0 {
+		if name != "" {
+			return fmt.Errorf(`%s %q not found`, res.Name, name)
+		}
+		fmt.Fprintf(w, "No resources found in %s namespace.\n", namespace)
+		return nil
+	}
+	if output == "yaml" {
+		for i, o := range objs {
+			b, err := api.EncodeYAML(o)
+			if err != nil {
+				return err
+			}
+			if i > 0 {
+				fmt.Fprintln(w, "---")
+			}
+			w.Write(b)
+		}
+		return nil
+	}
+	tw := tabwriter.NewWriter(w, 0, 8, 3, ' ', 0)
+	defer tw.Flush()
+	for i, o := range objs {
+		head, row := tableRow(o)
+		if i == 0 {
+			fmt.Fprintln(tw, head)
+		}
+		fmt.Fprintln(tw, row)
+	}
+	return nil
+}
+
+// tableRow is an object's row of kubectl get's table, with the table's head.
+func tableRow(o api.Object) (head, row string) {
+	name := o.GetObjectMeta().Name
+	switch o := o.(type) {
+	case *api.Pod:
+		ready, restarts := 0, int32(0)
+		for _, s := range o.Status.ContainerStatuses {
+			if s.Ready {
+				ready++
+			}
+			restarts += s.RestartCount
+		}
+		node := o.Spec.NodeName
+		if node == "" {
+			node = "<none>"
+		}
+		return "NAME\tREADY\tSTATUS\tRESTARTS\tNODE\tRESOURCEVERSION",
+			fmt.Sprintf("%s\t%d/%d\t%s\t%d\t%s\t%s", name, ready, len(o.Spec.Containers), podStatus(o), restarts, node, o.ResourceVersion)
+	case *api.Deployment:
+		return "NAME\tREADY\tUP-TO-DATE\tAVAILABLE\tRESOURCEVERSION",
+			fmt.Sprintf("%s\t%d/%d\t%d\t%d\t%s", name, o.Status.ReadyReplicas, replicas(o.Spec.Replicas), o.Status.UpdatedReplicas, o.Status.AvailableReplicas, o.ResourceVersion)
+	case *api.ReplicaSet:
+		return "NAME\tDESIRED\tCURRENT\tREADY\tRESOURCEVERSION",
+			fmt.Sprintf("%s\t%d\t%d\t%d\t%s", name, replicas(o.Spec.Replicas), o.Status.Replicas, o.Status.ReadyReplicas, o.ResourceVersion)
+	case *api.Node:
+		status := "NotReady"
+		for _, cond := range o.Status.Conditions {
+			if cond.Type == "Ready" && cond.Status == "True" {
+				status = "Ready"
+			}
+		}
+		if o.Spec.Unschedulable {
+			status += ",SchedulingDisabled"
+		}
+		return "NAME\tSTATUS\tRESOURCEVERSION", fmt.Sprintf("%s\t%s\t%s", name, status, o.ResourceVersion)
+	}
+	return "NAME\tRESOURCEVERSION", fmt.Sprintf("%s\t%s", name, o.GetObjectMeta().ResourceVersion)
+}
+
+func replicas(r *int32) int32 {
+	if r == nil {
+		return 1
+	}
+	return *r
+}
+
+// podStatus is the STATUS column: a waiting or terminated container's reason, else the phase.
+func podStatus(p *api.Pod) string {
+	if p.DeletionTimestamp != nil {
+		return "Terminating"
+	}
+	for _, s := range p.Status.ContainerStatuses {
+		switch {
+		case s.State.Waiting != nil && s.State.Waiting.Reason != "":
+			return s.State.Waiting.Reason
+		case s.State.Terminated != nil && s.State.Terminated.Reason != "":
+			return s.State.Terminated.Reason
+		}
+	}
+	return string(p.Status.Phase)
+}
+
+func (c *Cluster) inspectLogs(ctx context.Context, w io.Writer, namespace, name string) error {
+	pod, err := Get[api.Pod](ctx, c, namespace, name)
+	if err != nil {
+		return err
+	}
+	n, ok := c.Node(pod.Spec.NodeName)
+	if !ok {
+		return fmt.Errorf("pod %s/%s is not running on a node yet", namespace, name)
+	}
+	if len(pod.Status.ContainerStatuses) == 0 {
+		return fmt.Errorf("pod %s/%s has no containers yet", namespace, name)
+	}
+	for _, s := range pod.Status.ContainerStatuses {
+		_, id, _ := strings.Cut(s.ContainerID, "://")
+		if id == "" {
+			fmt.Fprintf(w, "container %q in pod %q is waiting to start\n", s.Name, name)
+			continue
+		}
+		lines, err := n.Runtime.ContainerLogs(ctx, id, -1)
+		if err != nil {
+			return err
+		}
+		for _, l := range lines {
+			fmt.Fprintf(w, "[%s] %s\n", s.Name, l.Log)
+		}
+	}
+	return nil
+}
+
+func (c *Cluster) inspectEtcd(ctx context.Context, w io.Writer, args []string) error {
+	l := c.Ledger()
+	var kvs []store.KV
+	switch {
+	case args[0] == "--prefix" && len(args) == 2:
+		list, _, err := l.List(ctx, args[1], 0)
+		if err != nil {
+			return err
+		}
+		kvs = list
+	case len(args) == 1:
+		kv, err := l.Get(ctx, args[0])
+		if err != nil {
+			return err
+		}
+		kvs = []store.KV{kv}
+	default:
+		return fmt.Errorf("etcd get KEY, or etcd get --prefix PREFIX")
+	}
+	rev, err := l.CurrentRevision(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "etcd revision %d, %d keys\n", rev, len(kvs))
+	for _, kv := range kvs {
+		fmt.Fprintf(w, "%s  (create_revision %d, mod_revision %d)\n%s\n", kv.Key, kv.CreateRevision, kv.ModRevision, kv.Value)
+	}
+	return nil
+}
+
+func (c *Cluster) inspectQueue(ctx context.Context, w io.Writer) error {
+	pods, err := List[api.Pod](ctx, c, "", "", "")
+	if err != nil {
+		return err
+	}
+	for _, sname := range slices.Sorted(maps.Keys(c.schedulers)) {
+		s := c.schedulers[sname].Scheduler
+		queues := map[string][]string{}
+		for _, p := range pods {
+			if p.Spec.NodeName != "" {
+				continue
+			}
+			if where := s.QueuePosition(p); where != "" {
+				queues[where] = append(queues[where], p.Namespace+"/"+p.Name)
+			}
+		}
+		fmt.Fprintf(w, "%s:\n", sname)
+		for _, q := range []string{"activeQ", "backoffQ", "unschedulablePods", "in flight"} {
+			fmt.Fprintf(w, "  %-18s %d  %s\n", q, len(queues[q]), strings.Join(queues[q], " "))
+		}
+	}
+	return nil
+}
+
+func (c *Cluster) inspectExplain(ctx context.Context, w io.Writer, namespace, name string) error {
+	pod, err := Get[api.Pod](ctx, c, namespace, name)
+	if err != nil {
+		return err
+	}
+	for _, sname := range slices.Sorted(maps.Keys(c.schedulers)) {
+		ex, err := c.schedulers[sname].Scheduler.Explain(pod)
+		if err != nil {
+			continue // not this scheduler's pod
+		}
+		fmt.Fprint(w, ex.String())
+		return nil
+	}
+	return fmt.Errorf("no scheduler serves pod %s/%s (schedulerName %q)", namespace, name, pod.Spec.SchedulerName)
+}
