@@ -11,6 +11,7 @@ import (
 
 	"kubesim/api"
 	"kubesim/client"
+	"kubesim/internal/testenv"
 	"kubesim/kubelet"
 	fakeruntime "kubesim/runtime"
 	"kubesim/sim"
@@ -24,12 +25,7 @@ type testNode struct {
 
 func newCluster(t *testing.T) (*sim.Cluster, context.Context) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, KeepTrace: true})
-	require.NoError(t, err)
-	t.Cleanup(c.Close)
-	return c, ctx
+	return testenv.Cluster(t, testenv.Step)
 }
 
 // addNode starts node-<n>'s kubelet on a fresh runtime, as the cluster would.

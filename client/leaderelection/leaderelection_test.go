@@ -11,6 +11,7 @@ import (
 	"kubesim/api"
 	"kubesim/client"
 	"kubesim/client/leaderelection"
+	"kubesim/internal/testenv"
 	"kubesim/sim"
 )
 
@@ -25,11 +26,7 @@ type candidate struct {
 
 func newCluster(t *testing.T) (*sim.Cluster, context.Context) {
 	t.Helper()
-	ctx := context.Background()
-	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, KeepTrace: true})
-	require.NoError(t, err)
-	t.Cleanup(c.Close)
-	return c, ctx
+	return testenv.Cluster(t, testenv.Step)
 }
 
 func addCandidate(t *testing.T, ctx context.Context, c *sim.Cluster, id string) *candidate {

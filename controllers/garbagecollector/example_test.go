@@ -1,27 +1,21 @@
 package garbagecollector_test
 
 import (
-	"context"
 	"fmt"
 
 	"kubesim/api"
 	"kubesim/client"
 	"kubesim/controllers/garbagecollector"
-	"kubesim/sim"
+	"kubesim/internal/testenv"
 )
 
 // A ReplicaSet owns a Pod through an ownerReference. Deleting the ReplicaSet (background
 // propagation, the default) leaves the Pod's owner gone, and the garbage collector deletes the Pod.
 func Example() {
-	ctx := context.Background()
-	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, KeepTrace: true})
-	if err != nil {
-		panic(err)
-	}
+	c, ctx := testenv.Start(testenv.Step)
 	defer c.Close()
-	cl := c.Client(garbagecollector.Identity, garbagecollector.Name)
-	gc := garbagecollector.New(cl, client.NewInformerFactory(cl, c.Clock, c.Trace), c.Clock, c.Trace)
-	if err := c.Add(ctx, gc); err != nil {
+	d := testenv.ForController(c, garbagecollector.Name)
+	if err := c.Add(ctx, garbagecollector.New(d.Client, d.Informers, d.Clock, d.Trace)); err != nil {
 		panic(err)
 	}
 	admin := c.Kubectl.Client()

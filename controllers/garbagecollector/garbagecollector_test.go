@@ -11,6 +11,7 @@ import (
 	"kubesim/api"
 	"kubesim/client"
 	"kubesim/controllers/garbagecollector"
+	"kubesim/internal/testenv"
 	"kubesim/sim"
 	"kubesim/trace"
 	"kubesim/wire"
@@ -29,13 +30,9 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	ctx := context.Background()
-	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, KeepTrace: true})
-	require.NoError(t, err)
-	t.Cleanup(c.Close)
-	cl := c.Client(garbagecollector.Identity, garbagecollector.Name)
-	gc := garbagecollector.New(cl, client.NewInformerFactory(cl, c.Clock, c.Trace), c.Clock, c.Trace)
-	require.NoError(t, c.Add(ctx, gc))
+	c, ctx := testenv.Cluster(t, testenv.Step)
+	gc := testenv.ForController(c, garbagecollector.Name)
+	testenv.Add(t, ctx, c, garbagecollector.New(gc.Client, gc.Informers, gc.Clock, gc.Trace))
 
 	admin := c.Kubectl.Client()
 	f := &fixture{c: c, ctx: ctx, deps: client.For[api.Deployment](admin), rss: client.For[api.ReplicaSet](admin), pods: client.For[api.Pod](admin)}

@@ -1,7 +1,6 @@
 package garbagecollector_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -10,16 +9,13 @@ import (
 	"kubesim/api"
 	"kubesim/client"
 	"kubesim/controllers/garbagecollector"
-	"kubesim/sim"
+	"kubesim/internal/testenv"
 )
 
 func TestBackgroundPropagationInRealTime(t *testing.T) {
-	ctx := context.Background()
-	c, err := sim.New(ctx, sim.Config{Mode: sim.RealTime, Speed: 100, Seed: 1})
-	require.NoError(t, err)
-	defer c.Close()
-	cl := c.Client(garbagecollector.Identity, garbagecollector.Name)
-	require.NoError(t, c.Add(ctx, garbagecollector.New(cl, client.NewInformerFactory(cl, c.Clock, c.Trace), c.Clock, c.Trace)))
+	c, ctx := testenv.Cluster(t, testenv.RealTime(100))
+	d := testenv.ForController(c, garbagecollector.Name)
+	testenv.Add(t, ctx, c, garbagecollector.New(d.Client, d.Informers, d.Clock, d.Trace))
 
 	admin := c.Kubectl.Client()
 	labels := map[string]string{"app": "web"}

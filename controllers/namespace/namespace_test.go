@@ -12,19 +12,16 @@ import (
 	"kubesim/client"
 	"kubesim/controllers/namespace"
 	"kubesim/controllers/serviceaccount"
+	"kubesim/internal/testenv"
 	"kubesim/sim"
 )
 
 func newCluster(t *testing.T) (*sim.Cluster, context.Context) {
 	t.Helper()
-	ctx := context.Background()
-	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, KeepTrace: true})
-	require.NoError(t, err)
-	t.Cleanup(c.Close)
-	cm := func(name string) *client.Client { return c.Client(namespace.Identity, name) }
-	saClient, nsClient := cm(serviceaccount.Name), cm(namespace.Name)
-	require.NoError(t, c.Add(ctx, serviceaccount.New(saClient, client.NewInformerFactory(saClient, c.Clock, c.Trace), c.Clock, c.Trace)))
-	require.NoError(t, c.Add(ctx, namespace.New(nsClient, client.NewInformerFactory(nsClient, c.Clock, c.Trace), c.Clock, c.Trace)))
+	c, ctx := testenv.Cluster(t, testenv.Step)
+	sa, ns := testenv.ForController(c, serviceaccount.Name), testenv.ForController(c, namespace.Name)
+	testenv.Add(t, ctx, c, serviceaccount.New(sa.Client, sa.Informers, sa.Clock, sa.Trace))
+	testenv.Add(t, ctx, c, namespace.New(ns.Client, ns.Informers, ns.Clock, ns.Trace))
 	return c, ctx
 }
 

@@ -13,6 +13,7 @@ import (
 	"kubesim/apiserver"
 	"kubesim/client"
 	"kubesim/controllers/nodelifecycle"
+	"kubesim/internal/testenv"
 	"kubesim/sim"
 )
 
@@ -98,7 +99,7 @@ func newFixture(t *testing.T, nodes ...string) *fixture {
 }
 
 func setup(ctx context.Context, nodes ...string) (*fixture, error) {
-	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, KeepTrace: true})
+	c, err := sim.New(ctx, testenv.Step)
 	if err != nil {
 		return nil, err
 	}
@@ -118,13 +119,18 @@ func setup(ctx context.Context, nodes ...string) (*fixture, error) {
 			return nil, err
 		}
 	}
-	ev := client.NewEventRecorder(c.Client(nodelifecycle.Identity, "node-controller"), nodelifecycle.EventSource, "", c.Clock, c.Trace)
-	cl := c.Client(nodelifecycle.Identity, nodelifecycle.Name)
-	nc := nodelifecycle.New(cl, client.NewInformerFactory(cl, c.Clock, c.Trace), c.Clock, c.Trace, ev, nodelifecycle.Options{})
-	if err := c.Add(ctx, nc); err != nil {
+	if err := c.Add(ctx, newController(c)); err != nil {
 		return nil, err
 	}
 	return f, c.Add(ctx, f.beats)
+}
+
+// newController is the node lifecycle controller with default options, its events reported as
+// "node-controller".
+func newController(c *sim.Cluster) *nodelifecycle.Controller {
+	d := testenv.ForController(c, nodelifecycle.Name)
+	events := testenv.ForController(c, nodelifecycle.EventSource).Events
+	return nodelifecycle.New(d.Client, d.Informers, d.Clock, d.Trace, events, nodelifecycle.Options{})
 }
 
 // runPod creates a pod bound to node (as if scheduled); admission gives it the default 300 s

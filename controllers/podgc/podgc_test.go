@@ -13,16 +13,14 @@ import (
 	apierrors "kubesim/api/errors"
 	"kubesim/client"
 	"kubesim/controllers/podgc"
+	"kubesim/internal/testenv"
 	"kubesim/sim"
 )
 
 func newCluster(t testing.TB, opts podgc.Options) (*sim.Cluster, context.Context) {
-	ctx := context.Background()
-	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, KeepTrace: true})
-	require.NoError(t, err)
-	t.Cleanup(c.Close)
-	cl := c.Client(podgc.Identity, podgc.Name)
-	require.NoError(t, c.Add(ctx, podgc.New(cl, client.NewInformerFactory(cl, c.Clock, c.Trace), c.Clock, c.Trace, opts)))
+	c, ctx := testenv.Cluster(t, testenv.Step)
+	d := testenv.ForController(c, podgc.Name)
+	testenv.Add(t, ctx, c, podgc.New(d.Client, d.Informers, d.Clock, d.Trace, opts))
 	return c, ctx
 }
 
@@ -106,14 +104,10 @@ func messages(c *sim.Cluster) []string {
 // A pod bound to node-9, which does not exist, is deleted once the node has been missing for the
 // 40-second quarantine: first missed at the 20 s pass, deleted at the 60 s one.
 func Example() {
-	ctx := context.Background()
-	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, KeepTrace: true})
-	if err != nil {
-		panic(err)
-	}
+	c, ctx := testenv.Start(testenv.Step)
 	defer c.Close()
-	cl := c.Client(podgc.Identity, podgc.Name)
-	if err := c.Add(ctx, podgc.New(cl, client.NewInformerFactory(cl, c.Clock, c.Trace), c.Clock, c.Trace, podgc.Options{})); err != nil {
+	d := testenv.ForController(c, podgc.Name)
+	if err := c.Add(ctx, podgc.New(d.Client, d.Informers, d.Clock, d.Trace, podgc.Options{})); err != nil {
 		panic(err)
 	}
 	if _, err := client.For[api.Pod](c.Kubectl.Client()).Create(ctx, &api.Pod{ObjectMeta: api.ObjectMeta{Name: "ghost", Namespace: "default"},

@@ -1,27 +1,20 @@
 package replicaset_test
 
 import (
-	"context"
 	"fmt"
 
 	"kubesim/client"
-	"kubesim/controllers/internal"
 	"kubesim/controllers/replicaset"
-	"kubesim/sim"
+	"kubesim/internal/testenv"
 )
 
 // A ReplicaSet of 2, then one of its pods deleted: the controller's side of the story, including the
 // expectations it sets before each batch of writes.
 func Example() {
-	ctx := context.Background()
-	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, KeepTrace: true})
-	if err != nil {
-		panic(err)
-	}
+	c, ctx := testenv.Start(testenv.Step)
 	defer c.Close()
-	cl := c.Client(internal.User, replicaset.Name)
-	rsc := replicaset.New(cl, client.NewInformerFactory(cl, c.Clock, c.Trace), c.Clock, c.Trace, client.NewEventRecorder(cl, replicaset.Name, "", c.Clock, c.Trace))
-	if err := c.Add(ctx, rsc); err != nil {
+	d := testenv.ForController(c, replicaset.Name)
+	if err := c.Add(ctx, replicaset.New(d.Client, d.Informers, d.Clock, d.Trace, d.Events)); err != nil {
 		panic(err)
 	}
 

@@ -10,6 +10,7 @@ import (
 	"kubesim/client"
 	"kubesim/controllers/internal"
 	"kubesim/controllers/replicaset"
+	"kubesim/internal/testenv"
 	"kubesim/sim"
 )
 
@@ -25,13 +26,9 @@ type cluster struct {
 
 func newCluster(t *testing.T) *cluster {
 	t.Helper()
-	ctx := context.Background()
-	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, KeepTrace: true})
-	require.NoError(t, err)
-	t.Cleanup(c.Close)
-	cl := c.Client(internal.User, replicaset.Name)
-	rsc := replicaset.New(cl, client.NewInformerFactory(cl, c.Clock, c.Trace), c.Clock, c.Trace, client.NewEventRecorder(cl, replicaset.Name, "", c.Clock, c.Trace))
-	require.NoError(t, c.Add(ctx, rsc))
+	c, ctx := testenv.Cluster(t, testenv.Step)
+	d := testenv.ForController(c, replicaset.Name)
+	rsc := testenv.Add(t, ctx, c, replicaset.New(d.Client, d.Informers, d.Clock, d.Trace, d.Events))
 	return &cluster{Cluster: c, t: t, ctx: ctx, admin: c.Kubectl.Client(), rsc: rsc}
 }
 

@@ -11,17 +11,14 @@ import (
 	"kubesim/api"
 	"kubesim/client"
 	"kubesim/controllers/serviceaccount"
+	"kubesim/internal/testenv"
 	"kubesim/sim"
 )
 
 func newCluster(t testing.TB) (*sim.Cluster, context.Context) {
-	ctx := context.Background()
-	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, KeepTrace: true})
-	require.NoError(t, err)
-	t.Cleanup(c.Close)
-	cl := c.Client(serviceaccount.Identity, serviceaccount.Name)
-	sc := serviceaccount.New(cl, client.NewInformerFactory(cl, c.Clock, c.Trace), c.Clock, c.Trace)
-	require.NoError(t, c.Add(ctx, sc))
+	c, ctx := testenv.Cluster(t, testenv.Step)
+	d := testenv.ForController(c, serviceaccount.Name)
+	testenv.Add(t, ctx, c, serviceaccount.New(d.Client, d.Informers, d.Clock, d.Trace))
 	return c, ctx
 }
 
@@ -70,14 +67,10 @@ func TestATerminatingNamespaceIsLeftAlone(t *testing.T) {
 
 // A namespace is created; the serviceaccount controller notices it has no "default" ServiceAccount.
 func Example() {
-	ctx := context.Background()
-	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, KeepTrace: true})
-	if err != nil {
-		panic(err)
-	}
+	c, ctx := testenv.Start(testenv.Step)
 	defer c.Close()
-	cl := c.Client(serviceaccount.Identity, serviceaccount.Name)
-	if err := c.Add(ctx, serviceaccount.New(cl, client.NewInformerFactory(cl, c.Clock, c.Trace), c.Clock, c.Trace)); err != nil {
+	d := testenv.ForController(c, serviceaccount.Name)
+	if err := c.Add(ctx, serviceaccount.New(d.Client, d.Informers, d.Clock, d.Trace)); err != nil {
 		panic(err)
 	}
 	if _, err := c.Kubectl.Create(ctx, &api.Namespace{ObjectMeta: api.ObjectMeta{Name: "demo"}}); err != nil {
