@@ -1,7 +1,7 @@
 // podgc.go: the pod garbage collector component.
 //
 //	New(c, informers, clk, tr, opts) *Controller
-//	Name, Informers, Step, Run   the component contract (client.Component)
+//	Name, Informers, Step, Run   the component contract, from workloop.Component
 //	Collect(ctx)                 one pass (in collect.go)
 //
 // The pass is periodic work on the shared work loop: one key, passKey, that requeues itself every
@@ -55,7 +55,7 @@ type Controller struct {
 	// quarantine holds the names of missing nodes; each becomes available QuarantineTime after it
 	// was first missed (the deletedNodesQueue).
 	quarantine *workqueue.Queue[string]
-	loop       *workloop.Loop
+	workloop.Component
 
 	// mu guards quarantined.
 	mu          sync.Mutex
@@ -79,7 +79,8 @@ func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, t
 		quarantined: map[string]bool{},
 	}
 	queue := workqueue.New(clk, Name, workqueue.DefaultControllerRateLimiter[string]())
-	gc.loop = &workloop.Loop{Queue: queue, Reconcile: gc.reconcile, Workers: 1, Component: Name, Actor: Identity, Trace: tr}
+	gc.Component = workloop.NewComponent(&workloop.Loop{Queue: queue, Reconcile: gc.reconcile, Workers: 1, Component: Name, Actor: Identity, Trace: tr},
+		gc.nodes, gc.pods)
 	gc.pods.AddIndexer(client.IndexNodeName, client.PodNodeNameIndex)
 	queue.AddAfter(passKey, GCCheckPeriod)
 	return gc
@@ -90,19 +91,8 @@ func (gc *Controller) reconcile(ctx context.Context, _ string) (workloop.Result,
 	return workloop.Result{RequeueAfter: GCCheckPeriod, Idle: !gc.Collect(ctx)}, nil
 }
 
-// Name is the component's name in the trace.
-func (gc *Controller) Name() string { return Name }
-
-// Informers are the collector's informers.
-func (gc *Controller) Informers() []client.InformerHandle {
-	return []client.InformerHandle{gc.nodes, gc.pods}
-}
-
-// Step runs one collection pass if one is due, and reports whether it deleted anything.
-func (gc *Controller) Step(ctx context.Context) (bool, error) { return gc.loop.Step(ctx) }
-
 // Run collects in real time until ctx ends.
 func (gc *Controller) Run(ctx context.Context) {
-	gc.loop.Run(ctx)
+	gc.Component.Run(ctx)
 	gc.quarantine.ShutDown()
 }
