@@ -31,6 +31,7 @@ const Identity = "system:kube-controller-manager"
 
 // Controller keeps one daemon pod on every eligible node.
 type Controller struct {
+	workloop.Component
 	client     *client.Client
 	clock      clock.Clock
 	trace      *trace.Recorder
@@ -39,8 +40,7 @@ type Controller struct {
 	pods       *client.Informer[api.Pod, *api.Pod]
 	nodes      *client.Informer[api.Node, *api.Node]
 	queue      *workqueue.Queue[string]
-	workloop.Component
-	expect *expectations
+	expect     *expectations
 }
 
 // New builds the controller on informers from the shared factory. c must act as

@@ -29,6 +29,7 @@ const maxRetries = 15
 
 // Controller is the Deployment controller.
 type Controller struct {
+	workloop.Component
 	deployments client.Resource[api.Deployment, *api.Deployment]
 	replicaSets client.Resource[api.ReplicaSet, *api.ReplicaSet]
 	clock       clock.Clock
@@ -38,7 +39,6 @@ type Controller struct {
 	rsInformer  *client.Informer[api.ReplicaSet, *api.ReplicaSet]
 	podInformer *client.Informer[api.Pod, *api.Pod]
 	queue       *workqueue.Queue[string]
-	workloop.Component
 }
 
 // New builds the controller on informers from the shared factory. c must authenticate as

@@ -37,6 +37,7 @@ const (
 
 // GarbageCollector deletes objects whose owners are gone.
 type GarbageCollector struct {
+	workloop.Component
 	client *client.Client
 	clock  clock.Clock
 	trace  *trace.Recorder
@@ -44,7 +45,6 @@ type GarbageCollector struct {
 	// in its cache before any handler looks for it.
 	kinds []kind
 	queue *workqueue.Queue[string]
-	workloop.Component
 }
 
 // New builds the collector on informers from the shared factory. c must act as

@@ -24,12 +24,12 @@ const Identity = "system:kube-controller-manager"
 
 // Controller empties and finalizes namespaces that are being deleted.
 type Controller struct {
+	workloop.Component
 	client     *client.Client
 	clock      clock.Clock
 	trace      *trace.Recorder
 	namespaces *client.Informer[api.Namespace, *api.Namespace]
 	queue      *workqueue.Queue[string]
-	workloop.Component
 }
 
 // New builds the controller on an informer from the shared factory. c must act as

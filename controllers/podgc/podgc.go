@@ -46,6 +46,7 @@ type Options struct {
 
 // Controller is the pod garbage collector.
 type Controller struct {
+	workloop.Component
 	client    *client.Client
 	clock     clock.Clock
 	trace     *trace.Recorder
@@ -55,7 +56,6 @@ type Controller struct {
 	// quarantine holds the names of missing nodes; each becomes available QuarantineTime after it
 	// was first missed (the deletedNodesQueue).
 	quarantine *workqueue.Queue[string]
-	workloop.Component
 
 	// mu guards quarantined.
 	mu          sync.Mutex

@@ -26,15 +26,15 @@ const workers = 5
 
 // Controller is the ReplicaSet controller.
 type Controller struct {
-	pods        client.Resource[api.Pod, *api.Pod]
-	replicaSets client.Resource[api.ReplicaSet, *api.ReplicaSet]
-	clock       clock.Clock
-	events      *client.EventRecorder
-	tracer      internal.Tracer
-	rsInformer  *client.Informer[api.ReplicaSet, *api.ReplicaSet]
-	podInformer *client.Informer[api.Pod, *api.Pod]
-	queue       *workqueue.Queue[string]
 	workloop.Component
+	pods         client.Resource[api.Pod, *api.Pod]
+	replicaSets  client.Resource[api.ReplicaSet, *api.ReplicaSet]
+	clock        clock.Clock
+	events       *client.EventRecorder
+	tracer       internal.Tracer
+	rsInformer   *client.Informer[api.ReplicaSet, *api.ReplicaSet]
+	podInformer  *client.Informer[api.Pod, *api.Pod]
+	queue        *workqueue.Queue[string]
 	expectations *internal.Expectations
 }
 

@@ -30,12 +30,12 @@ const DefaultServiceAccountName = "default"
 
 // Controller ensures the "default" ServiceAccount in every active namespace.
 type Controller struct {
+	workloop.Component
 	client          *client.Client
 	trace           *trace.Recorder
 	namespaces      *client.Informer[api.Namespace, *api.Namespace]
 	serviceAccounts *client.Informer[api.ServiceAccount, *api.ServiceAccount]
 	queue           *workqueue.Queue[string]
-	workloop.Component
 }
 
 // New builds the controller on informers from the shared factory. c must act as
