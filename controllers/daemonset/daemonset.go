@@ -26,6 +26,9 @@ import (
 // Name is how Kubernetes names the controller (--controllers=daemonset).
 const Name = "daemonset-controller"
 
+// Identity is the user the controller manager authenticates as.
+const Identity = "system:kube-controller-manager"
+
 // Controller keeps one daemon pod on every eligible node.
 type Controller struct {
 	workloop.Component
@@ -51,7 +54,7 @@ func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, t
 		expect:     &expectations{clock: clk, byKey: map[string]*expectation{}},
 	}
 	dc.Component = workloop.NewComponent(&workloop.Loop{Queue: dc.queue, Reconcile: workloop.Errors(dc.Reconcile), Workers: 1,
-		Component: Name, Actor: internal.User, Trace: tr, Resource: "daemonsets"},
+		Component: Name, Actor: Identity, Trace: tr, Resource: "daemonsets"},
 		dc.nodes, dc.daemonSets, dc.pods)
 	dc.pods.AddIndexer(internal.IndexControllerUID, internal.ControllerUIDIndex[*api.Pod])
 	enqueue := func(ds *api.DaemonSet) { dc.queue.Add(ds.Namespace + "/" + ds.Name) }

@@ -81,7 +81,7 @@ func (dc *Controller) manage(ctx context.Context, ds *api.DaemonSet, key string,
 	if len(create) == 0 && len(remove) == 0 {
 		return nil
 	}
-	dc.trace.Record(trace.Event{Component: Name, Actor: internal.User, Action: "reconcile", Object: "daemonsets/" + key,
+	dc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "reconcile", Object: "daemonsets/" + key,
 		ResourceVersion: ds.ResourceVersion}.Msgf("reconcile %s: %d nodes; no daemon pod on [%s] -> create %d; [%s] -> delete %d (expecting %d adds, %d deletes)",
 		key, len(nodes), strings.Join(create, ", "), len(create), strings.Join(why, ", "), len(remove), len(create), len(remove)))
 	dc.expect.expect(key, len(create), len(remove))
@@ -152,7 +152,7 @@ func (dc *Controller) updateStatus(ctx context.Context, ds *api.DaemonSet, nodes
 	}
 	cp := api.DeepCopy(ds)
 	cp.Status = st
-	dc.trace.Record(trace.Event{Component: Name, Actor: internal.User, Action: "status", Object: "daemonsets/" + ds.Namespace + "/" + ds.Name,
+	dc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "status", Object: "daemonsets/" + ds.Namespace + "/" + ds.Name,
 		ResourceVersion: ds.ResourceVersion, Detail: true}.
 		Msgf("status: desired %d, current %d, ready %d, available %d, misscheduled %d",
 			st.DesiredNumberScheduled, st.CurrentNumberScheduled, st.NumberReady, st.NumberAvailable, st.NumberMisscheduled))

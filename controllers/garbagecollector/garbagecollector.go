@@ -19,13 +19,15 @@ import (
 	"kubesim/client"
 	"kubesim/client/workqueue"
 	"kubesim/clock"
-	"kubesim/controllers/internal"
 	"kubesim/controllers/workloop"
 	"kubesim/trace"
 )
 
 // Name is how Kubernetes names the controller (--controllers=garbage-collector).
 const Name = "garbage-collector"
+
+// Identity is the user the controller manager authenticates as.
+const Identity = "system:kube-controller-manager"
 
 // The finalizers the apiserver adds for the non-default propagation policies (metav1).
 const (
@@ -62,7 +64,7 @@ func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, t
 		handles = append(handles, k.handle())
 	}
 	gc.Component = workloop.NewComponent(&workloop.Loop{Queue: gc.queue, Reconcile: workloop.Errors(gc.Reconcile), Workers: 1,
-		Component: Name, Actor: internal.User, Trace: tr}, handles...)
+		Component: Name, Actor: Identity, Trace: tr}, handles...)
 	return gc
 }
 
@@ -95,7 +97,7 @@ func (gc *GarbageCollector) onDelete(obj api.Object) {
 	m := obj.GetObjectMeta()
 	deps := gc.dependents(m.UID)
 	if len(deps) > 0 {
-		gc.trace.Record(trace.Event{Component: Name, Actor: internal.User, Action: "watch", Object: objectPath(obj),
+		gc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "watch", Object: objectPath(obj),
 			ResourceVersion: m.ResourceVersion}.Msgf("%s is gone: check its dependents %v", objectPath(obj), paths(deps)))
 	}
 	for _, dep := range deps {

@@ -15,7 +15,6 @@ import (
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
 	"kubesim/client"
-	"kubesim/controllers/internal"
 	"kubesim/trace"
 	"kubesim/wire"
 )
@@ -29,14 +28,14 @@ func (nc *Controller) Reconcile(ctx context.Context, name string) error {
 	path := "namespaces/" + name
 	deleted, remaining, wait, err := nc.deleteContent(ctx, name)
 	if len(deleted) > 0 {
-		nc.trace.Record(trace.Event{Component: Name, Actor: internal.User, Action: "delete", Object: path, ResourceVersion: ns.ResourceVersion}.
+		nc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "delete", Object: path, ResourceVersion: ns.ResourceVersion}.
 			Msgf("namespace %s is Terminating: deleted %s", name, countsString(deleted)))
 	}
 	if err != nil {
 		return err
 	}
 	if len(remaining) > 0 {
-		nc.trace.Record(trace.Event{Component: Name, Actor: internal.User, Action: "wait", Object: path, ResourceVersion: ns.ResourceVersion}.
+		nc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "wait", Object: path, ResourceVersion: ns.ResourceVersion}.
 			Msgf("namespace %s still holds %s being deleted: check again in %s", name, countsString(remaining), wait))
 		nc.queue.AddAfter(name, wait)
 		return nil
@@ -49,7 +48,7 @@ func (nc *Controller) Reconcile(ctx context.Context, name string) error {
 		}
 	}
 	fin.Spec.Finalizers = keep
-	nc.trace.Record(trace.Event{Component: Name, Actor: internal.User, Action: "finalize", Object: path, ResourceVersion: ns.ResourceVersion}.
+	nc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "finalize", Object: path, ResourceVersion: ns.ResourceVersion}.
 		Msgf("namespace %s is empty: remove the finalizer %q (namespaces/finalize), so the apiserver deletes it", name, api.FinalizerKubernetes))
 	_, err = nc.client.Resource(client.For[api.Namespace](nc.client).Info()).Update(ctx, fin, "finalize")
 	if apierrors.IsNotFound(err) {

@@ -12,13 +12,15 @@ import (
 	"kubesim/client"
 	"kubesim/client/workqueue"
 	"kubesim/clock"
-	"kubesim/controllers/internal"
 	"kubesim/controllers/workloop"
 	"kubesim/trace"
 )
 
 // Name is how Kubernetes names the controller (--controllers=namespace).
 const Name = "namespace-controller"
+
+// Identity is the user the controller manager authenticates as.
+const Identity = "system:kube-controller-manager"
 
 // Controller empties and finalizes namespaces that are being deleted.
 type Controller struct {
@@ -37,7 +39,7 @@ func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, t
 		namespaces: client.InformerFor[api.Namespace](informers, client.FactoryOptions{}),
 		queue:      workqueue.New(clk, Name, workqueue.DefaultControllerRateLimiter[string]())}
 	nc.Component = workloop.NewComponent(&workloop.Loop{Queue: nc.queue, Reconcile: workloop.Errors(nc.Reconcile), Workers: 1,
-		Component: Name, Actor: internal.User, Trace: tr, Resource: "namespaces"},
+		Component: Name, Actor: Identity, Trace: tr, Resource: "namespaces"},
 		nc.namespaces)
 	nc.namespaces.AddHandler(client.Handler[*api.Namespace]{
 		OnAdd:    nc.enqueue,

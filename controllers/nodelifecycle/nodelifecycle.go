@@ -26,13 +26,15 @@ import (
 	"kubesim/client"
 	"kubesim/client/workqueue"
 	"kubesim/clock"
-	"kubesim/controllers/internal"
 	"kubesim/controllers/workloop"
 	"kubesim/trace"
 )
 
 // Name is how Kubernetes names the controller (--controllers=node-lifecycle-controller).
 const Name = "node-lifecycle-controller"
+
+// Identity is the user the controller manager authenticates as.
+const Identity = "system:kube-controller-manager"
 
 // EventSource is the source.component of the events it records, as in Kubernetes.
 const EventSource = "node-controller"
@@ -144,7 +146,7 @@ func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, t
 	// Each loop's work reports whether it did anything: a key that needed nothing is Idle, so one
 	// Step goes on to the next key.
 	loop := func(q *workqueue.Queue[string], work func(context.Context, string) (workloop.Result, error)) *workloop.Loop {
-		return &workloop.Loop{Queue: q, Reconcile: work, Workers: 1, Component: Name, Actor: internal.User, Trace: tr}
+		return &workloop.Loop{Queue: q, Reconcile: work, Workers: 1, Component: Name, Actor: Identity, Trace: tr}
 	}
 	idle := func(work func(context.Context, string) bool) func(context.Context, string) (workloop.Result, error) {
 		return func(ctx context.Context, key string) (workloop.Result, error) {

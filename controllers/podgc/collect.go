@@ -9,7 +9,6 @@ import (
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
 	"kubesim/client"
-	"kubesim/controllers/internal"
 	"kubesim/trace"
 )
 
@@ -45,7 +44,7 @@ func (gc *Controller) collectTerminated(ctx context.Context) bool {
 	sort.SliceStable(terminated, func(i, j int) bool {
 		return terminated[i].CreationTimestamp.Before(terminated[j].CreationTimestamp.Time)
 	})
-	gc.trace.Record(trace.Event{Component: Name, Actor: internal.User, Action: "collect"}.
+	gc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "collect"}.
 		Msgf("%d terminated pods exceed --terminated-pod-gc-threshold=%d: garbage collecting the %d oldest", len(terminated), gc.threshold, excess))
 	for _, p := range terminated[:excess] {
 		gc.forceDelete(ctx, p)
@@ -88,7 +87,7 @@ func (gc *Controller) collectOrphaned(ctx context.Context) bool {
 			continue
 		}
 		for _, p := range gc.pods.ByIndex(client.IndexNodeName, node) {
-			gc.trace.Record(trace.Event{Component: Name, Actor: internal.User, Action: "collect", Object: "pods/" + p.Namespace + "/" + p.Name,
+			gc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "collect", Object: "pods/" + p.Namespace + "/" + p.Name,
 				ResourceVersion: p.ResourceVersion}.
 				Msgf("found orphaned Pod %s/%s assigned to the Node %s, which no longer exists: mark it Failed (DisruptionTarget, %s) and delete it",
 					p.Namespace, p.Name, node, reasonDeletionByPodGC))
@@ -114,7 +113,7 @@ func (gc *Controller) collectUnscheduledTerminating(ctx context.Context) bool {
 		if p.DeletionTimestamp == nil || len(p.Finalizers) > 0 {
 			continue
 		}
-		gc.trace.Record(trace.Event{Component: Name, Actor: internal.User, Action: "collect", Object: "pods/" + p.Namespace + "/" + p.Name,
+		gc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "collect", Object: "pods/" + p.Namespace + "/" + p.Name,
 			ResourceVersion: p.ResourceVersion}.
 			Msgf("found unscheduled terminating Pod %s/%s not assigned to any Node: delete it", p.Namespace, p.Name))
 		gc.forceDelete(ctx, p)
@@ -142,7 +141,7 @@ func (gc *Controller) markFailed(ctx context.Context, p *api.Pod) {
 		cp.Status.Conditions = append(cp.Status.Conditions, cond)
 	}
 	if _, err := client.For[api.Pod](gc.client).UpdateStatus(ctx, cp); err != nil && !apierrors.IsNotFound(err) {
-		gc.trace.Record(trace.Event{Component: Name, Actor: internal.User, Action: "error", Object: "pods/" + p.Namespace + "/" + p.Name}.
+		gc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "error", Object: "pods/" + p.Namespace + "/" + p.Name}.
 			Msgf("could not mark pod %s/%s Failed: %v", p.Namespace, p.Name, err))
 	}
 }
@@ -151,7 +150,7 @@ func (gc *Controller) markFailed(ctx context.Context, p *api.Pod) {
 func (gc *Controller) forceDelete(ctx context.Context, p *api.Pod) {
 	_, _, err := client.For[api.Pod](gc.client).Delete(ctx, p.Namespace, p.Name, client.DeleteOptions{GracePeriodSeconds: api.Ptr[int64](0)})
 	if err != nil && !apierrors.IsNotFound(err) {
-		gc.trace.Record(trace.Event{Component: Name, Actor: internal.User, Action: "error", Object: "pods/" + p.Namespace + "/" + p.Name}.
+		gc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "error", Object: "pods/" + p.Namespace + "/" + p.Name}.
 			Msgf("could not delete pod %s/%s: %v", p.Namespace, p.Name, err))
 	}
 }

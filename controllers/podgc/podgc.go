@@ -17,13 +17,15 @@ import (
 	"kubesim/client"
 	"kubesim/client/workqueue"
 	"kubesim/clock"
-	"kubesim/controllers/internal"
 	"kubesim/controllers/workloop"
 	"kubesim/trace"
 )
 
 // Name is how Kubernetes names the controller (--controllers=podgc, "pod-garbage-collector").
 const Name = "pod-garbage-collector"
+
+// Identity is the user the controller manager authenticates as.
+const Identity = "system:kube-controller-manager"
 
 // Kubernetes' timings and default.
 const (
@@ -77,7 +79,7 @@ func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, t
 		quarantined: map[string]bool{},
 	}
 	queue := workqueue.New(clk, Name, workqueue.DefaultControllerRateLimiter[string]())
-	gc.Component = workloop.NewComponent(&workloop.Loop{Queue: queue, Reconcile: gc.reconcile, Workers: 1, Component: Name, Actor: internal.User, Trace: tr},
+	gc.Component = workloop.NewComponent(&workloop.Loop{Queue: queue, Reconcile: gc.reconcile, Workers: 1, Component: Name, Actor: Identity, Trace: tr},
 		gc.nodes, gc.pods)
 	gc.pods.AddIndexer(client.IndexNodeName, client.PodNodeNameIndex)
 	queue.AddAfter(passKey, GCCheckPeriod)

@@ -15,13 +15,15 @@ import (
 	"kubesim/client"
 	"kubesim/client/workqueue"
 	"kubesim/clock"
-	"kubesim/controllers/internal"
 	"kubesim/controllers/workloop"
 	"kubesim/trace"
 )
 
 // Name is how Kubernetes names the controller (--controllers=serviceaccount).
 const Name = "serviceaccount-controller"
+
+// Identity is the user the controller manager authenticates as.
+const Identity = "system:kube-controller-manager"
 
 // DefaultServiceAccountName is the service account every namespace gets.
 const DefaultServiceAccountName = "default"
@@ -46,7 +48,7 @@ func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, t
 	// Most namespaces need no work: a look that finds the ServiceAccount there is Idle, not a step
 	// worth telling.
 	sc.Component = workloop.NewComponent(&workloop.Loop{Queue: sc.queue, Reconcile: sc.Reconcile, Workers: 1,
-		Component: Name, Actor: internal.User, Trace: tr, Resource: "namespaces"},
+		Component: Name, Actor: Identity, Trace: tr, Resource: "namespaces"},
 		sc.namespaces, sc.serviceAccounts)
 	sc.namespaces.AddHandler(client.Handler[*api.Namespace]{
 		OnAdd:    func(ns *api.Namespace) { sc.queue.Add(ns.Name) },
@@ -72,7 +74,7 @@ func (sc *Controller) Reconcile(ctx context.Context, namespace string) (workloop
 	if _, ok := sc.serviceAccounts.Get(namespace + "/" + DefaultServiceAccountName); ok {
 		return workloop.Result{Idle: true}, nil
 	}
-	sc.trace.Record(trace.Event{Component: Name, Actor: internal.User, Action: "create",
+	sc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "create",
 		Object: "serviceaccounts/" + namespace + "/" + DefaultServiceAccountName, ResourceVersion: ns.ResourceVersion}.
 		Msgf("namespace %s has no ServiceAccount %q: create it", namespace, DefaultServiceAccountName))
 	_, err := client.For[api.ServiceAccount](sc.client).Create(ctx, &api.ServiceAccount{
