@@ -3,7 +3,6 @@ package garbagecollector_test
 import (
 	"fmt"
 
-	"kubesim/api"
 	"kubesim/client"
 	"kubesim/controllers/garbagecollector"
 	"kubesim/internal/testenv"
@@ -14,23 +13,10 @@ import (
 func Example() {
 	c, ctx := testenv.Start(testenv.Step)
 	defer c.Close()
-	d := testenv.ForController(c, garbagecollector.Name)
-	if err := c.Add(ctx, garbagecollector.New(d.Client, d.Informers, d.Clock, d.Trace)); err != nil {
+	if err := startCollector(ctx, c); err != nil {
 		panic(err)
 	}
-	admin := c.Kubectl.Client()
-	labels := map[string]string{"app": "web"}
-	spec := api.PodSpec{Containers: []api.Container{{Name: "web", Image: "nginx:1.25"}}}
-	rs, err := client.For[api.ReplicaSet](admin).Create(ctx, &api.ReplicaSet{ObjectMeta: api.ObjectMeta{Name: "web", Namespace: "default"},
-		Spec: api.ReplicaSetSpec{Replicas: api.Ptr[int32](1), Selector: &api.LabelSelector{MatchLabels: labels},
-			Template: api.PodTemplateSpec{ObjectMeta: api.ObjectMeta{Labels: labels}, Spec: spec}}})
-	if err != nil {
-		panic(err)
-	}
-	_, err = client.For[api.Pod](admin).Create(ctx, &api.Pod{ObjectMeta: api.ObjectMeta{Name: "web-x2k9p", Namespace: "default", Labels: labels,
-		OwnerReferences: []api.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: rs.Name, UID: rs.UID, Controller: api.Ptr(true)}}},
-		Spec: spec})
-	if err != nil {
+	if err := createReplicaSetWithPod(ctx, c, "web-x2k9p"); err != nil {
 		panic(err)
 	}
 	if err := c.Driver.RunIdle(ctx, 10); err != nil { // the collector's caches see both
