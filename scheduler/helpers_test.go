@@ -184,13 +184,7 @@ func condition(p *api.Pod, t api.PodConditionType) *api.PodCondition {
 
 // schedulerTrace returns the scheduler's trace lines (the messages), for assertions.
 func (e *env) schedulerTrace() []string {
-	var out []string
-	for _, ev := range e.c.Trace.Events() {
-		if ev.Component == "kube-scheduler" || ev.Component == "default-scheduler" {
-			out = append(out, ev.Message)
-		}
-	}
-	return out
+	return testenv.Messages(e.c, "kube-scheduler", "default-scheduler")
 }
 
 func containsLine(lines []string, substr string) bool {

@@ -180,14 +180,3 @@ func (c *cluster) rsWithImage(image string) *api.ReplicaSet {
 	c.t.Fatalf("no ReplicaSet runs %s", image)
 	return nil
 }
-
-// controllerLines are the story-level messages of the deployment-controller.
-func (c *cluster) controllerLines() []string {
-	var out []string
-	for _, e := range c.Trace.Events() {
-		if e.Component == deployment.Name && !e.Detail {
-			out = append(out, e.Message)
-		}
-	}
-	return out
-}

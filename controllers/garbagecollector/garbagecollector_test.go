@@ -98,17 +98,6 @@ func (f *fixture) gone(t *testing.T) func() (bool, error) {
 	}
 }
 
-// messages are the trace lines of one component, in order.
-func messages(events []trace.Event, component string) []string {
-	var out []string
-	for _, e := range events {
-		if e.Component == component {
-			out = append(out, e.Message)
-		}
-	}
-	return out
-}
-
 // indexOf is the position of the first event whose object and action match, or -1.
 func indexOf(events []trace.Event, component, action, object string) int {
 	for i, e := range events {
@@ -124,7 +113,7 @@ func TestBackgroundPropagationDeletesReplicaSetsThenPods(t *testing.T) {
 	require.NoError(t, f.c.Kubectl.Delete(f.ctx, "deployments", "default", "nginx", client.DeleteOptions{}))
 	require.NoError(t, f.c.Driver.RunUntil(f.ctx, "the ReplicaSet and its pods are gone", f.gone(t), 50))
 
-	msgs := messages(f.c.Trace.Events(), garbagecollector.Name)
+	msgs := testenv.Messages(f.c, garbagecollector.Name)
 	assert.Contains(t, msgs, "delete replicasets/default/nginx-6d4cf56db6: its owner deployments/default/nginx is gone (background propagation)")
 	assert.Contains(t, msgs, "delete pods/default/nginx-6d4cf56db6-a: its owner replicasets/default/nginx-6d4cf56db6 is gone (background propagation)")
 }
@@ -153,7 +142,7 @@ func TestForegroundDeletionRemovesDependentsBeforeTheOwner(t *testing.T) {
 	require.True(t, podGone >= 0 && rsGone >= 0 && dGone >= 0)
 	assert.Less(t, podGone, rsGone, "pods go before their ReplicaSet")
 	assert.Less(t, rsGone, dGone, "the ReplicaSet goes before its Deployment")
-	assert.Contains(t, messages(events, garbagecollector.Name),
+	assert.Contains(t, testenv.Messages(f.c, garbagecollector.Name),
 		"delete replicasets/default/nginx-6d4cf56db6: its owner deployments/default/nginx is being deleted in the foreground (propagationPolicy Foreground)")
 }
 
@@ -202,10 +191,8 @@ func TestAnObjectWithAnotherLiveOwnerOnlyLosesTheDeadReference(t *testing.T) {
 
 func TestObjectsWithLiveOwnersAreLeftAlone(t *testing.T) {
 	f := newFixture(t)
-	for _, e := range f.c.Trace.Events() {
-		if e.Component == garbagecollector.Name {
-			assert.False(t, strings.HasPrefix(e.Message, "delete"), "nothing deleted: %s", e.Message)
-		}
+	for _, m := range testenv.Messages(f.c, garbagecollector.Name) {
+		assert.False(t, strings.HasPrefix(m, "delete"), "nothing deleted: %s", m)
 	}
 	assert.Equal(t, 2, f.podCount(t))
 }

@@ -53,8 +53,8 @@ func TestDeletingANamespaceDeletesItsContentThenTheNamespace(t *testing.T) {
 		require.NoError(t, err)
 		assert.Empty(t, items, resource)
 	}
-	assert.Contains(t, messages(c, namespace.Name), "namespace demo is Terminating: deleted 1 pods, 1 serviceaccounts, 1 services")
-	assert.Contains(t, messages(c, namespace.Name), `namespace demo is empty: remove the finalizer "kubernetes" (namespaces/finalize), so the apiserver deletes it`)
+	assert.Contains(t, testenv.Messages(c, namespace.Name), "namespace demo is Terminating: deleted 1 pods, 1 serviceaccounts, 1 services")
+	assert.Contains(t, testenv.Messages(c, namespace.Name), `namespace demo is empty: remove the finalizer "kubernetes" (namespaces/finalize), so the apiserver deletes it`)
 }
 
 func TestANamespaceWaitsForPodsInTheirGracePeriod(t *testing.T) {
@@ -77,7 +77,7 @@ func TestANamespaceWaitsForPodsInTheirGracePeriod(t *testing.T) {
 	}, 20))
 	_, err = client.For[api.Namespace](admin).Get(ctx, "", "demo")
 	require.NoError(t, err, "still there: the bound pod waits for its kubelet")
-	assert.Contains(t, messages(c, namespace.Name), "namespace demo still holds 1 pods being deleted: check again in 30s")
+	assert.Contains(t, testenv.Messages(c, namespace.Name), "namespace demo still holds 1 pods being deleted: check again in 30s")
 
 	// The kubelet confirms the pod stopped (a delete with grace period 0); the namespace can go.
 	_, _, err = pods.Delete(ctx, "demo", "web", client.DeleteOptions{GracePeriodSeconds: api.Ptr[int64](0)})
@@ -86,14 +86,4 @@ func TestANamespaceWaitsForPodsInTheirGracePeriod(t *testing.T) {
 		_, err := client.For[api.Namespace](admin).Get(ctx, "", "demo")
 		return apierrors.IsNotFound(err), nil
 	}, 20))
-}
-
-func messages(c *sim.Cluster, component string) []string {
-	var out []string
-	for _, e := range c.Trace.Events() {
-		if e.Component == component {
-			out = append(out, e.Message)
-		}
-	}
-	return out
 }

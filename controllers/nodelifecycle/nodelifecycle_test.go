@@ -282,7 +282,7 @@ func TestWhenEveryNodeIsDownTheControllerStopsEvicting(t *testing.T) {
 	p, err := f.pods.Get(f.ctx, "default", "web")
 	require.NoError(t, err)
 	assert.Nil(t, p.DeletionTimestamp, "no eviction")
-	assert.Contains(t, messages(f.c), "Controller detected that all Nodes are not-Ready. Entering master disruption mode: no NoExecute taints, no evictions")
+	assert.Contains(t, testenv.Messages(f.c, nodelifecycle.Name), "Controller detected that all Nodes are not-Ready. Entering master disruption mode: no NoExecute taints, no evictions")
 
 	// One node comes back: the controller leaves disruption mode; the other node, still silent after
 	// a fresh grace period, is tainted.
@@ -295,7 +295,7 @@ func TestWhenEveryNodeIsDownTheControllerStopsEvicting(t *testing.T) {
 	f.until(t, "node-2 is tainted", func(t *testing.T) bool {
 		return hasTaint(f.node(t, "node-2"), api.TaintNodeUnreachable, api.TaintEffectNoExecute) != nil
 	})
-	assert.Contains(t, messages(f.c), "Controller detected that some Nodes are Ready. Exiting master disruption mode")
+	assert.Contains(t, testenv.Messages(f.c, nodelifecycle.Name), "Controller detected that some Nodes are Ready. Exiting master disruption mode")
 }
 
 func TestACordonedNodeGetsTheUnschedulableTaint(t *testing.T) {
@@ -331,17 +331,7 @@ func TestAPodThatDoesNotTolerateTheTaintIsEvictedAtOnce(t *testing.T) {
 		return p.DeletionTimestamp != nil
 	})
 	assert.Equal(t, start, evictedAt)
-	assert.Contains(t, messages(f.c), "pod default/web does not tolerate the taints dedicated=gpu:NoExecute of node node-2: delete it now")
-}
-
-func messages(c *sim.Cluster) []string {
-	var out []string
-	for _, e := range c.Trace.Events() {
-		if e.Component == nodelifecycle.Name {
-			out = append(out, e.Message)
-		}
-	}
-	return out
+	assert.Contains(t, testenv.Messages(f.c, nodelifecycle.Name), "pod default/web does not tolerate the taints dedicated=gpu:NoExecute of node node-2: delete it now")
 }
 
 func TestNodesAreTaintedAtTheZoneEvictionRate(t *testing.T) {
@@ -372,6 +362,6 @@ func TestASmallPartiallyDisruptedZoneIsNotTainted(t *testing.T) {
 		assert.Equal(t, api.ConditionUnknown, ready(node).Status)
 		assert.Nil(t, hasTaint(node, api.TaintNodeUnreachable, api.TaintEffectNoExecute), n)
 	}
-	assert.Contains(t, messages(f.c), `zone "zone-a": Normal -> PartialDisruption (3 of 4 nodes not Ready): NoExecute taints at 0 nodes/s`,
+	assert.Contains(t, testenv.Messages(f.c, nodelifecycle.Name), `zone "zone-a": Normal -> PartialDisruption (3 of 4 nodes not Ready): NoExecute taints at 0 nodes/s`,
 		"3 of 4 is over the 55% unhealthy-zone threshold, and a cluster of 50 nodes or fewer then stops tainting")
 }

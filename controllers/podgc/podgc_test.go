@@ -55,7 +55,7 @@ func TestTerminatedPodsBeyondTheThresholdAreDeletedOldestFirst(t *testing.T) {
 	require.NoError(t, c.Driver.Advance(ctx, podgc.GCCheckPeriod))
 
 	assert.Equal(t, []string{"job-3", "job-4", "running"}, podNames(t, ctx, c))
-	assert.Contains(t, messages(c), "4 terminated pods exceed --terminated-pod-gc-threshold=2: garbage collecting the 2 oldest")
+	assert.Contains(t, testenv.Messages(c, podgc.Name), "4 terminated pods exceed --terminated-pod-gc-threshold=2: garbage collecting the 2 oldest")
 }
 
 func TestPodsOfANodeThatNoLongerExistsAreDeletedAfterQuarantine(t *testing.T) {
@@ -74,7 +74,7 @@ func TestPodsOfANodeThatNoLongerExistsAreDeletedAfterQuarantine(t *testing.T) {
 	assert.Equal(t, []string{"ghost", "web"}, podNames(t, ctx, c), "node-9 is only quarantined at first")
 	require.NoError(t, c.Driver.Advance(ctx, podgc.QuarantineTime+podgc.GCCheckPeriod))
 	assert.Equal(t, []string{"web"}, podNames(t, ctx, c))
-	assert.Contains(t, messages(c), "found orphaned Pod default/ghost assigned to the Node node-9, which no longer exists: "+
+	assert.Contains(t, testenv.Messages(c, podgc.Name), "found orphaned Pod default/ghost assigned to the Node node-9, which no longer exists: "+
 		"mark it Failed (DisruptionTarget, DeletionByPodGC) and delete it")
 }
 
@@ -89,16 +89,6 @@ func TestAPodWhoseNodeAppearsDuringQuarantineIsKept(t *testing.T) {
 	require.NoError(t, c.Driver.Advance(ctx, podgc.QuarantineTime+podgc.GCCheckPeriod))
 	_, err = client.For[api.Pod](c.Kubectl.Client()).Get(ctx, "default", "early")
 	assert.False(t, apierrors.IsNotFound(err))
-}
-
-func messages(c *sim.Cluster) []string {
-	var out []string
-	for _, e := range c.Trace.Events() {
-		if e.Component == podgc.Name {
-			out = append(out, e.Message)
-		}
-	}
-	return out
 }
 
 // A pod bound to node-9, which does not exist, is deleted once the node has been missing for the

@@ -7,6 +7,7 @@
 //	Step, RealTime, Full    the configurations most tests use
 //	ForController(c, name)  a controller's client, informer factory, clock, trace and event recorder
 //	Add(t, ctx, c, comp)    add a component, failing t if it cannot start
+//	Messages, Story         what components wrote to the trace (Story: without routine lines)
 //
 // Only _test.go files import testenv (design_test.go holds that). Like sim, it wires everything: the
 // store and the apiserver under the cluster, the controller manager's identity for controllers.
