@@ -31,6 +31,16 @@ func newCluster(t *testing.T) (*sim.Cluster, context.Context) {
 // addNode starts node-<n>'s kubelet on a fresh runtime, as the cluster would.
 func addNode(t *testing.T, ctx context.Context, c *sim.Cluster, n int, edit func(*kubelet.NodeConfig)) *testNode {
 	t.Helper()
+	node, err := startNode(ctx, c, n, edit)
+	require.NoError(t, err)
+	return node
+}
+
+// startNode is addNode for an Example: node-<n> (pod CIDR 10.244.<n>.0/24, zone-a) with the default
+// node configuration, changed by edit if given. The runtime runs on a CRIClock so that its image
+// pulls take virtual time in parallel; the kubelet authenticates as system:node:node-<n>, whom the
+// Node authorizer lets see only its own pods.
+func startNode(ctx context.Context, c *sim.Cluster, n int, edit func(*kubelet.NodeConfig)) (*testNode, error) {
 	name := fmt.Sprintf("node-%d", n)
 	cfg := kubelet.DefaultNodeConfig()
 	cfg.PodCIDR = fmt.Sprintf("10.244.%d.0/24", n)
@@ -41,12 +51,13 @@ func addNode(t *testing.T, ctx context.Context, c *sim.Cluster, n int, edit func
 	}
 	crc := kubelet.NewCRIClock(c.Clock)
 	rt, err := fakeruntime.New(fakeruntime.Options{Clock: crc, NodeName: name, PodCIDR: cfg.PodCIDR, Trace: c.Trace})
-	require.NoError(t, err)
+	if err != nil {
+		return nil, err
+	}
 	cl := c.Client("system:node:"+name, "kubelet/"+name, "system:nodes")
 	k := kubelet.New(kubelet.Options{NodeName: name, Client: cl, Clock: c.Clock, Trace: c.Trace,
 		Recorder: client.NewEventRecorder(cl, "kubelet", name, c.Clock, c.Trace), Runtime: rt, RuntimeClock: crc, Config: cfg})
-	require.NoError(t, c.Add(ctx, k))
-	return &testNode{Kubelet: k, rt: rt}
+	return &testNode{Kubelet: k, rt: rt}, c.Add(ctx, k)
 }
 
 // admin is the cluster admin's client.
