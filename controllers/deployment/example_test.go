@@ -14,11 +14,8 @@ import (
 // the story the controllers tell in the trace (routine lines left out). There is no scheduler or
 // kubelet here, so the pods stay Pending and the Deployment never becomes available.
 func Example() {
-	c, ctx := testenv.Start(testenv.Step)
+	c, ctx := testenv.Start(testenv.Step, addControllers)
 	defer c.Close()
-	if err := addControllers(ctx, c); err != nil {
-		panic(err)
-	}
 
 	if _, err := c.Kubectl.Apply(ctx, []byte(manifests.NginxDeployment)); err != nil {
 		panic(err)

@@ -34,8 +34,7 @@ func newCluster(t *testing.T) *cluster {
 // controller goes first: when both have work, pods catch up with a resize before the Deployment
 // controller moves again.
 func withControllers(t *testing.T, cfg sim.Config) *cluster {
-	c, ctx := testenv.Cluster(t, cfg)
-	require.NoError(t, addControllers(ctx, c))
+	c, ctx := testenv.Cluster(t, cfg, addControllers)
 	return &cluster{Cluster: c, t: t, ctx: ctx, admin: c.Kubectl.Client()}
 }
 

@@ -11,14 +11,8 @@ import (
 // A ReplicaSet owns a Pod through an ownerReference. Deleting the ReplicaSet (background
 // propagation, the default) leaves the Pod's owner gone, and the garbage collector deletes the Pod.
 func Example() {
-	c, ctx := testenv.Start(testenv.Step)
+	c, ctx := testenv.Start(testenv.Step, startCollector, createReplicaSetWithPod("web-x2k9p"))
 	defer c.Close()
-	if err := startCollector(ctx, c); err != nil {
-		panic(err)
-	}
-	if err := createReplicaSetWithPod(ctx, c, "web-x2k9p"); err != nil {
-		panic(err)
-	}
 	if err := c.Driver.RunIdle(ctx, 10); err != nil { // the collector's caches see both
 		panic(err)
 	}

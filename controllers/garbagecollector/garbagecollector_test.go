@@ -30,8 +30,7 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	c, ctx := testenv.Cluster(t, testenv.Step)
-	require.NoError(t, startCollector(ctx, c))
+	c, ctx := testenv.Cluster(t, testenv.Step, startCollector)
 
 	admin := c.Kubectl.Client()
 	f := &fixture{c: c, ctx: ctx, deps: client.For[api.Deployment](admin), rss: client.For[api.ReplicaSet](admin), pods: client.For[api.Pod](admin)}
@@ -70,19 +69,21 @@ func startCollector(ctx context.Context, c *sim.Cluster) error {
 
 // createReplicaSetWithPod creates the ReplicaSet default/web and a pod it controls, named pod, by
 // hand: there is no replicaset controller here.
-func createReplicaSetWithPod(ctx context.Context, c *sim.Cluster, pod string) error {
-	admin := c.Kubectl.Client()
-	labels := map[string]string{"app": "web"}
-	spec := api.PodSpec{Containers: []api.Container{{Name: "web", Image: "nginx:1.25"}}}
-	rs, err := client.For[api.ReplicaSet](admin).Create(ctx, &api.ReplicaSet{ObjectMeta: api.ObjectMeta{Name: "web", Namespace: "default"},
-		Spec: api.ReplicaSetSpec{Replicas: api.Ptr[int32](1), Selector: &api.LabelSelector{MatchLabels: labels},
-			Template: api.PodTemplateSpec{ObjectMeta: api.ObjectMeta{Labels: labels}, Spec: spec}}})
-	if err != nil {
+func createReplicaSetWithPod(pod string) testenv.Setup {
+	return func(ctx context.Context, c *sim.Cluster) error {
+		admin := c.Kubectl.Client()
+		labels := map[string]string{"app": "web"}
+		spec := api.PodSpec{Containers: []api.Container{{Name: "web", Image: "nginx:1.25"}}}
+		rs, err := client.For[api.ReplicaSet](admin).Create(ctx, &api.ReplicaSet{ObjectMeta: api.ObjectMeta{Name: "web", Namespace: "default"},
+			Spec: api.ReplicaSetSpec{Replicas: api.Ptr[int32](1), Selector: &api.LabelSelector{MatchLabels: labels},
+				Template: api.PodTemplateSpec{ObjectMeta: api.ObjectMeta{Labels: labels}, Spec: spec}}})
+		if err != nil {
+			return err
+		}
+		_, err = client.For[api.Pod](admin).Create(ctx, &api.Pod{ObjectMeta: api.ObjectMeta{Name: pod, Namespace: "default", Labels: labels,
+			OwnerReferences: []api.OwnerReference{controllerRef("apps/v1", "ReplicaSet", rs.Name, rs.UID)}}, Spec: spec})
 		return err
 	}
-	_, err = client.For[api.Pod](admin).Create(ctx, &api.Pod{ObjectMeta: api.ObjectMeta{Name: pod, Namespace: "default", Labels: labels,
-		OwnerReferences: []api.OwnerReference{controllerRef("apps/v1", "ReplicaSet", rs.Name, rs.UID)}}, Spec: spec})
-	return err
 }
 
 func (f *fixture) podCount(t *testing.T) int {

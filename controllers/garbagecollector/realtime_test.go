@@ -12,9 +12,7 @@ import (
 )
 
 func TestBackgroundPropagationInRealTime(t *testing.T) {
-	c, ctx := testenv.Cluster(t, testenv.RealTime(100))
-	require.NoError(t, startCollector(ctx, c))
-	require.NoError(t, createReplicaSetWithPod(ctx, c, "web-1"))
+	c, ctx := testenv.Cluster(t, testenv.RealTime(100), startCollector, createReplicaSetWithPod("web-1"))
 	require.NoError(t, c.Kubectl.Delete(ctx, "replicasets", "default", "web", client.DeleteOptions{}))
 	require.Eventually(t, func() bool {
 		_, err := client.For[api.Pod](c.Kubectl.Client()).Get(ctx, "default", "web-1")

@@ -12,12 +12,8 @@ import (
 // `kubectl delete namespace demo` only marks the namespace Terminating; the namespace controller
 // empties it, then removes its "kubernetes" finalizer, and the apiserver deletes it.
 func Example() {
-	c, ctx := testenv.Start(testenv.Step)
+	c, ctx := testenv.Start(testenv.Step, addNamespaceController)
 	defer c.Close()
-	d := testenv.ForController(c, namespace.Name)
-	if err := c.Add(ctx, namespace.New(d.Client, d.Informers, d.Clock, d.Trace)); err != nil {
-		panic(err)
-	}
 	if _, err := c.Kubectl.Create(ctx, &api.Namespace{ObjectMeta: api.ObjectMeta{Name: "demo"}}); err != nil {
 		panic(err)
 	}

@@ -18,11 +18,20 @@ import (
 
 func newCluster(t *testing.T) (*sim.Cluster, context.Context) {
 	t.Helper()
-	c, ctx := testenv.Cluster(t, testenv.Step)
-	sa, ns := testenv.ForController(c, serviceaccount.Name), testenv.ForController(c, namespace.Name)
-	testenv.Add(t, ctx, c, serviceaccount.New(sa.Client, sa.Informers, sa.Clock, sa.Trace))
-	testenv.Add(t, ctx, c, namespace.New(ns.Client, ns.Informers, ns.Clock, ns.Trace))
-	return c, ctx
+	return testenv.Cluster(t, testenv.Step, addServiceAccountController, addNamespaceController)
+}
+
+// addNamespaceController adds the namespace controller as kube-controller-manager builds it.
+func addNamespaceController(ctx context.Context, c *sim.Cluster) error {
+	d := testenv.ForController(c, namespace.Name)
+	return c.Add(ctx, namespace.New(d.Client, d.Informers, d.Clock, d.Trace))
+}
+
+// addServiceAccountController adds the serviceaccount controller, which gives a namespace its
+// "default" ServiceAccount.
+func addServiceAccountController(ctx context.Context, c *sim.Cluster) error {
+	d := testenv.ForController(c, serviceaccount.Name)
+	return c.Add(ctx, serviceaccount.New(d.Client, d.Informers, d.Clock, d.Trace))
 }
 
 func TestDeletingANamespaceDeletesItsContentThenTheNamespace(t *testing.T) {

@@ -40,7 +40,7 @@ func TestASilentNodeIsTaintedInRealTime(t *testing.T) {
 			}
 		}
 	}()
-	testenv.Add(t, ctx, c, newController(c))
+	require.NoError(t, c.Add(ctx, newController(c)))
 
 	nodes := client.For[api.Node](c.Kubectl.Client())
 	require.Eventually(t, func() bool {

@@ -18,10 +18,15 @@ import (
 )
 
 func newCluster(t testing.TB, opts podgc.Options) (*sim.Cluster, context.Context) {
-	c, ctx := testenv.Cluster(t, testenv.Step)
-	d := testenv.ForController(c, podgc.Name)
-	testenv.Add(t, ctx, c, podgc.New(d.Client, d.Informers, d.Clock, d.Trace, opts))
-	return c, ctx
+	return testenv.Cluster(t, testenv.Step, withPodGC(opts))
+}
+
+// withPodGC adds the pod garbage collector with opts, alone, as kube-controller-manager builds it.
+func withPodGC(opts podgc.Options) testenv.Setup {
+	return func(ctx context.Context, c *sim.Cluster) error {
+		d := testenv.ForController(c, podgc.Name)
+		return c.Add(ctx, podgc.New(d.Client, d.Informers, d.Clock, d.Trace, opts))
+	}
 }
 
 func createPod(t testing.TB, ctx context.Context, c *sim.Cluster, name string) *api.Pod {
@@ -94,12 +99,8 @@ func TestAPodWhoseNodeAppearsDuringQuarantineIsKept(t *testing.T) {
 // A pod bound to node-9, which does not exist, is deleted once the node has been missing for the
 // 40-second quarantine: first missed at the 20 s pass, deleted at the 60 s one.
 func Example() {
-	c, ctx := testenv.Start(testenv.Step)
+	c, ctx := testenv.Start(testenv.Step, withPodGC(podgc.Options{}))
 	defer c.Close()
-	d := testenv.ForController(c, podgc.Name)
-	if err := c.Add(ctx, podgc.New(d.Client, d.Informers, d.Clock, d.Trace, podgc.Options{})); err != nil {
-		panic(err)
-	}
 	if _, err := client.For[api.Pod](c.Kubectl.Client()).Create(ctx, &api.Pod{ObjectMeta: api.ObjectMeta{Name: "ghost", Namespace: "default"},
 		Spec: api.PodSpec{Containers: []api.Container{{Name: "c", Image: "busybox"}}}}); err != nil {
 		panic(err)

@@ -13,8 +13,7 @@ import (
 func Example() {
 	c, ctx := testenv.Start(testenv.Step)
 	defer c.Close()
-	d := testenv.ForController(c, replicaset.Name)
-	if err := c.Add(ctx, replicaset.New(d.Client, d.Informers, d.Clock, d.Trace, d.Events)); err != nil {
+	if _, err := startController(ctx, c); err != nil {
 		panic(err)
 	}
 

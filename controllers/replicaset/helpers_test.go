@@ -27,9 +27,16 @@ type cluster struct {
 func newCluster(t *testing.T) *cluster {
 	t.Helper()
 	c, ctx := testenv.Cluster(t, testenv.Step)
-	d := testenv.ForController(c, replicaset.Name)
-	rsc := testenv.Add(t, ctx, c, replicaset.New(d.Client, d.Informers, d.Clock, d.Trace, d.Events))
+	rsc, err := startController(ctx, c)
+	require.NoError(t, err)
 	return &cluster{Cluster: c, t: t, ctx: ctx, admin: c.Kubectl.Client(), rsc: rsc}
+}
+
+// startController adds the ReplicaSet controller to c, alone, as kube-controller-manager builds it.
+func startController(ctx context.Context, c *sim.Cluster) (*replicaset.Controller, error) {
+	d := testenv.ForController(c, replicaset.Name)
+	rsc := replicaset.New(d.Client, d.Informers, d.Clock, d.Trace, d.Events)
+	return rsc, c.Add(ctx, rsc)
 }
 
 // newReplicaSet is a ReplicaSet "web" of n nginx pods labelled app=web.

@@ -16,10 +16,13 @@ import (
 )
 
 func newCluster(t testing.TB) (*sim.Cluster, context.Context) {
-	c, ctx := testenv.Cluster(t, testenv.Step)
+	return testenv.Cluster(t, testenv.Step, addController)
+}
+
+// addController adds the serviceaccount controller, alone, as kube-controller-manager builds it.
+func addController(ctx context.Context, c *sim.Cluster) error {
 	d := testenv.ForController(c, serviceaccount.Name)
-	testenv.Add(t, ctx, c, serviceaccount.New(d.Client, d.Informers, d.Clock, d.Trace))
-	return c, ctx
+	return c.Add(ctx, serviceaccount.New(d.Client, d.Informers, d.Clock, d.Trace))
 }
 
 func TestANewNamespaceGetsADefaultServiceAccount(t *testing.T) {
@@ -67,12 +70,8 @@ func TestATerminatingNamespaceIsLeftAlone(t *testing.T) {
 
 // A namespace is created; the serviceaccount controller notices it has no "default" ServiceAccount.
 func Example() {
-	c, ctx := testenv.Start(testenv.Step)
+	c, ctx := testenv.Start(testenv.Step, addController)
 	defer c.Close()
-	d := testenv.ForController(c, serviceaccount.Name)
-	if err := c.Add(ctx, serviceaccount.New(d.Client, d.Informers, d.Clock, d.Trace)); err != nil {
-		panic(err)
-	}
 	if _, err := c.Kubectl.Create(ctx, &api.Namespace{ObjectMeta: api.ObjectMeta{Name: "demo"}}); err != nil {
 		panic(err)
 	}

@@ -2,12 +2,11 @@
 // not how a cluster is started: a simulated cluster started for one test and closed when the test
 // ends, and what a controller needs to run alone in it.
 //
-//	Cluster(t, cfg)         start cfg's cluster for t; it closes when t ends
-//	Start(cfg)              the same for an Example, which has no t: it panics on failure
-//	Step, RealTime, Full    the configurations most tests use
-//	ForController(c, name)  a controller's client, informer factory, clock, trace and event recorder
-//	Add(t, ctx, c, comp)    add a component, failing t if it cannot start
-//	Messages, Story         what components wrote to the trace (Story: without routine lines)
+//	Cluster(t, cfg, setups...)   start cfg's cluster for t and set it up; it closes when t ends
+//	Start(cfg, setups...)        the same for an Example, which has no t: it panics on failure
+//	Step, RealTime, Full         the configurations most tests use
+//	ForController(c, name)       a controller's client, informer factory, clock, trace and event recorder
+//	Messages, Story              what components wrote to the trace (Story: without routine lines)
 //
 // Only _test.go files import testenv (design_test.go holds that). Like sim, it wires everything: the
 // store and the apiserver under the cluster, the controller manager's identity for controllers.

@@ -32,27 +32,46 @@ func Full(nodes int) sim.Config {
 	return cfg
 }
 
-// Cluster starts cfg's cluster for t. When t ends the cluster closes and the returned context, which
-// real-time components run under, is cancelled.
-func Cluster(t testing.TB, cfg sim.Config) (*sim.Cluster, context.Context) {
+// A Setup prepares a cluster before a test or an example reads it: it adds a component, or creates
+// objects.
+type Setup func(ctx context.Context, c *sim.Cluster) error
+
+// Cluster starts cfg's cluster for t and runs each setup on it, failing t if any fails. When t ends
+// the cluster closes and the returned context, which real-time components run under, is cancelled.
+func Cluster(t testing.TB, cfg sim.Config, setups ...Setup) (*sim.Cluster, context.Context) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	c, err := sim.New(ctx, cfg)
+	c, err := start(ctx, cfg, setups)
+	if c != nil {
+		t.Cleanup(c.Close)
+	}
 	require.NoError(t, err)
-	t.Cleanup(c.Close)
 	return c, ctx
 }
 
-// Start is Cluster for an Example, which has no t: it panics if the cluster cannot start, and the
-// example closes the cluster.
-func Start(cfg sim.Config) (*sim.Cluster, context.Context) {
+// Start is Cluster for an Example, which has no t: it panics if the cluster cannot start or a setup
+// fails, and the example closes the cluster.
+func Start(cfg sim.Config, setups ...Setup) (*sim.Cluster, context.Context) {
 	ctx := context.Background()
-	c, err := sim.New(ctx, cfg)
+	c, err := start(ctx, cfg, setups)
 	if err != nil {
 		panic(err)
 	}
 	return c, ctx
+}
+
+func start(ctx context.Context, cfg sim.Config, setups []Setup) (*sim.Cluster, error) {
+	c, err := sim.New(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	for _, setup := range setups {
+		if err := setup(ctx, c); err != nil {
+			return c, err
+		}
+	}
+	return c, nil
 }
 
 // Controller is what a controller's New takes to run alone in a cluster, as
@@ -73,11 +92,4 @@ func ForController(c *sim.Cluster, name string) Controller {
 	cl := c.Client(controllers.User, name)
 	return Controller{Client: cl, Informers: client.NewInformerFactory(cl, c.Clock, c.Trace), Clock: c.Clock, Trace: c.Trace,
 		Events: client.NewEventRecorder(cl, name, "", c.Clock, c.Trace)}
-}
-
-// Add adds comp to c, failing t if it cannot start, and returns it.
-func Add[C sim.Component](t testing.TB, ctx context.Context, c *sim.Cluster, comp C) C {
-	t.Helper()
-	require.NoError(t, c.Add(ctx, comp))
-	return comp
 }
