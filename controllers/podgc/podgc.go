@@ -9,6 +9,7 @@
 package podgc
 
 import (
+	"cmp"
 	"context"
 	"sync"
 	"time"
@@ -68,11 +69,7 @@ const passKey = "pass"
 // New builds the collector on informers from the shared factory. c must act as
 // system:kube-controller-manager.
 func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, tr *trace.Recorder, opts Options) *Controller {
-	threshold := opts.TerminatedPodThreshold
-	if threshold == 0 {
-		threshold = DefaultTerminatedPodThreshold
-	}
-	gc := &Controller{client: c, clock: clk, trace: tr, threshold: threshold,
+	gc := &Controller{client: c, clock: clk, trace: tr, threshold: cmp.Or(opts.TerminatedPodThreshold, DefaultTerminatedPodThreshold),
 		pods:        client.InformerFor[api.Pod](informers, client.FactoryOptions{}),
 		nodes:       client.InformerFor[api.Node](informers, client.FactoryOptions{}),
 		quarantine:  workqueue.New(clk, Name+" deleted nodes", workqueue.DefaultControllerRateLimiter[string]()),
