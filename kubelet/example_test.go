@@ -12,11 +12,8 @@ import (
 // A kubelet on node-1 runs a pod bound to its node: sandbox, image pull (3.339s for nginx:1.25),
 // container start. The events are what `kubectl describe pod` shows.
 func Example() {
-	c, ctx := testenv.Start(testenv.Step)
+	c, ctx := testenv.Start(testenv.Step, withNode(1))
 	defer c.Close()
-	if _, err := startNode(ctx, c, 1, nil); err != nil {
-		panic(err)
-	}
 
 	pods := client.For[api.Pod](c.Kubectl.Client())
 	if _, err := pods.Create(ctx, &api.Pod{ObjectMeta: api.ObjectMeta{Name: "nginx", Namespace: "default"},

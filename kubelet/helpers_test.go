@@ -36,7 +36,15 @@ func addNode(t *testing.T, ctx context.Context, c *sim.Cluster, n int, edit func
 	return node
 }
 
-// startNode is addNode for an Example: node-<n> (pod CIDR 10.244.<n>.0/24, zone-a) with the default
+// withNode is startNode(ctx, c, n, nil) as a testenv.Setup, for an Example.
+func withNode(n int) testenv.Setup {
+	return func(ctx context.Context, c *sim.Cluster) error {
+		_, err := startNode(ctx, c, n, nil)
+		return err
+	}
+}
+
+// startNode is addNode without t: node-<n> (pod CIDR 10.244.<n>.0/24, zone-a) with the default
 // node configuration, changed by edit if given. The runtime runs on a CRIClock so that its image
 // pulls take virtual time in parallel; the kubelet authenticates as system:node:node-<n>, whom the
 // Node authorizer lets see only its own pods.

@@ -11,11 +11,8 @@ import (
 // A ReplicaSet of 2, then one of its pods deleted: the controller's side of the story, including the
 // expectations it sets before each batch of writes.
 func Example() {
-	c, ctx := testenv.Start(testenv.Step)
+	c, ctx := testenv.Start(testenv.Step, addController)
 	defer c.Close()
-	if _, err := startController(ctx, c); err != nil {
-		panic(err)
-	}
 
 	if _, err := c.Kubectl.Create(ctx, newReplicaSet(2)); err != nil {
 		panic(err)

@@ -32,6 +32,12 @@ func newCluster(t *testing.T) *cluster {
 	return &cluster{Cluster: c, t: t, ctx: ctx, admin: c.Kubectl.Client(), rsc: rsc}
 }
 
+// addController is startController as a testenv.Setup, for an Example.
+func addController(ctx context.Context, c *sim.Cluster) error {
+	_, err := startController(ctx, c)
+	return err
+}
+
 // startController adds the ReplicaSet controller to c, alone, as kube-controller-manager builds it.
 func startController(ctx context.Context, c *sim.Cluster) (*replicaset.Controller, error) {
 	d := testenv.ForController(c, replicaset.Name)
