@@ -482,15 +482,23 @@ func TestWatchWithoutResourceVersionStartsWithCurrentState(t *testing.T) {
 	require.NoError(t, err)
 	defer resp.Watch.Stop()
 	var names []string
-	for {
-		ev, ok := resp.Watch.TryNext()
-		if !ok {
-			break
-		}
+	for _, ev := range pending(resp.Watch) {
 		assert.Equal(t, wire.Added, ev.Type)
 		names = append(names, ev.Object.GetObjectMeta().Name)
 	}
 	assert.Equal(t, []string{"a", "b"}, names)
+}
+
+// pending is every event w holds now, in order, without waiting for more.
+func pending(w wire.Watch) []wire.WatchEvent {
+	var out []wire.WatchEvent
+	for {
+		ev, ok := w.TryNext()
+		if !ok {
+			return out
+		}
+		out = append(out, ev)
+	}
 }
 
 func TestWatchResumedFromLastResourceVersionSeesEveryLaterEventOnceInOrder(t *testing.T) {
@@ -513,11 +521,7 @@ func TestWatchResumedFromLastResourceVersionSeesEveryLaterEventOnceInOrder(t *te
 	require.NoError(t, err)
 	defer resp.Watch.Stop()
 	var got []string
-	for {
-		ev, ok := resp.Watch.TryNext()
-		if !ok {
-			break
-		}
+	for _, ev := range pending(resp.Watch) {
 		got = append(got, string(ev.Type)+" "+ev.Object.GetObjectMeta().Name+"@"+strconv.FormatInt(ev.ResourceVersion, 10))
 	}
 	assert.Equal(t, want, got)

@@ -1,22 +1,17 @@
 package controllers_test
 
 import (
-	"context"
 	"fmt"
 
 	"kubesim/controllers"
-	"kubesim/sim"
+	"kubesim/internal/testenv"
 )
 
 // A kube-controller-manager replica: its elector, which owns the replica's shared informers, then
 // its controllers in the order the step driver asks them for work, each reading some of those
 // informers.
 func ExampleNewManager() {
-	ctx := context.Background()
-	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1})
-	if err != nil {
-		panic(err)
-	}
+	c, _ := testenv.Start(testenv.Step)
 	defer c.Close()
 	m, err := controllers.NewManager(c.Client(controllers.User, controllers.Name), c.Clock, c.Trace, controllers.Name)
 	if err != nil {

@@ -1,26 +1,21 @@
 package kubectl_test
 
 import (
-	"context"
 	"fmt"
 
 	"kubesim/api"
-	"kubesim/sim"
+	"kubesim/internal/testenv"
 )
 
 // kubectl auth can-i --as alice: a SelfSubjectAccessReview sent with alice's credentials, answered
 // for alice. A RoleBinding to the view ClusterRole changes the answer for list, not for delete.
 func ExampleKubectl_CanI() {
-	ctx := context.Background()
-	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, KeepTrace: true})
-	if err != nil {
-		panic(err)
-	}
+	c, ctx := testenv.Start(testenv.Step)
 	defer c.Close()
 	alice := c.Kubectl.As("alice")
 	alice.CanI("list", "pods", "default")
 
-	_, err = c.Kubectl.Create(ctx, &api.RoleBinding{ObjectMeta: api.ObjectMeta{Name: "alice-view", Namespace: "default"},
+	_, err := c.Kubectl.Create(ctx, &api.RoleBinding{ObjectMeta: api.ObjectMeta{Name: "alice-view", Namespace: "default"},
 		RoleRef:  api.RoleRef{APIGroup: api.RBACGroupName, Kind: "ClusterRole", Name: "view"},
 		Subjects: []api.Subject{{Kind: "User", APIGroup: api.RBACGroupName, Name: "alice"}}})
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"kubesim/api"
 	"kubesim/client"
+	"kubesim/internal/testenv"
 	"kubesim/kubectl"
 	"kubesim/sim"
 )
@@ -24,12 +25,7 @@ type cluster struct {
 
 func newCluster(t *testing.T) *cluster {
 	t.Helper()
-	ctx := context.Background()
-	cfg := sim.FullCluster(2)
-	cfg.Seed, cfg.KeepTrace = 1, true
-	c, err := sim.New(ctx, cfg)
-	require.NoError(t, err)
-	t.Cleanup(c.Close)
+	c, ctx := testenv.Cluster(t, testenv.Full(2))
 	return &cluster{Cluster: c, t: t, ctx: ctx, k: c.Kubectl}
 }
 

@@ -13,6 +13,7 @@
 package kubelet
 
 import (
+	"cmp"
 	"time"
 
 	"kubesim/api"
@@ -102,12 +103,8 @@ func (c NodeConfig) withDefaults() NodeConfig {
 	if c.EvictionHard == (EvictionThresholds{}) {
 		c.EvictionHard = d.EvictionHard
 	}
-	if c.Arch == "" {
-		c.Arch = d.Arch
-	}
-	if c.KubeletVersion == "" {
-		c.KubeletVersion = d.KubeletVersion
-	}
+	c.Arch = cmp.Or(c.Arch, d.Arch)
+	c.KubeletVersion = cmp.Or(c.KubeletVersion, d.KubeletVersion)
 	return c
 }
 

@@ -24,6 +24,7 @@
 package kubelet
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -154,7 +155,7 @@ func (k *Kubelet) rankForMemory(stats *fakeruntime.NodeStats) []podUsage {
 		case priority(a.w.pod) != priority(b.w.pod):
 			return int(priority(a.w.pod) - priority(b.w.pod))
 		}
-		return compareInt64(b.usage-b.request, a.usage-a.request)
+		return cmp.Compare(b.usage-b.request, a.usage-a.request)
 	})
 	return out
 }
@@ -206,13 +207,3 @@ func priority(p *api.Pod) int32 {
 // bytesQty prints a byte count as Kubernetes prints memory quantities ("100Mi", "51200Ki"). Real
 // working sets are whole pages, so real messages show Ki; the fake's are rounded down to match.
 func bytesQty(b int64) string { return resource.NewQuantity(b/1024*1024, resource.BinarySI).String() }
-
-func compareInt64(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}

@@ -1,40 +1,19 @@
 package kubelet_test
 
 import (
-	"context"
 	"fmt"
 
 	"kubesim/api"
 	"kubesim/client"
-	"kubesim/kubelet"
-	fakeruntime "kubesim/runtime"
+	"kubesim/internal/testenv"
 	"kubesim/sim"
 )
 
 // A kubelet on node-1 runs a pod bound to its node: sandbox, image pull (3.339s for nginx:1.25),
 // container start. The events are what `kubectl describe pod` shows.
 func Example() {
-	ctx := context.Background()
-	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1})
-	if err != nil {
-		panic(err)
-	}
+	c, ctx := testenv.Start(testenv.Step, withNode(1))
 	defer c.Close()
-
-	// The runtime runs on a CRIClock so that its image pulls take virtual time in parallel.
-	crc := kubelet.NewCRIClock(c.Clock)
-	rt, err := fakeruntime.New(fakeruntime.Options{Clock: crc, NodeName: "node-1", PodCIDR: "10.244.1.0/24"})
-	if err != nil {
-		panic(err)
-	}
-	// The kubelet's identity: the Node authorizer lets system:node:node-1 see only its own pods.
-	cl := c.Client("system:node:node-1", "kubelet/node-1", "system:nodes")
-	k := kubelet.New(kubelet.Options{NodeName: "node-1", Client: cl, Clock: c.Clock, Trace: c.Trace,
-		Recorder: client.NewEventRecorder(cl, "kubelet", "node-1", c.Clock, c.Trace),
-		Runtime:  rt, RuntimeClock: crc, Config: kubelet.DefaultNodeConfig()})
-	if err := c.Add(ctx, k); err != nil {
-		panic(err)
-	}
 
 	pods := client.For[api.Pod](c.Kubectl.Client())
 	if _, err := pods.Create(ctx, &api.Pod{ObjectMeta: api.ObjectMeta{Name: "nginx", Namespace: "default"},

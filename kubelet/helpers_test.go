@@ -11,6 +11,7 @@ import (
 
 	"kubesim/api"
 	"kubesim/client"
+	"kubesim/internal/testenv"
 	"kubesim/kubelet"
 	fakeruntime "kubesim/runtime"
 	"kubesim/sim"
@@ -24,17 +25,30 @@ type testNode struct {
 
 func newCluster(t *testing.T) (*sim.Cluster, context.Context) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, KeepTrace: true})
-	require.NoError(t, err)
-	t.Cleanup(c.Close)
-	return c, ctx
+	return testenv.Cluster(t, testenv.Step)
 }
 
 // addNode starts node-<n>'s kubelet on a fresh runtime, as the cluster would.
 func addNode(t *testing.T, ctx context.Context, c *sim.Cluster, n int, edit func(*kubelet.NodeConfig)) *testNode {
 	t.Helper()
+	node, err := startNode(ctx, c, n, edit)
+	require.NoError(t, err)
+	return node
+}
+
+// withNode is startNode(ctx, c, n, nil) as a testenv.Setup, for an Example.
+func withNode(n int) testenv.Setup {
+	return func(ctx context.Context, c *sim.Cluster) error {
+		_, err := startNode(ctx, c, n, nil)
+		return err
+	}
+}
+
+// startNode is addNode without t: node-<n> (pod CIDR 10.244.<n>.0/24, zone-a) with the default
+// node configuration, changed by edit if given. The runtime runs on a CRIClock so that its image
+// pulls take virtual time in parallel; the kubelet authenticates as system:node:node-<n>, whom the
+// Node authorizer lets see only its own pods.
+func startNode(ctx context.Context, c *sim.Cluster, n int, edit func(*kubelet.NodeConfig)) (*testNode, error) {
 	name := fmt.Sprintf("node-%d", n)
 	cfg := kubelet.DefaultNodeConfig()
 	cfg.PodCIDR = fmt.Sprintf("10.244.%d.0/24", n)
@@ -45,12 +59,13 @@ func addNode(t *testing.T, ctx context.Context, c *sim.Cluster, n int, edit func
 	}
 	crc := kubelet.NewCRIClock(c.Clock)
 	rt, err := fakeruntime.New(fakeruntime.Options{Clock: crc, NodeName: name, PodCIDR: cfg.PodCIDR, Trace: c.Trace})
-	require.NoError(t, err)
+	if err != nil {
+		return nil, err
+	}
 	cl := c.Client("system:node:"+name, "kubelet/"+name, "system:nodes")
 	k := kubelet.New(kubelet.Options{NodeName: name, Client: cl, Clock: c.Clock, Trace: c.Trace,
 		Recorder: client.NewEventRecorder(cl, "kubelet", name, c.Clock, c.Trace), Runtime: rt, RuntimeClock: crc, Config: cfg})
-	require.NoError(t, c.Add(ctx, k))
-	return &testNode{Kubelet: k, rt: rt}
+	return &testNode{Kubelet: k, rt: rt}, c.Add(ctx, k)
 }
 
 // admin is the cluster admin's client.

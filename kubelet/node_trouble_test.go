@@ -15,6 +15,7 @@ import (
 	"kubesim/api/resource"
 	"kubesim/apiserver"
 	"kubesim/client"
+	"kubesim/internal/testenv"
 	"kubesim/kubelet"
 	fakeruntime "kubesim/runtime"
 	"kubesim/sim"
@@ -149,12 +150,7 @@ func TestHungRuntimeIsDownAfter30sAndPLEGUnhealthyAfter3m(t *testing.T) {
 // Runtime calls on a hung runtime fail after --runtime-request-timeout, whose default is 2 minutes
 // (pkg/kubelet/apis/config/v1beta1/defaults.go): the simulator's nodes keep that default.
 func TestSimNodesTimeOutRuntimeCallsAfterTwoMinutes(t *testing.T) {
-	ctx := context.Background()
-	cfg := sim.FullCluster(1)
-	cfg.Seed, cfg.KeepTrace = 1, true
-	c, err := sim.New(ctx, cfg)
-	require.NoError(t, err)
-	defer c.Close()
+	c, ctx := testenv.Cluster(t, testenv.Full(1))
 	n, ok := c.Node("node-1")
 	require.True(t, ok)
 	n.Runtime.SetFault(fakeruntime.FaultHung{})

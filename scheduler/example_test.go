@@ -1,21 +1,19 @@
 package scheduler_test
 
 import (
-	"context"
 	"fmt"
 
 	"kubesim/api"
 	"kubesim/api/resource"
 	"kubesim/client"
+	"kubesim/internal/testenv"
 	"kubesim/scheduler"
-	"kubesim/sim"
 )
 
 // ExampleScheduler_Explain asks the scheduler where a pod would go and why, on a cluster whose
 // control-plane node is tainted.
 func ExampleScheduler_Explain() {
-	ctx := context.Background()
-	c, _ := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1})
+	c, ctx := testenv.Start(testenv.Step)
 	defer c.Close()
 	s, _ := scheduler.New(scheduler.Options{Client: c.Client(scheduler.Identity, "kube-scheduler"), Clock: c.Clock, Seed: 1})
 	_ = c.Add(ctx, s)

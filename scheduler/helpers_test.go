@@ -15,6 +15,7 @@ import (
 	"kubesim/api"
 	"kubesim/api/resource"
 	"kubesim/client"
+	"kubesim/internal/testenv"
 	"kubesim/scheduler"
 	"kubesim/sim"
 	"kubesim/sim/narrate"
@@ -32,10 +33,7 @@ type env struct {
 // newEnv boots a step-mode cluster with a scheduler; opts adjust the scheduler's options.
 func newEnv(t *testing.T, opts ...func(*scheduler.Options)) *env {
 	t.Helper()
-	ctx := context.Background()
-	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, KeepTrace: true})
-	require.NoError(t, err)
-	t.Cleanup(c.Close)
+	c, ctx := testenv.Cluster(t, testenv.Step)
 	e := &env{t: t, ctx: ctx, c: c, admin: c.Kubectl.Client()}
 	e.s = e.addScheduler(opts...)
 	return e
@@ -186,13 +184,7 @@ func condition(p *api.Pod, t api.PodConditionType) *api.PodCondition {
 
 // schedulerTrace returns the scheduler's trace lines (the messages), for assertions.
 func (e *env) schedulerTrace() []string {
-	var out []string
-	for _, ev := range e.c.Trace.Events() {
-		if ev.Component == "kube-scheduler" || ev.Component == "default-scheduler" {
-			out = append(out, ev.Message)
-		}
-	}
-	return out
+	return testenv.Messages(e.c, "kube-scheduler", "default-scheduler")
 }
 
 func containsLine(lines []string, substr string) bool {

@@ -3,7 +3,6 @@
 package scheduler_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -14,15 +13,12 @@ import (
 	"kubesim/api"
 	"kubesim/api/resource"
 	"kubesim/client"
+	"kubesim/internal/testenv"
 	"kubesim/scheduler"
-	"kubesim/sim"
 )
 
 func TestRealTimeModeBindsEveryPodWithParallelFilteringAndBackgroundBinding(t *testing.T) {
-	ctx := context.Background()
-	c, err := sim.New(ctx, sim.Config{Mode: sim.RealTime, Seed: 1})
-	require.NoError(t, err)
-	defer c.Close()
+	c, ctx := testenv.Cluster(t, testenv.RealTime(0))
 	admin := c.Kubectl.Client()
 	for i := 0; i < 20; i++ {
 		alloc := resource.ResourceList{resource.ResourceCPU: resource.MustParse("2"), resource.ResourceMemory: resource.MustParse("4Gi"),

@@ -1,23 +1,18 @@
 package leaderelection_test
 
 import (
-	"context"
 	"fmt"
 	"time"
 
 	"kubesim/client/leaderelection"
-	"kubesim/sim"
+	"kubesim/internal/testenv"
 )
 
 // Two kube-controller-manager replicas campaign for the Lease kube-system/kube-controller-manager;
 // the first wins. When it dies, the other takes over once the Lease has gone unrenewed for
 // leaseDuration (15 s).
 func Example() {
-	ctx := context.Background()
-	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, KeepTrace: true})
-	if err != nil {
-		panic(err)
-	}
+	c, ctx := testenv.Start(testenv.Step)
 	defer c.Close()
 	for _, id := range []string{"cm-1", "cm-2"} {
 		e, err := leaderelection.NewLeaderElector(c.Client("system:kube-controller-manager", "kube-controller-manager/"+id), c.Clock, c.Trace,

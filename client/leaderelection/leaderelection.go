@@ -9,6 +9,7 @@
 package leaderelection
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"sync"
@@ -88,15 +89,9 @@ type LeaderElector struct {
 // NewLeaderElector checks cfg, applies the defaults and returns an elector that will try to acquire
 // the Lease at its first Step.
 func NewLeaderElector(c *client.Client, clk clock.Clock, tr *trace.Recorder, cfg Config) (*LeaderElector, error) {
-	if cfg.LeaseDuration == 0 {
-		cfg.LeaseDuration = DefaultLeaseDuration
-	}
-	if cfg.RenewDeadline == 0 {
-		cfg.RenewDeadline = DefaultRenewDeadline
-	}
-	if cfg.RetryPeriod == 0 {
-		cfg.RetryPeriod = DefaultRetryPeriod
-	}
+	cfg.LeaseDuration = cmp.Or(cfg.LeaseDuration, DefaultLeaseDuration)
+	cfg.RenewDeadline = cmp.Or(cfg.RenewDeadline, DefaultRenewDeadline)
+	cfg.RetryPeriod = cmp.Or(cfg.RetryPeriod, DefaultRetryPeriod)
 	switch {
 	case cfg.Lock.Identity == "":
 		return nil, fmt.Errorf("leaderelection: Lock.Identity must not be empty")
@@ -107,9 +102,7 @@ func NewLeaderElector(c *client.Client, clk clock.Clock, tr *trace.Recorder, cfg
 	case cfg.RenewDeadline <= cfg.RetryPeriod:
 		return nil, fmt.Errorf("renewDeadline must be greater than retryPeriod")
 	}
-	if cfg.Name == "" {
-		cfg.Name = cfg.Lock.Identity
-	}
+	cfg.Name = cmp.Or(cfg.Name, cfg.Lock.Identity)
 	return &LeaderElector{cfg: cfg, leases: client.For[api.Lease](c), clock: clk, trace: tr,
 		wake: make(chan struct{}, 1), due: true, changed: make(chan struct{})}, nil
 }

@@ -11,6 +11,7 @@ import (
 	"kubesim/api"
 	"kubesim/client"
 	"kubesim/client/leaderelection"
+	"kubesim/internal/testenv"
 	"kubesim/sim"
 )
 
@@ -25,11 +26,7 @@ type candidate struct {
 
 func newCluster(t *testing.T) (*sim.Cluster, context.Context) {
 	t.Helper()
-	ctx := context.Background()
-	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, KeepTrace: true})
-	require.NoError(t, err)
-	t.Cleanup(c.Close)
-	return c, ctx
+	return testenv.Cluster(t, testenv.Step)
 }
 
 func addCandidate(t *testing.T, ctx context.Context, c *sim.Cluster, id string) *candidate {
@@ -80,13 +77,20 @@ func TestTheFirstCandidateAcquiresTheLeaseAndTheOtherFollows(t *testing.T) {
 	assert.True(t, l.Spec.RenewTime.After(sim.Epoch.Add(25*time.Second)), "renewed every retryPeriod, last at %s", l.Spec.RenewTime)
 }
 
-func TestAnotherCandidateTakesOverOnceTheDeadLeadersLeaseExpires(t *testing.T) {
+// cm1Leads starts candidates cm-1 and cm-2 and lets 10 s pass, in which cm-1 wins and renews; it
+// returns the cluster, both candidates and the time of cm-1's last renewal.
+func cm1Leads(t *testing.T) (*sim.Cluster, context.Context, *candidate, *candidate, time.Time) {
+	t.Helper()
 	c, ctx := newCluster(t)
 	cm1 := addCandidate(t, ctx, c, "cm-1")
 	cm2 := addCandidate(t, ctx, c, "cm-2")
 	require.NoError(t, c.Driver.Advance(ctx, 10*time.Second))
 	require.True(t, cm1.e.IsLeader())
-	lastRenew := lease(t, ctx, c).Spec.RenewTime.Time
+	return c, ctx, cm1, cm2, lease(t, ctx, c).Spec.RenewTime.Time
+}
+
+func TestAnotherCandidateTakesOverOnceTheDeadLeadersLeaseExpires(t *testing.T) {
+	c, ctx, _, cm2, lastRenew := cm1Leads(t)
 
 	require.NoError(t, c.Stop("cm-1")) // the process dies: no more renewals
 	require.NoError(t, c.Driver.RunUntil(ctx, "cm-2 leads", leads(cm2), 100))
@@ -105,12 +109,7 @@ func TestAnotherCandidateTakesOverOnceTheDeadLeadersLeaseExpires(t *testing.T) {
 }
 
 func TestAPartitionedLeaderStopsWithinRenewDeadlineBeforeAnotherStarts(t *testing.T) {
-	c, ctx := newCluster(t)
-	cm1 := addCandidate(t, ctx, c, "cm-1")
-	cm2 := addCandidate(t, ctx, c, "cm-2")
-	require.NoError(t, c.Driver.Advance(ctx, 10*time.Second))
-	require.True(t, cm1.e.IsLeader())
-	lastRenew := lease(t, ctx, c).Spec.RenewTime.Time
+	c, ctx, cm1, cm2, lastRenew := cm1Leads(t)
 
 	c.Partition(cm1.agent) // cm-1 runs on, but cannot reach the apiserver
 	require.NoError(t, c.Driver.RunUntil(ctx, "cm-2 leads", leads(cm2), 100))

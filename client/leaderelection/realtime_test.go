@@ -1,21 +1,17 @@
 package leaderelection_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"kubesim/client/leaderelection"
-	"kubesim/sim"
+	"kubesim/internal/testenv"
 )
 
 func TestLeaderElectionInRealTime(t *testing.T) {
-	ctx := context.Background()
-	c, err := sim.New(ctx, sim.Config{Mode: sim.RealTime, Speed: 50, Seed: 1})
-	require.NoError(t, err)
-	defer c.Close()
+	c, ctx := testenv.Cluster(t, testenv.RealTime(50))
 	var electors []*leaderelection.LeaderElector
 	for _, id := range []string{"cm-1", "cm-2"} {
 		e, err := leaderelection.NewLeaderElector(c.Client("system:kube-controller-manager", "kube-controller-manager/"+id), c.Clock, c.Trace,

@@ -1,7 +1,7 @@
 // daemonset.go: the DaemonSet controller component.
 //
 //	New(c, informers, clk, tr, ev) *Controller
-//	Name, Informers, Step, Run   the component contract (client.Component)
+//	Name, Informers, Step, Run   the component contract, from workloop.Component
 //	Reconcile(ctx, key)          in sync.go
 //
 // Handlers queue the DaemonSet concerned: its own changes, its pods' changes (found through their
@@ -10,7 +10,6 @@
 package daemonset
 
 import (
-	"context"
 	"reflect"
 	"sync"
 	"time"
@@ -32,6 +31,7 @@ const Identity = "system:kube-controller-manager"
 
 // Controller keeps one daemon pod on every eligible node.
 type Controller struct {
+	workloop.Component
 	client     *client.Client
 	clock      clock.Clock
 	trace      *trace.Recorder
@@ -40,7 +40,6 @@ type Controller struct {
 	pods       *client.Informer[api.Pod, *api.Pod]
 	nodes      *client.Informer[api.Node, *api.Node]
 	queue      *workqueue.Queue[string]
-	loop       *workloop.Loop
 	expect     *expectations
 }
 
@@ -54,8 +53,9 @@ func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, t
 		queue:      workqueue.New(clk, Name, workqueue.DefaultControllerRateLimiter[string]()),
 		expect:     &expectations{clock: clk, byKey: map[string]*expectation{}},
 	}
-	dc.loop = &workloop.Loop{Queue: dc.queue, Reconcile: workloop.Errors(dc.Reconcile), Workers: 1,
-		Component: Name, Actor: Identity, Trace: tr, Resource: "daemonsets"}
+	dc.Component = workloop.NewComponent(&workloop.Loop{Queue: dc.queue, Reconcile: workloop.Errors(dc.Reconcile), Workers: 1,
+		Component: Name, Actor: Identity, Trace: tr, Resource: "daemonsets"},
+		dc.nodes, dc.daemonSets, dc.pods)
 	dc.pods.AddIndexer(internal.IndexControllerUID, internal.ControllerUIDIndex[*api.Pod])
 	enqueue := func(ds *api.DaemonSet) { dc.queue.Add(ds.Namespace + "/" + ds.Name) }
 	dc.daemonSets.AddHandler(client.Handler[*api.DaemonSet]{
@@ -111,20 +111,6 @@ func (dc *Controller) owner(p *api.Pod) (string, bool) {
 	}
 	return key, true
 }
-
-// Name is the component's name in the trace.
-func (dc *Controller) Name() string { return Name }
-
-// Informers are the controller's informers.
-func (dc *Controller) Informers() []client.InformerHandle {
-	return []client.InformerHandle{dc.nodes, dc.daemonSets, dc.pods}
-}
-
-// Step reconciles one queued key, if any (see workloop.Loop).
-func (dc *Controller) Step(ctx context.Context) (bool, error) { return dc.loop.Step(ctx) }
-
-// Run runs the controller's one worker until ctx ends.
-func (dc *Controller) Run(ctx context.Context) { dc.loop.Run(ctx) }
 
 // expectationsTimeout is how long the controller waits for its own creates and deletes to show up
 // before it stops trusting its expectations (ExpectationsTimeout).

@@ -13,6 +13,7 @@ import (
 	"kubesim/api"
 	"kubesim/client"
 	"kubesim/controllers/daemonset"
+	"kubesim/internal/testenv"
 	"kubesim/sim"
 )
 
@@ -22,7 +23,7 @@ type fixture struct {
 }
 
 func setup(ctx context.Context, nodes ...*api.Node) (*fixture, error) {
-	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, KeepTrace: true})
+	c, err := sim.New(ctx, testenv.Step)
 	if err != nil {
 		return nil, err
 	}
@@ -31,9 +32,8 @@ func setup(ctx context.Context, nodes ...*api.Node) (*fixture, error) {
 			return nil, err
 		}
 	}
-	cl := c.Client(daemonset.Identity, daemonset.Name)
-	dc := daemonset.New(cl, client.NewInformerFactory(cl, c.Clock, c.Trace), c.Clock, c.Trace, client.NewEventRecorder(cl, daemonset.Name, "", c.Clock, c.Trace))
-	return &fixture{c: c, ctx: ctx}, c.Add(ctx, dc)
+	d := testenv.ForController(c, daemonset.Name)
+	return &fixture{c: c, ctx: ctx}, c.Add(ctx, daemonset.New(d.Client, d.Informers, d.Clock, d.Trace, d.Events))
 }
 
 func newFixture(t *testing.T, nodes ...*api.Node) *fixture {

@@ -2,13 +2,11 @@
 // work queue with "namespace/name" keys of Deployments, and a worker reconciles one key at a time.
 //
 //	New(client, informers, clock, trace, events) *Controller
-//	Name, Informers, Step, Run            the component contract (client.Component)
+//	Name, Informers, Step, Run            the component contract, from workloop.Component
 //	Step / Run -> workloop.Loop -> Reconcile      the loop (client-go's sample-controller), shared
 package deployment
 
 import (
-	"context"
-
 	"kubesim/api"
 	"kubesim/client"
 	"kubesim/client/workqueue"
@@ -31,6 +29,7 @@ const maxRetries = 15
 
 // Controller is the Deployment controller.
 type Controller struct {
+	workloop.Component
 	deployments client.Resource[api.Deployment, *api.Deployment]
 	replicaSets client.Resource[api.ReplicaSet, *api.ReplicaSet]
 	clock       clock.Clock
@@ -40,7 +39,6 @@ type Controller struct {
 	rsInformer  *client.Informer[api.ReplicaSet, *api.ReplicaSet]
 	podInformer *client.Informer[api.Pod, *api.Pod]
 	queue       *workqueue.Queue[string]
-	loop        *workloop.Loop
 }
 
 // New builds the controller on informers from the shared factory. c must authenticate as
@@ -57,9 +55,10 @@ func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, t
 		podInformer: client.InformerFor[api.Pod](informers, client.FactoryOptions{}),
 		queue:       workqueue.New(clk, "deployment", workqueue.DefaultControllerRateLimiter[string]()),
 	}
-	dc.loop = &workloop.Loop{Queue: dc.queue, Reconcile: workloop.Errors(dc.Reconcile), Workers: workers,
+	dc.Component = workloop.NewComponent(&workloop.Loop{Queue: dc.queue, Reconcile: workloop.Errors(dc.Reconcile), Workers: workers,
 		Component: Name, Actor: internal.User, Trace: tr, Resource: "deployments",
-		MaxRetries: maxRetries, DroppedUntil: "the Deployment changes"}
+		MaxRetries: maxRetries, DroppedUntil: "the Deployment changes"},
+		dc.dInformer, dc.rsInformer, dc.podInformer)
 	dc.rsInformer.AddIndexer(internal.IndexControllerUID, internal.ControllerUIDIndex[*api.ReplicaSet])
 	dc.podInformer.AddIndexer(internal.IndexControllerUID, internal.ControllerUIDIndex[*api.Pod])
 	dc.dInformer.AddHandler(client.Handler[*api.Deployment]{OnAdd: dc.addDeployment, OnUpdate: dc.updateDeployment, OnDelete: dc.deleteDeployment})
@@ -67,17 +66,3 @@ func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, t
 	dc.podInformer.AddHandler(client.Handler[*api.Pod]{OnDelete: dc.deletePod})
 	return dc
 }
-
-// Name is "deployment-controller".
-func (c *Controller) Name() string { return Name }
-
-// Informers are the Deployment, ReplicaSet and Pod informers.
-func (c *Controller) Informers() []client.InformerHandle {
-	return []client.InformerHandle{c.dInformer, c.rsInformer, c.podInformer}
-}
-
-// Step reconciles one queued key, if any is queued (see workloop.Loop).
-func (c *Controller) Step(ctx context.Context) (bool, error) { return c.loop.Step(ctx) }
-
-// Run runs the workers until ctx ends.
-func (c *Controller) Run(ctx context.Context) { c.loop.Run(ctx) }

@@ -1,32 +1,21 @@
 package deployment_test
 
 import (
-	"context"
 	"fmt"
 
 	"kubesim/api"
-	"kubesim/client"
 	"kubesim/controllers/deployment"
-	"kubesim/controllers/internal"
 	"kubesim/controllers/replicaset"
+	"kubesim/internal/testenv"
 	"kubesim/scenarios/manifests"
-	"kubesim/sim"
 )
 
 // kubectl apply -f nginx-deployment.yaml, with the ReplicaSet and Deployment controllers running:
 // the story the controllers tell in the trace (routine lines left out). There is no scheduler or
 // kubelet here, so the pods stay Pending and the Deployment never becomes available.
 func Example() {
-	ctx := context.Background()
-	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, KeepTrace: true})
-	if err != nil {
-		panic(err)
-	}
+	c, ctx := testenv.Start(testenv.Step, addControllers)
 	defer c.Close()
-	rsClient := c.Client(internal.User, replicaset.Name)
-	_ = c.Add(ctx, replicaset.New(rsClient, client.NewInformerFactory(rsClient, c.Clock, c.Trace), c.Clock, c.Trace, client.NewEventRecorder(rsClient, replicaset.Name, "", c.Clock, c.Trace)))
-	dClient := c.Client(internal.User, deployment.Name)
-	_ = c.Add(ctx, deployment.New(dClient, client.NewInformerFactory(dClient, c.Clock, c.Trace), c.Clock, c.Trace, client.NewEventRecorder(dClient, deployment.Name, "", c.Clock, c.Trace)))
 
 	if _, err := c.Kubectl.Apply(ctx, []byte(manifests.NginxDeployment)); err != nil {
 		panic(err)

@@ -11,6 +11,7 @@ import (
 	"kubesim/controllers/deployment"
 	"kubesim/controllers/internal"
 	"kubesim/controllers/replicaset"
+	"kubesim/internal/testenv"
 	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 )
@@ -26,20 +27,25 @@ type cluster struct {
 
 func newCluster(t *testing.T) *cluster {
 	t.Helper()
-	ctx := context.Background()
-	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, KeepTrace: true})
-	require.NoError(t, err)
-	t.Cleanup(c.Close)
+	return withControllers(t, testenv.Step)
+}
 
-	// The ReplicaSet controller goes first: when both have work, pods catch up with a resize before
-	// the Deployment controller moves again.
-	rsClient := c.Client(internal.User, replicaset.Name)
-	require.NoError(t, c.Add(ctx, replicaset.New(rsClient, client.NewInformerFactory(rsClient, c.Clock, c.Trace), c.Clock, c.Trace,
-		client.NewEventRecorder(rsClient, replicaset.Name, "", c.Clock, c.Trace))))
-	dClient := c.Client(internal.User, deployment.Name)
-	require.NoError(t, c.Add(ctx, deployment.New(dClient, client.NewInformerFactory(dClient, c.Clock, c.Trace), c.Clock, c.Trace,
-		client.NewEventRecorder(dClient, deployment.Name, "", c.Clock, c.Trace))))
+// withControllers starts cfg's cluster with the ReplicaSet and Deployment controllers. The ReplicaSet
+// controller goes first: when both have work, pods catch up with a resize before the Deployment
+// controller moves again.
+func withControllers(t *testing.T, cfg sim.Config) *cluster {
+	c, ctx := testenv.Cluster(t, cfg, addControllers)
 	return &cluster{Cluster: c, t: t, ctx: ctx, admin: c.Kubectl.Client()}
+}
+
+// addControllers adds the ReplicaSet then the Deployment controller to c, each as
+// kube-controller-manager would build it.
+func addControllers(ctx context.Context, c *sim.Cluster) error {
+	rs, d := testenv.ForController(c, replicaset.Name), testenv.ForController(c, deployment.Name)
+	if err := c.Add(ctx, replicaset.New(rs.Client, rs.Informers, rs.Clock, rs.Trace, rs.Events)); err != nil {
+		return err
+	}
+	return c.Add(ctx, deployment.New(d.Client, d.Informers, d.Clock, d.Trace, d.Events))
 }
 
 func (c *cluster) applyNginx() *api.Deployment {
@@ -172,15 +178,4 @@ func (c *cluster) rsWithImage(image string) *api.ReplicaSet {
 	}
 	c.t.Fatalf("no ReplicaSet runs %s", image)
 	return nil
-}
-
-// controllerLines are the story-level messages of the deployment-controller.
-func (c *cluster) controllerLines() []string {
-	var out []string
-	for _, e := range c.Trace.Events() {
-		if e.Component == deployment.Name && !e.Detail {
-			out = append(out, e.Message)
-		}
-	}
-	return out
 }

@@ -13,6 +13,7 @@ import (
 	"kubesim/client"
 	"kubesim/controllers/deployment"
 	"kubesim/controllers/internal"
+	"kubesim/internal/testenv"
 )
 
 // Self-healing through the whole chain: delete one pod of the Deployment and a new one, with a new
@@ -60,7 +61,7 @@ func TestScaleDeploymentResizesItsReplicaSet(t *testing.T) {
 		"ScalingReplicaSet: Scaled up replica set " + rs.Name + " from 3 to 5",
 		"ScalingReplicaSet: Scaled down replica set " + rs.Name + " from 5 to 2",
 	}, c.events("Deployment"))
-	assert.Contains(t, c.controllerLines(), "scale default/nginx: spec.replicas is 2 -> scale ReplicaSet "+rs.Name+" from 5 to 2")
+	assert.Contains(t, testenv.Story(c.Cluster, deployment.Name), "scale default/nginx: spec.replicas is 2 -> scale ReplicaSet "+rs.Name+" from 5 to 2")
 }
 
 // A rolling update (25% surge, 25% unavailable of 3 = surge 1, unavailable 0) never runs more than 4
@@ -152,7 +153,7 @@ func TestRecreateRemovesOldPodsBeforeStartingNewOnes(t *testing.T) {
 	c.runUntil("old pods deleted", func() bool { return len(c.pods()) == 0 })
 	c.settle()
 	assert.Len(t, c.replicaSets(), 1, "no new ReplicaSet while an old pod is still terminating")
-	assert.Contains(t, c.controllerLines(), "recreate default/nginx: 1 pods of old ReplicaSets still exist -> wait until they are gone before starting new ones")
+	assert.Contains(t, testenv.Story(c.Cluster, deployment.Name), "recreate default/nginx: 1 pods of old ReplicaSets still exist -> wait until they are gone before starting new ones")
 
 	// The kubelet finishes stopping the pod: it is gone, and the new ReplicaSet starts.
 	_, _, err = client.For[api.Pod](c.admin).Delete(c.ctx, "default", bound.Name, client.DeleteOptions{GracePeriodSeconds: api.Ptr[int64](0)})
@@ -201,7 +202,7 @@ func TestPausedDeploymentScalesButDoesNotRollOut(t *testing.T) {
 		assert.Equal(t, "nginx:1.26", p.Spec.Containers[0].Image)
 	}
 	var resumed bool
-	for _, l := range c.controllerLines() {
+	for _, l := range testenv.Story(c.Cluster, deployment.Name) {
 		resumed = resumed || strings.HasSuffix(l, "Progressing=Unknown (DeploymentResumed)")
 	}
 	assert.True(t, resumed, "resuming is recorded in the Progressing condition")
@@ -248,7 +249,7 @@ func TestDeploymentAdoptsOrphanReplicaSetsAndReleasesMismatches(t *testing.T) {
 	require.NotNil(t, legacy.ControllerRef())
 	assert.Equal(t, d.UID, legacy.ControllerRef().UID, "adopted")
 	assert.Equal(t, int32(0), *legacy.Spec.Replicas, "an old version: scaled down by the rollout")
-	assert.Contains(t, c.controllerLines(), "adopt ReplicaSet default/nginx-legacy: an orphan whose labels match selector app=nginx -> controller reference to Deployment nginx")
+	assert.Contains(t, testenv.Story(c.Cluster, deployment.Name), "adopt ReplicaSet default/nginx-legacy: an orphan whose labels match selector app=nginx -> controller reference to Deployment nginx")
 
 	legacy.Labels = map[string]string{"app": "legacy"}
 	_, err = client.For[api.ReplicaSet](c.admin).Update(c.ctx, legacy)
@@ -275,7 +276,7 @@ func TestRevisionHistoryLimitPrunesOldReplicaSets(t *testing.T) {
 	}
 	assert.ElementsMatch(t, []string{"nginx:1.26 revision 2", "nginx:1.27 revision 3"}, images)
 	var pruned bool
-	for _, l := range c.controllerLines() {
+	for _, l := range testenv.Story(c.Cluster, deployment.Name) {
 		pruned = pruned || strings.HasPrefix(l, "revision history default/nginx: delete old ReplicaSet ")
 	}
 	assert.True(t, pruned)
@@ -316,7 +317,7 @@ func TestScalingMidRolloutIsProportional(t *testing.T) {
 	// old ReplicaSet (3 of 4) and 1 to the new.
 	require.NoError(t, c.Kubectl.Scale(c.ctx, "deployments", "default", "nginx", 6))
 	c.settle()
-	assert.Subset(t, c.controllerLines(), []string{
+	assert.Subset(t, testenv.Story(c.Cluster, deployment.Name), []string{
 		"scale default/nginx: spec.replicas is 6 during a rollout -> scale ReplicaSet " + old.Name + " from 3 to 6 (in proportion, at most 8 pods)",
 		"scale default/nginx: spec.replicas is 6 during a rollout -> scale ReplicaSet " + newRS.Name + " from 1 to 2 (in proportion, at most 8 pods)",
 	})

@@ -1,44 +1,18 @@
 package garbagecollector_test
 
 import (
-	"context"
 	"fmt"
 
-	"kubesim/api"
 	"kubesim/client"
 	"kubesim/controllers/garbagecollector"
-	"kubesim/sim"
+	"kubesim/internal/testenv"
 )
 
 // A ReplicaSet owns a Pod through an ownerReference. Deleting the ReplicaSet (background
 // propagation, the default) leaves the Pod's owner gone, and the garbage collector deletes the Pod.
 func Example() {
-	ctx := context.Background()
-	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, KeepTrace: true})
-	if err != nil {
-		panic(err)
-	}
+	c, ctx := testenv.Start(testenv.Step, startCollector, createReplicaSetWithPod("web-x2k9p"))
 	defer c.Close()
-	cl := c.Client(garbagecollector.Identity, garbagecollector.Name)
-	gc := garbagecollector.New(cl, client.NewInformerFactory(cl, c.Clock, c.Trace), c.Clock, c.Trace)
-	if err := c.Add(ctx, gc); err != nil {
-		panic(err)
-	}
-	admin := c.Kubectl.Client()
-	labels := map[string]string{"app": "web"}
-	spec := api.PodSpec{Containers: []api.Container{{Name: "web", Image: "nginx:1.25"}}}
-	rs, err := client.For[api.ReplicaSet](admin).Create(ctx, &api.ReplicaSet{ObjectMeta: api.ObjectMeta{Name: "web", Namespace: "default"},
-		Spec: api.ReplicaSetSpec{Replicas: api.Ptr[int32](1), Selector: &api.LabelSelector{MatchLabels: labels},
-			Template: api.PodTemplateSpec{ObjectMeta: api.ObjectMeta{Labels: labels}, Spec: spec}}})
-	if err != nil {
-		panic(err)
-	}
-	_, err = client.For[api.Pod](admin).Create(ctx, &api.Pod{ObjectMeta: api.ObjectMeta{Name: "web-x2k9p", Namespace: "default", Labels: labels,
-		OwnerReferences: []api.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: rs.Name, UID: rs.UID, Controller: api.Ptr(true)}}},
-		Spec: spec})
-	if err != nil {
-		panic(err)
-	}
 	if err := c.Driver.RunIdle(ctx, 10); err != nil { // the collector's caches see both
 		panic(err)
 	}

@@ -1,7 +1,7 @@
 // garbagecollector.go: the GarbageCollector component and what its informers enqueue.
 //
 //	New(c, informers, clk, tr) *GarbageCollector
-//	Name, Informers, Step, Run     the component contract (client.Component)
+//	Name, Informers, Step, Run     the component contract, from workloop.Component
 //	Reconcile(ctx, key)            in reconcile.go
 //
 // Handlers never write; they decide which objects need a look and queue them by path
@@ -15,8 +15,6 @@
 package garbagecollector
 
 import (
-	"context"
-
 	"kubesim/api"
 	"kubesim/client"
 	"kubesim/client/workqueue"
@@ -39,6 +37,7 @@ const (
 
 // GarbageCollector deletes objects whose owners are gone.
 type GarbageCollector struct {
+	workloop.Component
 	client *client.Client
 	clock  clock.Clock
 	trace  *trace.Recorder
@@ -46,7 +45,6 @@ type GarbageCollector struct {
 	// in its cache before any handler looks for it.
 	kinds []kind
 	queue *workqueue.Queue[string]
-	loop  *workloop.Loop
 }
 
 // New builds the collector on informers from the shared factory. c must act as
@@ -54,34 +52,21 @@ type GarbageCollector struct {
 func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, tr *trace.Recorder) *GarbageCollector {
 	gc := &GarbageCollector{client: c, clock: clk, trace: tr,
 		queue: workqueue.New(clk, Name, workqueue.DefaultControllerRateLimiter[string]())}
-	gc.loop = &workloop.Loop{Queue: gc.queue, Reconcile: workloop.Errors(gc.Reconcile), Workers: 1,
-		Component: Name, Actor: Identity, Trace: tr}
 	gc.kinds = []kind{
 		watch[api.Deployment](gc, informers),
 		watch[api.DaemonSet](gc, informers),
 		watch[api.ReplicaSet](gc, informers),
 		watch[api.Pod](gc, informers),
 	}
+	// The collector's informers, owners first.
+	handles := make([]client.InformerHandle, 0, len(gc.kinds))
+	for _, k := range gc.kinds {
+		handles = append(handles, k.handle())
+	}
+	gc.Component = workloop.NewComponent(&workloop.Loop{Queue: gc.queue, Reconcile: workloop.Errors(gc.Reconcile), Workers: 1,
+		Component: Name, Actor: Identity, Trace: tr}, handles...)
 	return gc
 }
-
-// Name is the component's name in the trace.
-func (gc *GarbageCollector) Name() string { return Name }
-
-// Informers are the collector's informers, owners first.
-func (gc *GarbageCollector) Informers() []client.InformerHandle {
-	out := make([]client.InformerHandle, 0, len(gc.kinds))
-	for _, k := range gc.kinds {
-		out = append(out, k.handle())
-	}
-	return out
-}
-
-// Step reconciles one queued key, if any (see workloop.Loop).
-func (gc *GarbageCollector) Step(ctx context.Context) (bool, error) { return gc.loop.Step(ctx) }
-
-// Run runs the collector's one worker until ctx ends.
-func (gc *GarbageCollector) Run(ctx context.Context) { gc.loop.Run(ctx) }
 
 // onChange queues an object that may need the collector: a missing owner, or a deletion in progress
 // that the collector must finish.

@@ -11,6 +11,7 @@ import (
 	"kubesim/api"
 	"kubesim/client"
 	"kubesim/controllers/garbagecollector"
+	"kubesim/internal/testenv"
 	"kubesim/sim"
 	"kubesim/trace"
 	"kubesim/wire"
@@ -29,13 +30,7 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	ctx := context.Background()
-	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, KeepTrace: true})
-	require.NoError(t, err)
-	t.Cleanup(c.Close)
-	cl := c.Client(garbagecollector.Identity, garbagecollector.Name)
-	gc := garbagecollector.New(cl, client.NewInformerFactory(cl, c.Clock, c.Trace), c.Clock, c.Trace)
-	require.NoError(t, c.Add(ctx, gc))
+	c, ctx := testenv.Cluster(t, testenv.Step, startCollector)
 
 	admin := c.Kubectl.Client()
 	f := &fixture{c: c, ctx: ctx, deps: client.For[api.Deployment](admin), rss: client.For[api.ReplicaSet](admin), pods: client.For[api.Pod](admin)}
@@ -66,6 +61,31 @@ func controllerRef(apiVersion, kind, name, uid string) api.OwnerReference {
 		Controller: api.Ptr(true), BlockOwnerDeletion: api.Ptr(true)}
 }
 
+// startCollector adds the garbage collector to c, alone, as kube-controller-manager builds it.
+func startCollector(ctx context.Context, c *sim.Cluster) error {
+	d := testenv.ForController(c, garbagecollector.Name)
+	return c.Add(ctx, garbagecollector.New(d.Client, d.Informers, d.Clock, d.Trace))
+}
+
+// createReplicaSetWithPod creates the ReplicaSet default/web and a pod it controls, named pod, by
+// hand: there is no replicaset controller here.
+func createReplicaSetWithPod(pod string) testenv.Setup {
+	return func(ctx context.Context, c *sim.Cluster) error {
+		admin := c.Kubectl.Client()
+		labels := map[string]string{"app": "web"}
+		spec := api.PodSpec{Containers: []api.Container{{Name: "web", Image: "nginx:1.25"}}}
+		rs, err := client.For[api.ReplicaSet](admin).Create(ctx, &api.ReplicaSet{ObjectMeta: api.ObjectMeta{Name: "web", Namespace: "default"},
+			Spec: api.ReplicaSetSpec{Replicas: api.Ptr[int32](1), Selector: &api.LabelSelector{MatchLabels: labels},
+				Template: api.PodTemplateSpec{ObjectMeta: api.ObjectMeta{Labels: labels}, Spec: spec}}})
+		if err != nil {
+			return err
+		}
+		_, err = client.For[api.Pod](admin).Create(ctx, &api.Pod{ObjectMeta: api.ObjectMeta{Name: pod, Namespace: "default", Labels: labels,
+			OwnerReferences: []api.OwnerReference{controllerRef("apps/v1", "ReplicaSet", rs.Name, rs.UID)}}, Spec: spec})
+		return err
+	}
+}
+
 func (f *fixture) podCount(t *testing.T) int {
 	pods, _, err := f.pods.List(f.ctx, "default", client.ListOptions{})
 	require.NoError(t, err)
@@ -77,17 +97,6 @@ func (f *fixture) gone(t *testing.T) func() (bool, error) {
 		rss, _, err := f.rss.List(f.ctx, "default", client.ListOptions{})
 		return err == nil && len(rss) == 0 && f.podCount(t) == 0, err
 	}
-}
-
-// messages are the trace lines of one component, in order.
-func messages(events []trace.Event, component string) []string {
-	var out []string
-	for _, e := range events {
-		if e.Component == component {
-			out = append(out, e.Message)
-		}
-	}
-	return out
 }
 
 // indexOf is the position of the first event whose object and action match, or -1.
@@ -105,7 +114,7 @@ func TestBackgroundPropagationDeletesReplicaSetsThenPods(t *testing.T) {
 	require.NoError(t, f.c.Kubectl.Delete(f.ctx, "deployments", "default", "nginx", client.DeleteOptions{}))
 	require.NoError(t, f.c.Driver.RunUntil(f.ctx, "the ReplicaSet and its pods are gone", f.gone(t), 50))
 
-	msgs := messages(f.c.Trace.Events(), garbagecollector.Name)
+	msgs := testenv.Messages(f.c, garbagecollector.Name)
 	assert.Contains(t, msgs, "delete replicasets/default/nginx-6d4cf56db6: its owner deployments/default/nginx is gone (background propagation)")
 	assert.Contains(t, msgs, "delete pods/default/nginx-6d4cf56db6-a: its owner replicasets/default/nginx-6d4cf56db6 is gone (background propagation)")
 }
@@ -134,7 +143,7 @@ func TestForegroundDeletionRemovesDependentsBeforeTheOwner(t *testing.T) {
 	require.True(t, podGone >= 0 && rsGone >= 0 && dGone >= 0)
 	assert.Less(t, podGone, rsGone, "pods go before their ReplicaSet")
 	assert.Less(t, rsGone, dGone, "the ReplicaSet goes before its Deployment")
-	assert.Contains(t, messages(events, garbagecollector.Name),
+	assert.Contains(t, testenv.Messages(f.c, garbagecollector.Name),
 		"delete replicasets/default/nginx-6d4cf56db6: its owner deployments/default/nginx is being deleted in the foreground (propagationPolicy Foreground)")
 }
 
@@ -183,10 +192,8 @@ func TestAnObjectWithAnotherLiveOwnerOnlyLosesTheDeadReference(t *testing.T) {
 
 func TestObjectsWithLiveOwnersAreLeftAlone(t *testing.T) {
 	f := newFixture(t)
-	for _, e := range f.c.Trace.Events() {
-		if e.Component == garbagecollector.Name {
-			assert.False(t, strings.HasPrefix(e.Message, "delete"), "nothing deleted: %s", e.Message)
-		}
+	for _, m := range testenv.Messages(f.c, garbagecollector.Name) {
+		assert.False(t, strings.HasPrefix(m, "delete"), "nothing deleted: %s", m)
 	}
 	assert.Equal(t, 2, f.podCount(t))
 }

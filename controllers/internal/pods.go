@@ -1,7 +1,7 @@
 // pods.go: the pod predicates the workload controllers count with (k8s.io/kubernetes pkg/api/v1/pod and
 // pkg/controller): active, ready, available.
 //
-//	IsPodActive(pod), IsPodReady(pod), PodReadyCondition(pod), IsPodAvailable(pod, minReadySeconds, now)
+//	IsPodActive(pod), IsPodReady(pod), PodCondition(pod, t), IsPodAvailable(pod, minReadySeconds, now)
 package internal
 
 import (
@@ -17,10 +17,10 @@ func IsPodActive(pod *api.Pod) bool {
 	return pod.Status.Phase != api.PodSucceeded && pod.Status.Phase != api.PodFailed && pod.DeletionTimestamp == nil
 }
 
-// PodReadyCondition returns the pod's Ready condition, or nil.
-func PodReadyCondition(pod *api.Pod) *api.PodCondition {
+// PodCondition returns the pod's condition of type t, or nil (podutil.GetPodCondition).
+func PodCondition(pod *api.Pod, t api.PodConditionType) *api.PodCondition {
 	for i := range pod.Status.Conditions {
-		if pod.Status.Conditions[i].Type == api.PodReady {
+		if pod.Status.Conditions[i].Type == t {
 			return &pod.Status.Conditions[i]
 		}
 	}
@@ -29,7 +29,7 @@ func PodReadyCondition(pod *api.Pod) *api.PodCondition {
 
 // IsPodReady reports whether the kubelet says the pod is Ready (condition Ready=True).
 func IsPodReady(pod *api.Pod) bool {
-	c := PodReadyCondition(pod)
+	c := PodCondition(pod, api.PodReady)
 	return c != nil && c.Status == api.ConditionTrue
 }
 
@@ -43,7 +43,7 @@ func IsPodAvailable(pod *api.Pod, minReadySeconds int32, now time.Time) bool {
 	if minReadySeconds == 0 {
 		return true
 	}
-	c := PodReadyCondition(pod)
+	c := PodCondition(pod, api.PodReady)
 	minReady := time.Duration(minReadySeconds) * time.Second
 	return !c.LastTransitionTime.IsZero() && c.LastTransitionTime.Add(minReady).Before(now)
 }

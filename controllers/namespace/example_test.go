@@ -1,28 +1,19 @@
 package namespace_test
 
 import (
-	"context"
 	"fmt"
 
 	"kubesim/api"
 	"kubesim/client"
 	"kubesim/controllers/namespace"
-	"kubesim/sim"
+	"kubesim/internal/testenv"
 )
 
 // `kubectl delete namespace demo` only marks the namespace Terminating; the namespace controller
 // empties it, then removes its "kubernetes" finalizer, and the apiserver deletes it.
 func Example() {
-	ctx := context.Background()
-	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, KeepTrace: true})
-	if err != nil {
-		panic(err)
-	}
+	c, ctx := testenv.Start(testenv.Step, addNamespaceController)
 	defer c.Close()
-	cl := c.Client(namespace.Identity, namespace.Name)
-	if err := c.Add(ctx, namespace.New(cl, client.NewInformerFactory(cl, c.Clock, c.Trace), c.Clock, c.Trace)); err != nil {
-		panic(err)
-	}
 	if _, err := c.Kubectl.Create(ctx, &api.Namespace{ObjectMeta: api.ObjectMeta{Name: "demo"}}); err != nil {
 		panic(err)
 	}

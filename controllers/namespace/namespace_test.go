@@ -12,20 +12,26 @@ import (
 	"kubesim/client"
 	"kubesim/controllers/namespace"
 	"kubesim/controllers/serviceaccount"
+	"kubesim/internal/testenv"
 	"kubesim/sim"
 )
 
 func newCluster(t *testing.T) (*sim.Cluster, context.Context) {
 	t.Helper()
-	ctx := context.Background()
-	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, KeepTrace: true})
-	require.NoError(t, err)
-	t.Cleanup(c.Close)
-	cm := func(name string) *client.Client { return c.Client(namespace.Identity, name) }
-	saClient, nsClient := cm(serviceaccount.Name), cm(namespace.Name)
-	require.NoError(t, c.Add(ctx, serviceaccount.New(saClient, client.NewInformerFactory(saClient, c.Clock, c.Trace), c.Clock, c.Trace)))
-	require.NoError(t, c.Add(ctx, namespace.New(nsClient, client.NewInformerFactory(nsClient, c.Clock, c.Trace), c.Clock, c.Trace)))
-	return c, ctx
+	return testenv.Cluster(t, testenv.Step, addServiceAccountController, addNamespaceController)
+}
+
+// addNamespaceController adds the namespace controller as kube-controller-manager builds it.
+func addNamespaceController(ctx context.Context, c *sim.Cluster) error {
+	d := testenv.ForController(c, namespace.Name)
+	return c.Add(ctx, namespace.New(d.Client, d.Informers, d.Clock, d.Trace))
+}
+
+// addServiceAccountController adds the serviceaccount controller, which gives a namespace its
+// "default" ServiceAccount.
+func addServiceAccountController(ctx context.Context, c *sim.Cluster) error {
+	d := testenv.ForController(c, serviceaccount.Name)
+	return c.Add(ctx, serviceaccount.New(d.Client, d.Informers, d.Clock, d.Trace))
 }
 
 func TestDeletingANamespaceDeletesItsContentThenTheNamespace(t *testing.T) {
@@ -56,8 +62,8 @@ func TestDeletingANamespaceDeletesItsContentThenTheNamespace(t *testing.T) {
 		require.NoError(t, err)
 		assert.Empty(t, items, resource)
 	}
-	assert.Contains(t, messages(c, namespace.Name), "namespace demo is Terminating: deleted 1 pods, 1 serviceaccounts, 1 services")
-	assert.Contains(t, messages(c, namespace.Name), `namespace demo is empty: remove the finalizer "kubernetes" (namespaces/finalize), so the apiserver deletes it`)
+	assert.Contains(t, testenv.Messages(c, namespace.Name), "namespace demo is Terminating: deleted 1 pods, 1 serviceaccounts, 1 services")
+	assert.Contains(t, testenv.Messages(c, namespace.Name), `namespace demo is empty: remove the finalizer "kubernetes" (namespaces/finalize), so the apiserver deletes it`)
 }
 
 func TestANamespaceWaitsForPodsInTheirGracePeriod(t *testing.T) {
@@ -80,7 +86,7 @@ func TestANamespaceWaitsForPodsInTheirGracePeriod(t *testing.T) {
 	}, 20))
 	_, err = client.For[api.Namespace](admin).Get(ctx, "", "demo")
 	require.NoError(t, err, "still there: the bound pod waits for its kubelet")
-	assert.Contains(t, messages(c, namespace.Name), "namespace demo still holds 1 pods being deleted: check again in 30s")
+	assert.Contains(t, testenv.Messages(c, namespace.Name), "namespace demo still holds 1 pods being deleted: check again in 30s")
 
 	// The kubelet confirms the pod stopped (a delete with grace period 0); the namespace can go.
 	_, _, err = pods.Delete(ctx, "demo", "web", client.DeleteOptions{GracePeriodSeconds: api.Ptr[int64](0)})
@@ -89,14 +95,4 @@ func TestANamespaceWaitsForPodsInTheirGracePeriod(t *testing.T) {
 		_, err := client.For[api.Namespace](admin).Get(ctx, "", "demo")
 		return apierrors.IsNotFound(err), nil
 	}, 20))
-}
-
-func messages(c *sim.Cluster, component string) []string {
-	var out []string
-	for _, e := range c.Trace.Events() {
-		if e.Component == component {
-			out = append(out, e.Message)
-		}
-	}
-	return out
 }

@@ -13,6 +13,7 @@ import (
 
 	"kubesim/api"
 	"kubesim/client"
+	"kubesim/controllers/internal"
 	"kubesim/trace"
 )
 
@@ -147,12 +148,12 @@ func (nc *Controller) tryUpdateNodeHealth(ctx context.Context, node *api.Node, n
 func (nc *Controller) markPodsNotReady(ctx context.Context, node string) {
 	now := api.NewTime(nc.clock.Now())
 	for _, p := range nc.pods.ByIndex(client.IndexNodeName, node) {
-		c := podCondition(p, api.PodReady)
+		c := internal.PodCondition(p, api.PodReady)
 		if c == nil || c.Status != api.ConditionTrue {
 			continue
 		}
 		cp := api.DeepCopy(p)
-		c = podCondition(cp, api.PodReady)
+		c = internal.PodCondition(cp, api.PodReady)
 		c.Status, c.LastTransitionTime = api.ConditionFalse, now
 		nc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "update", Object: podPath(p.Namespace, p.Name), ResourceVersion: p.ResourceVersion}.
 			Msgf("pod %s/%s runs on node %s, which stopped reporting: set its Ready condition to False", p.Namespace, p.Name, node))
@@ -168,15 +169,6 @@ func condition(n *api.Node, t api.NodeConditionType) *api.NodeCondition {
 	for i := range n.Status.Conditions {
 		if n.Status.Conditions[i].Type == t {
 			return &n.Status.Conditions[i]
-		}
-	}
-	return nil
-}
-
-func podCondition(p *api.Pod, t api.PodConditionType) *api.PodCondition {
-	for i := range p.Status.Conditions {
-		if p.Status.Conditions[i].Type == t {
-			return &p.Status.Conditions[i]
 		}
 	}
 	return nil

@@ -18,6 +18,7 @@
 package nodelifecycle
 
 import (
+	"cmp"
 	"context"
 	"sync"
 	"time"
@@ -71,26 +72,13 @@ type Options struct {
 }
 
 func (o Options) withDefaults() Options {
-	def := func(v *time.Duration, d time.Duration) {
-		if *v == 0 {
-			*v = d
-		}
-	}
-	def(&o.NodeMonitorPeriod, DefaultNodeMonitorPeriod)
-	def(&o.NodeMonitorGracePeriod, DefaultNodeMonitorGracePeriod)
-	def(&o.NodeStartupGracePeriod, DefaultNodeStartupGracePeriod)
-	if o.NodeEvictionRate == 0 {
-		o.NodeEvictionRate = DefaultNodeEvictionRate
-	}
-	if o.SecondaryNodeEvictionRate == 0 {
-		o.SecondaryNodeEvictionRate = DefaultSecondaryNodeEvictionRate
-	}
-	if o.LargeClusterSizeThreshold == 0 {
-		o.LargeClusterSizeThreshold = DefaultLargeClusterSizeThreshold
-	}
-	if o.UnhealthyZoneThreshold == 0 {
-		o.UnhealthyZoneThreshold = DefaultUnhealthyZoneThreshold
-	}
+	o.NodeMonitorPeriod = cmp.Or(o.NodeMonitorPeriod, DefaultNodeMonitorPeriod)
+	o.NodeMonitorGracePeriod = cmp.Or(o.NodeMonitorGracePeriod, DefaultNodeMonitorGracePeriod)
+	o.NodeStartupGracePeriod = cmp.Or(o.NodeStartupGracePeriod, DefaultNodeStartupGracePeriod)
+	o.NodeEvictionRate = cmp.Or(o.NodeEvictionRate, DefaultNodeEvictionRate)
+	o.SecondaryNodeEvictionRate = cmp.Or(o.SecondaryNodeEvictionRate, DefaultSecondaryNodeEvictionRate)
+	o.LargeClusterSizeThreshold = cmp.Or(o.LargeClusterSizeThreshold, DefaultLargeClusterSizeThreshold)
+	o.UnhealthyZoneThreshold = cmp.Or(o.UnhealthyZoneThreshold, DefaultUnhealthyZoneThreshold)
 	return o
 }
 

@@ -13,6 +13,7 @@ import (
 	"kubesim/apiserver"
 	"kubesim/client"
 	"kubesim/controllers/nodelifecycle"
+	"kubesim/internal/testenv"
 	"kubesim/sim"
 )
 
@@ -98,7 +99,7 @@ func newFixture(t *testing.T, nodes ...string) *fixture {
 }
 
 func setup(ctx context.Context, nodes ...string) (*fixture, error) {
-	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, KeepTrace: true})
+	c, err := sim.New(ctx, testenv.Step)
 	if err != nil {
 		return nil, err
 	}
@@ -118,13 +119,18 @@ func setup(ctx context.Context, nodes ...string) (*fixture, error) {
 			return nil, err
 		}
 	}
-	ev := client.NewEventRecorder(c.Client(nodelifecycle.Identity, "node-controller"), nodelifecycle.EventSource, "", c.Clock, c.Trace)
-	cl := c.Client(nodelifecycle.Identity, nodelifecycle.Name)
-	nc := nodelifecycle.New(cl, client.NewInformerFactory(cl, c.Clock, c.Trace), c.Clock, c.Trace, ev, nodelifecycle.Options{})
-	if err := c.Add(ctx, nc); err != nil {
+	if err := c.Add(ctx, newController(c)); err != nil {
 		return nil, err
 	}
 	return f, c.Add(ctx, f.beats)
+}
+
+// newController is the node lifecycle controller with default options, its events reported as
+// "node-controller".
+func newController(c *sim.Cluster) *nodelifecycle.Controller {
+	d := testenv.ForController(c, nodelifecycle.Name)
+	events := testenv.ForController(c, nodelifecycle.EventSource).Events
+	return nodelifecycle.New(d.Client, d.Informers, d.Clock, d.Trace, events, nodelifecycle.Options{})
 }
 
 // runPod creates a pod bound to node (as if scheduled); admission gives it the default 300 s
@@ -276,7 +282,7 @@ func TestWhenEveryNodeIsDownTheControllerStopsEvicting(t *testing.T) {
 	p, err := f.pods.Get(f.ctx, "default", "web")
 	require.NoError(t, err)
 	assert.Nil(t, p.DeletionTimestamp, "no eviction")
-	assert.Contains(t, messages(f.c), "Controller detected that all Nodes are not-Ready. Entering master disruption mode: no NoExecute taints, no evictions")
+	assert.Contains(t, testenv.Messages(f.c, nodelifecycle.Name), "Controller detected that all Nodes are not-Ready. Entering master disruption mode: no NoExecute taints, no evictions")
 
 	// One node comes back: the controller leaves disruption mode; the other node, still silent after
 	// a fresh grace period, is tainted.
@@ -289,7 +295,7 @@ func TestWhenEveryNodeIsDownTheControllerStopsEvicting(t *testing.T) {
 	f.until(t, "node-2 is tainted", func(t *testing.T) bool {
 		return hasTaint(f.node(t, "node-2"), api.TaintNodeUnreachable, api.TaintEffectNoExecute) != nil
 	})
-	assert.Contains(t, messages(f.c), "Controller detected that some Nodes are Ready. Exiting master disruption mode")
+	assert.Contains(t, testenv.Messages(f.c, nodelifecycle.Name), "Controller detected that some Nodes are Ready. Exiting master disruption mode")
 }
 
 func TestACordonedNodeGetsTheUnschedulableTaint(t *testing.T) {
@@ -325,17 +331,7 @@ func TestAPodThatDoesNotTolerateTheTaintIsEvictedAtOnce(t *testing.T) {
 		return p.DeletionTimestamp != nil
 	})
 	assert.Equal(t, start, evictedAt)
-	assert.Contains(t, messages(f.c), "pod default/web does not tolerate the taints dedicated=gpu:NoExecute of node node-2: delete it now")
-}
-
-func messages(c *sim.Cluster) []string {
-	var out []string
-	for _, e := range c.Trace.Events() {
-		if e.Component == nodelifecycle.Name {
-			out = append(out, e.Message)
-		}
-	}
-	return out
+	assert.Contains(t, testenv.Messages(f.c, nodelifecycle.Name), "pod default/web does not tolerate the taints dedicated=gpu:NoExecute of node node-2: delete it now")
 }
 
 func TestNodesAreTaintedAtTheZoneEvictionRate(t *testing.T) {
@@ -366,6 +362,6 @@ func TestASmallPartiallyDisruptedZoneIsNotTainted(t *testing.T) {
 		assert.Equal(t, api.ConditionUnknown, ready(node).Status)
 		assert.Nil(t, hasTaint(node, api.TaintNodeUnreachable, api.TaintEffectNoExecute), n)
 	}
-	assert.Contains(t, messages(f.c), `zone "zone-a": Normal -> PartialDisruption (3 of 4 nodes not Ready): NoExecute taints at 0 nodes/s`,
+	assert.Contains(t, testenv.Messages(f.c, nodelifecycle.Name), `zone "zone-a": Normal -> PartialDisruption (3 of 4 nodes not Ready): NoExecute taints at 0 nodes/s`,
 		"3 of 4 is over the 55% unhealthy-zone threshold, and a cluster of 50 nodes or fewer then stops tainting")
 }

@@ -1,7 +1,6 @@
 package nodelifecycle_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -9,18 +8,13 @@ import (
 
 	"kubesim/api"
 	"kubesim/client"
-	"kubesim/controllers/nodelifecycle"
-	"kubesim/sim"
+	"kubesim/internal/testenv"
 )
 
 // In real time (sped up 100 times), a node whose Lease is never renewed is marked Unknown and
 // tainted, while one that keeps renewing stays Ready.
 func TestASilentNodeIsTaintedInRealTime(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	c, err := sim.New(ctx, sim.Config{Mode: sim.RealTime, Speed: 100, Seed: 1})
-	require.NoError(t, err)
-	defer c.Close()
+	c, ctx := testenv.Cluster(t, testenv.RealTime(100))
 	for _, n := range []string{"node-1", "node-2"} {
 		kc := kubelet(c, n)
 		now := api.NewTime(c.Now())
@@ -46,9 +40,7 @@ func TestASilentNodeIsTaintedInRealTime(t *testing.T) {
 			}
 		}
 	}()
-	ev := client.NewEventRecorder(c.Client(nodelifecycle.Identity, "node-controller"), nodelifecycle.EventSource, "", c.Clock, c.Trace)
-	cl := c.Client(nodelifecycle.Identity, nodelifecycle.Name)
-	require.NoError(t, c.Add(ctx, nodelifecycle.New(cl, client.NewInformerFactory(cl, c.Clock, c.Trace), c.Clock, c.Trace, ev, nodelifecycle.Options{})))
+	require.NoError(t, c.Add(ctx, newController(c)))
 
 	nodes := client.For[api.Node](c.Kubectl.Client())
 	require.Eventually(t, func() bool {

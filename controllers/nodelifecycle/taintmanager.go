@@ -23,6 +23,7 @@ import (
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
 	"kubesim/client"
+	"kubesim/controllers/internal"
 	"kubesim/trace"
 )
 
@@ -142,7 +143,7 @@ func (nc *Controller) evict(ctx context.Context, key string) bool {
 	cp := api.DeepCopy(pod)
 	cond := api.PodCondition{Type: conditionDisruptionTarget, Status: api.ConditionTrue, Reason: reasonDeletionByTaintManager,
 		Message: messageDeletionByTaintManager, LastTransitionTime: api.NewTime(now)}
-	if c := podCondition(cp, conditionDisruptionTarget); c != nil {
+	if c := internal.PodCondition(cp, conditionDisruptionTarget); c != nil {
 		*c = cond
 	} else {
 		cp.Status.Conditions = append(cp.Status.Conditions, cond)

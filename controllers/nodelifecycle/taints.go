@@ -11,6 +11,8 @@ package nodelifecycle
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"sort"
 
 	"kubesim/api"
@@ -286,11 +288,4 @@ func taintList(ts []api.Taint) string {
 	return s
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

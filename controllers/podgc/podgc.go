@@ -1,7 +1,7 @@
 // podgc.go: the pod garbage collector component.
 //
 //	New(c, informers, clk, tr, opts) *Controller
-//	Name, Informers, Step, Run   the component contract (client.Component)
+//	Name, Informers, Step, Run   the component contract, from workloop.Component
 //	Collect(ctx)                 one pass (in collect.go)
 //
 // The pass is periodic work on the shared work loop: one key, passKey, that requeues itself every
@@ -9,6 +9,7 @@
 package podgc
 
 import (
+	"cmp"
 	"context"
 	"sync"
 	"time"
@@ -46,6 +47,7 @@ type Options struct {
 
 // Controller is the pod garbage collector.
 type Controller struct {
+	workloop.Component
 	client    *client.Client
 	clock     clock.Clock
 	trace     *trace.Recorder
@@ -55,7 +57,6 @@ type Controller struct {
 	// quarantine holds the names of missing nodes; each becomes available QuarantineTime after it
 	// was first missed (the deletedNodesQueue).
 	quarantine *workqueue.Queue[string]
-	loop       *workloop.Loop
 
 	// mu guards quarantined.
 	mu          sync.Mutex
@@ -68,18 +69,15 @@ const passKey = "pass"
 // New builds the collector on informers from the shared factory. c must act as
 // system:kube-controller-manager.
 func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, tr *trace.Recorder, opts Options) *Controller {
-	threshold := opts.TerminatedPodThreshold
-	if threshold == 0 {
-		threshold = DefaultTerminatedPodThreshold
-	}
-	gc := &Controller{client: c, clock: clk, trace: tr, threshold: threshold,
+	gc := &Controller{client: c, clock: clk, trace: tr, threshold: cmp.Or(opts.TerminatedPodThreshold, DefaultTerminatedPodThreshold),
 		pods:        client.InformerFor[api.Pod](informers, client.FactoryOptions{}),
 		nodes:       client.InformerFor[api.Node](informers, client.FactoryOptions{}),
 		quarantine:  workqueue.New(clk, Name+" deleted nodes", workqueue.DefaultControllerRateLimiter[string]()),
 		quarantined: map[string]bool{},
 	}
 	queue := workqueue.New(clk, Name, workqueue.DefaultControllerRateLimiter[string]())
-	gc.loop = &workloop.Loop{Queue: queue, Reconcile: gc.reconcile, Workers: 1, Component: Name, Actor: Identity, Trace: tr}
+	gc.Component = workloop.NewComponent(&workloop.Loop{Queue: queue, Reconcile: gc.reconcile, Workers: 1, Component: Name, Actor: Identity, Trace: tr},
+		gc.nodes, gc.pods)
 	gc.pods.AddIndexer(client.IndexNodeName, client.PodNodeNameIndex)
 	queue.AddAfter(passKey, GCCheckPeriod)
 	return gc
@@ -90,19 +88,8 @@ func (gc *Controller) reconcile(ctx context.Context, _ string) (workloop.Result,
 	return workloop.Result{RequeueAfter: GCCheckPeriod, Idle: !gc.Collect(ctx)}, nil
 }
 
-// Name is the component's name in the trace.
-func (gc *Controller) Name() string { return Name }
-
-// Informers are the collector's informers.
-func (gc *Controller) Informers() []client.InformerHandle {
-	return []client.InformerHandle{gc.nodes, gc.pods}
-}
-
-// Step runs one collection pass if one is due, and reports whether it deleted anything.
-func (gc *Controller) Step(ctx context.Context) (bool, error) { return gc.loop.Step(ctx) }
-
 // Run collects in real time until ctx ends.
 func (gc *Controller) Run(ctx context.Context) {
-	gc.loop.Run(ctx)
+	gc.Component.Run(ctx)
 	gc.quarantine.ShutDown()
 }

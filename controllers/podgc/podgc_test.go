@@ -13,17 +13,20 @@ import (
 	apierrors "kubesim/api/errors"
 	"kubesim/client"
 	"kubesim/controllers/podgc"
+	"kubesim/internal/testenv"
 	"kubesim/sim"
 )
 
 func newCluster(t testing.TB, opts podgc.Options) (*sim.Cluster, context.Context) {
-	ctx := context.Background()
-	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, KeepTrace: true})
-	require.NoError(t, err)
-	t.Cleanup(c.Close)
-	cl := c.Client(podgc.Identity, podgc.Name)
-	require.NoError(t, c.Add(ctx, podgc.New(cl, client.NewInformerFactory(cl, c.Clock, c.Trace), c.Clock, c.Trace, opts)))
-	return c, ctx
+	return testenv.Cluster(t, testenv.Step, withPodGC(opts))
+}
+
+// withPodGC adds the pod garbage collector with opts, alone, as kube-controller-manager builds it.
+func withPodGC(opts podgc.Options) testenv.Setup {
+	return func(ctx context.Context, c *sim.Cluster) error {
+		d := testenv.ForController(c, podgc.Name)
+		return c.Add(ctx, podgc.New(d.Client, d.Informers, d.Clock, d.Trace, opts))
+	}
 }
 
 func createPod(t testing.TB, ctx context.Context, c *sim.Cluster, name string) *api.Pod {
@@ -57,7 +60,7 @@ func TestTerminatedPodsBeyondTheThresholdAreDeletedOldestFirst(t *testing.T) {
 	require.NoError(t, c.Driver.Advance(ctx, podgc.GCCheckPeriod))
 
 	assert.Equal(t, []string{"job-3", "job-4", "running"}, podNames(t, ctx, c))
-	assert.Contains(t, messages(c), "4 terminated pods exceed --terminated-pod-gc-threshold=2: garbage collecting the 2 oldest")
+	assert.Contains(t, testenv.Messages(c, podgc.Name), "4 terminated pods exceed --terminated-pod-gc-threshold=2: garbage collecting the 2 oldest")
 }
 
 func TestPodsOfANodeThatNoLongerExistsAreDeletedAfterQuarantine(t *testing.T) {
@@ -76,7 +79,7 @@ func TestPodsOfANodeThatNoLongerExistsAreDeletedAfterQuarantine(t *testing.T) {
 	assert.Equal(t, []string{"ghost", "web"}, podNames(t, ctx, c), "node-9 is only quarantined at first")
 	require.NoError(t, c.Driver.Advance(ctx, podgc.QuarantineTime+podgc.GCCheckPeriod))
 	assert.Equal(t, []string{"web"}, podNames(t, ctx, c))
-	assert.Contains(t, messages(c), "found orphaned Pod default/ghost assigned to the Node node-9, which no longer exists: "+
+	assert.Contains(t, testenv.Messages(c, podgc.Name), "found orphaned Pod default/ghost assigned to the Node node-9, which no longer exists: "+
 		"mark it Failed (DisruptionTarget, DeletionByPodGC) and delete it")
 }
 
@@ -93,29 +96,11 @@ func TestAPodWhoseNodeAppearsDuringQuarantineIsKept(t *testing.T) {
 	assert.False(t, apierrors.IsNotFound(err))
 }
 
-func messages(c *sim.Cluster) []string {
-	var out []string
-	for _, e := range c.Trace.Events() {
-		if e.Component == podgc.Name {
-			out = append(out, e.Message)
-		}
-	}
-	return out
-}
-
 // A pod bound to node-9, which does not exist, is deleted once the node has been missing for the
 // 40-second quarantine: first missed at the 20 s pass, deleted at the 60 s one.
 func Example() {
-	ctx := context.Background()
-	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, KeepTrace: true})
-	if err != nil {
-		panic(err)
-	}
+	c, ctx := testenv.Start(testenv.Step, withPodGC(podgc.Options{}))
 	defer c.Close()
-	cl := c.Client(podgc.Identity, podgc.Name)
-	if err := c.Add(ctx, podgc.New(cl, client.NewInformerFactory(cl, c.Clock, c.Trace), c.Clock, c.Trace, podgc.Options{})); err != nil {
-		panic(err)
-	}
 	if _, err := client.For[api.Pod](c.Kubectl.Client()).Create(ctx, &api.Pod{ObjectMeta: api.ObjectMeta{Name: "ghost", Namespace: "default"},
 		Spec: api.PodSpec{Containers: []api.Container{{Name: "c", Image: "busybox"}}}}); err != nil {
 		panic(err)

@@ -2,13 +2,11 @@
 // work queue with "namespace/name" keys, and a worker takes one key at a time and reconciles it.
 //
 //	New(client, informers, clock, trace, events) *Controller
-//	Name, Informers, Step, Run            the component contract (client.Component)
+//	Name, Informers, Step, Run            the component contract, from workloop.Component
 //	Step / Run -> workloop.Loop -> Reconcile      the loop (client-go's sample-controller), shared
 package replicaset
 
 import (
-	"context"
-
 	"kubesim/api"
 	"kubesim/client"
 	"kubesim/client/workqueue"
@@ -28,6 +26,7 @@ const workers = 5
 
 // Controller is the ReplicaSet controller.
 type Controller struct {
+	workloop.Component
 	pods         client.Resource[api.Pod, *api.Pod]
 	replicaSets  client.Resource[api.ReplicaSet, *api.ReplicaSet]
 	clock        clock.Clock
@@ -36,7 +35,6 @@ type Controller struct {
 	rsInformer   *client.Informer[api.ReplicaSet, *api.ReplicaSet]
 	podInformer  *client.Informer[api.Pod, *api.Pod]
 	queue        *workqueue.Queue[string]
-	loop         *workloop.Loop
 	expectations *internal.Expectations
 }
 
@@ -54,24 +52,11 @@ func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, t
 		queue:        workqueue.New(clk, "replicaset", workqueue.DefaultControllerRateLimiter[string]()),
 		expectations: internal.NewExpectations(clk),
 	}
-	rc.loop = &workloop.Loop{Queue: rc.queue, Reconcile: workloop.Errors(rc.Reconcile), Workers: workers,
-		Component: Name, Actor: internal.User, Trace: tr, Resource: "replicasets"}
+	rc.Component = workloop.NewComponent(&workloop.Loop{Queue: rc.queue, Reconcile: workloop.Errors(rc.Reconcile), Workers: workers,
+		Component: Name, Actor: internal.User, Trace: tr, Resource: "replicasets"},
+		rc.rsInformer, rc.podInformer)
 	rc.podInformer.AddIndexer(internal.IndexControllerUID, internal.ControllerUIDIndex[*api.Pod])
 	rc.rsInformer.AddHandler(client.Handler[*api.ReplicaSet]{OnAdd: rc.addRS, OnUpdate: rc.updateRS, OnDelete: rc.deleteRS})
 	rc.podInformer.AddHandler(client.Handler[*api.Pod]{OnAdd: rc.addPod, OnUpdate: rc.updatePod, OnDelete: rc.deletePod})
 	return rc
 }
-
-// Name is "replicaset-controller".
-func (c *Controller) Name() string { return Name }
-
-// Informers are the ReplicaSet and Pod informers.
-func (c *Controller) Informers() []client.InformerHandle {
-	return []client.InformerHandle{c.rsInformer, c.podInformer}
-}
-
-// Step reconciles one queued key, if any is queued (see workloop.Loop).
-func (c *Controller) Step(ctx context.Context) (bool, error) { return c.loop.Step(ctx) }
-
-// Run runs the workers until ctx ends.
-func (c *Controller) Run(ctx context.Context) { c.loop.Run(ctx) }

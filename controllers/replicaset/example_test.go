@@ -1,29 +1,18 @@
 package replicaset_test
 
 import (
-	"context"
 	"fmt"
 
 	"kubesim/client"
-	"kubesim/controllers/internal"
 	"kubesim/controllers/replicaset"
-	"kubesim/sim"
+	"kubesim/internal/testenv"
 )
 
 // A ReplicaSet of 2, then one of its pods deleted: the controller's side of the story, including the
 // expectations it sets before each batch of writes.
 func Example() {
-	ctx := context.Background()
-	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, KeepTrace: true})
-	if err != nil {
-		panic(err)
-	}
+	c, ctx := testenv.Start(testenv.Step, addController)
 	defer c.Close()
-	cl := c.Client(internal.User, replicaset.Name)
-	rsc := replicaset.New(cl, client.NewInformerFactory(cl, c.Clock, c.Trace), c.Clock, c.Trace, client.NewEventRecorder(cl, replicaset.Name, "", c.Clock, c.Trace))
-	if err := c.Add(ctx, rsc); err != nil {
-		panic(err)
-	}
 
 	if _, err := c.Kubectl.Create(ctx, newReplicaSet(2)); err != nil {
 		panic(err)

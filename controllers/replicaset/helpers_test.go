@@ -10,6 +10,7 @@ import (
 	"kubesim/client"
 	"kubesim/controllers/internal"
 	"kubesim/controllers/replicaset"
+	"kubesim/internal/testenv"
 	"kubesim/sim"
 )
 
@@ -25,14 +26,23 @@ type cluster struct {
 
 func newCluster(t *testing.T) *cluster {
 	t.Helper()
-	ctx := context.Background()
-	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, KeepTrace: true})
+	c, ctx := testenv.Cluster(t, testenv.Step)
+	rsc, err := startController(ctx, c)
 	require.NoError(t, err)
-	t.Cleanup(c.Close)
-	cl := c.Client(internal.User, replicaset.Name)
-	rsc := replicaset.New(cl, client.NewInformerFactory(cl, c.Clock, c.Trace), c.Clock, c.Trace, client.NewEventRecorder(cl, replicaset.Name, "", c.Clock, c.Trace))
-	require.NoError(t, c.Add(ctx, rsc))
 	return &cluster{Cluster: c, t: t, ctx: ctx, admin: c.Kubectl.Client(), rsc: rsc}
+}
+
+// addController is startController as a testenv.Setup, for an Example.
+func addController(ctx context.Context, c *sim.Cluster) error {
+	_, err := startController(ctx, c)
+	return err
+}
+
+// startController adds the ReplicaSet controller to c, alone, as kube-controller-manager builds it.
+func startController(ctx context.Context, c *sim.Cluster) (*replicaset.Controller, error) {
+	d := testenv.ForController(c, replicaset.Name)
+	rsc := replicaset.New(d.Client, d.Informers, d.Clock, d.Trace, d.Events)
+	return rsc, c.Add(ctx, rsc)
 }
 
 // newReplicaSet is a ReplicaSet "web" of n nginx pods labelled app=web.

@@ -164,7 +164,7 @@ func deletionCost(pod *api.Pod) int32 {
 }
 
 func readyTime(pod *api.Pod) time.Time {
-	if c := internal.PodReadyCondition(pod); c != nil && c.Status == api.ConditionTrue {
+	if c := internal.PodCondition(pod, api.PodReady); c != nil && c.Status == api.ConditionTrue {
 		return c.LastTransitionTime.Time
 	}
 	return time.Time{}

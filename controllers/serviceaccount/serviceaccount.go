@@ -1,7 +1,7 @@
 // serviceaccount.go: the service account controller component.
 //
 //	New(c, informers, clk, tr) *Controller
-//	Name, Informers, Step, Run   the component contract (client.Component)
+//	Name, Informers, Step, Run   the component contract, from workloop.Component
 //	Reconcile(ctx, namespace)    create "default" in namespace if it is missing
 //
 // A namespace is queued when it appears or changes, and when its "default" ServiceAccount is deleted.
@@ -30,12 +30,12 @@ const DefaultServiceAccountName = "default"
 
 // Controller ensures the "default" ServiceAccount in every active namespace.
 type Controller struct {
+	workloop.Component
 	client          *client.Client
 	trace           *trace.Recorder
 	namespaces      *client.Informer[api.Namespace, *api.Namespace]
 	serviceAccounts *client.Informer[api.ServiceAccount, *api.ServiceAccount]
 	queue           *workqueue.Queue[string]
-	loop            *workloop.Loop
 }
 
 // New builds the controller on informers from the shared factory. c must act as
@@ -47,8 +47,9 @@ func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, t
 		queue:           workqueue.New(clk, Name, workqueue.DefaultControllerRateLimiter[string]())}
 	// Most namespaces need no work: a look that finds the ServiceAccount there is Idle, not a step
 	// worth telling.
-	sc.loop = &workloop.Loop{Queue: sc.queue, Reconcile: sc.Reconcile, Workers: 1,
-		Component: Name, Actor: Identity, Trace: tr, Resource: "namespaces"}
+	sc.Component = workloop.NewComponent(&workloop.Loop{Queue: sc.queue, Reconcile: sc.Reconcile, Workers: 1,
+		Component: Name, Actor: Identity, Trace: tr, Resource: "namespaces"},
+		sc.namespaces, sc.serviceAccounts)
 	sc.namespaces.AddHandler(client.Handler[*api.Namespace]{
 		OnAdd:    func(ns *api.Namespace) { sc.queue.Add(ns.Name) },
 		OnUpdate: func(_, ns *api.Namespace) { sc.queue.Add(ns.Name) },
@@ -62,20 +63,6 @@ func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, t
 	})
 	return sc
 }
-
-// Name is the component's name in the trace.
-func (sc *Controller) Name() string { return Name }
-
-// Informers are the controller's informers.
-func (sc *Controller) Informers() []client.InformerHandle {
-	return []client.InformerHandle{sc.namespaces, sc.serviceAccounts}
-}
-
-// Step reconciles queued namespaces until one needs a write, if any is queued (see workloop.Loop).
-func (sc *Controller) Step(ctx context.Context) (bool, error) { return sc.loop.Step(ctx) }
-
-// Run runs the controller's one worker until ctx ends.
-func (sc *Controller) Run(ctx context.Context) { sc.loop.Run(ctx) }
 
 // Reconcile creates the "default" ServiceAccount in namespace if the namespace is active and has none.
 // It is Idle when the namespace needs nothing.

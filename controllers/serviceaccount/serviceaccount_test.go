@@ -11,18 +11,18 @@ import (
 	"kubesim/api"
 	"kubesim/client"
 	"kubesim/controllers/serviceaccount"
+	"kubesim/internal/testenv"
 	"kubesim/sim"
 )
 
 func newCluster(t testing.TB) (*sim.Cluster, context.Context) {
-	ctx := context.Background()
-	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, KeepTrace: true})
-	require.NoError(t, err)
-	t.Cleanup(c.Close)
-	cl := c.Client(serviceaccount.Identity, serviceaccount.Name)
-	sc := serviceaccount.New(cl, client.NewInformerFactory(cl, c.Clock, c.Trace), c.Clock, c.Trace)
-	require.NoError(t, c.Add(ctx, sc))
-	return c, ctx
+	return testenv.Cluster(t, testenv.Step, addController)
+}
+
+// addController adds the serviceaccount controller, alone, as kube-controller-manager builds it.
+func addController(ctx context.Context, c *sim.Cluster) error {
+	d := testenv.ForController(c, serviceaccount.Name)
+	return c.Add(ctx, serviceaccount.New(d.Client, d.Informers, d.Clock, d.Trace))
 }
 
 func TestANewNamespaceGetsADefaultServiceAccount(t *testing.T) {
@@ -70,16 +70,8 @@ func TestATerminatingNamespaceIsLeftAlone(t *testing.T) {
 
 // A namespace is created; the serviceaccount controller notices it has no "default" ServiceAccount.
 func Example() {
-	ctx := context.Background()
-	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, KeepTrace: true})
-	if err != nil {
-		panic(err)
-	}
+	c, ctx := testenv.Start(testenv.Step, addController)
 	defer c.Close()
-	cl := c.Client(serviceaccount.Identity, serviceaccount.Name)
-	if err := c.Add(ctx, serviceaccount.New(cl, client.NewInformerFactory(cl, c.Clock, c.Trace), c.Clock, c.Trace)); err != nil {
-		panic(err)
-	}
 	if _, err := c.Kubectl.Create(ctx, &api.Namespace{ObjectMeta: api.ObjectMeta{Name: "demo"}}); err != nil {
 		panic(err)
 	}

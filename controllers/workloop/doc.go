@@ -9,6 +9,9 @@
 // and writes the difference through the apiserver. It must be safe to call again for the same key
 // at any time, because keys collapse in the queue and come back after errors and resyncs.
 //
+// A controller with one Loop embeds Component (component.go), which answers the component contract
+// (client.Component) from the Loop and the informers that feed it.
+//
 // Read next: loop.go, then client/workqueue (the queue it drains), then any controller in
 // controllers/ (replicaset is the smallest with the full shape) and sample-controller's controller.go.
 //

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"kubesim/client"
 	"kubesim/client/workqueue"
 	"kubesim/clock"
 	"kubesim/controllers/workloop"
@@ -91,4 +92,31 @@ func TestRunReconcilesUntilTheContextEnds(t *testing.T) {
 	assert.Equal(t, "default/web", <-done)
 	cancel()
 	<-stopped
+}
+
+// A controller that embeds Component is a client.Component: named by its Loop, fed by the
+// informers it was given, in their order, and stepped by its Loop.
+func TestComponentAnswersTheContractFromItsLoop(t *testing.T) {
+	clk := clock.NewVirtual(time.Unix(0, 0))
+	var seen []string
+	l := newLoop(clk, func(_ context.Context, key string) (workloop.Result, error) {
+		seen = append(seen, key)
+		return workloop.Result{}, nil
+	})
+	nodes, pods := &informer{name: "nodes"}, &informer{name: "pods"}
+	var c client.Component = workloop.NewComponent(l, nodes, pods)
+
+	assert.Equal(t, "test-controller", c.Name())
+	assert.Equal(t, []client.InformerHandle{nodes, pods}, c.Informers())
+	l.Queue.Add("default/web")
+	did, err := c.Step(context.Background())
+	require.NoError(t, err)
+	assert.True(t, did)
+	assert.Equal(t, []string{"default/web"}, seen)
+}
+
+// informer stands for an informer the loop never runs: Component only hands it on.
+type informer struct {
+	client.InformerHandle
+	name string
 }

@@ -59,12 +59,19 @@ func TestActiveQPopsHigherPriorityFirstThenLongestWaiting(t *testing.T) {
 	assert.Equal(t, []string{"high", "low", "low-later"}, order)
 }
 
-func TestRejectedPodWaitsForAnEventItsPluginsRegistered(t *testing.T) {
-	q, clk := newQueue()
+// rejected adds pod web to q, pops it and gives it back as unschedulable, rejected by plugin.
+func rejected(t *testing.T, q *PriorityQueue, plugin string) *framework.QueuedPodInfo {
+	t.Helper()
 	q.Add(testPod("web", 0))
 	pi, _ := q.Pop()
-	pi.UnschedulablePlugins = []string{"NodeResourcesFit"}
+	pi.UnschedulablePlugins = []string{plugin}
 	require.NoError(t, q.AddUnschedulableIfNotPresent(pi, q.SchedulingCycle()))
+	return pi
+}
+
+func TestRejectedPodWaitsForAnEventItsPluginsRegistered(t *testing.T) {
+	q, clk := newQueue()
+	pi := rejected(t, q, "NodeResourcesFit")
 	assert.Equal(t, "unschedulablePods", q.Where(pi.Pod))
 
 	q.MoveAllToActiveOrBackoffQueue(framework.ClusterEvent{Resource: framework.Node, ActionType: framework.UpdateNodeTaint})
@@ -79,10 +86,7 @@ func TestRejectedPodWaitsForAnEventItsPluginsRegistered(t *testing.T) {
 
 func TestUnschedulablePodIsRetriedAfterFiveMinutesWithoutAnyEvent(t *testing.T) {
 	q, clk := newQueue()
-	q.Add(testPod("web", 0))
-	pi, _ := q.Pop()
-	pi.UnschedulablePlugins = []string{"TaintToleration"}
-	require.NoError(t, q.AddUnschedulableIfNotPresent(pi, q.SchedulingCycle()))
+	pi := rejected(t, q, "TaintToleration")
 	clk.Advance(5*time.Minute - time.Second)
 	assert.Equal(t, "unschedulablePods", q.Where(pi.Pod))
 	clk.Advance(time.Second)
