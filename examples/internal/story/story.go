@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"kubesim/script"
 	"kubesim/sim"
@@ -50,6 +51,9 @@ func (s *Story) Until(condition string) error {
 	}
 	return err
 }
+
+// Advance lets d of cluster time pass, the components working as it does.
+func (s *Story) Advance(d time.Duration) error { return s.Cluster.Driver.Advance(s.Ctx, d) }
 
 // Say prints a line of the narrator's own.
 func (s *Story) Say(format string, args ...any) { fmt.Fprintf(s.w, format+"\n", args...) }
