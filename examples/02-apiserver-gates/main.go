@@ -9,10 +9,10 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
 	"kubesim/scenarios/manifests"
+	"os"
 
 	"kubesim/examples/internal/story"
 	"kubesim/sim"
