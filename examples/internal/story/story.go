@@ -65,7 +65,7 @@ func (s *Story) Tell(patterns ...string) {
 	events := s.Cluster.Trace.Events()
 	for _, e := range events[s.told:] {
 		if !e.Detail && matches(e, patterns) {
-			fmt.Fprintf(s.w, "  %-7s %-22s %s\n", e.Time, e.Component, e.Message)
+			fmt.Fprintf(s.w, "  %-9s %-25s %s\n", e.Time, e.Component, e.Message)
 		}
 	}
 	s.told = len(events)
