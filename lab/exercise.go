@@ -3,7 +3,7 @@
 // answers TODO where the work is; a grader says "not started" rather than failing on a TODO, and tells
 // the story of what the learner's code did when it gets something wrong.
 //
-// Interface: SchedulerPlugin, Admission, TODO, IsTODO, Reference, NotStarted, Lab.StoryOf,
+// Interface: SchedulerPlugin, SchedulerProfile, Admission, CrashLoopBackOff, TODO, IsTODO, Reference, NotStarted, Lab.StoryOf,
 // Lab.PodsIn, Lab.Create.
 package lab
 
@@ -15,6 +15,7 @@ import (
 
 	"kubesim/api"
 	"kubesim/apiserver"
+	"kubesim/kubelet"
 	"kubesim/scheduler/framework"
 	"kubesim/scheduler/plugins"
 	"kubesim/sim"
@@ -46,6 +47,11 @@ func SchedulerProfile(p framework.Profile) Option {
 // Admission adds a validating admission plugin to the apiserver.
 func Admission(p apiserver.ValidatingAdmission) Option {
 	return func(c *sim.Config) { c.ValidatingAdmission = append(c.ValidatingAdmission, p) }
+}
+
+// CrashLoopBackOff gives every kubelet a restart delay policy for crashed containers.
+func CrashLoopBackOff(p kubelet.BackOffPolicy) Option {
+	return func(c *sim.Config) { c.CrashLoopBackOff = p }
 }
 
 // todoPrefix starts every TODO error, and every line a learner searches for in a skeleton.

@@ -15,6 +15,7 @@ import (
 	"kubesim/client"
 	"kubesim/clock"
 	"kubesim/kubectl"
+	"kubesim/kubelet"
 	"kubesim/scheduler/framework"
 	"kubesim/store"
 	"kubesim/trace"
@@ -54,6 +55,9 @@ type Config struct {
 	SchedulerProfiles []framework.Profile
 	// ValidatingAdmission are extra validating admission plugins for the apiserver (a learner's).
 	ValidatingAdmission []apiserver.ValidatingAdmission
+	// CrashLoopBackOff, if set, is every kubelet's restart delay policy for crashed containers (a
+	// learner's; nil: Kubernetes' 10s doubling up to 5m).
+	CrashLoopBackOff kubelet.BackOffPolicy
 
 	DataDir       string   // etcd data dir; "" = a temporary one
 	EtcdEndpoints []string // use an external etcd instead of the embedded one

@@ -79,7 +79,8 @@ func (c *Cluster) StartNode(ctx context.Context, spec NodeSpec, index int) (*Nod
 		Recorder: client.NewEventRecorder(cl, "kubelet", spec.Name, c.Clock, c.Trace),
 		Runtime:  rt, RuntimeClock: criClock,
 		Config: kubelet.NodeConfig{Capacity: capacity, Labels: spec.Labels, Arch: spec.Arch, Zone: spec.Zone,
-			Taints: spec.Taints, PodCIDR: podCIDR, InternalIP: fmt.Sprintf("10.0.0.%d", index)},
+			Taints: spec.Taints, PodCIDR: podCIDR, InternalIP: fmt.Sprintf("10.0.0.%d", index),
+			CrashLoopBackOff: c.Config.CrashLoopBackOff},
 	})
 	if err := c.Add(ctx, k); err != nil {
 		return nil, err

@@ -28,6 +28,7 @@ var labs = []labInfo{
 	{"filter-plugin", "a scheduler Filter plugin: pods asking for disktype=ssd run only on SSD nodes"},
 	{"score-plugin", "a scheduler Score plugin: prefer the node with the fewest pods of the same app"},
 	{"admission-latest", "a validating admission plugin: refuse pods whose image floats (latest or no tag)"},
+	{"crashloop-backoff", "the kubelet's restart delay for a crashing container: 10s, doubling, up to 5m"},
 }
 
 const labUsage = `usage: kubesim lab list | kubesim lab check [--reference] NAME
