@@ -29,6 +29,7 @@ var labs = []labInfo{
 	{"score-plugin", "a scheduler Score plugin: prefer the node with the fewest pods of the same app"},
 	{"admission-latest", "a validating admission plugin: refuse pods whose image floats (latest or no tag)"},
 	{"crashloop-backoff", "the kubelet's restart delay for a crashing container: 10s, doubling, up to 5m"},
+	{"informer-relist", "an informer's reflector: follow a watch, resume it, and relist after 410 Gone"},
 	{"leader-election", "leader election on a Lease: a cut-off leader stops before another takes over"},
 }
 
