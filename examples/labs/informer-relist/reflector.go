@@ -1,4 +1,4 @@
-// Package informerrelist is lab 6: the heart of an informer (client-go's Reflector): keep a local
+// Package informerrelist is lab 5: the heart of an informer (client-go's Reflector): keep a local
 // copy of every Deployment up to date from a watch, resume a broken watch from the last
 // resourceVersion, and, when the apiserver answers 410 Gone because that history is compacted away,
 // list everything again. README.md says what to read and how the grader checks it.

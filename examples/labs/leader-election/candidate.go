@@ -1,4 +1,4 @@
-// Package leaderelection is lab 5: leader election on a Lease, written by you, that never lets two
+// Package leaderelection is lab 6: leader election on a Lease, written by you, that never lets two
 // replicas act at once, even when the leader is cut off from the apiserver. README.md says what to
 // read and how the grader checks it.
 //
