@@ -31,6 +31,7 @@ var labs = []labInfo{
 	{"crashloop-backoff", "the kubelet's restart delay for a crashing container: 10s, doubling, up to 5m"},
 	{"informer-relist", "an informer's reflector: follow a watch, resume it, and relist after 410 Gone"},
 	{"leader-election", "leader election on a Lease: a cut-off leader stops before another takes over"},
+	{"replicaset-expectations", "the ReplicaSet controller's Reconcile: match replicas, never create twice under a lagging cache"},
 }
 
 const labUsage = `usage: kubesim lab list | kubesim lab check [--reference] NAME
@@ -51,7 +52,7 @@ func labCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return 2
 	case len(rest) == 1 && rest[0] == "list":
 		for i, l := range labs {
-			fmt.Fprintf(stdout, "%d. %-18s %s\n", i+1, l.name, l.goal)
+			fmt.Fprintf(stdout, "%d. %-24s %s\n", i+1, l.name, l.goal)
 		}
 		fmt.Fprintln(stdout, "\nStart with: kubesim lab check filter-plugin (and read examples/labs/filter-plugin/README.md)")
 		return 0
