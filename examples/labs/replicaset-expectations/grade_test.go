@@ -89,6 +89,7 @@ func TestALaggingCacheDoesNotMakeItCreateTwice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	rs = api.DeepCopy(rs) // what sim.Get returns is shared with the apiserver's cache: never modify it
 	rs.Labels = map[string]string{"tier": "frontend"}
 	if _, err := l.Kubectl().Update(ctx, rs); err != nil {
 		t.Fatal(err)
