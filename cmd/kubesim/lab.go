@@ -31,8 +31,8 @@ var labs = []labInfo{
 	{"crashloop-backoff", "the kubelet's restart delay for a crashing container: 10s, doubling, up to 5m"},
 	{"informer-relist", "an informer's reflector: follow a watch, resume it, and relist after 410 Gone"},
 	{"leader-election", "leader election on a Lease: a cut-off leader stops before another takes over"},
-	{"replicaset-expectations", "the ReplicaSet controller's Reconcile: match replicas, never create twice under a lagging cache"},
-	{"endpoints-controller", "a whole controller for a kind nobody reconciles: Endpoints for every Service"},
+	{"replicaset-expectations", "the ReplicaSet Reconcile: match replicas, never twice under a lagging cache"},
+	{"endpoints-controller", "a whole controller for a kind nobody reconciles: Endpoints"},
 }
 
 const labUsage = `usage: kubesim lab list | kubesim lab check [--reference] NAME
