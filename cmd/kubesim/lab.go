@@ -53,7 +53,7 @@ func labCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return 2
 	case len(rest) == 1 && rest[0] == "list":
 		for i, l := range labs {
-			fmt.Fprintf(stdout, "%d. %-24s %s\n", i+1, l.name, l.goal)
+			fmt.Fprintf(stdout, "%d. %s\n   %s\n", i+1, l.name, l.goal)
 		}
 		fmt.Fprintln(stdout, "\nStart with: kubesim lab check filter-plugin (and read examples/labs/filter-plugin/README.md)")
 		return 0
