@@ -36,6 +36,9 @@ type Config struct {
 	// BookmarkInterval is how often watchers that allow bookmarks get one (0 = every minute, as
 	// kube-apiserver sends them before a watch's timeout).
 	BookmarkInterval time.Duration
+	// ValidatingAdmission are extra validating admission plugins, run after the built-in ones and
+	// before the webhooks (admission_plugins.go).
+	ValidatingAdmission []ValidatingAdmission
 }
 
 // Server is kube-apiserver in miniature.
@@ -87,7 +90,11 @@ func New(cfg Config) *Server {
 		s.lastWrite[r.Name] = new(atomic.Int64)
 	}
 	s.mutating = []mutatingPlugin{defaulting{}, namespaceLifecycle{s}, serviceAccountAdmission{s}, defaultTolerationSeconds{}, priorityAdmission{s}, mutatingWebhooks{s}}
-	s.validating = []validatingPlugin{nodeRestriction{s}, resourceQuotaAdmission{s}, validatingWebhooks{s}}
+	s.validating = []validatingPlugin{nodeRestriction{s}, resourceQuotaAdmission{s}}
+	for _, p := range cfg.ValidatingAdmission {
+		s.validating = append(s.validating, externalValidating{p})
+	}
+	s.validating = append(s.validating, validatingWebhooks{s})
 	return s
 }
 

@@ -32,12 +32,17 @@ const (
 	crashLoopBackOffExpiry = 600 * time.Second
 )
 
+// BackOffPolicy is the delay after a failure, given the delay before it (0 for a first failure, or
+// one after the back-off expired). Kubernetes' policy is initial, then double, capped at max.
+type BackOffPolicy func(previous time.Duration) time.Duration
+
 // Backoff tracks a delay per key. It is used only from the kubelet's sync goroutine.
 type Backoff struct {
 	clock   clock.Clock
 	initial time.Duration
 	max     time.Duration
 	expiry  time.Duration // an entry whose event comes this long after its last update is forgotten
+	policy  BackOffPolicy // nil: initial, doubling up to max
 	entries map[string]*backoffEntry
 }
 
@@ -58,10 +63,16 @@ func newBackoff(clk clock.Clock, initial, max, expiry time.Duration) *Backoff {
 // with the clock, not with eventTime.
 func (b *Backoff) Next(key string, eventTime time.Time) time.Duration {
 	e, ok := b.entries[key]
-	if !ok || b.expired(e, eventTime) {
+	switch {
+	case !ok || b.expired(e, eventTime):
 		e = &backoffEntry{delay: b.initial}
 		b.entries[key] = e
-	} else {
+		if b.policy != nil {
+			e.delay = b.policy(0)
+		}
+	case b.policy != nil:
+		e.delay = b.policy(e.delay)
+	default:
 		e.delay = min(2*e.delay, b.max)
 	}
 	e.lastUpdate = b.clock.Now()

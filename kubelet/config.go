@@ -43,6 +43,9 @@ type NodeConfig struct {
 	InternalIP string
 	// KubeletVersion is reported in status.nodeInfo.kubeletVersion ("v1.32.0").
 	KubeletVersion string
+	// CrashLoopBackOff, if set, replaces Kubernetes' restart delay policy (10s, doubling up to 5m)
+	// for crashed containers: the crash-loop lab (examples/labs) plugs a learner's in here.
+	CrashLoopBackOff BackOffPolicy
 }
 
 // EvictionThresholds are the hard eviction signals the eviction manager watches. Kubernetes' defaults

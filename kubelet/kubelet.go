@@ -102,7 +102,7 @@ func New(o Options) *Kubelet {
 		timers:   map[task]clock.Timer{},
 		wake:     [2]chan struct{}{make(chan struct{}, 1), make(chan struct{}, 1)},
 	}
-	k.podSide = newPodSide(o.Clock)
+	k.podSide = newPodSide(o.Clock, o.Config.CrashLoopBackOff)
 	k.pods = client.NewInformer[api.Pod](o.Client, client.InformerOptions{
 		List: client.ListOptions{FieldSelector: "spec.nodeName=" + o.NodeName}, Clock: o.Clock, Trace: o.Trace,
 		Name: k.Name() + " pods"})

@@ -38,13 +38,15 @@ type podSide struct {
 	eviction evictionState
 }
 
-func newPodSide(clk clock.Clock) podSide {
-	return podSide{
+func newPodSide(clk clock.Clock, crashLoop BackOffPolicy) podSide {
+	side := podSide{
 		workers:      map[string]*podWorker{},
 		statusDirty:  map[string]bool{},
 		imageBackoff: newBackoff(clk, backoffInitial, backoffMax, 0),
 		crashBackoff: newBackoff(clk, backoffInitial, backoffMax, crashLoopBackOffExpiry),
 	}
+	side.crashBackoff.policy = crashLoop
+	return side
 }
 
 // podWorker is the kubelet's memory of one pod.

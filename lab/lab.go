@@ -11,8 +11,9 @@
 //	}
 //
 // Every helper fails the test with a clear message (and the end of the story) instead of returning an
-// error, so a test stays a list of steps. Teaching exercises (a learner's filter plugin or reconcile
-// function, graded by tests) build on it.
+// error, so a test stays a list of steps. The teaching exercises in examples/labs build on it
+// (exercise.go): a learner's scheduler plugin or admission plugin joins the cluster through an Option,
+// and the grader tells the story of what it did.
 package lab
 
 import (

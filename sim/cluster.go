@@ -17,6 +17,8 @@ import (
 	"kubesim/clock"
 	"kubesim/dns"
 	"kubesim/kubectl"
+	"kubesim/kubelet"
+	"kubesim/scheduler/framework"
 	"kubesim/store"
 	"kubesim/trace"
 )
@@ -53,6 +55,16 @@ type Config struct {
 	// so a /16 holds 256 nodes and 10.0.0.0/8 holds 65536.
 	ClusterCIDR      string
 	NodeCIDRMaskSize int
+	// SchedulerPlugins are out-of-tree plugins for the kube-scheduler Scheduler starts (a learner's
+	// Filter or Score plugin); SchedulerProfiles, if set, replace its default profile, typically to
+	// enable them: plugins.DefaultProfile("") with a PluginRef appended.
+	SchedulerPlugins  framework.Registry
+	SchedulerProfiles []framework.Profile
+	// ValidatingAdmission are extra validating admission plugins for the apiserver (a learner's).
+	ValidatingAdmission []apiserver.ValidatingAdmission
+	// CrashLoopBackOff, if set, is every kubelet's restart delay policy for crashed containers (a
+	// learner's; nil: Kubernetes' 10s doubling up to 5m).
+	CrashLoopBackOff kubelet.BackOffPolicy
 
 	DataDir       string   // etcd data dir; "" = a temporary one
 	EtcdEndpoints []string // use an external etcd instead of the embedded one
@@ -154,7 +166,8 @@ func New(ctx context.Context, cfg Config) (*Cluster, error) {
 	c.Store = st
 
 	// kube-apiserver: the only component that talks to etcd; it bootstraps namespaces and RBAC.
-	c.APIServer = apiserver.New(apiserver.Config{Store: st, Clock: c.Clock, Trace: c.Trace, Seed: cfg.Seed})
+	c.APIServer = apiserver.New(apiserver.Config{Store: st, Clock: c.Clock, Trace: c.Trace, Seed: cfg.Seed,
+		ValidatingAdmission: cfg.ValidatingAdmission})
 	if err := c.APIServer.Start(ctx); err != nil {
 		c.Close()
 		return nil, fmt.Errorf("starting kube-apiserver: %w", err)
@@ -185,7 +198,7 @@ func New(ctx context.Context, cfg Config) (*Cluster, error) {
 	}
 	// kube-scheduler: assigns each new pod to a node (filter, score, bind).
 	if cfg.Scheduler {
-		if _, err := c.StartScheduler(ctx, "kube-scheduler", "kube-scheduler"); err != nil {
+		if _, err := c.StartScheduler(ctx, "kube-scheduler", "kube-scheduler", cfg.SchedulerProfiles...); err != nil {
 			c.Close()
 			return nil, fmt.Errorf("starting kube-scheduler: %w", err)
 		}

@@ -90,7 +90,7 @@ func (c *Cluster) StartScheduler(ctx context.Context, name, lease string, profil
 		return nil, err
 	}
 	s, err := scheduler.New(scheduler.Options{Name: name, Client: cl, Clock: c.Clock, Trace: c.Trace,
-		Seed: c.Config.Seed, Profiles: profiles})
+		Seed: c.Config.Seed, Profiles: profiles, OutOfTreeRegistry: c.Config.SchedulerPlugins})
 	if err != nil {
 		return nil, err
 	}

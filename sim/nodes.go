@@ -96,7 +96,8 @@ func (c *Cluster) StartNode(ctx context.Context, spec NodeSpec, index int) (*Nod
 		Recorder: client.NewEventRecorder(cl, "kubelet", spec.Name, c.Clock, c.Trace),
 		Runtime:  breakingRuntime{rt, c, spec.Name}, RuntimeClock: criClock,
 		Config: kubelet.NodeConfig{Capacity: capacity, Labels: spec.Labels, Arch: spec.Arch, Zone: spec.Zone,
-			Taints: spec.Taints, PodCIDR: podCIDR, InternalIP: fmt.Sprintf("10.0.%d.%d", index>>8, index&0xff)},
+			Taints: spec.Taints, PodCIDR: podCIDR, InternalIP: fmt.Sprintf("10.0.%d.%d", index>>8, index&0xff),
+			CrashLoopBackOff: c.Config.CrashLoopBackOff},
 	})
 	if err := c.Add(ctx, k); err != nil {
 		return nil, err

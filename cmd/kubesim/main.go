@@ -38,11 +38,12 @@ Usage:
   kubesim bench [--ops N]      measure kubesim against baselines taken in the same run
   kubesim version              the version of kubesim and of the Go it was built with
   kubesim completion SHELL     a completion script for bash, zsh or fish
+  kubesim lab list | check NAME  teaching exercises graded by go test (examples/labs)
   kubesim help [COMMAND]       this text, or a command's flags
 `
 
 // commands are the names run dispatches on, in the order usage lists them (completion offers them).
-var commands = []string{"list", "describe", "run", "explain", "serve", "net", "bench", "version", "completion", "help"}
+var commands = []string{"list", "describe", "run", "explain", "serve", "net", "lab", "bench", "version", "completion", "help"}
 
 func main() {
 	debug.SetGCPercent(sim.GCPercent)
@@ -86,6 +87,8 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return netCommand(ctx, args[1:], stdout, stderr)
 	case "serve":
 		return serve(ctx, args[1:], stdout, stderr)
+	case "lab":
+		return labCommand(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		if len(args) == 2 && args[0] == "help" && args[1] != "help" {
 			if !isCommand(args[1]) {

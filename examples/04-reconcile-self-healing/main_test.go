@@ -1,0 +1,17 @@
+package main
+
+import "os"
+
+// The story this example prints, checked by go test so that it never drifts from what the cluster does.
+func Example_run() {
+	if err := run(os.Stdout); err != nil {
+		panic(err)
+	}
+	// Output:
+	// 1. Desired: 3 replicas. Actual: 3 running pods. The loop has nothing to do.
+	// 2. kubectl delete pod nginx-685df88ff7-bxjfr: the ReplicaSet controller finds one too few and creates one.
+	//   3.339s    replicaset-controller     reconcile default/nginx-685df88ff7: wants 3, has 2 -> create 1 pods (expecting 1 adds)
+	//   3.339s    kube-scheduler            bind default/nginx-685df88ff7-gq7lz -> node-1
+	// 3. kubectl scale --replicas=1: the same comparison, now with two too many.
+	//   33.339s   replicaset-controller     reconcile default/nginx-685df88ff7: wants 1, has 3 -> delete 2 pods (expecting 2 deletes): nginx-685df88ff7-gq7lz (on node-1, Running, ready), nginx-685df88ff7-p965f (on node-2, Running, ready)
+}

@@ -1,0 +1,20 @@
+package main
+
+import "os"
+
+// The story this example prints, checked by go test so that it never drifts from what the cluster does.
+func Example_run() {
+	if err := run(os.Stdout); err != nil {
+		panic(err)
+	}
+	// Output:
+	// 1. ngnix:1.25 (a typo): the pull fails, then the kubelet backs off. Read the events:
+	//   500ms     kubelet/node-1            event Warning Failed: Failed to pull image "ngnix:1.25": rpc error: code = Unknown desc = failed to pull and unpack image "docker.io/library/ngnix:1.25": failed to resolve reference "docker.io/library/ngnix:1.25": pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed
+	//   500ms     kubelet/node-1            event Warning Failed: Error: ErrImagePull
+	//   500ms     kubelet/node-1            event Warning Failed: Error: ImagePullBackOff
+	// 2. A container that exits with code 1: after 4 restarts it waits in CrashLoopBackOff.
+	//   1.086s    kubelet/node-1            event Warning BackOff: Back-off restarting failed container app in pod crasher_default(4ed12aae-2179-428e-906f-c7f1f064d162)
+	//   11.086s   kubelet/node-1            event Warning BackOff: Back-off restarting failed container app in pod crasher_default(4ed12aae-2179-428e-906f-c7f1f064d162) (x2)
+	//   31.086s   kubelet/node-1            event Warning BackOff: Back-off restarting failed container app in pod crasher_default(4ed12aae-2179-428e-906f-c7f1f064d162) (x3)
+	//   1m11.086s kubelet/node-1            event Warning BackOff: Back-off restarting failed container app in pod crasher_default(4ed12aae-2179-428e-906f-c7f1f064d162) (x4)
+}
