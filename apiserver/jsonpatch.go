@@ -186,8 +186,8 @@ func setIn(node any, tokens []string, value any, insert bool) (any, error) {
 			i := len(n)
 			if token != "-" {
 				var err error
-				if i, err = index(token, len(n)+1); err != nil {
-					return nil, err
+				if i, err = index(token, len(n)+1); err != nil { // inserting at len(n) appends
+					return nil, fmt.Errorf("index %q out of range (length %d)", token, len(n))
 				}
 			}
 			return slices.Insert(n, i, value), nil
