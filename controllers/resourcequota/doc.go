@@ -27,6 +27,7 @@
 // evaluator, keeps a separate priority queue for quotas whose usage is missing, and supports quota
 // scopes (Terminating, BestEffort, PriorityClass); kubesim counts the kinds listed above, in one
 // queue, without scopes. Kubernetes' replenishment does not react to creates (admission has already
-// charged them); kubesim recounts on creates too, which also gives back at once what admission
-// charged for a create that then failed.
+// charged them); kubesim recounts on creates too, which costs a look at the cache and writes nothing
+// when admission's count was right. What admission charged for a create that then failed (a name
+// already taken) stays charged until the next resync, as in Kubernetes.
 package resourcequota
