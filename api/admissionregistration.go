@@ -27,7 +27,8 @@ type ValidatingWebhookConfiguration struct {
 }
 
 // Webhook is one entry of either configuration. Kubernetes has two types (MutatingWebhook, with
-// reinvocationPolicy, and ValidatingWebhook); kubesim shares one, without reinvocation.
+// reinvocationPolicy, and ValidatingWebhook); kubesim shares one, and ignores reinvocationPolicy on a
+// validating webhook.
 type Webhook struct {
 	// Name is fully qualified, "sidecar-injector.example.com"; errors and the trace quote it.
 	Name                    string               `json:"name"`
@@ -37,8 +38,33 @@ type Webhook struct {
 	SideEffects             *SideEffectClass     `json:"sideEffects,omitempty"`
 	TimeoutSeconds          *int32               `json:"timeoutSeconds,omitempty"`
 	AdmissionReviewVersions []string             `json:"admissionReviewVersions,omitempty"`
-	NamespaceSelector       *LabelSelector       `json:"namespaceSelector,omitempty"`
+	// NamespaceSelector and ObjectSelector narrow the rules to namespaces, and to objects, whose
+	// labels match; empty (the default) matches everything.
+	NamespaceSelector *LabelSelector `json:"namespaceSelector,omitempty"`
+	ObjectSelector    *LabelSelector `json:"objectSelector,omitempty"`
+	// MatchPolicy Equivalent (the default) also sends requests made through another version or
+	// group of a matched resource; Exact only the ones the rules name.
+	MatchPolicy *MatchPolicyType `json:"matchPolicy,omitempty"`
+	// ReinvocationPolicy IfNeeded calls a mutating webhook once more when a later mutating webhook
+	// changed the object after it ran; Never (the default) does not.
+	ReinvocationPolicy *ReinvocationPolicyType `json:"reinvocationPolicy,omitempty"`
 }
+
+// MatchPolicyType says how rules match requests made through other versions of a resource.
+type MatchPolicyType string
+
+const (
+	MatchPolicyExact      MatchPolicyType = "Exact"
+	MatchPolicyEquivalent MatchPolicyType = "Equivalent"
+)
+
+// ReinvocationPolicyType says whether a mutating webhook is called again after later mutations.
+type ReinvocationPolicyType string
+
+const (
+	ReinvocationNever    ReinvocationPolicyType = "Never"
+	ReinvocationIfNeeded ReinvocationPolicyType = "IfNeeded"
+)
 
 // WebhookClientConfig says where the webhook listens. kubesim supports only in-cluster Services (no
 // url, no caBundle: there is no TLS to check).
@@ -98,8 +124,9 @@ const (
 const DefaultWebhookTimeoutSeconds int32 = 10
 
 // webhooks applies admissionregistration/v1's defaults to each webhook: failurePolicy Fail,
-// timeoutSeconds 10, port 443, and an empty namespaceSelector (every namespace).
-func (d *defaulter) webhooks(hooks []Webhook) {
+// timeoutSeconds 10, port 443, matchPolicy Equivalent, empty namespace and object selectors (every
+// namespace, every object), and for a mutating webhook reinvocationPolicy Never.
+func (d *defaulter) webhooks(hooks []Webhook, mutating bool) {
 	for i := range hooks {
 		h := &hooks[i]
 		if h.FailurePolicy == nil {
@@ -116,6 +143,15 @@ func (d *defaulter) webhooks(hooks []Webhook) {
 		}
 		if h.NamespaceSelector == nil {
 			h.NamespaceSelector = &LabelSelector{}
+		}
+		if h.ObjectSelector == nil {
+			h.ObjectSelector = &LabelSelector{}
+		}
+		if h.MatchPolicy == nil {
+			h.MatchPolicy = Ptr(MatchPolicyEquivalent)
+		}
+		if mutating && h.ReinvocationPolicy == nil {
+			h.ReinvocationPolicy = Ptr(ReinvocationNever)
 		}
 	}
 }

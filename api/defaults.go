@@ -58,9 +58,9 @@ func SetDefaults(obj Object) []string {
 	case *ClusterRoleBinding:
 		d.roleBinding(&o.RoleRef, o.Subjects)
 	case *MutatingWebhookConfiguration:
-		d.webhooks(o.Webhooks)
+		d.webhooks(o.Webhooks, true)
 	case *ValidatingWebhookConfiguration:
-		d.webhooks(o.Webhooks)
+		d.webhooks(o.Webhooks, false)
 	}
 	return d.applied
 }

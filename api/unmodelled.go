@@ -61,13 +61,11 @@ var unmodelled = map[reflect.Type][]string{
 	reflect.TypeFor[EndpointPort]():        {"appProtocol"},
 
 	// the rest
-	reflect.TypeFor[Event]():             {"related", "series"},
-	reflect.TypeFor[ResourceQuotaSpec](): {"scopeSelector", "scopes"},
-	reflect.TypeFor[LeaseSpec]():         {"preferredHolder", "strategy"},
-	reflect.TypeFor[ClusterRole]():       {"aggregationRule"},
-	// Webhook stands for both MutatingWebhook and ValidatingWebhook; reinvocationPolicy is the
-	// mutating one's.
-	reflect.TypeFor[Webhook]():             {"matchConditions", "matchPolicy", "objectSelector", "reinvocationPolicy"},
+	reflect.TypeFor[Event]():               {"related", "series"},
+	reflect.TypeFor[ResourceQuotaSpec]():   {"scopeSelector", "scopes"},
+	reflect.TypeFor[LeaseSpec]():           {"preferredHolder", "strategy"},
+	reflect.TypeFor[ClusterRole]():         {"aggregationRule"},
+	reflect.TypeFor[Webhook]():             {"matchConditions"},
 	reflect.TypeFor[WebhookClientConfig](): {"caBundle", "url"},
 	reflect.TypeFor[RuleWithOperations]():  {"scope"},
 }

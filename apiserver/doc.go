@@ -46,12 +46,11 @@
 // # What it simplifies
 //
 // No HTTP here (the HTTP front that the real kubectl speaks, apiserver/httpfront, is a separate layer
-// over Do); tokens stand
-// in for certificates; no API groups' versions beyond v1; a patch arrives already applied to the object its sender read (the
-// HTTP front, apiserver/httpfront, applies it) and runs as an update under the verb patch; no PodDisruptionBudgets;
-// webhooks are simulated in process (a backend returns the mutated object instead of a JSONPatch, and
-// validating webhooks are called one after another, not in parallel); ResourceQuota counts pod creates only and recomputes usage from the watch cache (there
-// is no resourcequota controller, so status.used stays empty); keys are /registry/<resource>/... with
+// over Do); tokens stand in for certificates; no API groups' versions beyond v1; a patch arrives
+// already applied to the object its sender read (the HTTP front applies it) and runs as an update
+// under the verb patch; no PodDisruptionBudgets; webhook servers are simulated in process (the
+// AdmissionReview is handed over, not POSTed); ResourceQuota has no scopes; keys are
+// /registry/<resource>/... with
 // no historical exceptions; a fixed-size watch window per resource instead of Kubernetes' time-based
 // one.
 package apiserver

@@ -1,26 +1,31 @@
 // quota.go: the ResourceQuota validating admission plugin (k8s.io/apiserver's
-// plugin/pkg/admission/resourcequota with the pod evaluator of pkg/quota/v1/evaluator/core). A
-// ResourceQuota caps what a namespace may hold: "pods: 10", "requests.cpu: 4". At every pod create the
-// plugin adds the new pod's usage to what the namespace already uses and refuses the create, 403
-// Forbidden, when any hard limit would be passed:
+// plugin/pkg/admission/resourcequota with the evaluators of pkg/quota/v1/evaluator/core, here
+// api.QuotaUsage). A ResourceQuota caps what a namespace may hold: "pods: 10", "requests.cpu: 4",
+// "count/deployments.apps: 2". At every create the plugin adds the new object's usage to the quota's
+// status.used and refuses the create, 403 Forbidden, when any limit of status.hard would be passed:
 //
 //	pods "web-1" is forbidden: exceeded quota: compute-resources, requested: pods=1, used: pods=3, limited: pods=3
 //
-// This is what holds a runaway creator (a ReplicaSet with too many replicas, a loop in a script) at
-// the quota: every further create is refused until something is deleted or the quota is raised.
+// Otherwise it writes the new total to status.used before the object is stored, with a
+// compare-and-swap on the quota's resourceVersion: of two concurrent creates that both read "2 of 3
+// used", only one write of "3" succeeds; the other gets a conflict, reads the quota again, sees 3 of 3
+// and is refused. This is why a quota never overshoots, however many apiservers and writers race.
+// The resourcequota controller (controllers/resourcequota) later recomputes status.used from the
+// objects themselves, which gives back what deletes, finished pods and creates that failed after
+// admission took.
+//
+// The plugin reads status, not spec: a quota whose status the controller has not filled in yet limits
+// nothing, and one whose status.hard names a resource without a status.used entry refuses creates
+// ("status unknown for quota: ..."), as in Kubernetes.
 //
 // A quota on cpu or memory also makes those fields mandatory: a pod whose containers do not say how
 // much they request (or may use) cannot be counted, so it is refused with "failed quota: <name>: must
 // specify ...". This coupling of counting and validation is one Kubernetes itself calls a historical
 // mistake, kept for compatibility.
 //
-// Simplification: Kubernetes reads "used" from the quota's status.used, which the resourcequota
-// controller recomputes, and after admitting a create it writes the new total back to status.used with
-// a compare-and-swap, so that two concurrent creates cannot both take the last slot. kubesim has no
-// resourcequota controller: the plugin sums the namespace's pods from the watch cache at each request
-// (after waiting for the cache to hold the apiserver's own last write, so the next create sees the
-// last one) and leaves status unset. In step mode requests are serial, so the count is exact; two
-// truly concurrent creates in real-time mode could both pass.
+// Simplification: Kubernetes batches the creates of one namespace through one evaluator goroutine;
+// kubesim lets each request do its own compare-and-swap, which gives the same guarantee. Quotas have
+// no scopes.
 package apiserver
 
 import (
@@ -28,138 +33,152 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
-	"time"
 
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
 	"kubesim/api/resource"
+	"kubesim/trace"
+	"kubesim/wire"
 )
 
-// resourceCountPods is the object-count form of the pods quota ("count/pods"), which Kubernetes
-// accepts for every resource as count/<resource>.<group>.
-const resourceCountPods resource.ResourceName = "count/pods"
+// quotaRetries is how many times a create re-reads the quotas whose status.used it failed to
+// update, and tries again, before it gives up with the conflict (Kubernetes' checkQuotas).
+const quotaRetries = 3
 
-// podQuotaResources are the quota names the pod evaluator counts. cpu and memory are the older
-// spellings of requests.cpu and requests.memory.
-var podQuotaResources = []resource.ResourceName{
-	resource.ResourcePods, resourceCountPods,
-	resource.ResourceCPU, resource.ResourceMemory,
-	api.ResourceRequestsCPU, api.ResourceRequestsMemory,
-	api.ResourceLimitsCPU, api.ResourceLimitsMemory,
-}
-
-// computeQuotaResources are the quota names that every container must then set explicitly.
-var computeQuotaResources = []resource.ResourceName{
-	resource.ResourceCPU, resource.ResourceMemory,
-	api.ResourceRequestsCPU, api.ResourceRequestsMemory,
-	api.ResourceLimitsCPU, api.ResourceLimitsMemory,
-}
-
-// resourceQuotaAdmission is the ResourceQuota plugin: it only refuses, and only pod creates.
+// resourceQuotaAdmission is the ResourceQuota plugin: it refuses creates past a quota and charges
+// the ones it lets through.
 type resourceQuotaAdmission struct{ s *Server }
 
 func (resourceQuotaAdmission) Name() string { return "ResourceQuota" }
 
 func (p resourceQuotaAdmission) Validate(ctx context.Context, a *admissionAttributes) error {
-	pod, ok := a.obj.(*api.Pod)
-	if !ok || !a.creating() {
+	if !a.creating() || !a.res.Namespaced {
 		return nil
 	}
-	if err := p.s.fresh(ctx, "pods", "resourcequotas"); err != nil {
+	if err := p.s.fresh(ctx, "resourcequotas"); err != nil {
 		return apierrors.NewTimeout(err.Error())
 	}
 	quotaRes, _ := api.ResourceFor("resourcequotas")
-	objs, _ := p.s.cache.list(quotaRes, selection{namespace: pod.Namespace, labels: everythingLabels(), fields: everythingFields()})
-	if len(objs) == 0 {
-		return nil
-	}
-	requested := podQuotaUsage(pod)
-	var used resource.ResourceList // the namespace's usage, summed once and only if a quota needs it
+	objs, _ := p.s.cache.list(quotaRes, selection{namespace: a.req.Namespace, labels: everythingLabels(), fields: everythingFields()})
+	quotas := make([]*api.ResourceQuota, 0, len(objs))
 	for _, o := range objs {
-		q := o.(*api.ResourceQuota)
-		hard := mask(q.Spec.Hard, podQuotaResources)
-		if len(hard) == 0 {
-			continue
+		quotas = append(quotas, o.(*api.ResourceQuota))
+	}
+	for attempt := 0; len(quotas) > 0; attempt++ {
+		charged, err := p.checkRequest(quotas, a)
+		if err != nil || len(charged) == 0 || a.req.DryRun {
+			return err
 		}
-		if why := podConstraints(pod, hard); why != "" {
-			return apierrors.NewForbidden("pods", pod.Name, fmt.Sprintf("failed quota: %s: %s", q.Name, why))
-		}
-		if used == nil {
-			used = p.namespaceUsage(pod.Namespace)
-		}
-		var exceeded []resource.ResourceName
-		for _, name := range slices.Sorted(maps.Keys(hard)) {
-			after := used[name]
-			after.Add(requested[name])
-			if after.Cmp(hard[name]) > 0 {
-				exceeded = append(exceeded, name)
+		var failed []string
+		var lastErr error
+		for _, q := range charged {
+			if err := p.chargeQuota(ctx, a, q); err != nil {
+				failed, lastErr = append(failed, q.Name), err
 			}
 		}
-		if len(exceeded) > 0 {
-			return apierrors.NewForbidden("pods", pod.Name, fmt.Sprintf(
-				"exceeded quota: %s, requested: %s, used: %s, limited: %s", q.Name,
-				prettyPrint(requested, exceeded), prettyPrint(used, exceeded), prettyPrint(hard, exceeded)))
+		if len(failed) == 0 {
+			return nil
+		}
+		if attempt == quotaRetries || !apierrors.IsConflict(lastErr) {
+			return lastErr
+		}
+		// Another create charged these quotas first: read them again, live, and check once more.
+		// A quota deleted meanwhile limits nothing any more.
+		quotas = quotas[:0]
+		for _, name := range failed {
+			if o, err := p.s.read(ctx, quotaRes, a.req.Namespace, name); err == nil {
+				quotas = append(quotas, o.(*api.ResourceQuota))
+			}
 		}
 	}
 	return nil
 }
 
-// namespaceUsage sums the quota usage of the pods in a namespace, as the resourcequota controller
-// would write it to status.used.
-func (p resourceQuotaAdmission) namespaceUsage(namespace string) resource.ResourceList {
-	podRes, _ := api.ResourceFor("pods")
-	objs, _ := p.s.cache.list(podRes, selection{namespace: namespace, labels: everythingLabels(), fields: everythingFields()})
-	used := resource.ResourceList{}
-	now := p.s.clock.Now()
-	for _, o := range objs {
-		if pod := o.(*api.Pod); countsAgainstQuota(pod, now) {
-			used.Add(podQuotaUsage(pod))
+// checkRequest checks the object against each quota's status and returns a copy of each quota it
+// uses with status.used raised by the object's usage (Kubernetes' CheckRequest). It refuses the
+// request when a quota would be exceeded, when a pod leaves unset a compute resource a quota
+// constrains, or when a quota's usage is not known yet.
+func (p resourceQuotaAdmission) checkRequest(quotas []*api.ResourceQuota, a *admissionAttributes) ([]*api.ResourceQuota, error) {
+	name := a.obj.GetObjectMeta().Name
+	counted := api.QuotaResources(a.res)
+	var interesting []*api.ResourceQuota
+	for _, q := range quotas {
+		restricted := mask(q.Status.Hard, counted)
+		if len(restricted) == 0 {
+			continue
 		}
+		if pod, ok := a.obj.(*api.Pod); ok {
+			if why := podConstraints(pod, restricted); why != "" {
+				return nil, apierrors.NewForbidden(a.res.GroupResource(), name, fmt.Sprintf("failed quota: %s: %s", q.Name, why))
+			}
+		}
+		if missing := missingUsage(q, restricted); len(missing) > 0 {
+			return nil, apierrors.NewForbidden(a.res.GroupResource(), name, fmt.Sprintf(
+				"status unknown for quota: %s, resources: %s", q.Name, strings.Join(resourceNames(missing), ",")))
+		}
+		interesting = append(interesting, q)
 	}
-	return used
+	delta := api.QuotaUsage(a.obj, p.s.clock.Now())
+	var charged []*api.ResourceQuota
+	for _, q := range interesting {
+		requested := mask(delta, slices.Collect(maps.Keys(q.Status.Hard)))
+		used := q.Status.Used.DeepCopy()
+		used.Add(requested)
+		var exceeded []resource.ResourceName
+		for _, rn := range slices.Sorted(maps.Keys(requested)) {
+			if used[rn].Cmp(q.Status.Hard[rn]) > 0 {
+				exceeded = append(exceeded, rn)
+			}
+		}
+		if len(exceeded) > 0 {
+			return nil, apierrors.NewForbidden(a.res.GroupResource(), name, fmt.Sprintf(
+				"exceeded quota: %s, requested: %s, used: %s, limited: %s", q.Name,
+				prettyPrint(requested, exceeded), prettyPrint(q.Status.Used, exceeded), prettyPrint(q.Status.Hard, exceeded)))
+		}
+		if isZero(requested) {
+			continue
+		}
+		out := api.DeepCopy(q)
+		out.Status.Used = used
+		charged = append(charged, out)
+	}
+	return charged, nil
 }
 
-// countsAgainstQuota: a pod that has finished (Succeeded or Failed) no longer holds its resources,
-// and neither does one whose deletion grace period has run out (the kubelet is only late to say so).
-func countsAgainstQuota(pod *api.Pod, now time.Time) bool {
-	if pod.Status.Phase == api.PodSucceeded || pod.Status.Phase == api.PodFailed {
-		return false
+// chargeQuota writes q's raised status.used over the version it was read at: a compare-and-swap that
+// fails with 409 Conflict when another request charged the quota in between. The apiserver writes
+// as itself (its loopback identity), as Kubernetes' quota admission does.
+func (p resourceQuotaAdmission) chargeQuota(ctx context.Context, a *admissionAttributes, q *api.ResourceQuota) error {
+	quotaRes, _ := api.ResourceFor("resourcequotas")
+	modRev, err := strconv.ParseInt(q.ResourceVersion, 10, 64)
+	if err != nil {
+		return apierrors.NewInternalError(err)
 	}
-	if pod.DeletionTimestamp != nil && pod.DeletionGracePeriodSeconds != nil {
-		end := pod.DeletionTimestamp.Add(time.Duration(*pod.DeletionGracePeriodSeconds) * time.Second)
-		if now.After(end) {
-			return false
-		}
+	req := &wire.Request{Verb: wire.VerbUpdate, Resource: quotaRes.Name, Subresource: "status",
+		Namespace: q.Namespace, Name: q.Name, Quiet: a.req.Quiet}
+	loopback := User{Name: LoopbackUser}
+	if err := p.s.persist(ctx, req, quotaRes, loopback, q, modRev); err != nil {
+		return err
 	}
-	return true
+	if p.s.trace != nil {
+		p.s.record(req, quotaRes, trace.Event{Component: "kube-apiserver", Actor: LoopbackUser, Action: "admit", ResourceVersion: q.ResourceVersion}.
+			Msgf("ResourceQuota: %s charged to quota %s/%s: used %s of %s", describe(a.req, a.res), q.Namespace, q.Name,
+				prettyPrint(q.Status.Used, sortedNames(q.Status.Hard)), prettyPrint(q.Status.Hard, sortedNames(q.Status.Hard))))
+	}
+	return nil
 }
 
-// podQuotaUsage is what one pod counts for: one pod, and its containers' requests and limits. A
-// resource no container sets is left out rather than counted as zero.
-func podQuotaUsage(pod *api.Pod) resource.ResourceList {
-	usage := resource.ResourceList{
-		resource.ResourcePods: resource.NewQuantity(1, resource.DecimalSI),
-		resourceCountPods:     resource.NewQuantity(1, resource.DecimalSI),
+// missingUsage are the restricted resources a quota's status.used has no entry for yet.
+func missingUsage(q *api.ResourceQuota, restricted resource.ResourceList) []resource.ResourceName {
+	var missing []resource.ResourceName
+	for _, rn := range sortedNames(restricted) {
+		if _, ok := q.Status.Used[rn]; !ok {
+			missing = append(missing, rn)
+		}
 	}
-	requests := api.PodRequests(pod)
-	limits := resource.ResourceList{}
-	for i := range pod.Spec.Containers {
-		limits.Add(pod.Spec.Containers[i].Resources.Limits)
-	}
-	if q, ok := requests[resource.ResourceCPU]; ok {
-		usage[resource.ResourceCPU], usage[api.ResourceRequestsCPU] = q, q
-	}
-	if q, ok := requests[resource.ResourceMemory]; ok {
-		usage[resource.ResourceMemory], usage[api.ResourceRequestsMemory] = q, q
-	}
-	if q, ok := limits[resource.ResourceCPU]; ok {
-		usage[api.ResourceLimitsCPU] = q
-	}
-	if q, ok := limits[resource.ResourceMemory]; ok {
-		usage[api.ResourceLimitsMemory] = q
-	}
-	return usage
+	return missing
 }
 
 // podConstraints returns why a pod cannot be counted by a quota with these hard limits: the compute
@@ -181,7 +200,7 @@ func podConstraints(pod *api.Pod, hard resource.ResourceList) string {
 		if _, ok := c.Resources.Limits[resource.ResourceMemory]; ok {
 			set[api.ResourceLimitsMemory] = true
 		}
-		for _, name := range computeQuotaResources {
+		for _, name := range api.PodComputeResources() {
 			if _, constrained := hard[name]; constrained && !set[name] {
 				missing[name] = append(missing[name], c.Name)
 			}
@@ -205,6 +224,30 @@ func mask(rl resource.ResourceList, names []resource.ResourceName) resource.Reso
 		if q, ok := rl[name]; ok {
 			out[name] = q
 		}
+	}
+	return out
+}
+
+// isZero reports whether every quantity in rl is zero: charging it would change nothing.
+func isZero(rl resource.ResourceList) bool {
+	for _, q := range rl {
+		if !q.IsZero() {
+			return false
+		}
+	}
+	return true
+}
+
+// sortedNames are rl's resource names in order.
+func sortedNames(rl resource.ResourceList) []resource.ResourceName {
+	return slices.Sorted(maps.Keys(rl))
+}
+
+// resourceNames turns names into strings.
+func resourceNames(names []resource.ResourceName) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = string(n)
 	}
 	return out
 }

@@ -1,6 +1,8 @@
 package apiserver
 
 import (
+	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -21,6 +23,28 @@ func quota(name string, hard map[string]string) *api.ResourceQuota {
 	return q
 }
 
+// createQuota creates q and then does what the resourcequota controller does first for a quota in
+// an empty namespace: status.hard from spec.hard, status.used zero for each.
+func (ts *testServer) createQuota(t testing.TB, q *api.ResourceQuota) {
+	t.Helper()
+	created := ts.create(t, q).(*api.ResourceQuota)
+	created.Status.Hard = created.Spec.Hard.DeepCopy()
+	created.Status.Used = resource.ResourceList{}
+	for name := range created.Spec.Hard {
+		created.Status.Used[name] = resource.MustParse("0")
+	}
+	_, err := ts.do(t, adminToken, wire.Request{Verb: wire.VerbUpdate, Resource: "resourcequotas", Subresource: "status",
+		Namespace: created.Namespace, Name: created.Name, Body: created})
+	require.NoError(t, err)
+}
+
+func (ts *testServer) getQuota(t testing.TB, name string) *api.ResourceQuota {
+	t.Helper()
+	resp, err := ts.do(t, adminToken, wire.Request{Verb: wire.VerbGet, Resource: "resourcequotas", Namespace: "default", Name: name})
+	require.NoError(t, err)
+	return resp.Object.(*api.ResourceQuota)
+}
+
 // sizedPod is nginxPod with requests and limits on its one container.
 func sizedPod(name, cpuReq, memReq, cpuLim, memLim string) *api.Pod {
 	p := nginxPod(name)
@@ -39,7 +63,7 @@ func (ts *testServer) createPod(t testing.TB, pod *api.Pod, dryRun bool) error {
 
 func TestQuotaRefusesThePodOneTooManyWithRequestedUsedLimited(t *testing.T) {
 	ts := newTestServer(t)
-	ts.create(t, quota("pod-count", map[string]string{"pods": "2"}))
+	ts.createQuota(t, quota("pod-count", map[string]string{"pods": "2"}))
 	require.NoError(t, ts.createPod(t, nginxPod("web-1"), false))
 	require.NoError(t, ts.createPod(t, nginxPod("web-2"), false), "the very next create sees the last write")
 
@@ -57,9 +81,24 @@ func TestQuotaRefusesThePodOneTooManyWithRequestedUsedLimited(t *testing.T) {
 	assert.NoError(t, err, "a quota caps only its own namespace")
 }
 
+func TestQuotaAdmissionChargesStatusUsedInTheSameRequest(t *testing.T) {
+	ts := newTestServer(t)
+	ts.createQuota(t, quota("compute-resources", map[string]string{"pods": "3", "requests.cpu": "1"}))
+	require.NoError(t, ts.createPod(t, sizedPod("web-1", "300m", "256Mi", "600m", "256Mi"), false))
+
+	used := ts.getQuota(t, "compute-resources").Status.Used
+	assert.Equal(t, "1", used.Pods().String())
+	q := used[api.ResourceRequestsCPU]
+	assert.Equal(t, "300m", q.String())
+	assert.True(t, traceContains(ts.trace, "charged to quota default/compute-resources: used pods=1,requests.cpu=300m of pods=3,requests.cpu=1"))
+
+	require.NoError(t, ts.createPod(t, sizedPod("dry", "100m", "64Mi", "100m", "64Mi"), true))
+	assert.Equal(t, "1", ts.getQuota(t, "compute-resources").Status.Used.Pods().String(), "a dry run charges nothing")
+}
+
 func TestQuotaNamesEveryExceededResourceSorted(t *testing.T) {
 	ts := newTestServer(t)
-	ts.create(t, quota("compute-resources", map[string]string{"pods": "2", "limits.cpu": "1", "requests.memory": "1Gi"}))
+	ts.createQuota(t, quota("compute-resources", map[string]string{"pods": "2", "limits.cpu": "1", "requests.memory": "1Gi"}))
 	require.NoError(t, ts.createPod(t, sizedPod("web-1", "300m", "256Mi", "600m", "256Mi"), false))
 
 	err := ts.createPod(t, sizedPod("web-2", "300m", "256Mi", "600m", "256Mi"), false)
@@ -75,7 +114,7 @@ func TestQuotaNamesEveryExceededResourceSorted(t *testing.T) {
 
 func TestQuotaOnComputeResourcesRequiresEveryContainerToSetThem(t *testing.T) {
 	ts := newTestServer(t)
-	ts.create(t, quota("compute-resources", map[string]string{"pods": "5", "limits.cpu": "2", "limits.memory": "2Gi"}))
+	ts.createQuota(t, quota("compute-resources", map[string]string{"pods": "5", "limits.cpu": "2", "limits.memory": "2Gi"}))
 
 	err := ts.createPod(t, nginxPod("bare"), false)
 	require.Error(t, err)
@@ -88,30 +127,79 @@ func TestQuotaOnComputeResourcesRequiresEveryContainerToSetThem(t *testing.T) {
 	require.NoError(t, ts.createPod(t, limitsOnly, false), "limits alone satisfy a limits-only quota")
 }
 
-func TestQuotaIgnoresFinishedPodsAndDryRunsCountNothing(t *testing.T) {
+// Admission reads status, not spec: until the resourcequota controller has filled in status.hard the
+// quota limits nothing, and a limit in status.hard without its status.used refuses creates.
+func TestQuotaAdmissionReadsStatusNotSpec(t *testing.T) {
 	ts := newTestServer(t)
-	ts.create(t, quota("one-pod", map[string]string{"count/pods": "1"}))
-	require.NoError(t, ts.createPod(t, nginxPod("dry"), true))
-	require.NoError(t, ts.createPod(t, nginxPod("dry"), true), "a dry run took no slot")
-	require.NoError(t, ts.createPod(t, nginxPod("job"), false))
-	err := ts.createPod(t, nginxPod("next"), false)
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "exceeded quota: one-pod, requested: count/pods=1, used: count/pods=1, limited: count/pods=1")
+	created := ts.create(t, quota("pod-count", map[string]string{"pods": "0"})).(*api.ResourceQuota)
+	require.NoError(t, ts.createPod(t, nginxPod("early"), false), "no status yet: nothing is enforced")
 
-	resp, err := ts.do(t, adminToken, wire.Request{Verb: wire.VerbGet, Resource: "pods", Namespace: "default", Name: "job"})
+	created.Status.Hard = created.Spec.Hard.DeepCopy()
+	_, err := ts.do(t, adminToken, wire.Request{Verb: wire.VerbUpdate, Resource: "resourcequotas", Subresource: "status",
+		Namespace: "default", Name: "pod-count", Body: created})
 	require.NoError(t, err)
-	done := api.DeepCopy(resp.Object.(*api.Pod))
-	done.Status.Phase = api.PodSucceeded
-	_, err = ts.do(t, adminToken, wire.Request{Verb: wire.VerbUpdate, Resource: "pods", Subresource: "status", Namespace: "default", Name: "job", Body: done})
-	require.NoError(t, err)
-	assert.NoError(t, ts.createPod(t, nginxPod("next"), false), "a Succeeded pod no longer counts")
+	err = ts.createPod(t, nginxPod("late"), false)
+	require.Error(t, err)
+	assert.Equal(t, `pods "late" is forbidden: status unknown for quota: pod-count, resources: pods`, err.Error())
 }
 
-func TestPodsCreatedBeforeTheQuotaCountAgainstIt(t *testing.T) {
+func TestQuotaCountsObjectsOfAnyKind(t *testing.T) {
 	ts := newTestServer(t)
-	require.NoError(t, ts.createPod(t, nginxPod("before"), false))
-	ts.create(t, quota("pod-count", map[string]string{"pods": "1"}))
-	err := ts.createPod(t, nginxPod("after"), false)
+	ts.createQuota(t, quota("objects", map[string]string{"count/deployments.apps": "1", "services": "0"}))
+	deployment := func(name string) *api.Deployment {
+		labels := map[string]string{"app": name}
+		return &api.Deployment{ObjectMeta: api.ObjectMeta{Name: name, Namespace: "default"},
+			Spec: api.DeploymentSpec{Selector: &api.LabelSelector{MatchLabels: labels},
+				Template: api.PodTemplateSpec{ObjectMeta: api.ObjectMeta{Labels: labels}, Spec: nginxPod("x").Spec}}}
+	}
+	ts.create(t, deployment("web"))
+	_, err := ts.do(t, adminToken, wire.Request{Verb: wire.VerbCreate, Resource: "deployments", Namespace: "default", Body: deployment("api")})
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "used: pods=1, limited: pods=1")
+	assert.Equal(t, `deployments.apps "api" is forbidden: exceeded quota: objects, requested: count/deployments.apps=1, used: count/deployments.apps=1, limited: count/deployments.apps=1`, err.Error())
+
+	_, err = ts.do(t, adminToken, wire.Request{Verb: wire.VerbCreate, Resource: "services", Namespace: "default", Body: &api.Service{
+		ObjectMeta: api.ObjectMeta{Name: "web", Namespace: "default"},
+		Spec:       api.ServiceSpec{Selector: map[string]string{"app": "web"}, Ports: []api.ServicePort{{Port: 80}}}}})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "exceeded quota: objects, requested: services=1, used: services=0, limited: services=0")
+	require.NoError(t, ts.createPod(t, nginxPod("web-1"), false), "pods are not limited by this quota")
+}
+
+// Many clients race for the last slots of a quota, in real time on goroutines: the compare-and-swap
+// on status.used lets exactly as many through as there are slots, never one more.
+func TestConcurrentCreatesNeverOvershootTheQuota(t *testing.T) {
+	ts := newTestServer(t)
+	const slots, clients = 5, 20
+	ts.createQuota(t, quota("pod-count", map[string]string{"pods": fmt.Sprint(slots)}))
+
+	var wg sync.WaitGroup
+	errs := make([]error, clients)
+	for i := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = ts.createPod(t, nginxPod(fmt.Sprintf("racer-%d", i)), false)
+		}()
+	}
+	wg.Wait()
+	admitted := 0
+	for _, err := range errs {
+		switch {
+		case err == nil:
+			admitted++
+		default:
+			assert.True(t, apierrors.IsForbidden(err) || apierrors.IsConflict(err), "refused by the quota, or out of retries: %v", err)
+		}
+	}
+	assert.LessOrEqual(t, admitted, slots, "never more pods than the quota allows")
+
+	// Whatever the race left free, serial creates fill exactly to the quota.
+	for i := 0; ts.createPod(t, nginxPod(fmt.Sprintf("late-%d", i)), false) == nil; i++ {
+		admitted++
+	}
+	resp, err := ts.do(t, adminToken, wire.Request{Verb: wire.VerbList, Resource: "pods", Namespace: "default"})
+	require.NoError(t, err)
+	assert.Len(t, resp.List.Items, slots, "pods stored")
+	assert.Equal(t, slots, admitted)
+	assert.Equal(t, fmt.Sprint(slots), ts.getQuota(t, "pod-count").Status.Used.Pods().String(), "status.used")
 }

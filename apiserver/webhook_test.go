@@ -2,7 +2,9 @@ package apiserver
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -14,22 +16,40 @@ import (
 	"kubesim/wire"
 )
 
-// fakeBackend answers webhook calls with a function per service.
-type fakeBackend map[string]func(AdmissionReview) (AdmissionResponse, error)
+// webhookServer is one fake webhook server: it answers a request, or fails, after some time.
+type webhookServer func(*api.AdmissionRequest) (*api.AdmissionResponse, time.Duration, error)
 
-func (b fakeBackend) Admit(_ context.Context, service string, r AdmissionReview) (AdmissionResponse, error) {
+// fakeBackend answers webhook calls with a server per service; the response's uid and the review's
+// kind are filled in, as a webhook framework does.
+type fakeBackend map[string]webhookServer
+
+func (b fakeBackend) Admit(_ context.Context, service, _ string, review *api.AdmissionReview) (*api.AdmissionReview, time.Duration, error) {
 	f, ok := b[service]
 	if !ok {
-		return AdmissionResponse{}, errors.New("dial tcp: connect: connection refused")
+		return nil, 0, errors.New("dial tcp: connect: connection refused")
 	}
-	return f(r)
+	resp, took, err := f(review.Request)
+	if resp != nil {
+		resp.UID = review.Request.UID
+	}
+	return &api.AdmissionReview{TypeMeta: review.TypeMeta, Response: resp}, took, err
 }
 
-func injector(took time.Duration) func(AdmissionReview) (AdmissionResponse, error) {
-	return func(r AdmissionReview) (AdmissionResponse, error) {
-		pod := r.Object.(*api.Pod)
-		pod.Spec.Containers = append(pod.Spec.Containers, api.Container{Name: "sidecar", Image: "example.com/sidecar:1.0"})
-		return AdmissionResponse{UID: r.UID, Allowed: true, Patched: pod, Patch: []string{"add container sidecar"}, Took: took}, nil
+// allow is a server that allows everything at once.
+func allow(*api.AdmissionRequest) (*api.AdmissionResponse, time.Duration, error) {
+	return &api.AdmissionResponse{Allowed: true}, 0, nil
+}
+
+// jsonPatch is a webhook's JSONPatch answer.
+func jsonPatch(ops ...map[string]any) *api.AdmissionResponse {
+	patch, _ := json.Marshal(ops)
+	return &api.AdmissionResponse{Allowed: true, Patch: patch, PatchType: api.Ptr(api.PatchTypeJSONPatch)}
+}
+
+func injector(took time.Duration) webhookServer {
+	return func(*api.AdmissionRequest) (*api.AdmissionResponse, time.Duration, error) {
+		return jsonPatch(map[string]any{"op": "add", "path": "/spec/containers/-",
+			"value": map[string]any{"name": "sidecar", "image": "example.com/sidecar:1.0"}}), took, nil
 	}
 }
 
@@ -74,12 +94,12 @@ func TestMutatingWebhookInjectsASidecarAndIsDefaulted(t *testing.T) {
 	require.Len(t, pod.Spec.Containers, 2)
 	assert.Equal(t, "sidecar", pod.Spec.Containers[1].Name)
 	assert.Equal(t, "IfNotPresent", string(pod.Spec.Containers[1].ImagePullPolicy), "the patched object is defaulted too")
-	assert.True(t, traceContains(ts.trace, `mutating webhook "sidecar-injector.example.com" after 20ms: allowed (add container sidecar)`))
+	assert.True(t, traceContains(ts.trace, `mutating webhook "sidecar-injector.example.com" after 20ms: allowed (JSONPatch add /spec/containers/-)`))
 }
 
 func TestHungWebhookWithFailPolicyFailsAfterTheTimeoutAndWritesNothing(t *testing.T) {
 	ts := newTestServer(t)
-	hung := func(r AdmissionReview) (AdmissionResponse, error) { return AdmissionResponse{Took: time.Hour}, nil }
+	hung := func(*api.AdmissionRequest) (*api.AdmissionResponse, time.Duration, error) { return nil, time.Hour, nil }
 	ts.SetWebhookBackend(fakeBackend{"default/sidecar-injector": hung})
 	ts.create(t, &api.MutatingWebhookConfiguration{ObjectMeta: api.ObjectMeta{Name: "sidecar-injector"},
 		Webhooks: []api.Webhook{podWebhook("sidecar-injector.example.com", "sidecar-injector", api.FailurePolicyFail)}})
@@ -114,11 +134,12 @@ func TestFailingWebhookWithIgnorePolicyIsSkipped(t *testing.T) {
 
 func TestValidatingWebhookDenialUsesKubernetesWording(t *testing.T) {
 	ts := newTestServer(t)
-	ts.SetWebhookBackend(fakeBackend{"default/policy": func(r AdmissionReview) (AdmissionResponse, error) {
-		if r.Object.GetObjectMeta().Labels["team"] != "" {
-			return AdmissionResponse{UID: r.UID, Allowed: true}, nil
+	ts.SetWebhookBackend(fakeBackend{"default/policy": func(r *api.AdmissionRequest) (*api.AdmissionResponse, time.Duration, error) {
+		var pod api.Pod
+		if err := json.Unmarshal(r.Object, &pod); err != nil || pod.Labels["team"] != "" {
+			return &api.AdmissionResponse{Allowed: err == nil}, 0, err
 		}
-		return AdmissionResponse{UID: r.UID, Code: 403, Message: `pods must carry a "team" label`}, nil
+		return &api.AdmissionResponse{Result: &api.AdmissionStatus{Code: 403, Message: `pods must carry a "team" label`}}, 0, nil
 	}})
 	hook := podWebhook("policy.example.com", "policy", api.FailurePolicyFail)
 	ts.create(t, &api.ValidatingWebhookConfiguration{ObjectMeta: api.ObjectMeta{Name: "policy"}, Webhooks: []api.Webhook{hook}})
@@ -135,10 +156,10 @@ func TestValidatingWebhookDenialUsesKubernetesWording(t *testing.T) {
 
 func TestWebhooksOnlySeeMatchingRequestsAndNeverTheirOwnConfiguration(t *testing.T) {
 	ts := newTestServer(t)
-	calls := 0
-	ts.SetWebhookBackend(fakeBackend{"default/count": func(r AdmissionReview) (AdmissionResponse, error) {
-		calls++
-		return AdmissionResponse{UID: r.UID, Allowed: true}, nil
+	var calls atomic.Int32
+	ts.SetWebhookBackend(fakeBackend{"default/count": func(r *api.AdmissionRequest) (*api.AdmissionResponse, time.Duration, error) {
+		calls.Add(1)
+		return allow(r)
 	}})
 	hook := podWebhook("count.example.com", "count", api.FailurePolicyFail)
 	hook.Rules[0].Resources = []string{"*"}
@@ -148,9 +169,9 @@ func TestWebhooksOnlySeeMatchingRequestsAndNeverTheirOwnConfiguration(t *testing
 
 	ts.create(t, &api.ValidatingWebhookConfiguration{ObjectMeta: api.ObjectMeta{Name: "other"},
 		Webhooks: []api.Webhook{podWebhook("other.example.com", "count", api.FailurePolicyIgnore)}})
-	assert.Equal(t, 0, calls, "webhook configurations are never sent to webhooks")
+	assert.Equal(t, int32(0), calls.Load(), "webhook configurations are never sent to webhooks")
 	require.NoError(t, ts.createPod(t, nginxPod("web"), false))
-	assert.Equal(t, 2, calls, "two matching webhooks, one call each")
+	assert.Equal(t, int32(2), calls.Load(), "two matching webhooks, one call each")
 }
 
 func TestWebhookConfigurationValidation(t *testing.T) {

@@ -21,8 +21,9 @@ func ExampleNewManager() {
 		fmt.Printf("%-27s informers: %d\n", comp.Name(), len(comp.Informers()))
 	}
 	// Output:
-	// kube-controller-manager     informers: 11
+	// kube-controller-manager     informers: 12
 	// node-ipam-controller        informers: 1
+	// resourcequota-controller    informers: 7
 	// deployment-controller       informers: 3
 	// replicaset-controller       informers: 2
 	// daemonset-controller        informers: 3

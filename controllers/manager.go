@@ -26,6 +26,7 @@ import (
 	"kubesim/controllers/nodelifecycle"
 	"kubesim/controllers/podgc"
 	"kubesim/controllers/replicaset"
+	"kubesim/controllers/resourcequota"
 	"kubesim/controllers/serviceaccount"
 	"kubesim/trace"
 )
@@ -99,6 +100,7 @@ func NewManagerWith(c *client.Client, clk clock.Clock, tr *trace.Recorder, name 
 	}
 	return &Manager{Elector: elector, Informers: f, Controllers: []client.Component{
 		ipam,
+		resourcequota.New(c, f, clk, tr),
 		deployment.New(c, f, clk, tr, events(deployment.Name)),
 		replicaset.New(c, f, clk, tr, events(replicaset.Name)),
 		daemonset.New(c, f, clk, tr, events(daemonset.Name)),

@@ -49,6 +49,8 @@ func (k *Kubectl) Describe(ctx context.Context, resource, namespace, name string
 		k.describeDeployment(ctx, w, o)
 	case *api.Node:
 		describeNode(w, o)
+	case *api.ResourceQuota:
+		describeQuota(w, o)
 	default:
 		describeMeta(w, o.GetObjectMeta())
 	}

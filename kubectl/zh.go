@@ -15,6 +15,7 @@ var ZH = trace.Catalog{
 	"kubectl apply -f: %v":                                "kubectl apply -f 失败：%v",
 	"kubectl auth can-i %s %s -n %s -> %s":                "kubectl auth can-i %s %s -n %s -> %s（询问授权）",
 	"kubectl %s %s":                                       "执行 kubectl %s %s",
+	"kubectl describe %s %s":                              "执行 kubectl describe %s %s（查看对象详情）",
 	"kubectl drain %s --ignore-daemonsets":                "执行 kubectl drain %s --ignore-daemonsets",
 	"kubectl rollout undo deployment/%s":                  "执行 kubectl rollout undo deployment/%s（回滚到上一个版本）",
 	"kubectl rollout undo deployment/%s --to-revision=%d": "执行 kubectl rollout undo deployment/%s --to-revision=%d（回滚到指定版本）",

@@ -21,6 +21,7 @@ import (
 	"kubesim/controllers/nodelifecycle"
 	"kubesim/controllers/podgc"
 	"kubesim/controllers/replicaset"
+	"kubesim/controllers/resourcequota"
 	"kubesim/controllers/serviceaccount"
 	"kubesim/kubectl"
 	"kubesim/kubelet"
@@ -39,7 +40,7 @@ func Catalog(scenario trace.Catalog) trace.Catalog {
 	return trace.Merge(
 		apiserver.ZH, client.ZH, leaderelection.ZH,
 		daemonset.ZH, deployment.ZH, garbagecollector.ZH, namespace.ZH, nodelifecycle.ZH, podgc.ZH,
-		replicaset.ZH, serviceaccount.ZH, nodeipam.ZH, endpointslice.ZH, endpoints.ZH,
+		replicaset.ZH, resourcequota.ZH, serviceaccount.ZH, nodeipam.ZH, endpointslice.ZH, endpoints.ZH,
 		scheduler.ZH, queue.ZH, plugins.ZH,
 		kubelet.ZH, fakeruntime.ZH, kubeproxy.ZH,
 		kubectl.ZH, zhSim, zhPause,

@@ -11,6 +11,7 @@ package sim
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -18,12 +19,12 @@ import (
 	"time"
 
 	"kubesim/api"
-	"kubesim/apiserver"
 )
 
-// WebhookHandler answers one AdmissionReview. It may change review.Object (a private copy) and
-// return it as Patched. UID is filled in for it.
-type WebhookHandler func(review apiserver.AdmissionReview) apiserver.AdmissionResponse
+// WebhookHandler answers one AdmissionReview request, as a webhook server's handler does: it reads
+// the object from the request's JSON and answers allowed or not, a mutating one with a JSONPatch.
+// The response's uid and the review's kind and apiVersion are filled in for it.
+type WebhookHandler func(req *api.AdmissionRequest) *api.AdmissionResponse
 
 // webhookLatency is how long a healthy simulated webhook takes to answer.
 const webhookLatency = 5 * time.Millisecond
@@ -60,7 +61,7 @@ func (c *Cluster) ServeWebhook(service string, h WebhookHandler) {
 }
 
 // Admit answers a call from the apiserver, as the service's fault (if any) allows.
-func (w *webhookServices) Admit(_ context.Context, service string, review apiserver.AdmissionReview) (apiserver.AdmissionResponse, error) {
+func (w *webhookServices) Admit(_ context.Context, service, _ string, review *api.AdmissionReview) (*api.AdmissionReview, time.Duration, error) {
 	w.mu.Lock()
 	h, served := w.handlers[service]
 	f := w.faults[service]
@@ -68,16 +69,15 @@ func (w *webhookServices) Admit(_ context.Context, service string, review apiser
 	ns, name, _ := strings.Cut(service, "/")
 	switch {
 	case !served:
-		return apiserver.AdmissionResponse{}, fmt.Errorf("service %q not found", name)
+		return nil, 0, fmt.Errorf("service %q not found", name)
 	case f.Hang:
-		return apiserver.AdmissionResponse{Took: forever}, nil
+		return nil, forever, nil
 	case f.Refuse:
-		return apiserver.AdmissionResponse{}, fmt.Errorf("dial tcp %s.%s.svc:443: connect: connection refused", name, ns)
+		return nil, 0, fmt.Errorf("dial tcp %s.%s.svc:443: connect: connection refused", name, ns)
 	}
-	resp := h(review)
-	resp.UID = review.UID
-	resp.Took = max(resp.Took, webhookLatency) + f.Slow
-	return resp, nil
+	resp := h(review.Request)
+	resp.UID = review.Request.UID
+	return &api.AdmissionReview{TypeMeta: review.TypeMeta, Response: resp}, webhookLatency + f.Slow, nil
 }
 
 // forever is how long a hung webhook takes: longer than any timeout (at most 30 s).
@@ -87,25 +87,32 @@ const forever = 24 * time.Hour
 var SidecarContainer = api.Container{Name: "sidecar", Image: "example.com/sidecar:1.0"}
 
 // SidecarInjector is a mutating webhook that adds SidecarContainer to every pod that does not have
-// it yet, as a service mesh's injector adds its proxy.
+// it yet, as a service mesh's injector adds its proxy: its answer is the JSONPatch
+// [{"op": "add", "path": "/spec/containers/-", "value": <the container>}].
 func SidecarInjector() WebhookHandler {
-	return func(r apiserver.AdmissionReview) apiserver.AdmissionResponse {
-		pod, ok := r.Object.(*api.Pod)
-		if !ok || slices.ContainsFunc(pod.Spec.Containers, func(c api.Container) bool { return c.Name == SidecarContainer.Name }) {
-			return apiserver.AdmissionResponse{Allowed: true}
+	return func(req *api.AdmissionRequest) *api.AdmissionResponse {
+		var pod api.Pod
+		if req.Kind.Kind != "Pod" || json.Unmarshal(req.Object, &pod) != nil ||
+			slices.ContainsFunc(pod.Spec.Containers, func(c api.Container) bool { return c.Name == SidecarContainer.Name }) {
+			return &api.AdmissionResponse{Allowed: true}
 		}
-		pod.Spec.Containers = append(pod.Spec.Containers, SidecarContainer)
-		return apiserver.AdmissionResponse{Allowed: true, Patched: pod,
-			Patch: []string{fmt.Sprintf("add container %s (%s)", SidecarContainer.Name, SidecarContainer.Image)}}
+		container, _ := json.Marshal(SidecarContainer)
+		patch, _ := json.Marshal([]map[string]any{{"op": "add", "path": "/spec/containers/-", "value": json.RawMessage(container)}})
+		return &api.AdmissionResponse{Allowed: true, Patch: patch, PatchType: api.Ptr(api.PatchTypeJSONPatch)}
 	}
 }
 
 // RequireLabel is a validating webhook that refuses, 403, any object without the label key.
 func RequireLabel(key string) WebhookHandler {
-	return func(r apiserver.AdmissionReview) apiserver.AdmissionResponse {
-		if _, ok := r.Object.GetObjectMeta().Labels[key]; ok {
-			return apiserver.AdmissionResponse{Allowed: true}
+	return func(req *api.AdmissionRequest) *api.AdmissionResponse {
+		var obj struct {
+			Metadata api.ObjectMeta `json:"metadata"`
 		}
-		return apiserver.AdmissionResponse{Code: 403, Message: fmt.Sprintf("missing required label %q", key)}
+		if json.Unmarshal(req.Object, &obj) == nil {
+			if _, ok := obj.Metadata.Labels[key]; ok {
+				return &api.AdmissionResponse{Allowed: true}
+			}
+		}
+		return &api.AdmissionResponse{Result: &api.AdmissionStatus{Code: 403, Message: fmt.Sprintf("missing required label %q", key)}}
 	}
 }

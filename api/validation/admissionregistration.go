@@ -17,6 +17,8 @@ var (
 	supportedSideEffects     = []api.SideEffectClass{api.SideEffectClassNone, api.SideEffectClassNoneOnDryRun}
 	supportedOperations      = []api.OperationType{api.OperationAll, api.OperationCreate, api.OperationUpdate, api.OperationDelete, api.OperationConnect}
 	supportedReviewVersions  = []string{"v1", "v1beta1"}
+	supportedMatchPolicies   = []api.MatchPolicyType{api.MatchPolicyExact, api.MatchPolicyEquivalent}
+	supportedReinvocations   = []api.ReinvocationPolicyType{api.ReinvocationNever, api.ReinvocationIfNeeded}
 )
 
 // ValidateWebhookConfiguration checks either kind of webhook configuration (any other object is
@@ -92,6 +94,15 @@ func validateWebhook(h *api.Webhook, path *field.Path) field.ErrorList {
 	}
 	if h.NamespaceSelector != nil {
 		errs = append(errs, ValidateLabelSelector(h.NamespaceSelector, path.Child("namespaceSelector"))...)
+	}
+	if h.ObjectSelector != nil {
+		errs = append(errs, ValidateLabelSelector(h.ObjectSelector, path.Child("objectSelector"))...)
+	}
+	if h.MatchPolicy != nil && !slices.Contains(supportedMatchPolicies, *h.MatchPolicy) {
+		errs = append(errs, field.NotSupported(path.Child("matchPolicy"), *h.MatchPolicy, supportedMatchPolicies))
+	}
+	if h.ReinvocationPolicy != nil && !slices.Contains(supportedReinvocations, *h.ReinvocationPolicy) {
+		errs = append(errs, field.NotSupported(path.Child("reinvocationPolicy"), *h.ReinvocationPolicy, supportedReinvocations))
 	}
 	return errs
 }
