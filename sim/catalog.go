@@ -26,6 +26,7 @@ import (
 	"kubesim/scheduler/plugins"
 	"kubesim/scheduler/queue"
 	"kubesim/sim/narrate"
+	"kubesim/store"
 	"kubesim/trace"
 )
 
@@ -36,7 +37,7 @@ import (
 // formats untranslated ("%s %s", "LIST %s").
 func Catalog(scenario trace.Catalog) trace.Catalog {
 	return trace.Merge(
-		apiserver.ZH, client.ZH, leaderelection.ZH,
+		apiserver.ZH, store.ZH, client.ZH, leaderelection.ZH,
 		daemonset.ZH, deployment.ZH, garbagecollector.ZH, namespace.ZH, nodelifecycle.ZH, podgc.ZH,
 		replicaset.ZH, serviceaccount.ZH,
 		scheduler.ZH, queue.ZH, plugins.ZH,

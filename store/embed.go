@@ -40,7 +40,8 @@ const maxSocketPath = 100
 // startEmbedded starts a single-member etcd in dataDir (a fresh temporary
 // directory if empty) and connects s to it in-process.
 func (s *Store) startEmbedded(ctx context.Context, dataDir string, lg *zap.Logger) error {
-	if dataDir == "" {
+	temporary := dataDir == ""
+	if temporary {
 		dir, err := os.MkdirTemp("", "kubesim-etcd-")
 		if err != nil {
 			return err
@@ -76,7 +77,7 @@ func (s *Store) startEmbedded(ctx context.Context, dataDir string, lg *zap.Logge
 	// etcd's default (1s) that is most of the start-up time.
 	cfg.TickMs = 10
 	cfg.ElectionMs = 100
-	cfg.UnsafeNoFsync = true // see "What it simplifies" in doc.go
+	cfg.UnsafeNoFsync = temporary // see "fsync" in doc.go
 	cfg.EnableGRPCGateway = false
 
 	e, err := embed.StartEtcd(cfg)
