@@ -7,6 +7,7 @@ package apiserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"strconv"
@@ -61,6 +62,15 @@ func storageError(err error, res *api.Resource, name string) error {
 		return apierrors.NewConflict(res.GroupResource(), name, apierrors.OptimisticLockErrorMsg)
 	case store.IsCompacted(err):
 		return apierrors.NewResourceExpired(err.Error())
+	case errors.Is(err, context.DeadlineExceeded):
+		// A read without a quorum waits (etcd's client retries it) until the request's deadline,
+		// where kube-apiserver's timeout filter answers 504.
+		return apierrors.NewTimeout("request did not complete within the allotted timeout")
+	}
+	if msg, ok := store.Timeout(err); ok {
+		// A write without a quorum fails after etcd's request timeout. k8s.io/apiserver's storage
+		// error translation has no case for it, so the client sees a 500 in etcd's words.
+		return apierrors.NewUntranslated(msg)
 	}
 	return apierrors.NewInternalError(err)
 }
@@ -98,7 +108,7 @@ func (s *Server) list(ctx context.Context, req *wire.Request, res *api.Resource)
 	switch req.ResourceVersion {
 	case "":
 		if want, err = s.store.CurrentRevision(ctx); err != nil {
-			return nil, apierrors.NewInternalError(err)
+			return nil, storageError(err, res, "")
 		}
 	case "0":
 	default:
