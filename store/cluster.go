@@ -116,6 +116,9 @@ func (s *Store) startCluster(ctx context.Context, n int, dataDir string, tr *tra
 			return err
 		}
 	}
+	if err := c.leadFromFirst(ctx); err != nil {
+		return err
+	}
 	if _, err := c.WaitForLeader(ctx); err != nil {
 		return err
 	}
@@ -125,6 +128,34 @@ func (s *Store) startCluster(ctx context.Context, n int, dataDir string, tr *tra
 	}
 	s.clientURLs = urls
 	return nil
+}
+
+// leadFromFirst hands the first leadership to etcd-0 if another member won
+// the bootstrap election (members start one after another, so the first
+// election is a race), as `etcdctl move-leader` would: every cluster then
+// starts from the same state.
+func (c *Cluster) leadFromFirst(ctx context.Context) error {
+	for {
+		l, ok := c.leader()
+		if ok && l.Name == c.members[0].Name {
+			return nil
+		}
+		if ok {
+			from, _ := c.member(l.Name)
+			from.mu.Lock()
+			e, lead := from.etcd, uint64(from.id)
+			from.mu.Unlock()
+			c.members[0].mu.Lock()
+			to := uint64(c.members[0].id)
+			c.members[0].mu.Unlock()
+			if err := e.Server.MoveLeader(ctx, lead, to); err != nil {
+				return fmt.Errorf("move the leadership to %s: %w", c.members[0].Name, err)
+			}
+		}
+		if err := sleepCtx(ctx, pollEvery); err != nil {
+			return err
+		}
+	}
 }
 
 // Members returns the members, etcd-0 first.
