@@ -53,6 +53,7 @@ type Cluster struct {
 	lg             *zap.Logger
 	trace          *trace.Recorder // nil: untraced
 	links          linkState
+	client         *clientv3.Client // the store's, told which members run
 
 	// mu guards told: the leader and term the trace was last told, so each
 	// election is told once.
@@ -127,7 +128,28 @@ func (s *Store) startCluster(ctx context.Context, n int, dataDir string, tr *tra
 		return fmt.Errorf("connect to the etcd cluster: %w", err)
 	}
 	s.clientURLs = urls
+	c.client = s.client
 	return nil
+}
+
+// syncEndpoints points the store's client at the running members, but
+// stopping.
+// kubesim's client so forgets a stopped member at once, where
+// kube-apiserver's finds out when a request to it fails: the story of a
+// stopped member is the same every run.
+func (c *Cluster) syncEndpoints(stopping *Member) {
+	if c.client == nil {
+		return
+	}
+	var urls []string
+	for _, m := range c.members {
+		if m.Running() && m != stopping {
+			urls = append(urls, m.ClientURL())
+		}
+	}
+	if len(urls) > 0 {
+		c.client.SetEndpoints(urls...)
+	}
 }
 
 // leadFromFirst hands the first leadership to etcd-0 if another member won
@@ -220,6 +242,7 @@ func (c *Cluster) Stop(name string) error {
 	if err != nil {
 		return err
 	}
+	c.syncEndpoints(m)
 	if err := m.stop(); err != nil {
 		return err
 	}
@@ -238,6 +261,7 @@ func (c *Cluster) Start(ctx context.Context, name string) error {
 	if err := m.start(c.initialCluster, "existing", c.lg); err != nil {
 		return err
 	}
+	c.syncEndpoints(nil)
 	c.record("start", name, "member %s started again: %d of %d members run, a quorum is %d", name, c.running(), len(c.members), c.Quorum())
 	return nil
 }
@@ -355,9 +379,9 @@ func (c *Cluster) WaitLeaderless(ctx context.Context) error {
 	}
 }
 
-// WaitCaughtUp waits until a member has applied every entry the leader
-// had committed when the wait began, telling the trace that it was behind
-// if it was.
+// WaitCaughtUp waits until a member that was away (stopped or cut off) has
+// applied every entry the leader had when the wait began, telling the trace
+// that it was behind and when it has caught up.
 func (c *Cluster) WaitCaughtUp(ctx context.Context, name string) error {
 	m, err := c.member(name)
 	if err != nil {
@@ -367,9 +391,9 @@ func (c *Cluster) WaitCaughtUp(ctx context.Context, name string) error {
 	if err != nil {
 		return err
 	}
-	if st := m.status(c.name); st.Applied < l.Applied {
-		c.record("behind", name, "member %s is behind the leader %s: the leader sends it the entries it missed", name, l.Name)
-	}
+	// A member that was away is behind: at least the new term's first
+	// entry was committed without it.
+	c.record("behind", name, "member %s is behind the leader %s: the leader sends it the entries it missed", name, l.Name)
 	for m.status(c.name).Applied < l.Applied {
 		if err := sleepCtx(ctx, pollEvery); err != nil {
 			return fmt.Errorf("%s did not catch up: %w", name, err)

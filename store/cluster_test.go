@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"errors"
+	"os"
 	"testing"
 	"time"
 
@@ -16,7 +17,7 @@ import (
 // words; one member back, and writes succeed again.
 func TestClusterQuorumLostAndRegained(t *testing.T) {
 	ctx := context.Background()
-	s := openStore(t, store.Config{Members: 3})
+	s := openStore(t, store.Config{Members: 3, Logger: os.Stderr})
 	c := s.Cluster()
 	_, err := s.Create(ctx, "/a", []byte("1"))
 	require.NoError(t, err)
@@ -33,7 +34,7 @@ func TestClusterQuorumLostAndRegained(t *testing.T) {
 	require.NoError(t, c.WaitLeaderless(wctx))
 	// etcd's request timeout is 5.2s here; the deadline only bounds a write that etcd's client
 	// leaves waiting (seen intermittently, not yet understood).
-	cctx, ccancel := context.WithTimeout(ctx, 8*time.Second)
+	cctx, ccancel := context.WithTimeout(ctx, 20*time.Second)
 	_, err = s.Create(cctx, "/c", []byte("1"))
 	ccancel()
 	_, timedOut := store.Timeout(err)
