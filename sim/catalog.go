@@ -43,7 +43,7 @@ func Catalog(scenario trace.Catalog) trace.Catalog {
 		scheduler.ZH, queue.ZH, plugins.ZH,
 		kubelet.ZH, fakeruntime.ZH,
 		scenario,
-		zhScenarios, zhSigns,
+		zhScenarios, zhSigns, zhEtcd,
 		kubectl.ZH, zhSim,
 	)
 }
