@@ -70,3 +70,21 @@ func TestSnapshotSaveAndRestore(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "{}", string(kv.Value))
 }
+
+// The default member (in-process) saves a snapshot too, and a restore into its data directory
+// reopens with the same keys.
+func TestSnapshotOfTheDefaultMember(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t, store.Config{})
+	_, err := s.Create(ctx, "/registry/namespaces/shop", []byte("{}"))
+	require.NoError(t, err)
+	file := t.TempDir() + "/snap.db"
+	rev, err := s.SaveSnapshot(ctx, file)
+	require.NoError(t, err)
+	require.Positive(t, rev)
+	dir := t.TempDir() + "/restored"
+	require.NoError(t, store.RestoreSnapshot(file, dir, nil))
+	r := openStore(t, store.Config{DataDir: dir})
+	_, err = r.Get(ctx, "/registry/namespaces/shop")
+	require.NoError(t, err)
+}

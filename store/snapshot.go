@@ -22,8 +22,10 @@ import (
 	"os"
 	"path/filepath"
 
+	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/etcdutl/v3/snapshot"
 	"go.etcd.io/etcd/server/v3/embed"
+	"go.uber.org/zap"
 )
 
 // SaveSnapshot writes a snapshot of the whole keyspace to path, as
@@ -34,7 +36,16 @@ func (s *Store) SaveSnapshot(ctx context.Context, path string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	rc, err := s.client.Snapshot(ctx)
+	client := s.client
+	if s.etcd != nil {
+		// etcd's in-process client cannot carry the snapshot stream; etcdctl
+		// would dial the member's socket, and so does this.
+		if client, err = clientv3.New(clientv3.Config{Endpoints: s.clientURLs, DialTimeout: dialTimeout, Logger: zap.NewNop()}); err != nil {
+			return 0, fmt.Errorf("snapshot: %w", err)
+		}
+		defer client.Close()
+	}
+	rc, err := client.Snapshot(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("snapshot: %w", err)
 	}

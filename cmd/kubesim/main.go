@@ -58,6 +58,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return bench(ctx, args[1:], stdout, stderr)
 	case "explain":
 		return explain(ctx, args[1:], stdout, stderr)
+	case "snapshot":
+		return snapshot(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
