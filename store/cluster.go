@@ -95,8 +95,7 @@ func (s *Store) startCluster(ctx context.Context, n int, dataDir string, tr *tra
 	var peers []string
 	for i := range n {
 		dir, client, peer := memberDirs(dataDir, sockets, i)
-		m := &Member{Name: fmt.Sprintf("etcd-%d", i), dir: dir, clientSocket: client, peerSocket: peer,
-			electionMs: baseElectionMs << i, fsync: fsync}
+		m := &Member{Name: fmt.Sprintf("etcd-%d", i), dir: dir, clientSocket: client, peerSocket: peer, fsync: fsync}
 		if m.link, err = newPeerLink(c, m); err != nil {
 			return err
 		}
@@ -116,9 +115,6 @@ func (s *Store) startCluster(ctx context.Context, n int, dataDir string, tr *tra
 		if err := m.ready(ctx); err != nil {
 			return err
 		}
-	}
-	if err := c.leadFromFirst(ctx); err != nil {
-		return err
 	}
 	if _, err := c.WaitForLeader(ctx); err != nil {
 		return err
@@ -149,34 +145,6 @@ func (c *Cluster) syncEndpoints(stopping *Member) {
 	}
 	if len(urls) > 0 {
 		c.client.SetEndpoints(urls...)
-	}
-}
-
-// leadFromFirst hands the first leadership to etcd-0 if another member won
-// the bootstrap election (members start one after another, so the first
-// election is a race), as `etcdctl move-leader` would: every cluster then
-// starts from the same state.
-func (c *Cluster) leadFromFirst(ctx context.Context) error {
-	for {
-		l, ok := c.leader()
-		if ok && l.Name == c.members[0].Name {
-			return nil
-		}
-		if ok {
-			from, _ := c.member(l.Name)
-			from.mu.Lock()
-			e, lead := from.etcd, uint64(from.id)
-			from.mu.Unlock()
-			c.members[0].mu.Lock()
-			to := uint64(c.members[0].id)
-			c.members[0].mu.Unlock()
-			if err := e.Server.MoveLeader(ctx, lead, to); err != nil {
-				return fmt.Errorf("move the leadership to %s: %w", c.members[0].Name, err)
-			}
-		}
-		if err := sleepCtx(ctx, pollEvery); err != nil {
-			return err
-		}
 	}
 }
 
@@ -314,12 +282,21 @@ func (c *Cluster) Status() []MemberStatus {
 }
 
 // leader returns the member a quorum of running members follows, if any.
+// Members cut off from their peers do not count, nor can they lead: a
+// leader that has just been cut off is still followed until its followers'
+// election timeouts run out.
 func (c *Cluster) leader() (MemberStatus, bool) {
 	votes := map[string]int{}
-	var byName = map[string]MemberStatus{}
+	byName := map[string]MemberStatus{}
+	c.links.mu.Lock()
+	cut := map[string]bool{}
+	for m, isCut := range c.links.cut {
+		cut[m.Name] = isCut
+	}
+	c.links.mu.Unlock()
 	for _, st := range c.Status() {
 		byName[st.Name] = st
-		if st.Running && st.Leader != "" {
+		if st.Running && st.Leader != "" && !cut[st.Name] && !cut[st.Leader] {
 			votes[st.Leader]++
 		}
 	}
@@ -331,29 +308,82 @@ func (c *Cluster) leader() (MemberStatus, bool) {
 	return MemberStatus{}, false
 }
 
-// WaitForLeader waits until a quorum of members follows one leader, and
-// tells the trace who leads at which term when that changed since it last
-// told. It fails when ctx ends first, as it will without a quorum.
+// WaitForLeader waits until a quorum of members follows one leader, the
+// lowest-numbered member that can lead, and tells the trace when the leader
+// changed since it last told. It fails when ctx ends first, as it will
+// without a quorum.
+//
+// Raft's elections are races: each member waits a random part of its
+// election timeout before it campaigns. So that a story reads the same every
+// run, kubesim hands the leadership of a new term to the lowest-numbered
+// member that runs and reaches its peers, as `etcdctl move-leader` would,
+// before it tells the trace who leads; and the trace names the leader, not
+// the term's number, which a handover moves on by one.
 func (c *Cluster) WaitForLeader(ctx context.Context) (MemberStatus, error) {
 	for {
 		if l, ok := c.leader(); ok {
-			c.mu.Lock()
-			before := c.told
-			c.told = l
-			c.mu.Unlock()
-			switch {
-			case before.Name == "":
-				c.record("leader", l.Name, "%s is the leader at term %d", l.Name, l.Term)
-			case before.Name != l.Name || before.Term != l.Term:
-				c.record("election", l.Name, "election: %s is the leader at term %d (it was %s at term %d)", l.Name, l.Term, before.Name, before.Term)
+			first := c.firstCandidate()
+			if first == nil || first.Name == l.Name {
+				c.tell(l)
+				return l, nil
 			}
-			return l, nil
+			if err := c.handOver(ctx, l.Name, first); err != nil {
+				return MemberStatus{}, err
+			}
 		}
 		if err := sleepCtx(ctx, pollEvery); err != nil {
 			return MemberStatus{}, fmt.Errorf("no etcd leader: %d of %d members run, a quorum is %d: %w",
 				c.running(), len(c.members), c.Quorum(), err)
 		}
 	}
+}
+
+// tell records a leader the trace has not been told yet.
+func (c *Cluster) tell(l MemberStatus) {
+	c.mu.Lock()
+	before := c.told
+	c.told = l
+	c.mu.Unlock()
+	switch {
+	case before.Name == "":
+		c.record("leader", l.Name, "%s is the leader", l.Name)
+	case before.Term != l.Term:
+		c.record("election", l.Name, "election: %s is the leader of a new term (%s led the last)", l.Name, before.Name)
+	}
+}
+
+// firstCandidate is the lowest-numbered member that runs and reaches its
+// peers.
+func (c *Cluster) firstCandidate() *Member {
+	c.links.mu.Lock()
+	defer c.links.mu.Unlock()
+	for _, m := range c.members {
+		if m.Running() && !c.links.cut[m] {
+			return m
+		}
+	}
+	return nil
+}
+
+// handOver asks the leader to transfer its leadership to m.
+func (c *Cluster) handOver(ctx context.Context, leader string, to *Member) error {
+	from, err := c.member(leader)
+	if err != nil {
+		return err
+	}
+	from.mu.Lock()
+	e, lead := from.etcd, uint64(from.id)
+	from.mu.Unlock()
+	to.mu.Lock()
+	target := uint64(to.id)
+	to.mu.Unlock()
+	if e == nil {
+		return nil // it stopped meanwhile: the next look finds the next leader
+	}
+	if err := e.Server.MoveLeader(ctx, lead, target); err != nil && ctx.Err() != nil {
+		return fmt.Errorf("hand the leadership to %s: %w", to.Name, err)
+	}
+	return nil
 }
 
 // WaitLeaderless waits until no running member follows a leader any more,
@@ -367,7 +397,7 @@ func (c *Cluster) WaitLeaderless(ctx context.Context) error {
 		}
 		if !led {
 			c.mu.Lock()
-			c.told = MemberStatus{Name: "", Term: c.told.Term}
+			c.told.Term = 0 // the next leader leads a new term
 			c.mu.Unlock()
 			c.record("no-leader", "", "no leader: %d of %d members run and a quorum is %d, so no one can win an election; writes wait",
 				c.running(), len(c.members), c.Quorum())

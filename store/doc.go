@@ -76,8 +76,9 @@
 //     them; only their peer links are loopback TCP, on ports the kernel picks.
 //   - Ticks are 10ms and the election timeout 100ms (etcd's defaults are
 //     100ms and 1s), so a fresh member elects itself in a few milliseconds;
-//     a cluster's members get staggered timeouts so that every election has
-//     one outcome (member.go).
+//     a cluster hands each new term's leadership to its lowest-numbered
+//     member that can lead, so that every election has one outcome
+//     (Cluster.WaitForLeader).
 //   - A cluster's peer ports are chosen anew by each process, so a cluster
 //     kept in a DataDir reopens only in the process that made it; a restored
 //     snapshot is a one-member cluster.

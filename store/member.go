@@ -9,11 +9,7 @@
 //	(*Member).status           its view of Raft: leader, term, indexes
 //
 // Members are named etcd-0, etcd-1, ... as kubeadm names them after their
-// machines. Each member's election timeout is twice the one before it
-// (etcd-0 100ms, etcd-1 200ms, ...), so the first member to notice a lost
-// leader is always the lowest-numbered one alive, and it wins: kubesim's
-// elections have one outcome. Real etcd gives every member the same timeout
-// and randomizes it in [timeout, 2 x timeout), so any member may win.
+// machines.
 
 package store
 
@@ -29,11 +25,11 @@ import (
 	"go.uber.org/zap"
 )
 
-// tickMs is etcd's heartbeat interval in the embedded cluster (etcd's
-// default is 100ms); baseElectionMs is etcd-0's election timeout.
+// tickMs is etcd's heartbeat interval in the embedded cluster and
+// electionMs its election timeout (etcd's defaults are 100ms and 1s).
 const (
-	tickMs         = 10
-	baseElectionMs = 100
+	tickMs     = 10
+	electionMs = 100
 )
 
 // Member is one etcd member of a Cluster.
@@ -44,7 +40,6 @@ type Member struct {
 	clientSocket string // where clients (the store, etcdctl) connect
 	peerSocket   string // where the member listens for its peers
 	link         *peerLink
-	electionMs   uint
 	fsync        bool
 
 	// mu guards etcd and id; etcd is nil while the member is stopped.
@@ -79,7 +74,7 @@ func (m *Member) config(initialCluster, state string, lg *zap.Logger) *embed.Con
 	cfg.InitialClusterToken = "kubesim"
 	cfg.ClusterState = state
 	cfg.TickMs = tickMs
-	cfg.ElectionMs = m.electionMs
+	cfg.ElectionMs = electionMs
 	// A member that can lose its disk contents must not claim them durable;
 	// a temporary cluster has nothing to keep (doc.go, "fsync").
 	cfg.UnsafeNoFsync = !m.fsync
