@@ -8,6 +8,16 @@ var zhEtcd = trace.Catalog{
 	// faults_etcd.go
 	"etcdctl snapshot save: the whole keyspace at revision %d, in one file": "etcdctl snapshot save：整个键空间（revision %d）存进一个文件",
 
+	"etcdutl snapshot restore: a new etcd, a new cluster, whose data is the snapshot's": "etcdutl snapshot restore：一个新的 etcd、一个新的集群，数据就是快照里的",
+
+	// etcd-snapshot
+	"%d. kubectl apply: the namespace shop and a Deployment web in it":                                "%d. kubectl apply：命名空间 shop 以及其中的 Deployment web",
+	"%d. etcdctl snapshot save: the whole keyspace in one file":                                       "%d. etcdctl snapshot save：整个键空间存进一个文件",
+	"%d. kubectl delete namespace shop, by mistake":                                                   "%d. 误操作：kubectl delete namespace shop",
+	"%s etcd holds none of the %d keys of namespace shop":                                             "%s etcd 里命名空间 shop 的 %d 个键一个都不剩了",
+	"%d. etcdutl snapshot restore into a new data directory, and a new etcd started from it":          "%d. etcdutl snapshot restore 恢复到一个新的数据目录，并从它启动一个新的 etcd",
+	"%s the restored etcd holds namespace shop and all its %d keys, byte for byte as at the snapshot": "%s 恢复出的 etcd 里有命名空间 shop 及其全部 %d 个键，与快照时逐字节相同",
+
 	// etcd-quorum, etcd-quorum-5
 	"%d. A %d-member etcd under the control plane: kubectl apply -f nginx-deployment.yaml": "%d. 控制平面下是 %d 个成员的 etcd：kubectl apply -f nginx-deployment.yaml",
 	"%s etcd-0 leads": "%s etcd-0 是 leader",
