@@ -47,11 +47,11 @@ type Config struct {
 	// Scheduler starts kube-scheduler with the default profile.
 	Scheduler bool
 
-	DataDir string // etcd data dir; "" = a temporary one
+	DataDir       string   // etcd data dir; "" = a temporary one
+	EtcdEndpoints []string // use an external etcd instead of the embedded one
 	// EtcdMembers runs etcd as a cluster of 1, 3 or 5 members that faults can stop, cut off and
 	// slow (faults_etcd.go); 0 is one member reached in-process, the fastest.
-	EtcdMembers   int
-	EtcdEndpoints []string // use an external etcd instead of the embedded one
+	EtcdMembers int
 
 	// KeepTrace keeps every trace event in memory (tests, golden files). Long real-time runs leave it
 	// off and stream the trace to subscribers instead.
