@@ -5,7 +5,7 @@
 //	Cluster                          the members and the links between them
 //	(*Store).startCluster            start a cluster and connect to all of it
 //	(*Cluster).Stop, Start           a member's process dies and comes back
-//	(*Cluster).Partition, Mend       a member is cut off from its peers, and reconnected
+//	(*Cluster).Partition             a member is cut off from its peers, and reconnected
 //	(*Cluster).Slow                  a member's disk turns slow
 //	(*Cluster).Status, Quorum        every member's view of Raft, and the majority needed
 //	(*Cluster).WaitForLeader         wait for an election and tell the trace its outcome
