@@ -7,6 +7,7 @@ package apiserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"strconv"
@@ -61,6 +62,16 @@ func storageError(err error, res *api.Resource, name string) error {
 		return apierrors.NewConflict(res.GroupResource(), name, apierrors.OptimisticLockErrorMsg)
 	case store.IsCompacted(err):
 		return apierrors.NewResourceExpired(err.Error())
+	case errors.Is(err, context.DeadlineExceeded):
+		// Without a quorum etcd's client retries a request until its deadline, where kube-apiserver
+		// answers 504 (handlers/finisher).
+		return apierrors.NewTimeout("request did not complete within requested timeout - " + context.DeadlineExceeded.Error())
+	}
+	if msg, ok := store.Timeout(err); ok {
+		// A write that a leader accepted but no quorum committed fails after etcd's request timeout.
+		// k8s.io/apiserver's storage error translation has no case for it, so the client sees a 500
+		// in etcd's words.
+		return apierrors.NewUntranslated(msg)
 	}
 	return apierrors.NewInternalError(err)
 }
@@ -98,7 +109,7 @@ func (s *Server) list(ctx context.Context, req *wire.Request, res *api.Resource)
 	switch req.ResourceVersion {
 	case "":
 		if want, err = s.store.CurrentRevision(ctx); err != nil {
-			return nil, apierrors.NewInternalError(err)
+			return nil, storageError(err, res, "")
 		}
 	case "0":
 	default:
@@ -323,6 +334,11 @@ func (s *Server) validate(ctx context.Context, req *wire.Request, res *api.Resou
 	return nil
 }
 
+// writeTimeout bounds a write's wait for etcd, as kube-apiserver's create, update and delete handlers
+// bound theirs (34s unless the request says ?timeout=): without an etcd quorum, etcd's client retries
+// a write until this deadline.
+const writeTimeout = 34 * time.Second
+
 // persist writes obj to etcd: a create when modRev is 0, else a compare-and-swap on modRev. On success
 // obj carries its new resourceVersion.
 func (s *Server) persist(ctx context.Context, req *wire.Request, res *api.Resource, user User, obj api.Object, modRev int64) error {
@@ -334,6 +350,8 @@ func (s *Server) persist(ctx context.Context, req *wire.Request, res *api.Resour
 	key := etcdKey(res, m.Namespace, m.Name)
 	pending := s.cache.expectWrite(key, val, api.DeepCopy(obj)) // the caller keeps obj; the cache gets its own copy
 	start := s.clock.Now()
+	ctx, cancel := context.WithTimeout(ctx, writeTimeout)
+	defer cancel()
 	var rev int64
 	if modRev == 0 {
 		rev, err = s.store.Create(ctx, key, val)
@@ -579,6 +597,8 @@ func (s *Server) remove(ctx context.Context, req *wire.Request, res *api.Resourc
 	m := old.GetObjectMeta()
 	modRev, _ := strconv.ParseInt(m.ResourceVersion, 10, 64)
 	key := etcdKey(res, m.Namespace, m.Name)
+	ctx, cancel := context.WithTimeout(ctx, writeTimeout)
+	defer cancel()
 	_, rev, err := s.store.Delete(ctx, key, modRev)
 	if err != nil {
 		return nil, storageError(err, res, m.Name)

@@ -22,6 +22,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
@@ -129,19 +130,38 @@ func (c *watchCache) start(ctx context.Context, st *store.Store) error {
 	c.mu.Unlock()
 
 	w := st.Watch(ctx, "/registry/", rev+1)
-	go c.follow(ctx, w)
+	go c.follow(ctx, st, w)
 	return nil
 }
 
-func (c *watchCache) follow(ctx context.Context, w *store.Watch) {
-	defer w.Stop()
-	for batch := range w.Events() {
-		c.mu.Lock()
-		for _, ev := range batch {
-			c.applyLocked(ev)
+// rewatchDelay is how long the cache waits before it watches etcd again after etcd ended its watch.
+const rewatchDelay = 100 * time.Millisecond
+
+func (c *watchCache) follow(ctx context.Context, st *store.Store, w *store.Watch) {
+	for {
+		for batch := range w.Events() {
+			c.mu.Lock()
+			for _, ev := range batch {
+				c.applyLocked(ev)
+			}
+			c.cond.Broadcast()
+			c.mu.Unlock()
 		}
-		c.cond.Broadcast()
+		w.Stop()
+		if w.Err() == nil || store.IsCompacted(w.Err()) || ctx.Err() != nil {
+			break
+		}
+		// etcd ended the watch, as it does when its member loses the leader: like kube-apiserver's
+		// cacher, keep serving what the cache holds and watch again from the next revision. The
+		// wait is on the wall clock, as etcd's elections are.
+		select {
+		case <-ctx.Done():
+		case <-time.After(rewatchDelay):
+		}
+		c.mu.Lock()
+		next := c.rev + 1
 		c.mu.Unlock()
+		w = st.Watch(ctx, "/registry/", next)
 	}
 	c.mu.Lock()
 	c.err = w.Err()

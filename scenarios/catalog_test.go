@@ -4,6 +4,7 @@ import (
 	"context"
 	"regexp"
 	"sort"
+	"sync"
 	"testing"
 	"unicode"
 
@@ -21,22 +22,32 @@ import (
 // the formats of the lines the text narrator shows, and look each up in the catalogue Play narrates
 // with. Events and API error text are exempt: they stay in English, as a real cluster prints them.
 func TestEveryNarratedFormatHasChinese(t *testing.T) {
+	var mu sync.Mutex                // guards missing
 	missing := map[string][]string{} // format -> scenarios
-	for _, sc := range scenarios.All() {
-		cat := sim.Catalog(sc.ZH)
-		for _, e := range playCollecting(t, sc) {
-			if !shownInChinese(e, sc.Verbose) {
-				continue
-			}
-			format, _ := e.Format()
-			if wordless(format) {
-				continue
-			}
-			if tr, ok := cat[format]; !ok || !hasChinese(tr) {
-				missing[format] = append(missing[format], sc.Name+" ("+e.Component+")")
-			}
+	t.Run("play", func(t *testing.T) {
+		for _, sc := range scenarios.All() {
+			t.Run(sc.Name, func(t *testing.T) {
+				if sc.Cluster.EtcdMembers > 1 {
+					t.Parallel() // its etcd waits on the wall clock: let those waits overlap
+				}
+				cat := sim.Catalog(sc.ZH)
+				for _, e := range playCollecting(t, sc) {
+					if !shownInChinese(e, sc.Verbose) {
+						continue
+					}
+					format, _ := e.Format()
+					if wordless(format) {
+						continue
+					}
+					if tr, ok := cat[format]; !ok || !hasChinese(tr) {
+						mu.Lock()
+						missing[format] = append(missing[format], sc.Name+" ("+e.Component+")")
+						mu.Unlock()
+					}
+				}
+			})
 		}
-	}
+	})
 	formats := make([]string, 0, len(missing))
 	for f := range missing {
 		formats = append(formats, f)

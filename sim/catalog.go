@@ -30,6 +30,7 @@ import (
 	"kubesim/scheduler"
 	"kubesim/scheduler/plugins"
 	"kubesim/scheduler/queue"
+	"kubesim/store"
 	"kubesim/trace"
 )
 
@@ -38,12 +39,12 @@ import (
 // headings and signs); a later catalogue wins where two translate the same format.
 func Catalog(scenario trace.Catalog) trace.Catalog {
 	return trace.Merge(
-		apiserver.ZH, client.ZH, leaderelection.ZH,
+		apiserver.ZH, store.ZH, client.ZH, leaderelection.ZH,
 		daemonset.ZH, deployment.ZH, garbagecollector.ZH, namespace.ZH, nodelifecycle.ZH, podgc.ZH,
 		replicaset.ZH, resourcequota.ZH, serviceaccount.ZH, nodeipam.ZH, endpointslice.ZH, endpoints.ZH,
 		scheduler.ZH, queue.ZH, plugins.ZH,
 		kubelet.ZH, fakeruntime.ZH, kubeproxy.ZH,
-		kubectl.ZH, zhSim, zhPause,
+		kubectl.ZH, zhSim, zhPause, zhEtcd,
 		scenario,
 	)
 }

@@ -68,6 +68,9 @@ type Config struct {
 
 	DataDir       string   // etcd data dir; "" = a temporary one
 	EtcdEndpoints []string // use an external etcd instead of the embedded one
+	// EtcdMembers runs etcd as a cluster of 1, 3 or 5 members that faults can stop, cut off and
+	// slow (faults_etcd.go); 0 is one member reached in-process, the fastest.
+	EtcdMembers int
 
 	// KeepTrace keeps every trace event in memory (tests, golden files). Long real-time runs leave it
 	// off and stream the trace to subscribers instead.
@@ -158,7 +161,8 @@ func New(ctx context.Context, cfg Config) (*Cluster, error) {
 	c.Trace.Record(trace.Event{Component: "scenario", Action: "boot"}.Msgf("The cluster starts: %s", cfg.describe()))
 
 	// etcd: the cluster's only state. Every other component reaches it through the apiserver.
-	st, err := store.Open(ctx, store.Config{DataDir: cfg.DataDir, Endpoints: cfg.EtcdEndpoints, Clock: c.Clock})
+	st, err := store.Open(ctx, store.Config{DataDir: cfg.DataDir, Endpoints: cfg.EtcdEndpoints, Clock: c.Clock,
+		Members: cfg.EtcdMembers, Trace: c.Trace})
 	if err != nil {
 		cancel()
 		return nil, fmt.Errorf("starting etcd: %w", err)

@@ -19,6 +19,9 @@
 //	                               fail (kubelet-cert-expired, the clock-skew variant)
 //	WebhookFault (faults_webhook.go)  an admission webhook hangs, refuses connections or is slow
 //	                               (webhook-timeout)
+//	StopEtcdMember, PartitionEtcdMember, SlowEtcdMember, SnapshotEtcd, RestoreEtcdSnapshot
+//	  (faults_etcd.go)             an etcd member dies, is cut off or slows; a snapshot is saved and
+//	                               restored (etcd-quorum, etcd-leader-loss, etcd-snapshot)
 package sim
 
 import (

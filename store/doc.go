@@ -57,15 +57,35 @@
 //
 // # What it simplifies
 //
-//   - One embedded member, listening only on unix sockets in its data
+//  6. Config.Members runs a real cluster of 1, 3 or 5 members (cluster.go)
+//     whose members can be stopped, started, cut off and slowed, and which
+//     tells the trace its elections; SaveSnapshot and RestoreSnapshot are
+//     etcd's own backup and restore (snapshot.go).
+//
+// # fsync
+//
+// etcd fsyncs its write-ahead log before it acknowledges a write: that is
+// what makes an acknowledged write survive a crash. A member whose data must
+// survive (a DataDir was given) does so. A member in a temporary directory,
+// which Close deletes anyway, skips it (etcd's --unsafe-no-fsync), which is
+// why tests and scenarios are fast; SetWriteLatency and Cluster.Slow are the
+// ways to see what a slow disk does to the control plane.
+//
+// # What it simplifies
+//
+//   - The default member listens only on unix sockets in its data
 //     directory, so parallel tests and processes never compete for ports;
 //     requests go through etcd's in-process client and never touch a socket.
-//     Quorum demos with several members are not built yet.
-//   - The embedded member skips fsync (etcd's --unsafe-no-fsync). Killing
-//     the process loses nothing, a power cut may; SetWriteLatency is the way
-//     to see what a slow disk does to the control plane.
+//     A cluster's members listen on unix sockets too and are reached through
+//     them; only their peer links are loopback TCP, on ports the kernel picks.
 //   - Ticks are 10ms and the election timeout 100ms (etcd's defaults are
-//     100ms and 1s), so a fresh member elects itself in a few milliseconds.
+//     100ms and 1s), so a fresh member elects itself in a few milliseconds;
+//     a cluster hands each new term's leadership to its lowest-numbered
+//     member that can lead, so that every election has one outcome
+//     (Cluster.WaitForLeader).
+//   - A cluster's peer ports are chosen anew by each process, so a cluster
+//     kept in a DataDir reopens only in the process that made it; a restored
+//     snapshot is a one-member cluster.
 //   - No leases, no pagination (limit/continue) and no progress
 //     notifications; Kubernetes uses all three.
 package store

@@ -41,7 +41,8 @@ const maxSocketPath = 100
 // directory if empty, after sweeping the ones killed processes left) and
 // connects s to it in-process.
 func (s *Store) startEmbedded(ctx context.Context, dataDir string, lg *zap.Logger) error {
-	if dataDir == "" {
+	temporary := dataDir == ""
+	if temporary {
 		sweepStale()
 		dir, err := newTempDir(tempPrefix)
 		if err != nil {
@@ -78,7 +79,7 @@ func (s *Store) startEmbedded(ctx context.Context, dataDir string, lg *zap.Logge
 	// etcd's default (1s) that is most of the start-up time.
 	cfg.TickMs = 10
 	cfg.ElectionMs = 100
-	cfg.UnsafeNoFsync = true // see "What it simplifies" in doc.go
+	cfg.UnsafeNoFsync = temporary // see "fsync" in doc.go
 	cfg.EnableGRPCGateway = false
 
 	e, err := embed.StartEtcd(cfg)

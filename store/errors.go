@@ -16,6 +16,9 @@ package store
 import (
 	"errors"
 	"fmt"
+	"strings"
+
+	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 )
 
 var (
@@ -61,6 +64,18 @@ func (e *CompactedError) Error() string {
 
 // Is makes errors.Is(err, ErrCompacted) true for a *CompactedError.
 func (e *CompactedError) Is(target error) bool { return target == ErrCompacted }
+
+// Timeout returns etcd's own words when err is its request timeout
+// ("etcdserver: request timed out", or a variant naming a lost leader or
+// connection): a write no quorum committed within etcd's request timeout,
+// 5s plus two election timeouts.
+func Timeout(err error) (string, bool) {
+	var e rpctypes.EtcdError
+	if errors.As(err, &e) && strings.HasPrefix(e.Error(), rpctypes.ErrTimeout.Error()) {
+		return e.Error(), true
+	}
+	return "", false
+}
 
 // IsNotFound reports whether err means the key does not exist.
 func IsNotFound(err error) bool { return errors.Is(err, ErrNotFound) }

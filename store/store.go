@@ -28,6 +28,8 @@ import (
 	"go.etcd.io/etcd/server/v3/embed"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
+
+	"kubesim/trace"
 )
 
 // Sleeper is the one thing the store needs from a clock: a way to wait out
@@ -49,6 +51,14 @@ type Config struct {
 	Endpoints []string
 	// Clock waits out the injected write latency. Nil means the wall clock.
 	Clock Sleeper
+	// Members, when not 0, runs an embedded cluster of that many members
+	// (1, 3 or 5; cluster.go) that the store reaches over their sockets and
+	// whose members can fail; DataDir then holds one directory per member.
+	// 0 is one member reached in-process, the fastest.
+	Members int
+	// Trace, if set, is told what the cluster's members do: stops, starts,
+	// partitions, elections.
+	Trace *trace.Recorder
 	// Logger receives etcd's own JSON logs. Nil discards them: etcd logs
 	// several lines for every start, election and shutdown.
 	Logger io.Writer
@@ -61,7 +71,8 @@ const dialTimeout = 5 * time.Second
 // concurrent use.
 type Store struct {
 	client     *clientv3.Client
-	etcd       *embed.Etcd // nil when connected to external endpoints
+	etcd       *embed.Etcd // the in-process member; nil for a cluster or external endpoints
+	cluster    *Cluster    // nil unless Config.Members
 	clientURLs []string
 	removeDirs []string // temporary directories Close deletes
 	clock      Sleeper
@@ -85,6 +96,8 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	var err error
 	if len(cfg.Endpoints) > 0 {
 		err = s.connect(ctx, cfg.Endpoints, lg)
+	} else if cfg.Members > 0 {
+		err = s.startCluster(ctx, cfg.Members, cfg.DataDir, cfg.Trace, lg)
 	} else {
 		err = s.startEmbedded(ctx, cfg.DataDir, lg)
 	}
@@ -136,6 +149,9 @@ func (s *Store) Close() error {
 				errs = append(errs, err)
 			}
 		}
+		if s.cluster != nil {
+			errs = append(errs, s.cluster.close())
+		}
 		for _, dir := range s.removeDirs {
 			errs = append(errs, os.RemoveAll(dir))
 		}
@@ -148,6 +164,10 @@ func (s *Store) Close() error {
 // member, networked for external endpoints. Writes made through it bypass
 // write latency and Stats.
 func (s *Store) Client() *clientv3.Client { return s.client }
+
+// Cluster returns the embedded cluster whose members can fail, or nil when
+// Config.Members was 0 or the etcd is external.
+func (s *Store) Cluster() *Cluster { return s.cluster }
 
 // ClientURLs returns the URLs a separate process (etcdctl, or another
 // Store's Config.Endpoints) can use to reach this etcd.

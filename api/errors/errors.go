@@ -171,6 +171,13 @@ func NewInternalError(err error) *StatusError {
 		"Internal error occurred: "+err.Error(), &StatusDetails{Causes: []StatusCause{{Message: err.Error()}}})
 }
 
+// NewUntranslated: an error that no storage layer translated, as kube-apiserver reports one
+// (responsewriters.ErrorToAPIStatus): 500, no reason, the error's own words. etcd's
+// "etcdserver: request timed out" reaches clients this way.
+func NewUntranslated(msg string) *StatusError {
+	return newStatus(http.StatusInternalServerError, "", msg, nil)
+}
+
 // NewTimeout: 504, the request could not complete in time.
 func NewTimeout(msg string) *StatusError {
 	return newStatus(http.StatusGatewayTimeout, ReasonTimeout, msg, nil)

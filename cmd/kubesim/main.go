@@ -89,6 +89,8 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return serve(ctx, args[1:], stdout, stderr)
 	case "lab":
 		return labCommand(ctx, args[1:], stdout, stderr)
+	case "snapshot":
+		return snapshot(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		if len(args) == 2 && args[0] == "help" && args[1] != "help" {
 			if !isCommand(args[1]) {

@@ -1,0 +1,101 @@
+// etcd_leader_loss.go: etcd-leader-loss (article 2, section 2.1): the etcd member that leads
+// dies in the middle of a rollout. The followers stop hearing its heartbeats, the first whose election
+// timeout runs out campaigns, wins a quorum's votes for the next term, and writes go on: the control
+// plane sees a pause of a few hundred milliseconds, and the rollout finishes as if nothing happened.
+// Step mode with a real wait inside the fault (etcd's elections run on its own wall-clock timers): the
+// story prints the members and the leader, never a measured time or a term's number.
+package scenarios
+
+import (
+	"context"
+	"time"
+
+	"kubesim/scenarios/manifests"
+	"kubesim/sim"
+)
+
+func init() {
+	cfg := sim.FullCluster(3)
+	cfg.EtcdMembers = 3
+	register(sim.Scenario{
+		Name:     "etcd-leader-loss",
+		StepOnly: true,
+		Summary:  "the etcd leader dies mid-rollout: a new election, a short write stall, and the rollout finishes",
+		Teaches: `In Raft every write goes through the leader. When the leader's machine dies, the followers notice the
+missing heartbeats after an election timeout (etcd's default 1s; 100ms in kubesim's cluster),
+one of them campaigns for the next term, and with a quorum's votes (2 of the 3 members) becomes the
+leader. Meanwhile writes wait: a few hundred milliseconds in which the apiserver's requests to etcd
+stall. Nothing is lost: every write the old leader acknowledged was already on a quorum's disks, so
+the new leader has it. The controllers notice nothing but a short pause.
+
+Signs to look for: the etcd lines "member etcd-0 stopped" and "election: etcd-1 is the leader of a
+new term (etcd-0 led the last)", and the rollout finishing with 3 pods of the new image.
+
+Real etcd randomizes each member's election timeout, so any follower may win; kubesim then hands the
+new term's leadership to the lowest-numbered member that runs (etcdctl move-leader), so the same
+member leads every run.`,
+		Cluster: cfg,
+		ZH: catalog{
+			"%s etcd-0 leads": "%s etcd-0 是 leader",
+			"%d. A 3-member etcd, led by etcd-0: kubectl apply -f nginx-deployment.yaml":                         "%d. 3 个成员的 etcd，leader 是 etcd-0：kubectl apply -f nginx-deployment.yaml",
+			"%d. kubectl set image deployment/nginx nginx=nginx:1.27, and the rollout runs for %d units of work": "%d. kubectl set image deployment/nginx nginx=nginx:1.27，滚动更新执行 %d 个工作单元",
+			"%d. etcd-0, the leader, dies mid-rollout: the followers elect a new leader":                         "%d. leader etcd-0 在滚动更新中途宕机：follower 们选出新 leader",
+			"%s etcd-1 leads the new term": "%s etcd-1 成为新任期的 leader",
+			"%s writes stalled only for the election: well under etcd's 1s default election timeout twice over": "%s 写入只在选举期间停顿：远小于 etcd 默认选举超时 1s 的两倍",
+			"%d. The rollout goes on against the new leader":                                                    "%d. 滚动更新在新 leader 下继续",
+			"%s 3 pods run nginx:1.27: the rollout finished":                                                    "%s 3 个 Pod 运行 nginx:1.27：滚动更新完成",
+		},
+		Run: runEtcdLeaderLoss,
+	})
+}
+
+func runEtcdLeaderLoss(ctx context.Context, s *sim.Session) error {
+	s.Step("A 3-member etcd, led by etcd-0: kubectl apply -f nginx-deployment.yaml")
+	if _, err := s.Kubectl.Apply(ctx, []byte(manifests.NginxDeployment)); err != nil {
+		s.Expect(false, "the Deployment is created: %v", err)
+		return s.Err()
+	}
+	if !until(ctx, s, 0, "deployment nginx available") {
+		return s.Err()
+	}
+	s.Expect(leaderIs(s, "etcd-0"), "etcd-0 leads")
+
+	s.Step("kubectl set image deployment/nginx nginx=nginx:1.27, and the rollout runs for %d units of work", leaderLossAfter)
+	if err := s.Kubectl.SetImage(ctx, "default", "nginx", "nginx", "nginx:1.27"); err != nil {
+		s.Expect(false, "kubectl set image: %v", err)
+		return s.Err()
+	}
+	for range leaderLossAfter {
+		if err := s.Driver.Settle(ctx); err != nil {
+			return err
+		}
+		if _, err := s.Driver.Step(ctx); err != nil {
+			return err
+		}
+	}
+
+	s.Step("etcd-0, the leader, dies mid-rollout: the followers elect a new leader")
+	began := time.Now()
+	if err := s.StopEtcdMember(ctx, "etcd-0"); err != nil {
+		return err
+	}
+	stall := time.Since(began)
+	s.Expect(leaderIs(s, "etcd-1"), "etcd-1 leads the new term")
+	s.Expect(stall < 2*time.Second, "writes stalled only for the election: well under etcd's 1s default election timeout twice over")
+
+	s.Step("The rollout goes on against the new leader")
+	if !until(ctx, s, 0, "deployment nginx complete", "pods -l app=nginx count 3") {
+		return s.Err()
+	}
+	pods, err := livePods(ctx, s, "app=nginx")
+	same := err == nil && len(pods) == 3
+	for _, p := range pods {
+		same = same && p.Spec.Containers[0].Image == "nginx:1.27"
+	}
+	s.Expect(same, "3 pods run nginx:1.27: the rollout finished")
+	return s.Err()
+}
+
+// leaderLossAfter is how many units of work of the rollout run before the leader dies: past the new
+// ReplicaSet's creation, before its pods are all ready.
+const leaderLossAfter = 15

@@ -1,0 +1,119 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"kubesim/store"
+)
+
+// Raft, section 5.2 of the paper: with 3 members, losing one leaves a quorum that elects a new
+// leader; losing two leaves no quorum, and a write fails after etcd's request timeout in etcd's
+// words; one member back, and writes succeed again.
+func TestClusterQuorumLostAndRegained(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t, store.Config{Members: 3})
+	c := s.Cluster()
+	_, err := s.Create(ctx, "/a", []byte("1"))
+	require.NoError(t, err)
+	require.Equal(t, "etcd-0", c.Status()[0].Leader, "kubesim hands the leadership to the lowest-numbered member")
+
+	require.NoError(t, c.Stop("etcd-0"))
+	wctx, cancel := context.WithTimeout(ctx, waitLimit)
+	defer cancel()
+	l, err := c.WaitForLeader(wctx)
+	require.NoError(t, err)
+	require.Equal(t, "etcd-1", l.Name, "the lowest-numbered member that runs leads")
+
+	require.NoError(t, c.Stop("etcd-1"))
+	require.NoError(t, c.WaitLeaderless(wctx))
+	// A member that knows no leader holds a proposal until etcd's request timeout (5.2s here) and
+	// etcd's client tries again, until the caller's deadline; a member that still believes in a
+	// leader answers "etcdserver: request timed out" at the request timeout.
+	cctx, ccancel := context.WithTimeout(ctx, 8*time.Second)
+	_, err = s.Create(cctx, "/c", []byte("1"))
+	ccancel()
+	_, timedOut := store.Timeout(err)
+	require.Truef(t, timedOut || errors.Is(err, context.DeadlineExceeded), "got %v", err)
+
+	wctx, cancel = context.WithTimeout(ctx, waitLimit)
+	defer cancel()
+	require.NoError(t, c.Start(wctx, "etcd-1"))
+	_, err = c.WaitForLeader(wctx)
+	require.NoError(t, err)
+	require.NoError(t, c.WaitCaughtUp(wctx, "etcd-1"))
+	require.Eventually(t, func() bool {
+		_, err := s.Create(ctx, "/d", []byte("1"))
+		return err == nil
+	}, waitLimit, 50*time.Millisecond)
+}
+
+// etcdctl snapshot save, then etcdutl snapshot restore into a new data directory: a new cluster
+// whose keys are the snapshot's.
+func TestSnapshotSaveAndRestore(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t, store.Config{Members: 3})
+	_, err := s.Create(ctx, "/registry/namespaces/shop", []byte("{}"))
+	require.NoError(t, err)
+	file := t.TempDir() + "/snap.db"
+	_, err = s.SaveSnapshot(ctx, file)
+	require.NoError(t, err)
+	_, _, err = s.Delete(ctx, "/registry/namespaces/shop", 0)
+	require.NoError(t, err)
+
+	dir := t.TempDir() + "/restored"
+	require.NoError(t, store.RestoreSnapshot(file, dir, nil))
+	r := openStore(t, store.Config{DataDir: dir})
+	kv, err := r.Get(ctx, "/registry/namespaces/shop")
+	require.NoError(t, err)
+	require.Equal(t, "{}", string(kv.Value))
+}
+
+// The default member (in-process) saves a snapshot too, and a restore into its data directory
+// reopens with the same keys.
+func TestSnapshotOfTheDefaultMember(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t, store.Config{})
+	_, err := s.Create(ctx, "/registry/namespaces/shop", []byte("{}"))
+	require.NoError(t, err)
+	file := t.TempDir() + "/snap.db"
+	rev, err := s.SaveSnapshot(ctx, file)
+	require.NoError(t, err)
+	require.Positive(t, rev)
+	dir := t.TempDir() + "/restored"
+	require.NoError(t, store.RestoreSnapshot(file, dir, nil))
+	r := openStore(t, store.Config{DataDir: dir})
+	_, err = r.Get(ctx, "/registry/namespaces/shop")
+	require.NoError(t, err)
+}
+
+// A partition cuts the leader off: the others elect a new leader among themselves; when the links
+// mend, the old leader follows the new one and catches up. A slow member is only late.
+func TestClusterPartitionAndSlowMember(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	s := openStore(t, store.Config{Members: 3})
+	c := s.Cluster()
+
+	require.NoError(t, c.Partition("etcd-0", true))
+	l, err := c.WaitForLeader(ctx)
+	require.NoError(t, err)
+	require.Equal(t, "etcd-1", l.Name)
+	require.Eventually(t, func() bool {
+		_, err := s.Create(ctx, "/after-partition", []byte("1"))
+		return err == nil
+	}, waitLimit, 50*time.Millisecond, "the majority side takes writes")
+
+	require.NoError(t, c.Partition("etcd-0", false))
+	require.NoError(t, c.WaitCaughtUp(ctx, "etcd-0"))
+	require.Equal(t, "etcd-0", c.Status()[1].Leader, "the leadership is handed back to etcd-0")
+
+	require.NoError(t, c.Slow("etcd-2", 50*time.Millisecond))
+	_, err = s.Create(ctx, "/while-slow", []byte("1"))
+	require.NoError(t, err, "a slow follower does not stop the quorum of the two others")
+	require.NoError(t, c.Slow("etcd-2", 0))
+}
