@@ -148,7 +148,7 @@ func (c *watchCache) follow(ctx context.Context, st *store.Store, w *store.Watch
 			c.mu.Unlock()
 		}
 		w.Stop()
-		if w.Err() == nil || store.IsCompacted(w.Err()) || ctx.Err() != nil {
+		if w.Err() == nil || store.IsCompacted(w.Err()) || ctx.Err() != nil || st.Closed() {
 			break
 		}
 		// etcd ended the watch, as it does when its member loses the leader: like kube-apiserver's

@@ -14,7 +14,6 @@ import (
 
 	"kubesim/client"
 	"kubesim/sim"
-	"kubesim/store"
 )
 
 func init() {
@@ -94,7 +93,7 @@ func runEtcdSnapshot(ctx context.Context, s *sim.Session) error {
 	if _, err := s.SnapshotEtcd(ctx, file); err != nil {
 		return err
 	}
-	saved, err := namespaceKeys(ctx, s.Store, "shop")
+	saved, err := namespaceKeys(ctx, s.Ledger(), "shop")
 	if err != nil {
 		return err
 	}
@@ -107,7 +106,7 @@ func runEtcdSnapshot(ctx context.Context, s *sim.Session) error {
 	if !until(ctx, s, 0, "namespace shop gone") {
 		return s.Err()
 	}
-	left, err := namespaceKeys(ctx, s.Store, "shop")
+	left, err := namespaceKeys(ctx, s.Ledger(), "shop")
 	if err != nil {
 		return err
 	}
@@ -123,7 +122,7 @@ func runEtcdSnapshot(ctx context.Context, s *sim.Session) error {
 	if err != nil {
 		return err
 	}
-	s.Expect(len(saved) > 0 && slices.EqualFunc(saved, back, func(a, b store.KV) bool {
+	s.Expect(len(saved) > 0 && slices.EqualFunc(saved, back, func(a, b sim.KV) bool {
 		return a.Key == b.Key && string(a.Value) == string(b.Value)
 	}), "the restored etcd holds namespace shop and all its %d keys, byte for byte as at the snapshot", len(saved))
 	return s.Err()
@@ -131,12 +130,12 @@ func runEtcdSnapshot(ctx context.Context, s *sim.Session) error {
 
 // namespaceKeys reads, from etcd itself, every key of a namespace: the Namespace object and every
 // object in it (/registry/<resource>/<namespace>/<name>), sorted by key.
-func namespaceKeys(ctx context.Context, st *store.Store, namespace string) ([]store.KV, error) {
+func namespaceKeys(ctx context.Context, st sim.Ledger, namespace string) ([]sim.KV, error) {
 	kvs, _, err := st.List(ctx, "/registry/", 0)
 	if err != nil {
 		return nil, err
 	}
-	var out []store.KV
+	var out []sim.KV
 	for _, kv := range kvs {
 		if kv.Key == "/registry/namespaces/"+namespace || strings.Contains(kv.Key, "/"+namespace+"/") {
 			out = append(out, kv)

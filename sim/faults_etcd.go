@@ -125,10 +125,16 @@ func quorate(ec *store.Cluster) bool {
 	return n >= ec.Quorum()
 }
 
+// RestoredEtcd is an etcd started from a snapshot, read-only to its caller.
+type RestoredEtcd interface {
+	Ledger
+	Close() error
+}
+
 // RestoreEtcdSnapshot restores a snapshot into dataDir, which must not exist yet (etcdutl snapshot
 // restore), and starts a new etcd from it, as an administrator does before pointing a rebuilt
-// control plane at it. The caller closes the returned store.
-func (c *Cluster) RestoreEtcdSnapshot(ctx context.Context, file, dataDir string) (*store.Store, error) {
+// control plane at it. The caller reads it through the returned Ledger and closes it.
+func (c *Cluster) RestoreEtcdSnapshot(ctx context.Context, file, dataDir string) (RestoredEtcd, error) {
 	if err := store.RestoreSnapshot(file, dataDir, nil); err != nil {
 		return nil, err
 	}

@@ -26,10 +26,13 @@ import (
 	"kubesim/store"
 )
 
+// KV is one key of the ledger as etcd returns it: its value and revisions.
+type KV = store.KV
+
 // Ledger is etcd as a paused run shows it: reads only.
 type Ledger interface {
-	Get(ctx context.Context, key string) (store.KV, error)
-	List(ctx context.Context, prefix string, atRevision int64) ([]store.KV, int64, error)
+	Get(ctx context.Context, key string) (KV, error)
+	List(ctx context.Context, prefix string, atRevision int64) ([]KV, int64, error)
 	CurrentRevision(ctx context.Context) (int64, error)
 }
 

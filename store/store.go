@@ -71,6 +71,7 @@ const dialTimeout = 5 * time.Second
 // concurrent use.
 type Store struct {
 	client     *clientv3.Client
+	closed     atomic.Bool // set by Close
 	etcd       *embed.Etcd // the in-process member; nil for a cluster or external endpoints
 	cluster    *Cluster    // nil unless Config.Members
 	clientURLs []string
@@ -129,10 +130,14 @@ func (s *Store) connect(ctx context.Context, endpoints []string, lg *zap.Logger)
 	return nil
 }
 
+// Closed reports whether Close has been called: a watch that ended then will not come back.
+func (s *Store) Closed() bool { return s.closed.Load() }
+
 // Close closes the client, stops the embedded member and removes the
 // temporary directories. It is safe to call more than once.
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
+		s.closed.Store(true)
 		var errs []error
 		if s.client != nil {
 			// A client reports its own cancellation as the reason it
