@@ -37,8 +37,8 @@ STATUS。容器如果之后连续运行 10 分钟不崩溃，退避就从 10s �
 
 要看的信号：RESTARTS 不断增加；STATUS 为 CrashLoopBackOff；等待消息 "back-off 10s restarting failed
 container=app pod=crasher_default(...)"，其中的延迟翻倍直到 5m0s；Last State 为 Terminated，reason
-Error，exit code 1；事件 "Back-off restarting failed container app in pod crasher_default(...)"，重复时
-计数递增。`,
+Error，exit code 1；事件 "Back-off restarting failed container app in pod crasher_default(...)"，重
+复时计数递增。`,
 		Cluster: sim.FullCluster(3),
 		ZH: catalog{
 			"%d. kubectl apply: a pod whose only container runs sh -c \"exit 1\"":                                  "%d. kubectl apply：一个 Pod，它唯一的容器运行 sh -c \"exit 1\"",

@@ -35,8 +35,8 @@ kube-system namespace.`,
 get/list/watch 也不包括 delete。
 
 要看的信号：'pods is forbidden: User "alice" cannot list resource "pods" in API group "" in the
-namespace "default"'；kubectl auth can-i list pods --as alice 先答 no，建了 RoleBinding 后答 yes；RBAC
-日志行点出允许它的那个 RoleBinding；delete 和 kube-system 命名空间仍然是 403。`,
+namespace "default"'；kubectl auth can-i list pods --as alice 先答 no，建了 RoleBinding 后答 yes；
+RBAC 日志行点出允许它的那个 RoleBinding；delete 和 kube-system 命名空间仍然是 403。`,
 		Verbose: true,
 		ZH: catalog{
 			"%d. The admin creates a pod; alice (authenticated, no RoleBinding) tries to list pods":          "%d. 管理员创建一个 Pod；alice（已认证，但没有任何 RoleBinding）试图列出 Pod",

@@ -38,8 +38,8 @@ web-stable.`,
 
 什么都不重启（RESTARTS 0）：就绪探针决定流量去哪儿，存活探针决定是否重启。
 
-要看的信号：先是两个就绪端点，然后 "ready 1, not ready 1"；"kubectl get endpoints web" 有一个地址和一个
-未就绪地址；KUBE-SVC 链只有一条规则；"kubesim net trace" 仍然到达 web-stable。`,
+要看的信号：先是两个就绪端点，然后 "ready 1, not ready 1"；"kubectl get endpoints web" 有一个地址和
+一个未就绪地址；KUBE-SVC 链只有一条规则；"kubesim net trace" 仍然到达 web-stable。`,
 		Cluster: sim.FullCluster(3),
 		Run:     runReadinessRemovesEndpoint,
 		ZH: netCatalog(catalog{

@@ -45,12 +45,13 @@ a pod.`,
   kube-apiserver            创建 Service 时分配 cluster IP（取自 service CIDR 10.96.0.0/12），类型为
                             NodePort 时还分配一个节点端口（30000-32767）；已被占用的节点端口会被拒绝
                             （"provided port is already allocated"）。
-  EndpointSlice 控制器      列出与 selector 匹配的 Pod，带上它们的 IP、解析后的 targetPort 以及各自是否
-                            就绪（Endpoints 控制器维护旧式的 Endpoints 对象，即 "kubectl get endpoints"
-                            看到的那个）。
-  kube-proxy（每个节点）    写 NAT 规则：KUBE-SERVICES 匹配 cluster IP 和端口，跳到 KUBE-SVC-<hash>，
-                            后者随机挑一个 KUBE-SEP-<hash>（概率先 1/3，再 1/2，最后是剩下的），DNAT 到
-                            某个 Pod；KUBE-NODEPORTS 对每个节点自己地址上的节点端口做同样的事。
+  EndpointSlice 控制器      列出与 selector 匹配的 Pod，带上它们的 IP、解析后的 targetPort 以及各自
+                            是否就绪（Endpoints 控制器维护旧式的 Endpoints 对象，即 "kubectl get
+                            endpoints" 看到的那个）。
+  kube-proxy（每个节点）    写 NAT 规则：KUBE-SERVICES 匹配 cluster IP 和端口，跳到
+                            KUBE-SVC-<hash>，后者随机挑一个 KUBE-SEP-<hash>（概率先 1/3，再 1/2，最
+                            后是剩下的），DNAT 到某个 Pod；KUBE-NODEPORTS 对每个节点自己地址上的节点
+                            端口做同样的事。
   CoreDNS                   把 web.default.svc.cluster.local 解析为 cluster IP。
 
 要看的信号：Service 的 CLUSTER-IP 在 10.96.0.0/12 内，PORT(S) 为 80:30080/TCP；一个 EndpointSlice，

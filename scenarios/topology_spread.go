@@ -40,9 +40,9 @@ maxSkew 个 Pod。node-1 的 CPU 是其他节点的两倍，只靠打分会把�
 2/2/2。然后 cordon 两个节点再给 Deployment 扩容：第七个副本仍可以去 zone-a（3 比 2），但第八个会变成
 4 比 2，所以 node-1 没通过过滤，Pod 一直 Pending，直到另一个 zone 里有节点重新接收 Pod。
 
-要看的信号：6 个副本，每个 zone 2 个；cordon 之后 "0/3 nodes are available: 1 node(s) didn't match pod
-topology spread constraints, 2 node(s) were unschedulable."；kubectl uncordon node-2 之后，挂起的副本
-绑定到 node-2。`,
+要看的信号：6 个副本，每个 zone 2 个；cordon 之后 "0/3 nodes are available: 1 node(s) didn't match
+pod topology spread constraints, 2 node(s) were unschedulable."；kubectl uncordon node-2 之后，挂起
+的副本绑定到 node-2。`,
 		Cluster: sim.Config{ControllerManager: true, Scheduler: true, NodeSpecs: spreadNodes},
 		ZH: catalog{
 			"%d. kubectl apply -f spread.yaml: 6 replicas, maxSkew 1 across topology.kubernetes.io/zone":         "%d. kubectl apply -f spread.yaml：6 个副本，按 topology.kubernetes.io/zone 分布，maxSkew 1",

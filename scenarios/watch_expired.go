@@ -42,10 +42,10 @@ watch。它永远看不到中间的事件：它离开期间创建又删除的 De
 水平（比较期望状态和实际状态，而不是事件），正是为了让这件事只花一次 LIST 的代价。大量 informer 同时
 relist，就是大集群的 apiserver 最怕的“relist 风暴”。
 
-要看的信号：etcd 的 "compacted history up to revision N"；informer 的 "watch from resourceVersion ...
-answered 410 Gone (too old resource version ...)"；Relists() = 1；apiserver 的
-apiserver_request_total 中 LIST deployments.apps 多了一次，还有一次 code 为 410 的 WATCH；处理函数只看到
-nginx 的最终状态一次，完全看不到 web。`,
+要看的信号：etcd 的 "compacted history up to revision N"；informer 的 "watch from resourceVersion
+... answered 410 Gone (too old resource version ...)"；Relists() = 1；apiserver 的
+apiserver_request_total 中 LIST deployments.apps 多了一次，还有一次 code 为 410 的 WATCH；处理函数只
+看到 nginx 的最终状态一次，完全看不到 web。`,
 		ZH: catalog{
 			"%d. kubectl apply -f nginx-deployment.yaml; my-controller's informer lists and starts watching":          "%d. kubectl apply -f nginx-deployment.yaml；my-controller 的 informer 先 list 再开始 watch",
 			"%d. The watch connection breaks at resourceVersion %s, and stays down a while":                           "%d. watch 连接在 resourceVersion %s 处断开，而且断了好一阵",

@@ -31,8 +31,8 @@ http=80)"); after kubectl apply with targetPort http, the trace reaching nginx o
 		SummaryZH: "nginx 监听 80，targetPort 却是 8080；还有一个没有容器具有的具名 targetPort；然后改好",
 		TeachesZH: `同一组 nginx Pod（containerPort 80，名为 http）前面有两个 Service：
 
-  web-8080   port 80，targetPort 8080：EndpointSlice 控制器不会拿数字去核对容器，所以 endpoints 写的是
-             10.244.x.y:8080，kube-proxy DNAT 到那里，Pod 拒绝连接：8080 上没有任何东西在监听。
+  web-8080   port 80，targetPort 8080：EndpointSlice 控制器不会拿数字去核对容器，所以 endpoints 写的
+             是 10.244.x.y:8080，kube-proxy DNAT 到那里，Pod 拒绝连接：8080 上没有任何东西在监听。
   web-named  port 80，targetPort "web"：没有哪个容器端口叫 "web"，控制器无法解析它；这个端口里不包含
              这些 Pod，Service 在这个端口上没有 endpoints，kube-proxy REJECT。
 
