@@ -196,7 +196,7 @@ func lookup(name string, stderr io.Writer) (sim.Scenario, bool) {
 }
 
 func describe(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("describe", `usage: kubesim describe [--lang en|zh] NAME   or   kubesim describe [--lang en|zh] -f scenario.yaml
+	fs := newFlags("describe", `usage: kubesim describe NAME [--lang zh]   or   kubesim describe -f scenario.yaml [--lang zh]
 
 Prints what a scenario teaches and which signs to look for (kubesim list shows the names).`, stderr)
 	file := fs.String("f", "", "describe the scenario in this YAML file (its summary and teaches) instead of a built-in one")
