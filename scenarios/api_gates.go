@@ -31,6 +31,17 @@ Forbidden sentence and "kubectl auth can-i" answering no, then yes after a RoleB
 naming spec.replicas and the container image; "the object has been modified; please apply your
 changes to the latest version and try again"; a dry run that passes every gate and writes nothing;
 "too old resource version" and the informer's relist.`,
+		SummaryZH: "一个请求穿过 apiserver 的每一道关卡，再看请求分别被各道关卡拦下：401、403、422、409、404、410",
+		TeachesZH: `每个请求，无论来自 kubectl 还是来自某个组件，在 kube-apiserver 里都要过同样的几道关：认证（你是谁？
+401 Unauthorized）、授权（你能做吗？RBAC，403 Forbidden）、变更型准入控制（填默认值、注入字段）、校
+验（422 Invalid，每个字段一条原因）、验证型准入控制，最后是写入 etcd 持久化，这里的乐观并发控制会用
+409 Conflict 拒绝基于旧版本的写。watch 从某个 resourceVersion 继续；一旦 etcd 已经压缩掉那段历史，回
+答就是 410 Gone，客户端必须重新 list。
+
+要看的信号：准入控制填上的默认值；"Unauthorized"，且什么都没写入；Forbidden 的原话，以及 "kubectl
+auth can-i" 先答 no、建了 RoleBinding 之后答 yes；422 的原因里点名 spec.replicas 和容器镜像；"the
+object has been modified; please apply your changes to the latest version and try again"；一次 dry
+run 通过了所有关卡却什么也没写入；"too old resource version" 以及 informer 的重新 list。`,
 		Verbose: true,
 		ZH: catalog{
 			"%d. A request that passes every gate: kubectl apply -f nginx-deployment.yaml":                             "%d. 一个通过所有关卡的请求：kubectl apply -f nginx-deployment.yaml",

@@ -27,6 +27,16 @@ Signs to look for: both writers reading the same resourceVersion; the first upda
 cannot be fulfilled on deployments.apps "nginx": the object has been modified; please apply your changes
 to the latest version and try again'; the retry succeeding; the Deployment with replicas 4 AND image
 nginx:1.27.`,
+		SummaryZH: "两个写者基于同一个 resourceVersion 更新 nginx Deployment：第二个得到 409，重新读取后重试成功",
+		TeachesZH: `Kubernetes 不加锁。每个对象都带一个 resourceVersion（它最后一次写入时 etcd 的 revision），更新时必须
+带上读到的 resourceVersion；apiserver 以它为条件做 compare-and-swap 写入。如果中间有人写过，版本就对
+不上，回答是 409 Conflict："the object has been modified; please apply your changes to the latest
+version and try again"。输的一方重新读取对象，把改动应用到新副本上再重试（client-go 的
+RetryOnConflict 正是这么做的）。什么都不会丢：最终的对象包含两个写者的改动。
+
+要看的信号：两个写者读到同一个 resourceVersion；第一次更新让它前进；'Operation cannot be fulfilled
+on deployments.apps "nginx": the object has been modified; please apply your changes to the latest
+version and try again'；重试成功；Deployment 的 replicas 为 4，同时 image 为 nginx:1.27。`,
 		Verbose: true,
 		ZH: catalog{
 			"%d. kubectl apply -f nginx-deployment.yaml":                                                         "%d. 执行 kubectl apply -f nginx-deployment.yaml",

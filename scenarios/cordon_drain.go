@@ -33,6 +33,20 @@ Signs to look for: node-1 with spec.unschedulable and the taint node.kubernetes.
 NoSchedule; kubectl's "ignoring DaemonSet-managed pod default/log-agent-..." and "evicting pod
 default/nginx-..."; the apiserver's "eviction of pod ... allowed (no PodDisruptionBudget)"; the nginx
 pod replaced on node-2 or node-3 and the Deployment back at 3/3; log-agent still running on node-1.`,
+		SummaryZH: "kubectl cordon 再 drain node-1：不可调度 + 污点，Pod 通过 Eviction API 被驱逐并在别处重建，DaemonSet 的 Pod 留下",
+		TeachesZH: `维护之前，清空一个节点分两步。kubectl cordon 设置 spec.unschedulable=true；节点生命周期控制器把它变
+成污点 node.kubernetes.io/unschedulable:NoSchedule，调度器不再往这里放 Pod（kubectl get nodes 显示
+Ready,SchedulingDisabled）。正在运行的东西一概不动。然后 kubectl drain 先 cordon（已经做过了），再通
+过 Eviction API（POST pods/NAME/eviction）驱逐节点上的每个 Pod；和直接 delete 不同，驱逐会遵守
+PodDisruptionBudget（这里没有，所以每次驱逐都立刻被允许）。kubelet 优雅地停止每个被驱逐的 Pod；它的
+ReplicaSet 少了一个 Pod，就创建一个替代的，由调度器放到别的节点上。用了 --ignore-daemonsets 时，
+DaemonSet 管理的 Pod 不动：驱逐它们毫无意义，因为 DaemonSet 要求每个节点上正好一个，而且 DaemonSet
+的 Pod 容忍 unschedulable 污点。kubectl uncordon 让节点重新可调度；但什么都不会自己搬回来。
+
+要看的信号：node-1 带有 spec.unschedulable 和污点 node.kubernetes.io/unschedulable:NoSchedule；
+kubectl 的 "ignoring DaemonSet-managed pod default/log-agent-..." 和 "evicting pod
+default/nginx-..."；apiserver 的 "eviction of pod ... allowed (no PodDisruptionBudget)"；nginx Pod
+在 node-2 或 node-3 上被替代，Deployment 回到 3/3；log-agent 仍在 node-1 上运行。`,
 		Cluster: sim.FullCluster(3),
 		ZH: catalog{
 			"%d. kubectl apply: the log-agent DaemonSet (one pod per node) and nginx-deployment.yaml":           "%d. kubectl apply：log-agent DaemonSet（每个节点一个 Pod）和 nginx-deployment.yaml",

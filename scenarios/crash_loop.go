@@ -28,6 +28,17 @@ Signs to look for: RESTARTS growing; STATUS CrashLoopBackOff; the waiting messag
 restarting failed container=app pod=crasher_default(...)" whose delay doubles up to 5m0s; Last State
 Terminated, reason Error, exit code 1; the event "Back-off restarting failed container app in pod
 crasher_default(...)", counted up as it repeats.`,
+		SummaryZH: "容器一启动就以 1 退出：按退避 10s、20s、40s……最长 5m 重启，CrashLoopBackOff",
+		TeachesZH: `一个 Pod 运行 busybox，命令是 sh -c "exit 1"：容器一启动就以退出码 1 结束。kubelet 通过 PLEG 的
+relist（每秒一次）发现这件事，因为 restartPolicy 是 Always，它再次启动容器：第一次立刻重启，之后要等
+一段退避时间，从 10s 开始，每崩溃一次翻倍（20s、40s、1m20s、2m40s），上限 5 分钟，按 Pod 和容器分别
+计算。等待期间容器处于 Waiting 状态，原因是 CrashLoopBackOff，kubectl get pods 把它显示为 Pod 的
+STATUS。容器如果之后连续运行 10 分钟不崩溃，退避就从 10s 重新开始。
+
+要看的信号：RESTARTS 不断增加；STATUS 为 CrashLoopBackOff；等待消息 "back-off 10s restarting failed
+container=app pod=crasher_default(...)"，其中的延迟翻倍直到 5m0s；Last State 为 Terminated，reason
+Error，exit code 1；事件 "Back-off restarting failed container app in pod crasher_default(...)"，重
+复时计数递增。`,
 		Cluster: sim.FullCluster(3),
 		ZH: catalog{
 			"%d. kubectl apply: a pod whose only container runs sh -c \"exit 1\"":                                  "%d. kubectl apply：一个 Pod，它唯一的容器运行 sh -c \"exit 1\"",

@@ -28,6 +28,18 @@ Signs to look for: the events "Scaled up replica set nginx-<hash> from 0 to 3", 
 nginx-<hash>-<suffix>", "Successfully assigned default/nginx-... to node-N", "Pulling image", "Successfully
 pulled image", "Created container", "Started container"; each step's resourceVersion; the Deployment at
 3/3 available with condition Available=True (MinimumReplicasAvailable).`,
+		SummaryZH: "kubectl apply -f nginx-deployment.yaml，逐个组件跟下去，直到 3/3 个 Pod 可用",
+		TeachesZH: `一条命令走完的全过程，和文章讲的一样：kubectl 把 Deployment POST 给 apiserver；apiserver 依次做认
+证、授权、准入控制（填默认值）、校验，再把它持久化到 etcd。Deployment 控制器 watch 着 Deployment，看
+到期望 3 个副本、实际 0 个，便创建一个以 Pod 模板哈希命名的 ReplicaSet；ReplicaSet 控制器再创建 3 个
+没有 nodeName 的 Pod。调度器 watch 着未调度的 Pod，对节点做过滤和打分，把每个 Pod 绑定到一个节点。每
+个节点上的 kubelet watch 着绑定到本节点的 Pod，创建 pause 沙箱（分配 Pod IP）、拉取镜像、创建并启动
+容器，再上报 Pod 为 Running、Ready。各控制器逐级汇总状态，直到 Deployment 可用，达到期望状态。
+
+要看的信号：事件 "Scaled up replica set nginx-<hash> from 0 to 3"、"Created pod:
+nginx-<hash>-<suffix>"、"Successfully assigned default/nginx-... to node-N"、"Pulling image"、
+"Successfully pulled image"、"Created container"、"Started container"；每一步的 resourceVersion；
+Deployment 达到 3/3 可用，状况 Available=True（MinimumReplicasAvailable）。`,
 		Cluster: sim.FullCluster(3),
 		ZH: catalog{
 			"%s event %s: %s...": "%s 事件 %s：%s...",

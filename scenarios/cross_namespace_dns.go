@@ -24,6 +24,16 @@ cart.shop.svc.cluster.local on the first try.
 Signs to look for: "kubesim net trace --from client --to cart:80" stopping at the dns hop with 'no Service
 "cart" in namespace default' and the hint "the Service is reached as cart.shop"; the traces to cart.shop:80
 and cart.shop.svc.cluster.local:80 reaching a pod in shop.`,
+		SummaryZH: "从另一个命名空间用短名访问是 NXDOMAIN；用 svc.namespace 才能到达",
+		TeachesZH: `Service cart 在命名空间 shop 里；客户端 Pod 在 default 里。客户端的搜索路径是
+default.svc.cluster.local svc.cluster.local cluster.local，所以 "cart" 依次被当作
+cart.default.svc.cluster.local（没有这个 Service）、cart.svc.cluster.local 和 cart.cluster.local
+（Service 从来不会有这样的名字），最后是 cart 本身来查询：每次都是 NXDOMAIN。"cart.shop" 第一次尝试
+就变成 cart.shop.svc.cluster.local。
+
+要看的信号："kubesim net trace --from client --to cart:80" 停在 dns 那一跳，提示 'no Service "cart"
+in namespace default' 以及 "the Service is reached as cart.shop"；到 cart.shop:80 和
+cart.shop.svc.cluster.local:80 的 trace 都到达 shop 里的一个 Pod。`,
 		Cluster: sim.FullCluster(3),
 		Run:     runCrossNamespaceDNS,
 		ZH: netCatalog(catalog{

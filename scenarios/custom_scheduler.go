@@ -27,6 +27,16 @@ a real cluster, with its own leader-election Lease) whose profile is called my-s
 Signs to look for: pod special Pending after a minute with no events from any scheduler and no
 PodScheduled condition; my-scheduler acquiring the Lease kube-system/my-scheduler; then "Successfully
 assigned default/special to node-N" from my-scheduler (the event's source), not default-scheduler.`,
+		SummaryZH: "一个 schedulerName 为 my-scheduler 的 Pod，而这个调度器不存在：Pending 且没有 FailedScheduling 事件；my-scheduler 跑起来后才被调度",
+		TeachesZH: `一个集群可以运行多个调度器（或一个带多个 profile 的 kube-scheduler）；每个 Pod 在 spec.schedulerName
+里指定它要的那个，默认是 "default-scheduler"。调度器忽略指定了别的名字的 Pod：不入队、不尝试、也不为
+它写任何东西。所以一个指定了没人运行的调度器的 Pod 会默默地一直 Pending：没有 FailedScheduling 事
+件，没有 PodScheduled 状况，kubectl describe 里除了 Pending 阶段什么都没有。启动第二个调度器（在真实
+集群里是它自己的 Deployment，带自己的 leader 选举 Lease），profile 名为 my-scheduler，问题就解决了。
+
+要看的信号：一分钟后 Pod special 仍然 Pending，没有任何调度器的事件，也没有 PodScheduled 状况；
+my-scheduler 获得 Lease kube-system/my-scheduler；然后出现来自 my-scheduler（事件的 source）而不是
+default-scheduler 的 "Successfully assigned default/special to node-N"。`,
 		Cluster: sim.Config{ControllerManager: true, Scheduler: true, NodeSpecs: sim.DefaultNodes(3)},
 		ZH: catalog{
 			"%d. kubectl apply -f special.yaml: schedulerName my-scheduler, which nobody runs":                               "%d. kubectl apply -f special.yaml：schedulerName 是 my-scheduler，但没有人运行它",

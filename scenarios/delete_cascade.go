@@ -30,6 +30,19 @@ its Pods keep running.
 Signs to look for: the garbage collector's lines "owner ... is gone" for the ReplicaSet, then for each
 Pod; kubectl get rs,pods empty at the end of part 1; in part 2 the Deployment gone, its ReplicaSet and 3
 Pods still there, the ReplicaSet without ownerReferences, the Pods still owned by the ReplicaSet.`,
+		SummaryZH: "删除 nginx Deployment：垃圾回收器删掉它的 ReplicaSet 和 Pod；用 Orphan 时它们留下",
+		TeachesZH: `Deployment 创建的每个 ReplicaSet 都带有指向它的 ownerReference（controller: true），每个 Pod 也带有
+指向其 ReplicaSet 的 ownerReference。kubectl delete deployment nginx（propagationPolicy Background，
+kubectl 的默认值）只从 etcd 删除 Deployment。kube-controller-manager 里的垃圾回收器 watch 着
+Deployment、ReplicaSet 和 Pod，发现 ReplicaSet 的属主已不存在（它用一次实时 GET 核实，删除这件事从不
+相信缓存），就删除这个 ReplicaSet；然后用同样的方式删除它的 Pod，由 kubelet 优雅地停止。kubectl
+delete --cascade=orphan（propagationPolicy Orphan）则给 Deployment 加上 finalizer "orphan"：垃圾回收
+器从每个 ReplicaSet 上移除 Deployment 的 ownerReference，再移除这个 finalizer，Deployment 消失，而
+ReplicaSet 和它的 Pod 继续运行。
+
+要看的信号：垃圾回收器针对 ReplicaSet、随后针对每个 Pod 的 "owner ... is gone" 日志行；第一部分结束
+时 kubectl get rs,pods 为空；第二部分中 Deployment 没了，它的 ReplicaSet 和 3 个 Pod 还在，
+ReplicaSet 没有 ownerReferences，Pod 仍归 ReplicaSet 所有。`,
 		Cluster: sim.FullCluster(3),
 		ZH: catalog{
 			"%d. kubectl apply -f nginx-deployment.yaml and wait until 3/3 pods are available":                   "%d. kubectl apply -f nginx-deployment.yaml，等到 3/3 个 Pod 可用",

@@ -34,6 +34,23 @@ treats as Default; ClusterFirstWithHostNet is the fix.
 Signs to look for: the client's resolv.conf; traces reaching web three ways; db.default.svc.cluster.local
 answering two pod IPs; the Default and hostNetwork pods failing at the dns hop with "the node's resolver,
 which knows no cluster names"; the ClusterFirstWithHostNet pod reaching web.`,
+		SummaryZH: "Service 名字和搜索路径、headless Service 的记录、dnsPolicy Default，以及 hostNetwork 的坑",
+		TeachesZH: `每个 dnsPolicy 为 ClusterFirst（默认值）的 Pod 都拿到一个指向集群 DNS（10.96.0.10）的
+/etc/resolv.conf，带有 "search default.svc.cluster.local svc.cluster.local cluster.local" 和
+"options ndots:5"。所以 web、web.default 和 web.default.svc.cluster.local 都能到达 Service web：前两
+个经由搜索路径，最后一个按原样（它有 4 个点，少于 5 个，所以连它也会先逐个加上后缀去试：就是有名的
+ndots:5 多出来的查询）。
+
+headless Service（clusterIP: None）没有 cluster IP，也没有 kube-proxy 规则：它的名字解析为每个就绪
+Pod 一条 A 记录，客户端直接连接 Pod。
+
+有两个 Pod 不用集群 DNS：一个的 dnsPolicy 是 Default（节点的解析器，它不认识集群里的名字）；另一个是
+hostNetwork: true 加默认的 ClusterFirst，kubelet 会悄悄把它当作 Default；解决办法是
+ClusterFirstWithHostNet。
+
+要看的信号：客户端的 resolv.conf；用三种方式到达 web 的 trace；db.default.svc.cluster.local 返回两个
+Pod IP；Default 和 hostNetwork 两个 Pod 在 dns 那一跳失败，提示 "the node's resolver, which knows no
+cluster names"；ClusterFirstWithHostNet 的 Pod 到达 web。`,
 		Cluster: sim.FullCluster(3),
 		Run:     runDNS,
 		ZH: netCatalog(catalog{

@@ -34,6 +34,18 @@ new term (etcd-0 led the last)", and the rollout finishing with 3 pods of the ne
 Real etcd randomizes each member's election timeout, so any follower may win; kubesim then hands the
 new term's leadership to the lowest-numbered member that runs (etcdctl move-leader), so the same
 member leads every run.`,
+		SummaryZH: "etcd 的 leader 在滚动更新中途宕机：重新选举，写入短暂停顿，滚动更新照样完成",
+		TeachesZH: `在 Raft 里每一次写入都经过 leader。leader 所在的机器宕机后，follower 们在一个选举超时（etcd 默认
+1s；kubesim 的集群里是 100ms）之后发现心跳没了，其中一个为下一个任期发起竞选，拿到法定人数的选票
+（3 个成员中的 2 个）就成为 leader。这期间写入要等待：apiserver 发往 etcd 的请求停顿几百毫秒。什么都
+不会丢：旧 leader 确认过的每一次写入都已经落在法定人数成员的磁盘上，新 leader 手里都有。控制器只感到
+一次短暂的停顿。
+
+要看的信号：etcd 的 "member etcd-0 stopped" 和 "election: etcd-1 is the leader of a new term (etcd-0
+led the last)"，以及滚动更新完成，3 个 Pod 都是新镜像。
+
+真实的 etcd 给每个成员随机的选举超时，所以哪个 follower 都可能赢；kubesim 随后把新任期的领导权交给
+正在运行的编号最小的成员（etcdctl move-leader），所以每次运行都是同一个成员当 leader。`,
 		Cluster: cfg,
 		ZH: catalog{
 			"%s etcd-0 leads": "%s etcd-0 是 leader",

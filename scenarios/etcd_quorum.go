@@ -47,6 +47,22 @@ still answers, /readyz's "[-]etcd-readiness failed", and the same write succeedi
 
 The members are fsync-free (a temporary data directory); the timings are etcd's own, on the wall
 clock: each fault and the failing write take real seconds and no cluster time.`, n, n/2+1, n/2),
+			SummaryZH: fmt.Sprintf("%d 个成员的 etcd 一个接一个地失去成员：只要 %d 个的法定人数还在，写入照常；没有它就超时；成员回来后一切恢复", n, n/2+1),
+			TeachesZH: fmt.Sprintf(`etcd 是一个 Raft 集群：一个成员当 leader，每次写入都经过它，等到多数成员（法定人数）写进磁盘才
+算提交。%d 个成员时法定人数是 %d，所以可以坏 %d 个而客户端毫无察觉。再多坏一个，就选不出 leader（选
+举同样需要法定人数的选票）：每次写入都在等，过了 etcd 的请求超时（5s 加两个选举超时）就以
+"etcdserver: request timed out" 失败，kube-apiserver 原样以 500 转述 etcd 的话。需要 etcd 的读（get、
+一致性 list）会一直等到请求的 deadline：504 Timeout。apiserver 从 watch cache 里回答的读（resourceVersion=0
+的 list，也就是 informer 起步时用的）仍然有应答，内容是缓存最后看到的。/readyz 报告 etcd-readiness
+failed。某个成员回来后，选出 leader，回来的成员从 leader 的日志追上进度，控制平面就像什么都没发生过
+一样继续工作。
+
+要看的信号：etcd 的各行（成员停止、"no leader"、选举、谁落后了），少数成员宕机时依然成功的写入，500
+"etcdserver: request timed out"，仍然应答的缓存 list，/readyz 的 "[-]etcd-readiness failed"，以及成员
+回来后同样的写入再次成功。
+
+这些成员不做 fsync（临时数据目录）；时间是 etcd 自己的墙上时钟：每个故障和失败的写入都花真实的秒数，
+不花集群时间。`, n, n/2+1, n/2),
 			Cluster: cfg,
 			ZH: catalog{
 				"%d. A %d-member etcd under the control plane: kubectl apply -f nginx-deployment.yaml": "%d. 控制平面下是 %d 个成员的 etcd：kubectl apply -f nginx-deployment.yaml",

@@ -40,6 +40,18 @@ Signs to look for: etcd's put lines saying "(the write waited 200ms in etcd)", e
 the fault; the POST's apiserver latency going from 0s to 200ms, exactly etcd's wait; the pods bound
 seconds later than before, although the same work was done. (The first run pulls the image and the
 second does not, so only the control plane's part of the two runs is compared.)`,
+		SummaryZH: "etcd 的磁盘变慢（每次写 200ms）：同样的 kubectl apply 慢得多，时间都耗在等 etcd 上",
+		TeachesZH: `etcd 只在写入持久化之后才确认：追加到预写日志（WAL）并 fsync（在多成员集群里还要复制到多数成员）。
+磁盘慢时每次 fsync 都很久，etcd_disk_wal_fsync_duration_seconds 不断攀升。每个写请求都要等它，而在
+Kubernetes 里几乎每一步都是写：Deployment、它的 ReplicaSet、每个 Pod、每次绑定、每次状态更新、每个
+事件、每次 Lease 续约。这期间 apiserver 并不忙；它在等 etcd，所以它的请求延迟就等于 etcd 的等待。
+
+场景先在健康的集群上 apply nginx Deployment，测量到 3 个 Pod 绑定、到 Deployment 可用各用了多久；删
+除它；让 etcd 的每次写入等待 200ms；再 apply 一次。
+
+要看的信号：etcd 的 put 日志行写着 "(the write waited 200ms in etcd)"，故障之后的每一行都是；POST 的
+apiserver 延迟从 0s 变成 200ms，正好是 etcd 的等待；Pod 绑定得比之前晚了好几秒，尽管做的是同样的工
+作。（第一次运行要拉镜像，第二次不用，所以只比较两次运行中控制面的那部分。）`,
 		Cluster: sim.FullCluster(3),
 		ZH: catalog{
 			"%d. A healthy etcd: kubectl apply -f nginx-deployment.yaml, timed until the pods are bound and available":                             "%d. etcd 健康时：kubectl apply -f nginx-deployment.yaml，计时到 Pod 全部绑定、全部可用",

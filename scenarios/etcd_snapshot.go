@@ -34,6 +34,19 @@ account, then the namespace itself), restores the snapshot into a new etcd, and 
 Signs to look for: the snapshot line with its revision; the namespace's keys gone from etcd after the
 delete; every one of them back, byte for byte, in the restored etcd. (Rebuilding the control plane on
 the restored etcd, as Kubernetes' restore procedure goes on to do, is not part of the scenario.)`,
+		SummaryZH: "保存 etcd 快照，误删一个命名空间，再从快照恢复：里面的一切都回来了",
+		TeachesZH: `集群的全部状态都在 etcd 里，所以 etcd 的备份就是集群的备份。etcdctl snapshot save 向一个成员要
+它的整个数据库，也就是某个 revision 上的一致副本，连同校验和写进一个文件。etcdutl snapshot restore
+把这个文件变成一个新的数据目录：一个新的 etcd 集群（新的集群 ID、新的成员关系），其中的键与快照完
+全相同。快照之后写入的东西都会丢失，所以快照要定期做。
+
+这个场景创建命名空间 shop 并在其中放一个 Deployment，保存快照，删除该命名空间（namespace 控制器依次
+删掉 Deployment、它的 ReplicaSet、它的 Pod、它的 service account，最后是命名空间本身），再把快照恢
+复到一个新的 etcd 里做比较。
+
+要看的信号：带 revision 的快照那一行；删除之后 etcd 里已经没有这个命名空间的键；在恢复出的 etcd 里
+它们一个不少，逐字节相同地回来了。（Kubernetes 的恢复流程接下来还要在恢复出的 etcd 上重建控制平
+面，这不在本场景之内。）`,
 		Cluster: sim.FullCluster(2),
 		ZH: catalog{
 			"%d. kubectl apply: the namespace shop and a Deployment web in it":                                "%d. kubectl apply：命名空间 shop 以及其中的 Deployment web",

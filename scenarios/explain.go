@@ -51,6 +51,20 @@ node-2 and node-3 passing every filter; the score table with NodeAffinity 50→1
 NodeResourcesFit preferring the emptier node-3, totals that are the sum of score × weight, the winner
 node-2 (the affinity outweighs the resources), and the pod bound to it; for a pod that fits nowhere, the explanation's message equal
 to the FailedScheduling event's "0/4 nodes are available: ..."`,
+		SummaryZH: "调度器解释一次决定：每个过滤器对每个节点的判定、每项得分的原始值和归一化值、总分、胜者",
+		TeachesZH: `一个调度周期有两个阶段。Filter：每个 Filter 插件查看每个节点，任何一个插件拒绝的节点就出局
+（TaintToleration：有不被容忍的污点；NodeResourcesFit：剩余的 Allocatable 不够；NodeAffinity；
+NodePorts；……）。Score：每个 Score 插件给剩下的每个节点一个原始分，NormalizeScore 把它映射到 0-100，
+再乘以插件的权重（TaintToleration 3、NodeAffinity 2、PodTopologySpread 2、InterPodAffinity 2、
+NodeResourcesFit 1、NodeResourcesBalancedAllocation 1、ImageLocality 1），总分最高的节点胜出（分数相
+同时按种子抛硬币）。调度器的解释（kubesim explain）把这一切展示出来，但不绑定任何东西；这里先在调度
+器决定之前打印它，然后调度器做出同样的决定。
+
+要看的信号：control-plane 没通过 TaintToleration（"node(s) had untolerated taint
+{node-role.kubernetes.io/control-plane: }"），node-1 没通过 NodeResourcesFit（"Insufficient cpu"），
+node-2 和 node-3 通过所有过滤器；得分表里 node-2（SSD）的 NodeAffinity 50→100，NodeResourcesFit 偏好
+更空的 node-3，总分是各项得分 × 权重之和，胜者 node-2（亲和性压过了资源），Pod 绑定到它；对一个哪儿
+都放不下的 Pod，解释的消息与 FailedScheduling 事件的 "0/4 nodes are available: ..." 一致。`,
 		Cluster: sim.Config{ControllerManager: true, NodeSpecs: explainNodes},
 		ZH: catalog{
 			"%d. kube-scheduler starts; the scenario keeps a handle on it to ask it to explain its decisions":                     "%d. kube-scheduler 启动；场景保留它的句柄，以便请它解释自己的决定",

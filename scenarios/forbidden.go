@@ -27,6 +27,16 @@ Signs to look for: 'pods is forbidden: User "alice" cannot list resource "pods" 
 namespace "default"'; kubectl auth can-i list pods --as alice answering no, then yes after the
 RoleBinding; the RBAC line naming the RoleBinding that allowed it; still 403 for delete and for the
 kube-system namespace.`,
+		SummaryZH: "没有 RoleBinding 的 alice 列出 Pod：403 Forbidden，auth can-i 答 no；Role 授予的恰好是它列出的权限",
+		TeachesZH: `认证确定了 alice 是谁；授权（--authorization-mode=Node,RBAC）决定她能做什么。凡是没有任何绑定给她
+（或她所在的某个组）的 Role 或 ClusterRole 允许的操作，RBAC 一律拒绝，所以新用户什么都做不了。403 里
+会写明用户、动词、资源、它的 API 组（核心组为 ""）和命名空间。kubectl auth can-i 问的是同一个问题，
+但不真的发出请求。Role 属于命名空间：在 default 里绑定它，在 kube-system 里什么也不授予；授予
+get/list/watch 也不包括 delete。
+
+要看的信号：'pods is forbidden: User "alice" cannot list resource "pods" in API group "" in the
+namespace "default"'；kubectl auth can-i list pods --as alice 先答 no，建了 RoleBinding 后答 yes；
+RBAC 日志行点出允许它的那个 RoleBinding；delete 和 kube-system 命名空间仍然是 403。`,
 		Verbose: true,
 		ZH: catalog{
 			"%d. The admin creates a pod; alice (authenticated, no RoleBinding) tries to list pods":          "%d. 管理员创建一个 Pod；alice（已认证，但没有任何 RoleBinding）试图列出 Pod",

@@ -33,6 +33,15 @@ one per node.)
 Signs to look for: proxy-b's explanation with NodePorts FAIL on proxy-a's node, "node(s) didn't have
 free ports for the requested pod ports", and proxy-b bound elsewhere; proxy-d Pending with "0/3 nodes
 are available: 3 node(s) didn't have free ports for the requested pod ports."`,
+		SummaryZH: "两个 Pod 都要 hostPort 8080：第二个避开第一个所在的节点；3 个节点上的第四个一直 Pending",
+		TeachesZH: `hostPort 把容器端口映射到节点地址上的同一个端口，所以一个节点上的两个 Pod 不能都用 hostPort 8080
+（协议和 hostIP 相同时）。NodePorts 过滤器知道节点上的 Pod 已经占用的每个端口，会排除 Pod 所需主机端
+口已被占用的节点。场景在调度器决定第二个 Pod 之前先请它解释：第一个 Pod 所在的节点没通过 NodePorts。
+3 个节点时，第四个这样的 Pod 哪儿都放不下。（所以 hostPort 最好留给 DaemonSet，每个节点一个。）
+
+要看的信号：proxy-b 的解释中 proxy-a 所在节点 NodePorts FAIL，"node(s) didn't have free ports for
+the requested pod ports"，proxy-b 绑定到了别的节点；proxy-d Pending，提示 "0/3 nodes are available:
+3 node(s) didn't have free ports for the requested pod ports."。`,
 		Cluster: sim.Config{ControllerManager: true, NodeSpecs: sim.DefaultNodes(3)},
 		ZH: catalog{
 			"%d. kube-scheduler starts; the scenario keeps a handle on it to ask it to explain its decisions":             "%d. kube-scheduler 启动；场景保留它的句柄，以便请它解释自己的决定",

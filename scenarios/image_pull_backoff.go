@@ -38,6 +38,21 @@ Signs to look for: the events "Failed to pull image ...: <containerd's error>", 
 "Back-off pulling image ..." and "Error: ImagePullBackOff"; STATUS ErrImagePull, then ImagePullBackOff;
 the "Pulling image" event counted up (x2, x3, ...) with the gaps between a failed pull and the next one
 doubling: 10s, 20s, 40s, 1m20s (the scenario stops there; the kubelet goes on to 2m40s and 5m0s).`,
+		SummaryZH: "ngnix:1.25（拼错了）、没有凭据的私有镜像、只有 amd64 的镜像遇上 arm64 节点：先 ErrImagePull，再 ImagePullBackOff",
+		TeachesZH: `三个 Pod，它们的镜像哪个节点都拉不下来。调度器照样放置它们（调度器不看镜像）；kubelet 创建沙箱，请
+containerd 拉镜像，结果失败，每次各有各的说法：ngnix:1.25 在 Docker Hub 上不存在，Docker Hub 的回答
+却像它是私有的一样（"pull access denied, repository does not exist or may require authorization"）；
+registry.example.com/private/app 需要凭据，而 Pod 没给（没有 imagePullSecrets："no basic auth
+credentials"）；registry.example.com/legacy/app 只构建了 amd64 版本，所以在 arm64 节点 node-3 上是
+"no match for platform in manifest"。kubelet 记下 "Failed to pull image ..." 和 "Error:
+ErrImagePull"，然后让这个 Pod 的这个镜像进入退避：容器以原因 ImagePullBackOff 等待，kubelet 只在退避
+结束后才再拉。退避从 10s 开始，每次拉取失败翻倍（20s、40s、1m20s、2m40s），上限 5 分钟。Pod 不会再有
+别的变化：它一直 Pending，直到有人修好镜像或凭据。
+
+要看的信号：事件 "Failed to pull image ...: <containerd 的错误>"、"Error: ErrImagePull"、
+"Back-off pulling image ..." 和 "Error: ImagePullBackOff"；STATUS 先是 ErrImagePull，再是
+ImagePullBackOff；"Pulling image" 事件的计数递增（x2、x3……），一次失败与下一次拉取之间的间隔翻倍：
+10s、20s、40s、1m20s（场景到此为止；kubelet 会继续到 2m40s 和 5m0s）。`,
 		Cluster: sim.Config{NodeSpecs: nodes, ControllerManager: true, Scheduler: true},
 		ZH: catalog{
 			"%d. kubectl apply: web (ngnix:1.25, a typo), private-app (no imagePullSecrets), legacy-app (amd64 only, for an arm64 node)": "%d. kubectl apply：web（ngnix:1.25，拼写错误）、private-app（没有 imagePullSecrets）、legacy-app（只有 amd64 镜像，却要跑在 arm64 节点上）",

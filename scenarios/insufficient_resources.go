@@ -30,6 +30,19 @@ Signs to look for: the FailedScheduling event and the PodScheduled=False (Unsche
 saying "0/3 nodes are available: 3 Insufficient cpu."; the pod in unschedulablePods; after kubectl
 scale, the cluster event that moves it to the activeQ, and "Successfully assigned default/big" to the
 node the deleted batch pod left, at the same cluster time.`,
+		SummaryZH: "一个 Pod 请求的 CPU 比任何节点剩下的都多：Pending，提示 \"0/3 nodes are available: 3 Insufficient cpu.\"，有空间后才被调度",
+		TeachesZH: `调度器按 Pod 的 requests 放置 Pod，而不是按它实际用了多少：节点放得下一个 Pod，是指这个 Pod 的
+requests 加上已绑定到该节点的 Pod 的 requests 不超过节点的 Allocatable（容量减去 kubelet 预留的部
+分）。这里三个 batch Pod 占掉了每个节点 3.9 个可分配 CPU 中的 3 个，然后一个 Pod 要 2 个 CPU。
+NodeResourcesFit 把三个节点都过滤掉；抢占找不到优先级更低、可以驱逐的 Pod；这个 Pod 一直 Pending。没
+有什么在循环重试：Pod 在调度器的 unschedulablePods 里等着，直到一个可能有帮助的集群事件（删了一个
+Pod、加了一个节点）把它移回 activeQ。把 batch 缩容会删掉它的一个 Pod，挂起的 Pod 立刻被调度到腾出来
+的节点上。
+
+要看的信号：FailedScheduling 事件和 PodScheduled=False（Unschedulable）状况，内容是 "0/3 nodes are
+available: 3 Insufficient cpu."；Pod 在 unschedulablePods 里；kubectl scale 之后，把它移到 activeQ
+的集群事件，以及在同一集群时间、指向被删 batch Pod 原来那个节点的 "Successfully assigned
+default/big"。`,
 		Cluster: sim.Config{ControllerManager: true, Scheduler: true, NodeSpecs: sim.DefaultNodes(3)},
 		ZH: catalog{
 			"%d. kubectl apply -f batch.yaml: 3 pods requesting 3 CPUs each, one per node; they run for 10 seconds": "%d. kubectl apply -f batch.yaml：3 个 Pod，每个 requests 3 个 CPU，每个节点一个；让它们运行 10 秒",

@@ -30,6 +30,16 @@ as a 400 Bad Request. Either way nothing is written.
 Signs to look for: 'Deployment.apps "Nginx_Web" is invalid' with the causes metadata.name, spec.replicas
 and spec.template.spec.containers[0].image, each once; 'strict decoding error: unknown field
 "spec.replica"'; etcd's revision unchanged; the corrected manifest created.`,
+		SummaryZH: "错误的名字、缺少镜像、负数副本（422 Invalid，每个字段一条原因），以及一个未知字段（400）",
+		TeachesZH: `经过认证、授权和变更型准入控制（填默认值）之后，apiserver 按对象类型的规则校验对象：名字必须是
+DNS-1123 子域名（小写字母、数字、'-' 和 '.'），replicas 不能为负，每个容器都要有 image。所有违规都会
+被收集，而不只是第一个，一起以 422 Invalid 返回，每个字段路径一条原因，让学习者一次改完。在此之前，
+清单按严格模式解码：类型里没有的字段（比如拼错的 "replica"）是一个点出其路径的错误，绝不会被悄悄丢
+掉；kubectl 把它报告为 400 Bad Request。无论哪种，都什么也不写入。
+
+要看的信号：'Deployment.apps "Nginx_Web" is invalid'，原因包括 metadata.name、spec.replicas 和
+spec.template.spec.containers[0].image，各出现一次；'strict decoding error: unknown field
+"spec.replica"'；etcd 的 revision 不变；改正后的清单创建成功。`,
 		Verbose: true,
 		ZH: catalog{
 			"%d. kubectl create a Deployment named Nginx_Web with replicas -1 and a container without an image": "%d. kubectl create 一个名为 Nginx_Web、replicas 为 -1、容器没有镜像的 Deployment",

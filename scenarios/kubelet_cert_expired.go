@@ -43,6 +43,25 @@ Unauthorized; the kubelet's trace "failed to renew lease: Unauthorized"; node-2 
 NodeStatusUnknown; containerd on node-2 still running the pod's container; after the renewal, node-2
 Ready again; then node-3 with its clock two years ahead: "x509: certificate has expired or is not yet
 valid" in its kubelet's log, node-3 Unknown, and its Lease renewed again once its clock is fixed.`,
+		SummaryZH: "node-2 的客户端证书过期（心跳得到 401），node-3 时钟偏差（TLS 失败）：Unknown，容器照常运行",
+		TeachesZH: `kubelet 用客户端证书（system:node:<name>，组 system:nodes）向 apiserver 认证，kubeadm 签发的证书有效
+期一年；证书轮换通常会及时续签。万一还是过期了，apiserver 的第一道关会拒绝它的每个请求：401
+Unauthorized。kubelet 并不停止：它让容器继续运行，不断重试，日志里满是 "failed to renew lease:
+Unauthorized"。但它说的话一句也到不了控制面：它的 Lease 不再续约，于是 50s 宽限期过后，节点生命周期
+控制器把节点标为 Unknown，和节点死掉一模一样（对比 node-down），300s 后还会驱逐它的 Pod。区别只在节
+点上看得到：kubelet 在运行，容器在运行，请求被拒绝。续签证书（kubeadm certs renew，或修好轮换）就能
+结束这一切：下一次续约通过，节点重新 Ready。
+
+同样的故障还有第二个原因：节点的时钟错了（NTP 停了）。证书在两个时刻之间有效，每一方都用自己的时钟检
+查对方的证书：node-3 快了两年，认为 apiserver 的服务证书已过期，自己拒绝了连接（"x509: certificate
+has expired or is not yet valid: current time ... is after ..."），所以它的请求根本出不了节点。
+kubesim 只有一个集群时间，把时钟偏差仅仅模拟为这次 TLS 检查。
+
+要看的信号：apiserver 认证步骤的 "certificate has expired" 和 401 Unauthorized；kubelet 的 trace
+"failed to renew lease: Unauthorized"；node-2 Ready=Unknown，NodeStatusUnknown；node-2 上的
+containerd 仍在运行 Pod 的容器；续签后 node-2 重新 Ready；然后是时钟快了两年的 node-3：kubelet 日志
+里的 "x509: certificate has expired or is not yet valid"，node-3 Unknown，时钟修好后它的 Lease 又开
+始续约。`,
 		Cluster: sim.FullCluster(3),
 		ZH: catalog{
 			"the client certificate of %s was renewed": "%s 的客户端证书已经续期",

@@ -37,6 +37,20 @@ Signs to look for: "successfully acquired lease kube-system/kube-controller-mana
 kube-controller-manager-2 (previous holder "kube-controller-manager", leaseTransitions 1)" at least 15s
 after the last renewal; the Deployment scaled to 5 while leaderless and its ReplicaSet still at 3 until
 then; afterwards "Scaled up replica set ... from 3 to 5" and 5 pods.`,
+		SummaryZH: "两个 kube-controller-manager 副本；杀掉 leader：Lease 过期后备用副本接管并补上落下的工作",
+		TeachesZH: `高可用控制面在每个控制面节点上都运行 kube-controller-manager（和 kube-scheduler），但同一时刻只能有
+一个副本干活，否则两个 ReplicaSet 控制器会互相打架。它们通过一个 Lease 对象
+kube-system/kube-controller-manager 选出 leader：持有者把自己的名字写进 holderIdentity，每个
+retryPeriod（2s）更新一次 renewTime；候选者每个 retryPeriod 读一次 Lease，只有在 leaseDuration
+（15s）内都没看到变化时才能接管；在 renewDeadline （10s）内续约不成功的 leader 会主动放弃。所以
+leader 死后，控制器停摆约 15 秒；然后备用副本把自己写进 Lease（leaseTransitions 加一）并启动它的控制
+器。什么都不会丢：控制器是基于水平（level-based）的，新 leader 最初的几次调谐比较期望状态和实际状
+态，把还没做的都做掉，包括无人领导期间做出的改动。
+
+要看的信号：最后一次续约至少 15s 之后出现 "successfully acquired lease
+kube-system/kube-controller-manager as kube-controller-manager-2 (previous holder
+"kube-controller-manager", leaseTransitions 1)"；无 leader 期间 Deployment 被扩到 5，而它的
+ReplicaSet 在那之前一直是 3；之后 "Scaled up replica set ... from 3 to 5"，5 个 Pod。`,
 		Cluster: sim.FullCluster(3),
 		ZH: catalog{
 			"%d. kubectl apply -f nginx-deployment.yaml and wait until 3/3 pods are available":                           "%d. kubectl apply -f nginx-deployment.yaml，等到 3/3 个 Pod 可用",

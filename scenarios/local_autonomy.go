@@ -37,6 +37,21 @@ Signs to look for: the kubelet's trace "failed to renew lease: ... connection re
 partition)"; node-1 Ready=Unknown and the pods on it Ready=False; containerd on node-1 (crictl ps)
 still running nginx with the same container ID and a worker container restarted while the apiserver
 showed RESTARTS 0; after the heal, node-1 Ready, the taint gone, and worker's RESTARTS caught up.`,
+		SummaryZH: "node-1 连不上 apiserver：它的容器在本地照常运行（和重启）；网络恢复后状态再追上来",
+		TeachesZH: `控制面不在数据路径上。kubelet 按它自己缓存的那份 Pod 运行分配给它的 Pod；它需要 apiserver 来得知新增
+或删除的 Pod、上报状态，而不是为了让容器活着。node-1 与 apiserver 断开（网络分区）时，它的请求失败
+（"connection refused"），Lease 也不再续约，于是 50s 宽限期过后，节点生命周期控制器把 node-1 标为
+Unknown，把它上面 Pod 的 Ready 状况设为 False，并给节点打上 unreachable 污点：从控制面这一侧看，和
+node-down 一模一样。而 node-1 本身什么都没变：nginx 继续提供服务，每 60s 崩溃一次的 worker Pod 照常
+被 kubelet 重启，没有人得到通知。如果网络在 Pod 的 300s 容忍期内恢复，kubelet 续约 Lease，节点变为
+Ready，污点移除，kubelet 把之前写不进去的 Pod 状态写进去：apiserver 显示的重启次数一下子跳到实际发生
+的次数。（真实的 kubelet 还会在 10s 内给状态没变的 Pod（比如这里的 nginx）重新写回 Ready=True；
+kubesim 的 kubelet 只在自己的视图变化时才重写状态，所以 nginx 暂时保留控制器写的 Ready=False。）
+
+要看的信号：kubelet 的 trace "failed to renew lease: ... connection refused (network partition)"；
+node-1 Ready=Unknown，其上的 Pod Ready=False；node-1 上的 containerd（crictl ps）仍在运行 nginx，容
+器 ID 不变，worker 容器被重启过，而 apiserver 显示的 RESTARTS 还是 0；恢复后 node-1 Ready，污点消
+失，worker 的 RESTARTS 追上来。`,
 		Cluster: sim.FullCluster(3),
 		ZH: catalog{
 			"%d. kubectl apply: nginx-deployment.yaml (one pod per node) and worker on node-1, which crashes every 60s":     "%d. kubectl apply：nginx-deployment.yaml（每个节点一个 Pod），以及 node-1 上每 60 秒崩溃一次的 worker",

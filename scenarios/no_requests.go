@@ -37,6 +37,18 @@ Signs to look for: all 20 crowd pods Running on two 1-CPU nodes; "Allocated reso
 memory 0 (0%)" on both; more pods on a node than 900m / 100m would allow if they asked for the
 scoring defaults; the leaky pod's node with about 1Gi in use per the container runtime and about
 as many crowd pods as the idle node; the pods' QoS class BestEffort.`,
+		SummaryZH: "没有 requests 的 Pod：调度器把它们当作（几乎）不占资源，于是不管实际用量，都挤到节点上",
+		TeachesZH: `调度器从不看 Pod 用了多少，只看它们请求了多少。没有 requests 的 Pod 不增加节点已请求的资源，所以
+NodeResourcesFit 允许任意多个这样的 Pod 上一个节点（直到节点的 Pod 数上限）。仅在打分时，调度器假装
+每个这样的 Pod 请求 100m CPU 和 200Mi 内存（非零默认值），好让它们至少按个数分散。这里两个各有一个
+CPU （可分配 900m）的节点接收了 20 个副本，每个大约 10 个，而 kubectl describe node 报告已请求 0
+CPU、0 内存。一个漏内存的 Pod 已经用掉 1G 的那个节点，分到的和另一个一样多：调度器看不到实际用量。
+（这类 Pod 的 QoS 类别是 BestEffort：内存耗尽时 kubelet 最先驱逐它们。）
+
+要看的信号：全部 20 个 crowd Pod 在两个 1 CPU 的节点上 Running；两个节点上都是 "Allocated resources:
+cpu 0 (0%), memory 0 (0%)"；一个节点上的 Pod 数超过按打分默认值请求时 900m / 100m 所允许的数目；按容
+器运行时的数据，漏内存 Pod 所在节点已用约 1Gi，而 crowd Pod 的数量和空闲节点差不多；这些 Pod 的 QoS
+类别为 BestEffort。`,
 		Cluster: sim.Config{ControllerManager: true, Scheduler: true, NodeSpecs: smallNodes},
 		ZH: catalog{
 			"%d. kubectl apply -f leaky.yaml: no requests, and its memory grows 50Mi a second":                                        "%d. kubectl apply -f leaky.yaml：没有 requests，内存每秒增长 50Mi",

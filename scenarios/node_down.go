@@ -37,6 +37,22 @@ after the last renewal; the event NodeNotReady; the taint node.kubernetes.io/unr
 the event TaintManagerEviction "Marking for deletion Pod default/nginx-..." 300s after the taint; a
 replacement pod on another node and the Deployment back at 3/3; after the restart, Ready=True, the
 taint gone, and the old pod deleted.`,
+		SummaryZH: "node-2 的 kubelet 停了：Lease 不再续约，50s 后 Ready=Unknown，打上 unreachable 污点，300s 后 Pod 被驱逐并在别处重建",
+		TeachesZH: `没有人通知控制面某个节点死了：控制面是从“什么事不再发生”察觉的。kubelet 每 10s 在 kube-node-lease 里
+续约一次自己的 Lease。节点生命周期控制器（在 kube-controller-manager 里）每 5s 检查一遍所有节点；如
+果某个节点的 Lease 在宽限期内（--node-monitor-grace-period，Kubernetes 1.32 起为 50s）一直没动，它就
+把该节点的状况设为 Unknown（"Kubelet stopped posting node status."），记录 NodeNotReady，把节点上的
+Pod 标为未就绪，并给节点打上污点 node.kubernetes.io/unreachable:NoExecute。每个 Pod 都带着对这个污点
+300s 的容忍（由 DefaultTolerationSeconds 准入插件添加），所以 Pod 不会立刻被驱逐：一次短暂的网络抖动
+不该让整个集群重新洗牌。300s 后污点管理器删除这些 Pod（"Marking for deletion Pod ..."），它们的
+ReplicaSet 发现 Pod 不够，创建替代的 Pod，由调度器放到仍然 Ready 的节点上。旧 Pod 停在 Terminating：
+只有 kubelet 能确认自己的容器已经停止，而这个 kubelet 已经不在了。kubelet 重新启动后续约 Lease，节点
+变回 Ready，控制器移除污点，kubelet 把它离开期间被要求删除的 Pod 删完。
+
+要看的信号：Lease 的 renewTime 停住不动；最后一次续约约 50s 后 Ready=Unknown，原因
+NodeStatusUnknown；事件 NodeNotReady；污点 node.kubernetes.io/unreachable:NoExecute；打污点 300s 后
+的事件 TaintManagerEviction "Marking for deletion Pod default/nginx-..."；另一个节点上的替代 Pod，
+Deployment 回到 3/3；重启之后 Ready=True，污点消失，旧 Pod 被删除。`,
 		Cluster: sim.FullCluster(3),
 		ZH: catalog{
 			"%d. kubectl apply -f nginx-deployment.yaml: 3 replicas, one on each node":                                                             "%d. kubectl apply -f nginx-deployment.yaml：3 个副本，每个节点一个",

@@ -30,6 +30,18 @@ node, and with the default scoring (least allocated, spread) an empty node is th
 Signs to look for: kubectl get nodes listing node-4 Ready; its events Starting, NodeHasSufficientMemory,
 NodeReady; the Lease kube-node-lease/node-4; after kubectl scale deployment nginx --replicas=4, the
 new pod "Successfully assigned default/nginx-... to node-4".`,
+		SummaryZH: "一个新的 kubelet 在运行中的集群上启动：注册 node-4、Lease、Ready，Deployment 扩容时分到一个 Pod",
+		TeachesZH: `没有控制器会创建 Node：节点是自己加入的。它的 kubelet（带着 system:node:node-4 的凭据，kubeadm join
+会提供）创建自己的 Node 对象，写上机器的容量、可分配部分（容量减去 kube-reserved、system-reserved 和
+硬驱逐阈值；默认只减阈值 memory.available<100Mi）、标签（hostname、os、arch、zone）和地址（随后节点
+IPAM 控制器给它分配下一个 podCIDR）；接着在 kube-node-lease 里创建一个每 10s 续约一次的 Lease；然后
+写它的状态，包含四个状况，容器运行时一响应就 Ready=True。此外不会宣告任何事情：调度器 watch 着
+Node，只是多了一个候选而已。已有的 Pod 留在原处（Kubernetes 不做再平衡）；下一个要调度的 Pod 可能落
+到新节点上，按默认的打分（分配最少、分散），空节点最受青睐。
+
+要看的信号：kubectl get nodes 列出 node-4 为 Ready；它的事件 Starting、NodeHasSufficientMemory、
+NodeReady；Lease kube-node-lease/node-4；kubectl scale deployment nginx --replicas=4 之后，新 Pod
+"Successfully assigned default/nginx-... to node-4"。`,
 		Cluster: sim.FullCluster(3),
 		ZH: catalog{
 			"%d. kubectl apply -f nginx-deployment.yaml on the 3-node cluster":                                                                         "%d. 在 3 节点集群上 kubectl apply -f nginx-deployment.yaml",

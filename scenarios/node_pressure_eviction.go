@@ -42,6 +42,25 @@ EvictionThresholdMet "Attempting to reclaim memory"; the taint node.kubernetes.i
 cache and then api with STATUS Evicted and the message "The node was low on resource: memory.
 Threshold quantity: 100Mi, available: ...Ki. Container cache was using ...Ki, request is 0, has larger
 consumption of memory."; db still Running.`,
+		SummaryZH: "没有内存 limits 的 Pod 把 node-1 占满：MemoryPressure、EvictionThresholdMet，先驱逐 BestEffort，再驱逐超出 request 的 Burstable，保留 Guaranteed",
+		TeachesZH: `node-1 有 1Gi 内存。三个 Pod 被固定在它上面：cache（BestEffort：没有 requests 也没有 limits，每秒涨
+5Mi）、api（Burstable：requests 64Mi，没有 limit，每秒涨 4Mi）和 db（Guaranteed：requests 等于
+limits，256Mi，保持不变）。没有 limits，容器内部没有什么能阻止增长，于是节点本身的内存不够了。
+kubelet 的驱逐管理器每 10s 计算一次 memory.available = 容量减去所有容器的 working set；低于硬阈值
+（默认 memory.available<100Mi）时，它记录 EvictionThresholdMet（"Attempting to reclaim memory"），节
+点报告 MemoryPressure=True（并被打上 node.kubernetes.io/memory-pressure:NoSchedule 污点，新 Pod 不再
+进来），然后每轮驱逐一个 Pod。它的排序和 Kubernetes 一样：先是用量超过 request 的（BestEffort 的
+request 为零，所以总是超过），再按优先级，再按用量超出 request 的多少。cache 最先被驱逐；api 继续涨
+过它的 request，内存再次不足时随后被驱逐；db 在 request 之内，永远不会被选中。被驱逐的 Pod 立即被杀
+（硬阈值下没有宽限期），以 Failed、原因 Evicted 留在 API 里，如果有控制器，由控制器来替换它。最后一
+次内存不足之后 MemoryPressure 还会保持 True 5 分钟（evictionPressureTransitionPeriod），以免节点状态
+来回抖动。
+
+要看的信号：node-1 MemoryPressure=True（KubeletHasInsufficientMemory）；节点事件
+EvictionThresholdMet "Attempting to reclaim memory"；污点 node.kubernetes.io/memory-pressure；cache
+和随后的 api STATUS 为 Evicted，消息为 "The node was low on resource: memory. Threshold quantity:
+100Mi, available: ...Ki. Container cache was using ...Ki, request is 0, has larger consumption of
+memory."；db 仍然 Running。`,
 		Cluster: sim.Config{NodeSpecs: nodes, ControllerManager: true, Scheduler: true},
 		ZH: catalog{
 			"%d. kubectl apply: cache (BestEffort, growing), api (Burstable, growing past its request), db (Guaranteed), all on node-1": "%d. kubectl apply：cache（BestEffort，内存不断增长）、api（Burstable，增长超过 request）、db（Guaranteed），都在 node-1 上",

@@ -45,6 +45,17 @@ Signs to look for: node-3 (disktype=hdd) failing NodeAffinity for db and cache w
 pass; for cache, NodeAffinity 80→100 on node-2 (zone-b) and 0→0 on node-1, the winner node-2, and the
 pod bound there; report, preferring a zone that does not exist, passing Filter on all 3 nodes and
 scheduled.`,
+		SummaryZH: "nodeSelector disktype=ssd、必需的和偏好的节点亲和性：匹配的节点通过 Filter，偏好的节点得分更高",
+		TeachesZH: `按节点标签引导 Pod 有三种方式，都由 NodeAffinity 插件检查。spec.nodeSelector（disktype: ssd）和
+requiredDuringSchedulingIgnoredDuringExecution 是硬性的：在 Filter 阶段，标签不匹配的节点被排除，提
+示 "node(s) didn't match Pod's node affinity/selector"。
+preferredDuringSchedulingIgnoredDuringExecution 是软性的：在 Score 阶段，每个节点得到它所匹配各项的
+权重之和，再缩放到最好的得 100，乘以插件的权重（2）；没有节点匹配的偏好什么也不改变，Pod 照样被调
+度。每次调度决定之前，场景先请调度器解释它（就是 kubesim explain 打印的内容），然后再让它决定。
+
+要看的信号：node-3（disktype=hdd）对 db 和 cache 的 NodeAffinity 不通过，node-1 和 node-2 通过；对
+cache，node-2（zone-b）上 NodeAffinity 80→100，node-1 上 0→0，胜出的是 node-2，Pod 绑定到那里；
+report 偏好一个不存在的 zone，在全部 3 个节点上通过 Filter，并被调度。`,
 		Cluster: sim.Config{ControllerManager: true, NodeSpecs: affinityNodes},
 		ZH: catalog{
 			"%d. kube-scheduler starts; the scenario keeps a handle on it to ask it to explain its decisions":     "%d. kube-scheduler 启动；场景保留它的句柄，以便请它解释自己的决定",

@@ -28,6 +28,16 @@ pod without a limit makes the kubelet evict pods instead).
 Signs to look for: kubectl describe pod shows Last State: Terminated, Reason: OOMKilled, Exit Code:
 137; RESTARTS 1; after the second OOM kill the STATUS is CrashLoopBackOff; the node's MemoryPressure
 stays False.`,
+		SummaryZH: "容器内存泄漏超过 limits.memory：以 OOMKilled 终止，退出码 137，被重启",
+		TeachesZH: `一个 Pod 请求 32Mi 内存，限制为 64Mi，但它的进程每秒泄漏 10Mi。limit 不是 kubelet 去检查的东西：它成
+为容器 cgroup 的内存上限，working set 达到上限时，内核的 OOM killer 向进程发送 SIGKILL。containerd
+报告容器以退出码 137（128 + 9，SIGKILL）退出，原因 OOMKilled；kubelet 在下一次 relist 时看到，按
+restartPolicy Always 重启容器：第一次立刻重启，如果一直死，之后按 CrashLoopBackOff 的退避（10s、
+20s……）重启。limit 保护了节点：只有这个容器死掉，节点的内存从不短缺（对比 node-pressure-eviction，那
+里一个没有 limit 的 Pod 让 kubelet 转而去驱逐 Pod）。
+
+要看的信号：kubectl describe pod 显示 Last State: Terminated、Reason: OOMKilled、Exit Code: 137；
+RESTARTS 为 1；第二次被 OOM kill 之后 STATUS 为 CrashLoopBackOff；节点的 MemoryPressure 保持 False。`,
 		Cluster: sim.FullCluster(3),
 		ZH: catalog{
 			"%d. kubectl apply: a pod limited to 64Mi of memory whose working set grows 10Mi every second":           "%d. kubectl apply：一个内存上限 64Mi 的 Pod，它的工作集每秒增长 10Mi",

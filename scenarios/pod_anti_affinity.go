@@ -27,6 +27,16 @@ replica score higher, but a node with one still passes, so every replica is plac
 Signs to look for: web-ha with 3 replicas on 3 different nodes and one Pending with "0/3 nodes are
 available: 3 node(s) didn't match pod anti-affinity rules."; web-soft with all 4 replicas Running, on
 all 3 nodes (one node gets two).`,
+		SummaryZH: "按 hostname 的必需反亲和性，副本比节点多：多出的副本一直 Pending；偏好的反亲和性把副本打散并全部调度",
+		TeachesZH: `Pod 反亲和性让 Pod 远离那些已经运行着与其 labelSelector 匹配的 Pod 的拓扑域（这里是节点：topologyKey
+kubernetes.io/hostname）；让它指向 Pod 自己的标签，就能把同一个 Deployment 的副本打散，丢一个节点最
+多丢一个副本。必需的反亲和性是过滤器（InterPodAffinity）：4 个副本、3 个节点，第四个副本没有节点可
+去，要等到加了节点或某个副本离开。偏好的反亲和性是打分：没有副本的节点得分更高，但已有副本的节点仍然
+通过，所以每个副本都能被放下。
+
+要看的信号：web-ha 的 3 个副本在 3 个不同节点上，1 个 Pending，提示 "0/3 nodes are available: 3
+node(s) didn't match pod anti-affinity rules."；web-soft 的 4 个副本全部 Running，分布在全部 3 个节
+点上（有一个节点上有两个）。`,
 		Cluster: sim.Config{ControllerManager: true, Scheduler: true, NodeSpecs: sim.DefaultNodes(3)},
 		ZH: catalog{
 			"%d. kubectl apply -f web-ha.yaml: 4 replicas with required anti-affinity on kubernetes.io/hostname, 3 nodes": "%d. kubectl apply -f web-ha.yaml：4 个副本，在 kubernetes.io/hostname 上有 required anti-affinity，只有 3 个节点",

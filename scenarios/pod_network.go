@@ -35,6 +35,21 @@ Signs to look for: "assign 10.244.0.0/29" and "assign 10.244.0.8/29" from node-i
 lines; every pod IP inside its node's podCIDR and unique; the event FailedCreatePodSandBox "failed to
 allocate for range 0: no IP addresses available in range set: 10.244.0.2-10.244.0.6"; CNI DEL of a
 deleted pod's IP and the stuck pod Running with that IP.`,
+		SummaryZH: "podCIDR 来自节点 IPAM，Pod IP 来自 CNI ADD/DEL，/29 用满后沙箱创建失败，直到有 IP 被释放",
+		TeachesZH: `kube-controller-manager 以 --cluster-cidr 10.244.0.0/16 运行，这里还用了 --node-cidr-mask-size 29，
+让节点的地址段很快用满：每个节点分到一个 /29（8 个地址：网络地址、网桥 cni0 占 .1、广播地址，剩下 5
+个给 Pod）。默认集群里地址段是 /24（每个节点 254 个 Pod，/16 里能放 256 个节点；更大的集群 CIDR，比
+如 10.0.0.0/8，能容纳更多节点）。
+
+kubelet 把本节点的 podCIDR 交给容器运行时（CRI UpdateRuntimeConfig）；containerd 为每个沙箱运行 CNI
+插件：ADD 给 eth0 分配地址段里下一个空闲地址，DEL 把它还回去。六个 Pod 被固定在 node-1 上：五个拿到
+10.244.0.2 到 .6，第六个的沙箱创建失败，kubelet 不断重试。五个中的一个被删除时，CNI DEL 释放它的
+IP，重试就拿到了这个 IP：任何时候都不会有两个 Pod 同时持有同一个 IP。
+
+要看的信号：node-ipam-controller 的 "assign 10.244.0.0/29" 和 "assign 10.244.0.8/29"；CNI ADD 日志
+行；每个 Pod IP 都在其节点的 podCIDR 内且不重复；事件 FailedCreatePodSandBox "failed to allocate for
+range 0: no IP addresses available in range set: 10.244.0.2-10.244.0.6"；被删 Pod 的 IP 的 CNI DEL，
+以及卡住的 Pod 拿着这个 IP 变为 Running。`,
 		Cluster: sim.Config{Nodes: 2, ControllerManager: true, Scheduler: true, NodeCIDRMaskSize: 29},
 		Run:     runPodNetwork,
 		ZH: catalog{

@@ -39,6 +39,17 @@ Signs to look for: the PriorityClass; urgent's first attempt failing with "0/3 n
 Insufficient cpu."; the preempt line and the Preempted event on one low pod; urgent's
 status.nominatedNodeName; urgent bound to that node; the replacement low pod Pending with "No
 preemption victims found for incoming pod".`,
+		SummaryZH: "满载集群上的一个高优先级 Pod：一个低优先级的牺牲者被驱逐，Pod 被提名，然后绑定",
+		TeachesZH: `PriorityClass 给 Pod 一个优先级（Priority 准入插件把它的值拷进 spec.priority）；调度器的队列先取优先
+级高的；这样的 Pod 哪儿都放不下时，DefaultPreemption 这个 PostFilter 会找一个节点，在那里移除优先级
+更低的 Pod 就能放下它，挑出牺牲者影响最小的节点，给每个牺牲者加上 DisruptionTarget 状况并优雅地删除
+它（"Preempted by pod <uid> on node <node>"），再把节点写进 Pod 的 status.nominatedNodeName。这一轮
+里 Pod 并不绑定：它等牺牲者消失，空间为它保留着。牺牲者的 ReplicaSet 创建一个替代的 Pod，它的优先级
+较低，无法反过来抢占，只能 Pending。
+
+要看的信号：PriorityClass；urgent 第一次尝试失败，提示 "0/3 nodes are available: 3 Insufficient
+cpu."；某个 low Pod 上的 preempt 日志行和 Preempted 事件；urgent 的 status.nominatedNodeName；urgent
+绑定到那个节点；替代的 low Pod Pending，提示 "No preemption victims found for incoming pod"。`,
 		Cluster: sim.Config{ControllerManager: true, Scheduler: true, NodeSpecs: sim.DefaultNodes(3)},
 		ZH: catalog{
 			"%d. kubectl create priorityclass high-priority --value=1000000":                                   "%d. kubectl create priorityclass high-priority --value=1000000（创建一个高优先级的 PriorityClass）",

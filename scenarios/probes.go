@@ -39,6 +39,27 @@ Signs to look for: the events "Liveness probe failed: HTTP probe failed with sta
 "Container nginx failed liveness probe, will be restarted", "Readiness probe failed: ...", "Startup
 probe failed: ... connection refused"; RESTARTS of liveness-http and slow-unguarded growing; the Ready
 condition of readiness-exec going True then False with RESTARTS 0; slow-start Ready with RESTARTS 0.`,
+		SummaryZH: "存活探针失败 -> 重启；就绪探针失败 -> Ready=False；startupProbe 保护启动慢的容器",
+		TeachesZH: `kubelet 按容器 spec 的规定对每个容器做探测，每 periodSeconds（默认 10）一次，连续失败
+failureThreshold（默认 3）次才采取行动。四个 Pod：
+
+  liveness-http    nginx，它的 HTTP 存活探针 30s 后开始返回 500：失败三次后 kubelet 杀掉容器
+                   （"Container nginx failed liveness probe, will be restarted"），restartPolicy
+                   Always 再启动一个新的。
+  readiness-exec   经典的 "cat /tmp/healthy" 就绪探针，配一个 30s 后删掉该文件的 shell：Pod 的 Ready
+                   状况从 True 翻成 False，什么也不重启。Service 会停止给它发流量（它的 endpoints 只
+                   列出就绪的 Pod）；kubesim 还没有 endpoints 控制器，所以只展示状况的翻转。
+  slow-start       一个要 60s 才开始监听的服务，带存活探针和一个最多允许 30 x 10s 的 startupProbe：
+                   启动探针通过之前存活探针不运行，所以容器只启动一次，然后变为 Ready。
+  slow-unguarded   同样的服务和存活探针，但没有 startupProbe：服务开始监听之前存活探针就失败了三次，
+                   容器在约 30s 时被杀，每次重启都从头再等：它永远提供不了服务。（没有就绪探针时，
+                   kubelet 甚至在它运行期间报告它 Ready：Ready 的意思是“就绪探针通过”，没有就绪探针
+                   时只表示“在运行”。）
+
+要看的信号：事件 "Liveness probe failed: HTTP probe failed with statuscode: 500"、"Container nginx
+failed liveness probe, will be restarted"、"Readiness probe failed: ..."、"Startup probe failed: ...
+connection refused"；liveness-http 和 slow-unguarded 的 RESTARTS 不断增加；readiness-exec 的 Ready
+状况先 True 后 False，RESTARTS 为 0；slow-start Ready，RESTARTS 为 0。`,
 		Cluster: sim.FullCluster(3),
 		ZH: catalog{
 			"%d. kubectl apply: liveness-http, readiness-exec, slow-start (with a startupProbe) and slow-unguarded (without)":  "%d. kubectl apply：liveness-http、readiness-exec、slow-start（有 startupProbe）和 slow-unguarded（没有）",

@@ -53,6 +53,19 @@ ReplicaFailure=True (FailedCreate); the Deployment held at 3 of 5 ready however 
 without requests or limits refused with "failed quota: compute-resources: must specify limits.cpu for:
 ...; ..."; after the quota is raised to 5 pods, the ReplicaSet's next retry creates the last 2; kubectl describe quota
 shows Used beside Hard: pods 3 of 3 right after the creates, 2 of 5 right after a scale-down deletes 3.`,
+		SummaryZH: "命名空间里的 ResourceQuota，多一个 Pod 就超了：403 exceeded quota，ReplicaSet 被卡在配额上",
+		TeachesZH: `ResourceQuota 限定一个命名空间能占用多少：Pod 个数、cpu 和内存 requests 与 limits 的总量。它在门口执
+行：kube-apiserver 里的 ResourceQuota 准入插件把每个新 Pod 加到命名空间已用的量上，只要会超过任何一
+个硬上限，就以 403 Forbidden 拒绝创建。不会驱逐任何东西，也没有什么在队列里等：想要的 Pod 比配额允许
+的多的控制器，每次重试都只是再被拒绝一次，退避越来越长，直到有东西腾出空间或配额被调高。对 cpu 或内
+存设了配额，每个 Pod 也就必须写明它的 requests 和 limits，因为不说明需要多少的 Pod 没法计数。
+
+要看的信号：ReplicaSet 上的 FailedCreate 事件 "Error creating: pods "web-..." is forbidden: exceeded
+quota: compute-resources, requested: pods=1, used: pods=3, limited: pods=3"；它的状况
+ReplicaFailure=True（FailedCreate）；无论重试多久，Deployment 都停在 5 个中 3 个就绪；一个没有
+requests 或 limits 的 Pod 被拒绝，提示 "failed quota: compute-resources: must specify limits.cpu
+for: ...; ..."；配额调到 5 个 Pod 后，ReplicaSet 的下一次重试创建出最后 2 个；kubectl describe quota
+在 Hard 旁显示 Used：创建之后马上是 pods 3/3，缩容删掉 3 个之后马上是 2/5。`,
 		Cluster: sim.FullCluster(2),
 		ZH: catalog{
 			"%d. kubectl create namespace team; the serviceaccount controller gives it a default ServiceAccount":                                 "%d. kubectl create namespace team；serviceaccount 控制器为它创建 default ServiceAccount",

@@ -28,6 +28,18 @@ Nothing is restarted (RESTARTS 0): readiness decides where traffic goes, livenes
 Signs to look for: two ready endpoints, then "ready 1, not ready 1"; "kubectl get endpoints web" with one
 address and one not-ready address; the KUBE-SVC chain with a single rule; "kubesim net trace" still reaching
 web-stable.`,
+		SummaryZH: "Pod 的就绪探针失败：它离开 Service 的就绪端点和 kube-proxy 的规则，但不被重启",
+		TeachesZH: `Service web 后面有两个 Pod，都带就绪探针 "cat /tmp/healthy"。web-flaky 在 30s 后删掉这个文件：三次
+探测失败后它的 Ready 状况变为 False。然后在一次调谐之内：
+
+  EndpointSlice  它的端点还在，但 ready=false、serving=false（它并没有在终止）
+  Endpoints      它的地址从 addresses 移到 notReadyAddresses
+  kube-proxy     KUBE-SVC 链只保留 web-stable 的 KUBE-SEP，没有 --probability
+
+什么都不重启（RESTARTS 0）：就绪探针决定流量去哪儿，存活探针决定是否重启。
+
+要看的信号：先是两个就绪端点，然后 "ready 1, not ready 1"；"kubectl get endpoints web" 有一个地址和
+一个未就绪地址；KUBE-SVC 链只有一条规则；"kubesim net trace" 仍然到达 web-stable。`,
 		Cluster: sim.FullCluster(3),
 		Run:     runReadinessRemovesEndpoint,
 		ZH: netCatalog(catalog{

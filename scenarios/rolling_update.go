@@ -32,6 +32,18 @@ Signs to look for: "Scaled up replica set nginx-<new> from 0 to 1" and "Scaled d
 nginx-<old> from 3 to 2" alternating; at every step at most 4 pods wanted (3 + maxSurge) and at least 3
 ready (3 - maxUnavailable); the annotations deployment.kubernetes.io/revision 1 and 2, then 3 (with
 revision-history 1) after the undo; every pod running nginx:1.27, then nginx:1.25 again.`,
+		SummaryZH: "kubectl set image nginx=nginx:1.27：新 ReplicaSet 扩容、旧的同步缩容，然后 rollout undo",
+		TeachesZH: `Deployment 为 Pod 模板的每个版本保留一个 ReplicaSet，以模板的哈希命名。改镜像就是一个新模板，于是
+Deployment 控制器创建一个新的 ReplicaSet（revision 2），按 RollingUpdate 策略的默认值把副本从旧的挪
+到新的：maxSurge 25%（3 的 25% 向上取整：最多比 3 多 1 个 Pod），maxUnavailable 25%（3 的 25% 向下取
+整：最少不低于 3 个）。所以它先加一个新 Pod，等它可用，再删一个旧 Pod，如此往复。旧的 ReplicaSet 留
+着，缩到 0：它就是发布历史。kubectl rollout undo 把上一个 ReplicaSet 的模板拷回 Deployment；那个
+ReplicaSet 又成了新的，使用下一个修订号（3），同样的滚动更新反方向再跑一遍。
+
+要看的信号："Scaled up replica set nginx-<new> from 0 to 1" 和 "Scaled down replica set nginx-<old>
+from 3 to 2" 交替出现；每一步期望的 Pod 至多 4 个（3 + maxSurge），就绪的至少 3 个
+（3 - maxUnavailable）；注解 deployment.kubernetes.io/revision 先是 1 和 2，undo 之后变成 3（带
+revision-history 1）；所有 Pod 先都跑 nginx:1.27，之后又都回到 nginx:1.25。`,
 		Cluster: sim.FullCluster(3),
 		ZH: catalog{
 			"%d. kubectl apply -f nginx-deployment.yaml (nginx:1.25) and wait until 3/3 pods are available":                                                                "%d. kubectl apply -f nginx-deployment.yaml（nginx:1.25），等到 3/3 个 Pod 可用",

@@ -39,6 +39,22 @@ the event NodeNotReady; the kubelet's trace "PLEG relist failed after 2m0s ... D
 "PLEG is not healthy" message after 3 minutes; the Lease still renewed; the taint
 node.kubernetes.io/not-ready:NoExecute; the pod's container with the same ID, still running, restart
 count 0, after the runtime recovers.`,
+		SummaryZH: "node-2 上的 containerd 挂住：3m 后 PLEG is not healthy，节点变为 NotReady，容器照常运行",
+		TeachesZH: `kubelet 从来不是由 containerd 通知有变化的：它是去问的。每 5 秒它检查一次运行时状态，每秒它的 PLEG
+（Pod 生命周期事件生成器）列出所有沙箱和容器，与上一次的列表比较。containerd 挂住时，这些调用要等到
+kubelet 的 runtimeRequestTimeout（2 分钟）才失败。30 秒没有回答后，kubelet 报告节点 Ready=False，原
+因 KubeletNotReady，"container runtime is down"；3 分钟没有完成一次 relist 后，消息变成 "[container
+runtime is down, PLEG is not healthy: pleg was last seen active 3m...s ago; threshold is 3m0s]"。这
+不是 node-down：kubelet 还活着，仍在续约 Lease，所以节点是 NotReady（False），而不是 Unknown。节点生
+命周期控制器给它打上污点 node.kubernetes.io/not-ready（NoSchedule，以及 NoExecute，后者在 Pod 的
+300s 容忍到期后驱逐 Pod）。容器本身不受影响：每个容器由它的 containerd-shim 维持运行，shim 不需要
+containerd。containerd 重新响应后（这里很快就恢复了，远在 300s 容忍期之内），下一次 relist 成功，节
+点 Ready，污点移除，Pod 从未重启。
+
+要看的信号：挂住约 30s 后 node-2 Ready=False，"container runtime is down"，以及事件 NodeNotReady；
+kubelet 的 trace "PLEG relist failed after 2m0s ... DeadlineExceeded"；3 分钟后的 "PLEG is not
+healthy" 消息；Lease 仍在续约；污点 node.kubernetes.io/not-ready:NoExecute；运行时恢复后，Pod 的容器
+ID 不变，仍在运行，重启次数为 0。`,
 		Cluster: sim.FullCluster(3),
 		ZH: catalog{
 			"%d. containerd on node-2 stops answering":                                                                                                                  "%d. node-2 上的 containerd 不再响应",

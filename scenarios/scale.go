@@ -30,6 +30,17 @@ ready for less time before longer, more restarts before fewer, newer before olde
 Signs to look for: "Scaled up replica set ... from 3 to 5" and two "Created pod" events; the
 FailedScheduling message; "Scaled down replica set ... from 5 to 2"; the ReplicaSet controller's
 "delete 3 pods" line listing the two unassigned Pending pods first; the 2 pods left are Running ones.`,
+		SummaryZH: "kubectl scale 把 nginx Deployment 从 3 扩到 5 再缩到 2：新建哪些 Pod，先删哪些",
+		TeachesZH: `kubectl scale 通过 Deployment 的 scale 子资源写 spec.replicas。Deployment 控制器调整它的 ReplicaSet
+的大小（"Scaled up replica set nginx-<hash> from 3 to 5"），ReplicaSet 控制器再补建缺的 Pod。这里先
+把节点都 cordon 了（一个维护窗口），所以两个新 Pod 一直 Pending：调度器报告 "0/3 nodes are
+available: 3 node(s) were unschedulable."。接着缩到 2，ReplicaSet 要挑 3 个 Pod 删掉。挑法和
+Kubernetes 的 ActivePodsWithRanks 一样：未调度的先于已调度的，Pending 先于 Running，未就绪先于已就
+绪，就绪时间短的先于时间长的，重启次数多的先于少的，新的先于旧的。
+
+要看的信号："Scaled up replica set ... from 3 to 5" 和两条 "Created pod" 事件；FailedScheduling 的消
+息；"Scaled down replica set ... from 5 to 2"；ReplicaSet 控制器 "delete 3 pods" 那一行，排在最前的
+是两个未分配节点的 Pending Pod；剩下的 2 个 Pod 都是 Running 的。`,
 		Cluster: sim.FullCluster(3),
 		ZH: catalog{
 			"%d. kubectl apply -f nginx-deployment.yaml and wait until 3/3 pods are available":                   "%d. kubectl apply -f nginx-deployment.yaml，等到 3/3 个 Pod 可用",

@@ -25,6 +25,15 @@ The scheduler then places it on a node and that node's kubelet starts it, as for
 Signs to look for: the ReplicaSet controller's "wants 3, has 2 -> create 1 pods"; the event "Created
 pod: nginx-<hash>-<suffix>" with a name that was not there before; "Successfully assigned
 default/nginx-... to node-N" for it; the Deployment back at 3/3 available, the deleted pod gone.`,
+		SummaryZH: "删掉 nginx Deployment 的一个 Pod：ReplicaSet 控制器补建一个新的",
+		TeachesZH: `ReplicaSet 不记住具体的 Pod，它只数个数。nginx Deployment 的一个 Pod 被删除后，ReplicaSet 控制器的
+informer 看到这个 Pod 消失（先是 deletionTimestamp，然后是真正移除），于是调谐这个 ReplicaSet：期望
+3 个，实际 2 个，就按模板再创建一个。新 Pod 有一个新生成的名字（nginx-<hash>-<新后缀>）：旧 Pod 的
+东西一样也不复用。之后调度器把它放到某个节点上，由该节点的 kubelet 启动，和任何新 Pod 一样。
+
+要看的信号：ReplicaSet 控制器的 "wants 3, has 2 -> create 1 pods"；事件 "Created pod:
+nginx-<hash>-<suffix>"，名字是之前没有的；这个新 Pod 的 "Successfully assigned default/nginx-... to
+node-N"；Deployment 回到 3/3 可用，被删的 Pod 不见了。`,
 		Cluster: sim.FullCluster(3),
 		ZH: catalog{
 			"%d. kubectl apply -f nginx-deployment.yaml and wait until 3/3 pods are available":               "%d. kubectl apply -f nginx-deployment.yaml，等到 3/3 个 Pod 可用",

@@ -38,6 +38,27 @@ ready endpoints and port 80; "kubectl get endpoints web" listing three IP:80; th
 "--probability 0.3333333333" and "--probability 0.5000000000"; a second Service asking for node port 30080
 refused with "provided port is already allocated"; and "kubesim net trace --from client --to web:80" reaching
 a pod.`,
+		SummaryZH: "一个 NodePort Service：分配 cluster IP 和节点端口、EndpointSlice、kube-proxy 规则、客户端访问到它",
+		TeachesZH: `Service 是一个名字加一个虚拟 IP，挡在它的 selector 选中的 Pod 前面；没有任何东西在那个 IP 上监听。
+让它工作的是四个组件：
+
+  kube-apiserver            创建 Service 时分配 cluster IP（取自 service CIDR 10.96.0.0/12），类型为
+                            NodePort 时还分配一个节点端口（30000-32767）；已被占用的节点端口会被拒绝
+                            （"provided port is already allocated"）。
+  EndpointSlice 控制器      列出与 selector 匹配的 Pod，带上它们的 IP、解析后的 targetPort 以及各自
+                            是否就绪（Endpoints 控制器维护旧式的 Endpoints 对象，即 "kubectl get
+                            endpoints" 看到的那个）。
+  kube-proxy（每个节点）    写 NAT 规则：KUBE-SERVICES 匹配 cluster IP 和端口，跳到
+                            KUBE-SVC-<hash>，后者随机挑一个 KUBE-SEP-<hash>（概率先 1/3，再 1/2，最
+                            后是剩下的），DNAT 到某个 Pod；KUBE-NODEPORTS 对每个节点自己地址上的节点
+                            端口做同样的事。
+  CoreDNS                   把 web.default.svc.cluster.local 解析为 cluster IP。
+
+要看的信号：Service 的 CLUSTER-IP 在 10.96.0.0/12 内，PORT(S) 为 80:30080/TCP；一个 EndpointSlice，
+有 3 个就绪端点、端口 80；"kubectl get endpoints web" 列出三个 IP:80；KUBE-SVC 链里的
+"--probability 0.3333333333" 和 "--probability 0.5000000000"；第二个 Service 申请节点端口 30080，
+被以 "provided port is already allocated" 拒绝；"kubesim net trace --from client --to web:80" 到达
+一个 Pod。`,
 		Cluster: sim.FullCluster(3),
 		Run:     runService,
 		ZH: netCatalog(catalog{

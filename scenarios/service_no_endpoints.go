@@ -24,6 +24,16 @@ Signs to look for: "kubectl get endpoints web" showing <none>; an EndpointSlice 
 stopping at the rules hop with "the selector app=web matches no pod in namespace default; its pods are
 labelled ... app=web-app"; then, after kubectl apply of the corrected selector, three ready endpoints and
 the trace reaching a pod.`,
+		SummaryZH: "Service 的 selector 匹配不到任何 Pod：没有 endpoints，kube-proxy REJECT；改好 selector 就好了",
+		TeachesZH: `Deployment 的 Pod 标签是 app=web-app；Service 选的是 app=web。Pod 在运行，也已就绪，Service 也有
+cluster IP，可每个连接都立刻被拒绝：EndpointSlice 控制器找不到匹配 app=web 的 Pod，所以 Service 的
+EndpointSlice 是空的，kube-proxy 在 filter 表里写的是一条 REJECT 规则（"default/web:http has no
+endpoints"），而不是一条 KUBE-SVC 链。
+
+要看的信号："kubectl get endpoints web" 显示 <none>；一个没有端点的 EndpointSlice；iptables-save 里
+带注释 "default/web:http has no endpoints" 的 "-j REJECT"；"kubesim net trace" 停在规则那一跳，提示
+"the selector app=web matches no pod in namespace default; its pods are labelled ... app=web-app"；
+然后 kubectl apply 改正后的 selector，出现三个就绪端点，trace 到达一个 Pod。`,
 		Cluster: sim.FullCluster(3),
 		Run:     runServiceNoEndpoints,
 		ZH: netCatalog(catalog{

@@ -38,6 +38,23 @@ Signs to look for: both IsLeader at once, with holderIdentity kube-controller-ma
 leader's "watch failed, will retry" and its deployment-controller's "requeued with backoff" lines ending
 in "(network partition)"; exactly one "Scaled up replica set ... from 3 to 5" and two new pods; after
 the heal, "failed to renew lease ... stops leading"; 5 pods, not 7.`,
+		SummaryZH: "leader 的选举器卡住时它被网络隔离：两个副本都以为自己是 leader，都在干活，集群仍然收敛",
+		TeachesZH: `leader 选举让出现两个 leader 变得不太可能，而不是不可能。无法续约的 leader 在 renewDeadline（10s）后
+退位，早于任何备用副本可以接管的时间（leaseDuration，15s）：单纯的网络分区下，两个任期不会重叠。但一
+个选举器卡住的 leader（续约请求挂住、长时间的垃圾回收停顿、虚拟机冻结）根本察觉不到自己的任期已经结
+束，而备用副本 15s 没看到续约，就接管了。在这段窗口里两者都相信自己是 leader，都在干活。
+
+Kubernetes 依然安全：每次写入都是基于对象 resourceVersion 的 compare-and-swap，视图过时的写者得到
+409，而不会覆盖别人；控制器基于水平，追上来的那个发现活已经干完，什么也不做；被隔离的副本的写根本到
+不了。这里 kubectl 恰好在 leader 被隔离时把 nginx 扩到 5：旧 leader 的 deployment-controller 据此行
+动并失败（"connection refused"），带着退避一再失败；新 leader 把它做完。网络恢复后，旧 leader 的控制
+器追上来，发现 ReplicaSet 已经是 5，什么也不做；它的选举器醒来后发现 Lease 已被别人拿走，于是不再担
+任 leader。
+
+要看的信号：两者同时 IsLeader，holderIdentity 为 kube-controller-manager-2；旧 leader 的 "watch
+failed, will retry" 和它的 deployment-controller 的 "requeued with backoff" 日志行，以 "(network
+partition)" 结尾；恰好一条 "Scaled up replica set ... from 3 to 5" 和两个新 Pod；恢复后 "failed to
+renew lease ... stops leading"；5 个 Pod，而不是 7 个。`,
 		Cluster: sim.FullCluster(3),
 		ZH: catalog{
 			"%d. kubectl apply -f nginx-deployment.yaml; a second replica, kube-controller-manager-2, stands by":                           "%d. kubectl apply -f nginx-deployment.yaml；第二个副本 kube-controller-manager-2 待命",

@@ -40,6 +40,22 @@ undelivered events; "wants 3, its cache shows 0, but 3 adds and 0 deletes it mad
 yet -> wait (expectations)"; its status update, made from its stale copy of the ReplicaSet, answered 409
 Conflict (optimistic concurrency guarding the same gap); after the pump, "(0 more adds expected)" and "wants 3, has 3: nothing to
 do"; kubectl get pods showing 3 pods throughout, never 6.`,
+		SummaryZH: "pod informer 滞后的 ReplicaSet 控制器：expectations 阻止它把 Pod 创建两遍",
+		TeachesZH: `控制器从不在每次调谐时问 apiserver“我有几个 Pod？”；它们读 informer 的缓存，缓存由一个 watch 保持更
+新，只是稍有延迟。ReplicaSet 控制器自己创建的 Pod 也要经由这个 watch 回到它那里。在它发出创建调用和
+收到 watch 事件之间，它的缓存说这些 Pod 不存在，这段空档里的任何一次调谐（同一 ReplicaSet 的另一个事
+件、一次 resync、第二个 worker）都会看到 3 个里有 0 个，再创建 3 个。所以创建之前，控制器先记下
+expectations（这个 ReplicaSet 要等 3 次 add）；它的 Pod 处理函数每看到一个 Pod 就勾掉一个；Reconcile
+只在没有未兑现的期望时才行动（或者 5 分钟后，以防某个 watch 事件丢了）。
+
+这里控制器的 informer 由手工驱动：场景创建一个 ReplicaSet，让控制器看到它并调谐（3 次创建），然后在
+让 pod informer 送达这 3 个 Pod 之前再调谐一次。
+
+要看的信号："wants 3, has 0 -> create 3 pods (expecting 3 adds)"；pod informer 攒着 3 个未送达的事
+件；"wants 3, its cache shows 0, but 3 adds and 0 deletes it made are not in the cache yet -> wait
+(expectations)"；它基于过时的 ReplicaSet 副本做的状态更新得到 409 Conflict（乐观并发守住了同一个空
+档）；驱动之后 "(0 more adds expected)" 和 "wants 3, has 3: nothing to do"；kubectl get pods 自始至
+终显示 3 个 Pod，从来不是 6 个。`,
 		ZH: catalog{
 			"%d. A ReplicaSet controller whose informers we pump by hand; kubectl create a ReplicaSet web of 3 pods": "%d. 一个由我们手动推进 informer 的 ReplicaSet 控制器；kubectl create 一个 3 副本的 ReplicaSet web",
 			"%d. Reconcile default/web: the cache shows 0 of 3 pods, so it creates 3":                                "%d. Reconcile default/web：缓存里 3 个 Pod 一个都没有，于是创建 3 个",

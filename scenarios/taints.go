@@ -53,6 +53,17 @@ Pending with "node(s) had untolerated taint {nvidia.com/gpu: present}" and "{nod
 control-plane: }" in its FailedScheduling message; the same job with the toleration bound to gpu-1;
 the log agents, which tolerate the control-plane taint, passing Filter on 3 of 4 nodes and some of
 them landing on control-plane.`,
+		SummaryZH: "一个带污点的控制面节点和一个 GPU 节点：普通 Pod 避开它们，带容忍的 Pod 才可能落上去",
+		TeachesZH: `节点上的污点会排斥所有不容忍它的 Pod：kubeadm 给控制面节点打上污点
+node-role.kubernetes.io/control-plane:NoSchedule，让工作负载不上去；集群也常给 GPU 节点打污点（这里
+是 nvidia.com/gpu=present:NoSchedule），让昂贵的硬件只给 GPU 任务用。TaintToleration 过滤器会排除带
+有 Pod 不容忍的 NoSchedule 污点的节点。容忍只是“允许”，不是“吸引”：要把 Pod 送到带污点的节点上，既要
+有容忍，也要有指向那个节点的 nodeSelector 或亲和性。
+
+要看的信号：web Pod 只在 node-1 和 node-2 上；忘了加容忍的 GPU 任务一直 Pending，FailedScheduling 消
+息里有 "node(s) had untolerated taint {nvidia.com/gpu: present}" 和 "{node-role.kubernetes.io/
+control-plane: }"；同一个任务加上容忍后绑定到 gpu-1；容忍控制面污点的日志代理在 4 个节点中的 3 个上
+通过 Filter，其中一些落到了 control-plane 上。`,
 		Cluster: sim.Config{ControllerManager: true, Scheduler: true, NodeSpecs: taintsNodes},
 		ZH: catalog{
 			"%d. kubectl apply -f web.yaml: 4 ordinary pods, with no tolerations":                                         "%d. kubectl apply -f web.yaml：4 个普通 Pod，没有任何 toleration",

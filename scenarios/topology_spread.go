@@ -33,6 +33,16 @@ in another zone takes pods again.
 Signs to look for: 6 replicas, 2 per zone; after the cordons, "0/3 nodes are available: 1 node(s)
 didn't match pod topology spread constraints, 2 node(s) were unschedulable."; after kubectl uncordon
 node-2, the pending replica bound to node-2.`,
+		SummaryZH: "跨 zone 的 maxSkew 1：副本均匀分布；会破坏倾斜度的放置被过滤掉",
+		TeachesZH: `topologySpreadConstraint 统计每个拓扑域（这里是每个 zone）里匹配的 Pod 数；whenUnsatisfiable:
+DoNotSchedule 时，PodTopologySpread 过滤器会排除这样的节点：放上去后它所在的域比最空的域多出超过
+maxSkew 个 Pod。node-1 的 CPU 是其他节点的两倍，只靠打分会把副本都堆到它上面；这条约束让各 zone 保持
+2/2/2。然后 cordon 两个节点再给 Deployment 扩容：第七个副本仍可以去 zone-a（3 比 2），但第八个会变成
+4 比 2，所以 node-1 没通过过滤，Pod 一直 Pending，直到另一个 zone 里有节点重新接收 Pod。
+
+要看的信号：6 个副本，每个 zone 2 个；cordon 之后 "0/3 nodes are available: 1 node(s) didn't match
+pod topology spread constraints, 2 node(s) were unschedulable."；kubectl uncordon node-2 之后，挂起
+的副本绑定到 node-2。`,
 		Cluster: sim.Config{ControllerManager: true, Scheduler: true, NodeSpecs: spreadNodes},
 		ZH: catalog{
 			"%d. kubectl apply -f spread.yaml: 6 replicas, maxSkew 1 across topology.kubernetes.io/zone":         "%d. kubectl apply -f spread.yaml：6 个副本，按 topology.kubernetes.io/zone 分布，maxSkew 1",

@@ -26,6 +26,15 @@ Signs to look for: "Error from server (Unauthorized): Unauthorized" for the unkn
 expired certificate; the apiserver's reason in the trace ("invalid bearer token", "x509: certificate has
 expired or is not yet valid: ..."); etcd's revision unchanged; no authorize or admit line for those
 requests.`,
+		SummaryZH: "一个 apiserver 不认识的 token，再来一张过期的客户端证书：401 Unauthorized，什么都没写入",
+		TeachesZH: `kube-apiserver 首先问“你是谁？”。每个认证器（客户端证书、bearer token、ServiceAccount token、OIDC）
+查看请求带的凭据；如果谁都不认识，回答就是 401 Unauthorized。客户端得不到更多信息（连用户是否存在都
+不知道）：原因只留在 apiserver 的日志里。证书只在 NotBefore 和 NotAfter 之间被认可；kubeadm 的
+admin.conf 证书在 "kubeadm init" 一年后过期，届时 kubectl 也会这样失败。
+
+要看的信号：未知 token 和过期证书都得到 "Error from server (Unauthorized): Unauthorized"；trace 里
+apiserver 给出的原因（"invalid bearer token"、"x509: certificate has expired or is not yet valid:
+..."）；etcd 的 revision 不变；这些请求没有 authorize 或 admit 的日志行。`,
 		Verbose: true,
 		ZH: catalog{
 			"%d. kubectl with kubeadm's admin.conf: the token is known, the request passes":                "%d. 用 kubeadm 的 admin.conf 执行 kubectl：token 是认识的，请求通过",

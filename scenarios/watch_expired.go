@@ -33,6 +33,19 @@ Signs to look for: etcd's "compacted history up to revision N"; the informer's "
 resourceVersion ... answered 410 Gone (too old resource version ...)"; Relists() = 1; the apiserver's
 apiserver_request_total for LIST deployments.apps one higher, and one WATCH with code 410; the handlers
 seeing nginx's final state once and nothing of web.`,
+		SummaryZH: "etcd 被压缩到 informer 的 resourceVersion 之后：410 Gone，重新 list（多一次 LIST），得到当前状态",
+		TeachesZH: `watch 只有在某个 resourceVersion 之后的历史还在时，才能从它继续。etcd 会把旧的 revision 压缩掉
+（kube-apiserver 每 5 分钟要求它做一次），watch 缓存也只保留最近一段事件。要求从已被压缩的 revision
+继续的 informer 得到 410 Gone，"too old resource version"。于是它重新 list 全部对象（在 client-go 里
+是 reflector 的 relist），替换自己的缓存，对差异调用处理函数；然后从新 list 的 resourceVersion 开始
+watch。它永远看不到中间的事件：它离开期间创建又删除的 Deployment 根本不会出现。控制器之所以写成基于
+水平（比较期望状态和实际状态，而不是事件），正是为了让这件事只花一次 LIST 的代价。大量 informer 同时
+relist，就是大集群的 apiserver 最怕的“relist 风暴”。
+
+要看的信号：etcd 的 "compacted history up to revision N"；informer 的 "watch from resourceVersion
+... answered 410 Gone (too old resource version ...)"；Relists() = 1；apiserver 的
+apiserver_request_total 中 LIST deployments.apps 多了一次，还有一次 code 为 410 的 WATCH；处理函数只
+看到 nginx 的最终状态一次，完全看不到 web。`,
 		ZH: catalog{
 			"%d. kubectl apply -f nginx-deployment.yaml; my-controller's informer lists and starts watching":          "%d. kubectl apply -f nginx-deployment.yaml；my-controller 的 informer 先 list 再开始 watch",
 			"%d. The watch connection breaks at resourceVersion %s, and stays down a while":                           "%d. watch 连接在 resourceVersion %s 处断开，而且断了好一阵",

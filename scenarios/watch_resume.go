@@ -34,6 +34,15 @@ Signs to look for: the handlers' lines before the break; the informer's resource
 four changes made while it is away (scale, create, set image, delete); after the resume, exactly those
 four, in order, each with the revision etcd gave it, and nothing from before the break repeated; the
 informer's resourceVersion equal to etcd's revision at the end.`,
+		SummaryZH: "informer 的 watch 断了；它从最后的 resourceVersion 继续，恰好收到错过的那些事件",
+		TeachesZH: `informer 先 list 一次，再从 list 的 resourceVersion 开始 watch；每应用一个事件，它的 resourceVersion
+就往前走。连接断开时，它不重新 list：它用 ?resourceVersion=<它看到的最后一个> 打开一个新 watch，
+apiserver 的 watch 缓存按 revision 顺序重放该 revision 之后的每个变化，然后继续实时推送。所以
+informer 的处理函数对每个变化恰好看到一次，连断开期间发生的也不例外，它的缓存最终与 etcd 一致。
+
+要看的信号：断开之前处理函数的日志行；断开时 informer 的 resourceVersion；它离开期间做的四个改动
+（scale、create、set image、delete）；继续之后恰好是这四个，按顺序，各带 etcd 给它的 revision，断开
+前的事件一个也不重复；最后 informer 的 resourceVersion 等于 etcd 的 revision。`,
 		ZH: catalog{
 			"%d. kubectl apply -f nginx-deployment.yaml; my-controller's informer lists and starts watching": "%d. kubectl apply -f nginx-deployment.yaml；my-controller 的 informer 先 list 再开始 watch",
 			"%d. The watch connection breaks at resourceVersion %s":                                          "%d. watch 连接在 resourceVersion %s 处断开",

@@ -45,6 +45,21 @@ webhook: Post "https://sidecar-injector.default.svc:443/inject?timeout=10s": con
 exceeded" exactly 10 s of cluster time later, nothing written; FailedCreate events on the ReplicaSet
 with that message and no pods; after failurePolicy Ignore, pods admitted without the sidecar and the
 trace line "...; failurePolicy Ignore: skipped"; after healing, the sidecar again.`,
+		SummaryZH: "一个挂住的变更型 webhook（sidecar 注入器）：failurePolicy Fail 在 10s 后拒绝每个 Pod，Ignore 则不带 sidecar 放行",
+		TeachesZH: `准入 webhook 让任何人都能给 kube-apiserver 加一道关：MutatingWebhookConfiguration 指向一个 Service，
+对于其 rules 匹配的每次写入，apiserver 向那里 POST 一个 AdmissionReview 并等待回答，最多等
+timeoutSeconds（默认 10）。sidecar 注入器对每个 Pod 的创建回一个补丁，加上它的容器。webhook 服务器
+挂住时，每次匹配的写入都要等满超时。failurePolicy 为 Fail（默认值）时，请求随后以 500 失败，什么也不
+写入：kubectl run 失败，ReplicaSet 创建不出 Pod，只能带退避地重试：在用户看来就是“创建资源卡住了”。
+failurePolicy 为 Ignore 时，请求跳过这个 webhook 继续：等待同样长的时间后，Pod 被准入，只是没有
+sidecar。webhook 配置本身从不经过 webhook，所以坏掉的那个总能被修改或删除。
+
+要看的信号：第一个 Pod 被准入，注入了 sidecar 容器；挂住之后，恰好 10 s 集群时间后得到 500
+"Internal error occurred: failed calling webhook "sidecar-injector.example.com": failed to call
+webhook: Post "https://sidecar-injector.default.svc:443/inject?timeout=10s": context deadline
+exceeded"，什么也没写入；ReplicaSet 上带这条消息的 FailedCreate 事件，没有 Pod；改成 failurePolicy
+Ignore 后，Pod 被准入但没有 sidecar，trace 行为 "...; failurePolicy Ignore: skipped"；恢复之后，
+sidecar 又回来了。`,
 		Cluster:  sim.FullCluster(2),
 		StepOnly: true,
 		ZH: catalog{

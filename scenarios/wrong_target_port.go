@@ -28,6 +28,18 @@ Signs to look for: the EndpointSlice of web-8080 with PORTS 8080; "kubesim net t
 stopping at the pod hop ("does not listen on 8080 (its container ports: nginx 80/TCP)"), and for web-named
 at the rules hop ("targetPort "web" names no container port of the selected pods (their named ports:
 http=80)"); after kubectl apply with targetPort http, the trace reaching nginx on 80.`,
+		SummaryZH: "nginx 监听 80，targetPort 却是 8080；还有一个没有容器具有的具名 targetPort；然后改好",
+		TeachesZH: `同一组 nginx Pod（containerPort 80，名为 http）前面有两个 Service：
+
+  web-8080   port 80，targetPort 8080：EndpointSlice 控制器不会拿数字去核对容器，所以 endpoints 写的
+             是 10.244.x.y:8080，kube-proxy DNAT 到那里，Pod 拒绝连接：8080 上没有任何东西在监听。
+  web-named  port 80，targetPort "web"：没有哪个容器端口叫 "web"，控制器无法解析它；这个端口里不包含
+             这些 Pod，Service 在这个端口上没有 endpoints，kube-proxy REJECT。
+
+要看的信号：web-8080 的 EndpointSlice PORTS 为 8080；web-8080 的 "kubesim net trace" 停在 pod 那一跳
+（"does not listen on 8080 (its container ports: nginx 80/TCP)"），web-named 的停在规则那一跳
+（"targetPort "web" names no container port of the selected pods (their named ports: http=80)"）；
+kubectl apply 改成 targetPort http 之后，trace 到达 80 端口上的 nginx。`,
 		Cluster: sim.FullCluster(3),
 		Run:     runWrongTargetPort,
 		ZH: netCatalog(catalog{

@@ -3,6 +3,7 @@
 //
 //	name: self-healing
 //	summary: delete a pod and watch the ReplicaSet replace it
+//	summary_zh: 删除一个 Pod，看 ReplicaSet 补上一个     # optional, with teaches_zh: for --lang zh
 //	cluster: {nodes: 3}
 //	steps:
 //	  - say: Create the Deployment               # a heading in the story
@@ -125,6 +126,11 @@ func parseScenario(data []byte, baseDir, file string) (sim.Scenario, error) {
 		case "teaches":
 			sc.Teaches, _ = p.text(e.value, "teaches")
 			sc.Teaches = strings.TrimRight(sc.Teaches, "\n")
+		case "summary_zh":
+			sc.SummaryZH, _ = p.text(e.value, "summary_zh")
+		case "teaches_zh":
+			sc.TeachesZH, _ = p.text(e.value, "teaches_zh")
+			sc.TeachesZH = strings.TrimRight(sc.TeachesZH, "\n")
 		case "verbose":
 			sc.Verbose = p.boolean(e.value, "verbose")
 		case "cluster":
@@ -142,7 +148,7 @@ func parseScenario(data []byte, baseDir, file string) (sim.Scenario, error) {
 		case "steps":
 			steps = p.steps(e.value)
 		default:
-			p.unknown(e, "", []string{"name", "summary", "teaches", "verbose", "cluster", "steps"})
+			p.unknown(e, "", []string{"name", "summary", "teaches", "summary_zh", "teaches_zh", "verbose", "cluster", "steps"})
 		}
 	}
 	if root.Kind == yaml.MappingNode && sc.Name == "" {

@@ -92,7 +92,11 @@ func Play(ctx context.Context, sc Scenario, o PlayOptions) error {
 		if o.Speed > 0 {
 			mode = say("real time at %gx", o.Speed)
 		}
-		fmt.Fprintf(o.Out, "%s\n%s\n\n", fit(say("scenario %s: %s", sc.Name, sc.Summary)), fit(say("cluster: %s, %s, seed %d", sc.Cluster.describe(), mode, o.Seed)))
+		summary := sc.Summary
+		if o.Narrate.Lang == "zh" && sc.SummaryZH != "" {
+			summary = sc.SummaryZH
+		}
+		fmt.Fprintf(o.Out, "%s\n%s\n\n", fit(say("scenario %s: %s", sc.Name, summary)), fit(say("cluster: %s, %s, seed %d", sc.Cluster.describe(), mode, o.Seed)))
 	}
 	// After a stop or an interruption the scenario unwinds (its requests fail on the cancelled
 	// context, its checks fail); the story ends where the run stopped, so nothing after it is told.

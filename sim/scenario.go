@@ -20,6 +20,10 @@ type Scenario struct {
 	Summary string // one line, for `kubesim list`
 	// Teaches is what `kubesim describe` prints: what happens, and which signs to look for.
 	Teaches string
+	// SummaryZH and TeachesZH are Summary and Teaches in Chinese, for `kubesim list --lang zh` and
+	// `kubesim describe --lang zh`; Kubernetes' own words (fields, reasons, commands) stay in English.
+	SummaryZH string
+	TeachesZH string
 	// Cluster is the shape of the cluster the scenario needs (nodes, which control-plane components);
 	// Play fills in the mode, seed and trace.
 	Cluster Config

@@ -23,6 +23,7 @@ import (
 	"text/tabwriter"
 
 	"kubesim/sim"
+	"kubesim/sim/narrate"
 )
 
 const usage = `kubesim: a Kubernetes control plane in miniature, for learning.
@@ -35,6 +36,7 @@ Usage:
   kubesim explain -f MANIFEST --pod NS/NAME   why the scheduler puts a pod where it does
   kubesim serve [flags]        a cluster the real kubectl drives (prints the export KUBECONFIG line)
   kubesim net trace|rules      can a pod reach NAME:PORT, hop by hop; a node's kube-proxy rules
+  kubesim snapshot save|restore   etcd's snapshot of the cluster, and a new etcd restored from one
   kubesim bench [--ops N]      measure kubesim against baselines taken in the same run
   kubesim version              the version of kubesim and of the Go it was built with
   kubesim completion SHELL     a completion script for bash, zsh or fish
@@ -43,7 +45,7 @@ Usage:
 `
 
 // commands are the names run dispatches on, in the order usage lists them (completion offers them).
-var commands = []string{"list", "describe", "run", "explain", "serve", "net", "lab", "bench", "version", "completion", "help"}
+var commands = []string{"list", "describe", "run", "explain", "serve", "net", "lab", "snapshot", "bench", "version", "completion", "help"}
 
 func main() {
 	debug.SetGCPercent(sim.GCPercent)
@@ -148,17 +150,40 @@ func noArgs(fs *flag.FlagSet, args []string) (code int, ok bool) {
 }
 
 func list(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("list", "usage: kubesim list\n\nLists the built-in scenarios, one a line: its name and what it shows.", stderr)
+	fs := newFlags("list", "usage: kubesim list [--lang en|zh]\n\nLists the built-in scenarios, one a line: its name and what it shows.", stderr)
+	lang := fs.String("lang", "en", "language of the summaries: en or zh")
 	if code, ok := noArgs(fs, args); !ok {
 		return code
+	}
+	if !checkLang("list", *lang, stderr) {
+		return 2
 	}
 	w := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "NAME\tWHAT IT SHOWS")
 	for _, s := range scenarios.All() {
-		fmt.Fprintf(w, "%s\t%s\n", s.Name, s.Summary)
+		summary, _ := inLang(s, *lang)
+		fmt.Fprintf(w, "%s\t%s\n", s.Name, summary)
 	}
 	w.Flush()
 	return 0
+}
+
+// checkLang checks --lang as run does (narrate knows the languages), printing the error.
+func checkLang(cmd, lang string, stderr io.Writer) bool {
+	if _, err := narrate.New(io.Discard, narrate.Options{Lang: lang}); err != nil {
+		fmt.Fprintf(stderr, "kubesim %s: --lang: %v\n", cmd, err)
+		return false
+	}
+	return true
+}
+
+// inLang is a scenario's summary and teaching text in lang, the English where there is no Chinese
+// (a scenario file without summary_zh).
+func inLang(sc sim.Scenario, lang string) (summary, teaches string) {
+	if lang == "zh" && sc.SummaryZH != "" {
+		return sc.SummaryZH, sc.TeachesZH
+	}
+	return sc.Summary, sc.Teaches
 }
 
 func lookup(name string, stderr io.Writer) (sim.Scenario, bool) {
@@ -174,10 +199,11 @@ func lookup(name string, stderr io.Writer) (sim.Scenario, bool) {
 }
 
 func describe(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("describe", `usage: kubesim describe NAME   or   kubesim describe -f scenario.yaml
+	fs := newFlags("describe", `usage: kubesim describe NAME [--lang zh]   or   kubesim describe -f scenario.yaml [--lang zh]
 
 Prints what a scenario teaches and which signs to look for (kubesim list shows the names).`, stderr)
 	file := fs.String("f", "", "describe the scenario in this YAML file (its summary and teaches) instead of a built-in one")
+	lang := fs.String("lang", "en", "language of the description: en or zh")
 	names, err := parseArgs(fs, args)
 	if helpRequested(err) {
 		return 0
@@ -188,6 +214,9 @@ Prints what a scenario teaches and which signs to look for (kubesim list shows t
 	name, err := oneName("describe", names)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	if !checkLang("describe", *lang, stderr) {
 		return 2
 	}
 	var sc sim.Scenario
@@ -209,9 +238,10 @@ Prints what a scenario teaches and which signs to look for (kubesim list shows t
 			return 2
 		}
 	}
-	fmt.Fprintf(stdout, "%s: %s\n", sc.Name, sc.Summary)
-	if sc.Teaches != "" {
-		fmt.Fprintf(stdout, "\n%s\n", sc.Teaches)
+	summary, teaches := inLang(sc, *lang)
+	fmt.Fprintf(stdout, "%s: %s\n", sc.Name, summary)
+	if teaches != "" {
+		fmt.Fprintf(stdout, "\n%s\n", teaches)
 	}
 	return 0
 }

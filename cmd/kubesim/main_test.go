@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -24,6 +26,30 @@ func TestListAndDescribe(t *testing.T) {
 	code, out, _ = kubesim("describe", "api-gates")
 	assert.Equal(t, 0, code)
 	assert.Contains(t, out, "Signs to look for")
+}
+
+func TestListAndDescribeInChinese(t *testing.T) {
+	code, out, _ := kubesim("list", "--lang", "zh")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, "删掉 nginx Deployment 的一个 Pod")
+	code, out, _ = kubesim("describe", "api-gates", "--lang", "zh")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, "要看的信号")
+	assert.NotContains(t, out, "Signs to look for")
+
+	file := filepath.Join(t.TempDir(), "heal.yaml")
+	require.NoError(t, os.WriteFile(file, []byte("name: heal\nsummary: delete a pod\nsummary_zh: 删掉一个 Pod\n"+
+		"teaches_zh: |\n  ReplicaSet 补上一个。\nsteps:\n  - say: hello\n"), 0o644))
+	code, out, errOut := kubesim("describe", "-f", file, "--lang", "zh")
+	require.Equal(t, 0, code, errOut)
+	assert.Equal(t, "heal: 删掉一个 Pod\n\nReplicaSet 补上一个。\n", out)
+
+	for _, cmd := range [][]string{{"list"}, {"describe", "api-gates"}} {
+		code, out, errOut = kubesim(append(cmd, "--lang", "fr")...)
+		assert.Equal(t, 2, code, cmd)
+		assert.Contains(t, errOut, `--lang: unknown language "fr": use en or zh`, cmd)
+		assert.Empty(t, out, cmd)
+	}
 }
 
 func TestRunWritesOneJSONObjectPerLine(t *testing.T) {
