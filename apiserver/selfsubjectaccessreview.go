@@ -11,12 +11,12 @@ package apiserver
 
 import (
 	"fmt"
-	"kubesim/wire"
 
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
 	"kubesim/api/field"
 	"kubesim/trace"
+	"kubesim/wire"
 )
 
 // selfSubjectAccessReviews is the resource's name; it is served for create only.

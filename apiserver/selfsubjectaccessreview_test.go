@@ -1,7 +1,6 @@
 package apiserver
 
 import (
-	"kubesim/wire"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -9,6 +8,7 @@ import (
 
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
+	"kubesim/wire"
 )
 
 // canI creates a SelfSubjectAccessReview as `kubectl auth can-i VERB RESOURCE -n NAMESPACE` does.

@@ -12,11 +12,11 @@ package kubectl
 import (
 	"context"
 	"fmt"
-	"kubesim/wire"
 	"strings"
 
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
+	"kubesim/wire"
 )
 
 // Apply decodes a manifest (YAML or JSON, one or more documents, strictly: an unknown field is an

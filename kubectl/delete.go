@@ -6,10 +6,10 @@ package kubectl
 
 import (
 	"context"
-	"kubesim/wire"
 
 	"kubesim/api"
 	"kubesim/client"
+	"kubesim/wire"
 )
 
 // Delete deletes one object. The apiserver may only mark it (a pod's grace period, a finalizer):

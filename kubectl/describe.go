@@ -11,7 +11,6 @@ package kubectl
 import (
 	"context"
 	"fmt"
-	"kubesim/wire"
 	"maps"
 	"slices"
 	"strings"
@@ -19,6 +18,7 @@ import (
 	"time"
 
 	"kubesim/api"
+	"kubesim/wire"
 )
 
 // Describe reads an object and the events about it and returns them as kubectl describe prints them.

@@ -7,9 +7,9 @@ package kubectl
 
 import (
 	"context"
-	"kubesim/wire"
 
 	"kubesim/api"
+	"kubesim/wire"
 )
 
 // Get reads one object (`kubectl get RESOURCE NAME -n NAMESPACE`). resource is any name kubectl

@@ -2,7 +2,6 @@ package kubectl_test
 
 import (
 	"context"
-	"kubesim/scenarios/manifests"
 	"strings"
 	"testing"
 
@@ -13,6 +12,7 @@ import (
 	"kubesim/internal/testenv"
 	"kubesim/kubectl"
 	"kubesim/sim"
+	"kubesim/scenarios/manifests"
 )
 
 // cluster is a whole step-mode cluster (controllers, scheduler, two nodes) and its admin's kubectl.

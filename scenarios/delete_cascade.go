@@ -6,11 +6,11 @@ package scenarios
 
 import (
 	"context"
-	"kubesim/wire"
 
 	"kubesim/api"
 	"kubesim/client"
 	"kubesim/sim"
+	"kubesim/wire"
 )
 
 func init() {

@@ -7,11 +7,11 @@ package scenarios
 
 import (
 	"context"
-	"kubesim/wire"
 	"strings"
 
 	"kubesim/api"
 	"kubesim/sim"
+	"kubesim/wire"
 )
 
 func init() {

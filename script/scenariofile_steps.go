@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"kubesim/trace"
 	"os"
 	"path/filepath"
 	"sort"
@@ -21,6 +20,7 @@ import (
 	"kubesim/api/labels"
 	"kubesim/client"
 	"kubesim/sim"
+	"kubesim/trace"
 )
 
 func parseSay(p *fileParser, st *stepSpec) stepFunc {

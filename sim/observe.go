@@ -16,7 +16,6 @@ package sim
 import (
 	"context"
 	"fmt"
-	"kubesim/wire"
 	"sort"
 	"strings"
 	"sync"
@@ -26,6 +25,7 @@ import (
 	"kubesim/apiserver"
 	"kubesim/client"
 	"kubesim/trace"
+	"kubesim/wire"
 )
 
 // Condition is a state of the cluster that can be checked at any moment.

@@ -9,13 +9,13 @@ package main
 import (
 	"fmt"
 	"io"
-	"kubesim/api"
-	apierrors "kubesim/api/errors"
-	"kubesim/scenarios/manifests"
 	"os"
 
 	"kubesim/examples/internal/story"
 	"kubesim/sim"
+	"kubesim/api"
+	apierrors "kubesim/api/errors"
+	"kubesim/scenarios/manifests"
 )
 
 func main() {
