@@ -20,9 +20,9 @@ func FuzzPrintedFieldSelectorMatchesAlike(f *testing.F) {
 		if err != nil {
 			t.Fatalf("%q prints as %q, which does not parse: %v", s, printed, err)
 		}
-		if back.String() != printed {
-			t.Fatalf("%q prints as %q, which prints as %q", s, printed, back.String())
-		}
+		// The printed form need not print the same again: like apimachinery's ParseSelector, parsing
+		// sorts the terms as written, and a printed term can sort differently from its source
+		// ("=00,==0" prints as "=00,=0", which sorts to "=0,=00"). What must hold is the meaning.
 		sets := []Set{{}}
 		for _, r := range sel.Requirements() {
 			sets = append(sets, Set{r.Field: r.Value}, Set{r.Field: r.Value + "x"})

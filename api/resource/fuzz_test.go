@@ -12,6 +12,17 @@ func FuzzQuantityCanonicalForm(f *testing.F) {
 		if err != nil {
 			return
 		}
+		if magnitude := q; magnitude.Sign() < 0 {
+			magnitude.Neg()
+			if magnitude.Cmp(MustParse("1000E")) >= 0 {
+				return
+			}
+		} else if magnitude.Cmp(MustParse("1000E")) >= 0 {
+			// Kubernetes' decimal suffixes stop at E: from 10^21 on it prints the value's digits
+			// without their exponent ("1000E" prints as "1"), which does not read back. kubesim
+			// follows it (see quantity.go), so this property starts below that.
+			return
+		}
 		canonical := q.String()
 		back, err := ParseQuantity(canonical)
 		if err != nil {
