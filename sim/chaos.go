@@ -1,8 +1,9 @@
 // chaos.go: the chaos soak. A step-mode cluster runs a few Deployments while a seeded random hand
 // injects faults (kubelets stopping and starting, partitions and heals, the kube-controller-manager
 // leader killed, the kube-scheduler frozen as in a long GC pause, etcd slowed and compacted, two
-// clients writing the same Deployment at once) and the invariants (invariants.go) are checked after
-// every unit of work. When the faults stop, everything is healed and the Deployments must all become available.
+// clients writing the same Deployment at once, the pod policy webhook hanging) and the invariants
+// (invariants.go) are checked after every unit of work. When the faults stop, everything is healed
+// and the Deployments must all become available.
 // Step mode is deterministic: the same seed replays the same faults at the same instants.
 package sim
 
@@ -44,6 +45,7 @@ type ChaosReport struct {
 	Rounds     int            // times the invariants were checked (after every unit of work)
 	Checks     int            // assertions made over all the rounds
 	Violations []string       // the distinct invariants broken
+	Degraded   time.Duration  // cluster time during which some Deployment was not fully available
 	Converged  bool           // every Deployment available after the faults stopped
 	Settled    time.Duration  // cluster time from the end of the faults to convergence
 }
@@ -63,6 +65,7 @@ func (r ChaosReport) String() string {
 	fmt.Fprintf(&b, "writes refused with 409 Conflict: %d\n", r.Conflicts)
 	fmt.Fprintf(&b, "invariants checked: %d times (after every unit of work; %d in all), %d assertions\n", r.Rounds, r.Steps, r.Checks)
 	fmt.Fprintf(&b, "  no pod bound twice; no ReplicaSet above replicas + maxSurge; no pod on a missing node; no lost Deployment\n")
+	fmt.Fprintf(&b, "some Deployment not fully available for %s of cluster time\n", r.Degraded)
 	if r.Converged {
 		fmt.Fprintf(&b, "desired state reached: every Deployment available %s after the faults stopped\n", r.Settled)
 	} else {
@@ -90,6 +93,7 @@ type chaos struct {
 	schedulers  []string // live kube-scheduler replicas
 	replicas    int      // replicas started so far, to name the next one
 	slow        bool
+	hung        bool // the policy webhook hangs
 	deployments []string
 }
 
@@ -110,15 +114,27 @@ func Chaos(ctx context.Context, cfg ChaosConfig) (ChaosReport, error) {
 	if err := ch.addControllerManager(ctx); err != nil {
 		return report, err
 	}
+	if err := ch.installWebhook(ctx); err != nil {
+		return report, err
+	}
 
 	inv := NewInvariants(c)
 	ch.inv = inv
 	var checkErr error
+	available, last := DeploymentsAvailable(c), c.Now()
 	c.Driver.AfterStep = func() {
-		if checkErr == nil {
-			report.Rounds++
-			checkErr = inv.Check(ctx)
+		if checkErr != nil {
+			return
 		}
+		report.Rounds++
+		if checkErr = inv.Check(ctx); checkErr != nil || len(ch.deployments) < cfg.Deployments {
+			return
+		}
+		ok, err := available.Met(ctx, c)
+		if !ok {
+			report.Degraded += c.Now().Sub(last)
+		}
+		last, checkErr = c.Now(), err
 	}
 	defer func() { c.Driver.AfterStep = nil }()
 
@@ -133,6 +149,7 @@ func Chaos(ctx context.Context, cfg ChaosConfig) (ChaosReport, error) {
 	if ok, err := c.Wait(ctx, DeploymentsAvailable(c), 5*time.Minute, 0); err != nil || !ok {
 		return report, fmt.Errorf("the deployments did not become available before the faults (%v)", err)
 	}
+	report.Degraded = 0 // the first rollout is not the faults' doing
 
 	end := c.Now().Add(cfg.Duration)
 	for c.Now().Before(end) && checkErr == nil {
@@ -252,13 +269,15 @@ func (ch *chaos) inject(ctx context.Context) error {
 			reachable = append(reachable, agent)
 		}
 	}
-	faults = append(faults, fault{"partition", func() error {
-		agent := reachable[ch.rnd.Intn(len(reachable))]
-		ch.partitioned = append(ch.partitioned, agent)
-		ch.note("partition", "%s is cut off from kube-apiserver", agent)
-		c.Partition(agent)
-		return nil
-	}})
+	if len(reachable) > 0 {
+		faults = append(faults, fault{"partition", func() error {
+			agent := reachable[ch.rnd.Intn(len(reachable))]
+			ch.partitioned = append(ch.partitioned, agent)
+			ch.note("partition", "%s is cut off from kube-apiserver", agent)
+			c.Partition(agent)
+			return nil
+		}})
+	}
 	if len(ch.partitioned) > 0 {
 		faults = append(faults, fault{"heal", func() error {
 			agent := ch.pick(&ch.partitioned)
@@ -274,6 +293,17 @@ func (ch *chaos) inject(ctx context.Context) error {
 			return c.CompactEtcd(ctx)
 		}},
 		fault{"conflicting-writes", func() error { return ch.conflictingWrites(ctx) }},
+		fault{"webhook-hang", func() error {
+			ch.hung = !ch.hung
+			if ch.hung {
+				ch.note("webhook-hang", "the pod policy webhook hangs: pod creates wait %ds and fail", chaosWebhookTimeout)
+				c.WebhookFault(chaosWebhook, WebhookHang)
+				return nil
+			}
+			ch.note("webhook-hang", "the pod policy webhook answers again")
+			c.WebhookFault(chaosWebhook, WebhookHealthy)
+			return nil
+		}},
 		fault{"slow-etcd", func() error {
 			if ch.slow {
 				ch.slow = false
@@ -333,6 +363,27 @@ func (ch *chaos) killControllerManager(ctx context.Context) error {
 	return ch.addControllerManager(ctx)
 }
 
+// chaosWebhook is the pod policy webhook the soak installs (every pod needs an app label), and
+// chaosWebhookTimeout its timeoutSeconds: a hang makes every pod create wait that long and fail
+// (failurePolicy Fail).
+const (
+	chaosWebhook        = "default/pod-policy"
+	chaosWebhookTimeout = 5
+)
+
+func (ch *chaos) installWebhook(ctx context.Context) error {
+	ch.c.ServeWebhook(chaosWebhook, RequireLabel("app"))
+	namespace, name, _ := strings.Cut(chaosWebhook, "/")
+	_, err := ch.c.Kubectl.Create(ctx, &api.ValidatingWebhookConfiguration{ObjectMeta: api.ObjectMeta{Name: name},
+		Webhooks: []api.Webhook{{Name: "pod-policy.example.com",
+			ClientConfig: api.WebhookClientConfig{Service: &api.ServiceReference{Namespace: namespace, Name: name}},
+			Rules: []api.RuleWithOperations{{Operations: []api.OperationType{api.OperationCreate},
+				APIGroups: []string{""}, APIVersions: []string{"v1"}, Resources: []string{"pods"}}},
+			FailurePolicy: api.Ptr(api.FailurePolicyFail), TimeoutSeconds: api.Ptr(int32(chaosWebhookTimeout)),
+			SideEffects: api.Ptr(api.SideEffectClassNone), AdmissionReviewVersions: []string{"v1"}}}})
+	return err
+}
+
 // conflictingWrites has two clients read the same Deployment and both write it back: the second
 // write carries a stale resourceVersion and must be refused with 409 Conflict.
 func (ch *chaos) conflictingWrites(ctx context.Context) error {
@@ -372,7 +423,7 @@ func (ch *chaos) conflictingWrites(ctx context.Context) error {
 }
 
 // healAll ends every fault still in force: kubelets start, partitions heal, the scheduler runs,
-// etcd is fast.
+// etcd is fast, the webhook answers.
 func (ch *chaos) healAll(ctx context.Context) error {
 	c := ch.c
 	for _, name := range ch.stopped {
@@ -390,5 +441,9 @@ func (ch *chaos) healAll(ctx context.Context) error {
 	}
 	ch.stopped, ch.frozen, ch.partitioned = nil, nil, nil
 	c.SlowEtcd(0)
+	if ch.hung {
+		ch.hung = false
+		c.WebhookFault(chaosWebhook, WebhookHealthy)
+	}
 	return c.CatchUp(ctx)
 }

@@ -21,10 +21,11 @@ func TestChaosSoakKeepsTheInvariants(t *testing.T) {
 	t.Log("\n" + r.String())
 	assert.Empty(t, r.Violations)
 	assert.True(t, r.Converged, "every deployment available after the faults")
-	assert.Equal(t, 60, r.Injected, "a fault every 10s for 10m")
+	assert.InDelta(t, 60, r.Injected, 3, "a fault every 10s for 10m (a slow write or a hung webhook may carry the clock past one)")
 	assert.Len(t, lines, r.Injected)
 	assert.Greater(t, r.Rounds, 100)
 	assert.Greater(t, r.Checks, r.Rounds)
+	assert.Positive(t, r.Degraded, "the faults bite")
 }
 
 // The checker catches what it is there to catch: a pod on a node that does not exist, a lost

@@ -18,10 +18,10 @@ func chaosCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 Runs a step-mode cluster with a few Deployments and injects a random fault every 10s of cluster
 time for --duration: kubelets stop and start, components are partitioned and healed, the
 kube-controller-manager leader is killed, the kube-scheduler freezes, etcd slows down and is
-compacted, two clients write the same Deployment at once. After every unit of work it checks that no
-pod is bound twice, no ReplicaSet has more pods than replicas + maxSurge, no pod is on a node that
-does not exist and no Deployment is lost; once the faults stop, every Deployment must become
-available. The same seed replays the same run. Exits 1 if an invariant broke.`, stderr)
+compacted, two clients write the same Deployment at once, a pod admission webhook hangs. After
+every unit of work it checks that no pod is bound twice, no ReplicaSet has more pods than replicas
++ maxSurge, no pod is on a node that does not exist and no Deployment is lost; once the faults
+stop, every Deployment must become available. The same seed replays the same run. Exits 1 if an invariant broke.`, stderr)
 	seed := fs.Int64("seed", 1, "the seed every fault is chosen with")
 	duration := fs.Duration("duration", 10*time.Minute, "cluster time with faults (step mode: a minute takes well under a second)")
 	nodes := fs.Int("nodes", 3, "worker nodes")
