@@ -28,6 +28,9 @@ import (
 // durabilityChildEnv, set to a data dir, makes TestDurabilityChild the cluster that gets killed.
 const durabilityChildEnv = "KUBESIM_DURABILITY_CHILD"
 
+// durabilityMaxDeployments bounds the Deployments the child creates (of at most 4 pods each).
+const durabilityMaxDeployments = 12
+
 // durabilityKillsEnv sets how many kills TestDurabilityUnderSIGKILL makes (default 4).
 const durabilityKillsEnv = "KUBESIM_DURABILITY_KILLS"
 
@@ -196,7 +199,15 @@ func TestDurabilityChild(t *testing.T) {
 	defer c.Close()
 	rnd := rand.New(rand.NewSource(int64(boot)))
 	for n := 1; n < 10000; n++ {
-		switch n % 5 {
+		kind := n % 5
+		if kind == 0 {
+			// Two nodes hold 220 pods: past a few Deployments, write a Role instead.
+			deployments, err := sim.List[api.Deployment](ctx, c, "default", "", "")
+			if err != nil || len(deployments) >= durabilityMaxDeployments {
+				kind = 1
+			}
+		}
+		switch kind {
 		case 0:
 			name := fmt.Sprintf("web-%s-%d", round, n)
 			_, err := c.Kubectl.Apply(ctx, []byte(fmt.Sprintf(`apiVersion: apps/v1
