@@ -38,6 +38,7 @@ Usage:
   kubesim net trace|rules      can a pod reach NAME:PORT, hop by hop; a node's kube-proxy rules
   kubesim snapshot save|restore   etcd's snapshot of the cluster, and a new etcd restored from one
   kubesim bench [--ops N]      measure kubesim against baselines taken in the same run
+  kubesim chaos [--seed N]     random faults, invariants checked all the while (kubesim help chaos)
   kubesim version              the version of kubesim and of the Go it was built with
   kubesim completion SHELL     a completion script for bash, zsh or fish
   kubesim lab list | check NAME  teaching exercises graded by go test (examples/labs)
@@ -45,7 +46,7 @@ Usage:
 `
 
 // commands are the names run dispatches on, in the order usage lists them (completion offers them).
-var commands = []string{"list", "describe", "run", "explain", "serve", "net", "lab", "snapshot", "bench", "version", "completion", "help"}
+var commands = []string{"list", "describe", "run", "explain", "serve", "net", "lab", "snapshot", "bench", "chaos", "version", "completion", "help"}
 
 func main() {
 	debug.SetGCPercent(sim.GCPercent)
@@ -79,6 +80,8 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return runScenario(ctx, args[1:], stdin, stdout, stderr)
 	case "bench":
 		return bench(ctx, args[1:], stdout, stderr)
+	case "chaos":
+		return chaosCommand(ctx, args[1:], stdout, stderr)
 	case "explain":
 		return explain(ctx, args[1:], stdout, stderr)
 	case "version":
