@@ -3,7 +3,7 @@
 // apiserver's HTTP front behind an HTTPS listener on 127.0.0.1, writes a kubeconfig with two users,
 // and prints the one line that points kubectl at it:
 //
-//	kubesim serve [--nodes 3] [--speed 1] [--port 6443] [--data-dir DIR] [--kubeconfig PATH]
+//	kubesim serve [--nodes 3] [--speed 1] [--port 6443] [--data-dir DIR] [--kubeconfig PATH] [--scenario NAME]
 //	export KUBECONFIG=/tmp/kubesim-serve-123/kubeconfig
 //
 // The kubeconfig's contexts are kubesim-admin (client certificate CN=kubernetes-admin,
@@ -45,6 +45,7 @@ type serveOptions struct {
 	port       int
 	dataDir    string
 	kubeconfig string
+	scenario   string // set up this scenario's exercise (serve_scenarios.go)
 }
 
 func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -56,6 +57,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&o.port, "port", 0, "HTTPS port on 127.0.0.1 (default 6443 if free, else any free port)")
 	fs.StringVar(&o.dataDir, "data-dir", "", "keep etcd's data and the cluster's CA here, so a restart resumes the same cluster (default: a temporary directory removed on exit)")
 	fs.StringVar(&o.kubeconfig, "kubeconfig", "", "where to write the kubeconfig (default: kubeconfig in the data directory)")
+	fs.StringVar(&o.scenario, "scenario", "", "set up this scenario's cluster, manifests and faults as an exercise, and print what to investigate ("+strings.Join(exerciseNames(), ", ")+"); its nodes replace --nodes")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: kubesim serve [flags]\n\nRuns a cluster in real time that the real kubectl can drive over HTTPS. Flags:")
 		fs.PrintDefaults()
@@ -95,8 +97,17 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 	}
 
 	// The cluster, in real time: etcd keeps its data under dir/etcd.
-	fmt.Fprintf(stderr, "Starting a cluster of %d nodes (etcd in %s)...\n", o.nodes, filepath.Join(dir, "etcd"))
 	cfg := sim.FullCluster(o.nodes)
+	var sc sim.Scenario
+	var ex exercise
+	if o.scenario != "" {
+		var err error
+		if sc, ex, err = lookupExercise(o.scenario); err != nil {
+			return err
+		}
+		cfg = scenarioConfig(sc, o.nodes)
+	}
+	fmt.Fprintf(stderr, "Starting a cluster of %d nodes (etcd in %s)...\n", max(cfg.Nodes, len(cfg.NodeSpecs)), filepath.Join(dir, "etcd"))
 	cfg.Mode, cfg.Speed, cfg.DataDir, cfg.Seed = sim.RealTime, o.speed, filepath.Join(dir, "etcd"), time.Now().UnixNano()
 	c, err := sim.New(ctx, cfg)
 	if err != nil {
@@ -124,6 +135,14 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 	served := make(chan error, 1)
 	go func() { served <- srv.ServeTLS(ln, "", "") }()
 
+	if ex.setup != nil {
+		fmt.Fprintf(stderr, "Setting up scenario %s...\n", sc.Name)
+		if err := ex.setup(ctx, c); err != nil {
+			srv.Close()
+			return fmt.Errorf("setting up scenario %s: %w", sc.Name, err)
+		}
+	}
+
 	// The kubeconfig: the admin by certificate, alice by bearer token.
 	path := o.kubeconfig
 	if path == "" {
@@ -137,6 +156,9 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 	fmt.Fprintf(stderr, "kube-apiserver is serving on %s (contexts kubesim-admin and kubesim-alice). Ctrl-C stops the cluster.\n", server)
 	if urls := c.Store.ClientURLs(); len(urls) > 0 {
 		fmt.Fprintf(stderr, "etcd: etcdctl --endpoints %s get --prefix --keys-only /registry/pods\n", urls[0])
+	}
+	if ex.setup != nil {
+		printHint(stderr, sc, ex)
 	}
 	fmt.Fprintf(stdout, "export KUBECONFIG=%s\n", path)
 
