@@ -32,6 +32,9 @@ type Config struct {
 	// MaxRequestsInFlight caps the requests served at once, watches aside (0: 400, kube-apiserver's
 	// --max-requests-inflight); the next one gets 429 Too Many Requests with Retry-After.
 	MaxRequestsInFlight int
+	// Control serves the simulator's control endpoints under ControlPrefix (control.go), to
+	// system:masters only; nil: they are 404.
+	Control http.Handler
 }
 
 // Handler serves the Kubernetes API over HTTP.
@@ -39,6 +42,8 @@ type Handler struct {
 	srv   *apiserver.Server
 	clock clock.Clock
 	logs  LogSource
+	// control serves ControlPrefix, or nil.
+	control http.Handler
 	// inFlight holds one token per request being served (watches excepted).
 	inFlight chan struct{}
 }
@@ -49,7 +54,7 @@ func New(cfg Config) *Handler {
 	if limit <= 0 {
 		limit = 400
 	}
-	return &Handler{srv: cfg.Server, clock: cfg.Clock, logs: cfg.Logs, inFlight: make(chan struct{}, limit)}
+	return &Handler{srv: cfg.Server, clock: cfg.Clock, logs: cfg.Logs, control: cfg.Control, inFlight: make(chan struct{}, limit)}
 }
 
 // isWatch tells the long-running requests that do not count against the in-flight limit.
@@ -100,6 +105,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeText(w, http.StatusOK, "ok")
 	case p == "/metrics":
 		h.serveMetrics(w, user)
+	case strings.HasPrefix(p, ControlPrefix):
+		h.serveControl(w, r, user)
 	case p == "/openapi" || strings.HasPrefix(p, "/openapi/"):
 		h.serveOpenAPI(w, r)
 	case p == "/api" || p == "/apis" || p == "/api/" || p == "/apis/":

@@ -3,7 +3,7 @@
 // apiserver's HTTP front behind an HTTPS listener on 127.0.0.1, writes a kubeconfig with two users,
 // and prints the one line that points kubectl at it:
 //
-//	kubesim serve [--nodes 3] [--speed 1] [--port 6443] [--data-dir DIR] [--kubeconfig PATH] [--scenario NAME]
+//	kubesim serve [--nodes 3] [--speed 1] [--port 6443] [--data-dir DIR] [--kubeconfig PATH] [--scenario NAME] [--step]
 //	export KUBECONFIG=/tmp/kubesim-serve-123/kubeconfig
 //
 // The kubeconfig's contexts are kubesim-admin (client certificate CN=kubernetes-admin,
@@ -33,6 +33,7 @@ import (
 	"kubesim/apiserver/httpfront"
 	fakeruntime "kubesim/runtime"
 	"kubesim/sim"
+	"kubesim/trace"
 )
 
 // serveShutdownGrace bounds how long open requests (watches, mostly) may take to finish on exit.
@@ -46,18 +47,21 @@ type serveOptions struct {
 	dataDir    string
 	kubeconfig string
 	scenario   string // set up this scenario's exercise (serve_scenarios.go)
+	step       bool   // step mode: the cluster advances only when asked (serve_step.go)
+	stdin      io.Reader
 }
 
-func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func serve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var o serveOptions
+	o := serveOptions{stdin: stdin}
 	fs.IntVar(&o.nodes, "nodes", 3, "number of worker nodes (4 CPUs, 8Gi each, zones a, b, c)")
 	fs.Float64Var(&o.speed, "speed", 1, "how fast cluster time runs: 60 turns Kubernetes' 5-minute eviction timeout into 5 s")
 	fs.IntVar(&o.port, "port", 0, "HTTPS port on 127.0.0.1 (default 6443 if free, else any free port)")
 	fs.StringVar(&o.dataDir, "data-dir", "", "keep etcd's data and the cluster's CA here, so a restart resumes the same cluster (default: a temporary directory removed on exit)")
 	fs.StringVar(&o.kubeconfig, "kubeconfig", "", "where to write the kubeconfig (default: kubeconfig in the data directory)")
 	fs.StringVar(&o.scenario, "scenario", "", "set up this scenario's cluster, manifests and faults as an exercise, and print what to investigate ("+strings.Join(exerciseNames(), ", ")+"); its nodes replace --nodes")
+	fs.BoolVar(&o.step, "step", false, "step mode: nothing advances until you say so (Enter here, or kubesim step [N] / --until COND from another terminal); the story of each step prints here")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: kubesim serve [flags]\n\nRuns a cluster in real time that the real kubectl can drive over HTTPS. Flags:")
 		fs.PrintDefaults()
@@ -109,11 +113,24 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 	}
 	fmt.Fprintf(stderr, "Starting a cluster of %d nodes (etcd in %s)...\n", max(cfg.Nodes, len(cfg.NodeSpecs)), filepath.Join(dir, "etcd"))
 	cfg.Mode, cfg.Speed, cfg.DataDir, cfg.Seed = sim.RealTime, o.speed, filepath.Join(dir, "etcd"), time.Now().UnixNano()
+	var st *stepper
+	if o.step {
+		var observe func(trace.Event)
+		var err error
+		if st, observe, err = newStepper(stderr); err != nil {
+			return err
+		}
+		cfg.Mode, cfg.Speed, cfg.Observe = sim.StepMode, 0, observe
+	}
 	c, err := sim.New(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
+	var control http.Handler
+	if st != nil {
+		st.c, control = c, st
+	}
 
 	// Certificates: a CA (kept in dir/pki), the server's, and the admin's client certificate.
 	pki, err := loadOrCreatePKI(filepath.Join(dir, "pki"))
@@ -129,7 +146,7 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 		ln.Close()
 		return err
 	}
-	front := httpfront.New(httpfront.Config{Server: c.APIServer, Clock: c.Clock, Logs: runtimeLogs(c)})
+	front := httpfront.New(httpfront.Config{Server: c.APIServer, Clock: c.Clock, Logs: runtimeLogs(c), Control: control})
 	srv := &http.Server{Handler: front, TLSConfig: tlsConfig, ReadHeaderTimeout: 10 * time.Second,
 		BaseContext: func(net.Listener) context.Context { return ctx }}
 	served := make(chan error, 1)
@@ -161,6 +178,12 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 		printHint(stderr, sc, ex)
 	}
 	fmt.Fprintf(stdout, "export KUBECONFIG=%s\n", path)
+	if st != nil {
+		fmt.Fprintf(stderr, "The cluster is paused, in step mode.\n%s\n", stepHelp)
+		if o.stdin != nil {
+			go st.console(ctx, o.stdin, stderr)
+		}
+	}
 
 	select {
 	case <-ctx.Done():

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// kubesim step against the served cluster: what it printed, and its exit status.
+func (s *served) step(args ...string) (string, int) {
+	s.t.Helper()
+	var out bytes.Buffer
+	code := step(context.Background(), append([]string{"--kubeconfig", s.kubeconfig}, args...), &out, &out)
+	return out.String(), code
+}
+
+// serve --step: the cluster stands still between steps, kubectl's requests are served meanwhile, and
+// kubectl sees the exact state: a Deployment without its ReplicaSet until kubesim step runs the
+// deployment controller.
+func TestServeStepShowsTheStateBetweenSteps(t *testing.T) {
+	s := startServe(t, serveOptions{nodes: 2, port: freePort(t), step: true})
+	s.expect(a("get nodes"), `node-1 Ready`, `node-2 Ready`)
+	s.expect(a("create deployment nginx --image=nginx:1.25"), `^deployment.apps/nginx created`)
+	s.expect(a("get deployments"), `nginx 0/1 0 0 `)
+	s.expect(a("get replicasets"), `^No resources found in default namespace.`)
+
+	out, code := s.step("--until", "replicasets -l app=nginx count 1")
+	if code != 0 || !strings.Contains(out, "holds, after") {
+		t.Fatalf("kubesim step --until: %d %s", code, out)
+	}
+	s.expect(a("get replicasets"), `nginx-[a-z0-9]+ 1 0 0 `)
+	// The ReplicaSet wants a pod it has not created: the next steps have not run.
+	s.expect(a("get pods"), `^No resources found in default namespace.`)
+
+	out, code = s.step("--until", "deployment nginx available")
+	if code != 0 || !regexp.MustCompile(`holds, after \d+ step\(s\)`).MatchString(out) {
+		t.Fatalf("kubesim step --until: %d %s", code, out)
+	}
+	s.expect(a("get deployments"), `nginx 1/1 1 1 `)
+	s.expect(a("get pods -o wide"), `nginx-[a-z0-9]+-[a-z0-9]+ 1/1 Running 0 `)
+
+	if out, code = s.step("3"); code != 0 || !strings.HasPrefix(out, "ran 3 step(s); cluster time +") {
+		t.Errorf("kubesim step 3: %d %s", code, out)
+	}
+	if out, code = s.step("0"); code != 2 || !strings.Contains(out, "1 or more") {
+		t.Errorf("kubesim step 0: %d %s", code, out)
+	}
+	if out, code = s.step("--context", "kubesim-alice"); code != 1 || !strings.Contains(out, `forbidden: User "alice" cannot post path "/kubesim/step"`) {
+		t.Errorf("kubesim step as alice: %d %s", code, out)
+	}
+	s.stopServe()
+}
