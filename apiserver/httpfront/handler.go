@@ -9,8 +9,10 @@ package httpfront
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
+	"time"
 
 	apierrors "kubesim/api/errors"
 	"kubesim/apiserver"
@@ -35,6 +37,8 @@ type Config struct {
 	// Control serves the simulator's control endpoints under ControlPrefix (control.go), to
 	// system:masters only; nil: they are 404.
 	Control http.Handler
+	// Audit, if set, receives the audit trail: a JSON line per request (audit.go).
+	Audit io.Writer
 }
 
 // Handler serves the Kubernetes API over HTTP.
@@ -44,6 +48,7 @@ type Handler struct {
 	logs  LogSource
 	// control serves ControlPrefix, or nil.
 	control http.Handler
+	audit   *auditLog // or nil
 	// inFlight holds one token per request being served (watches excepted).
 	inFlight chan struct{}
 }
@@ -54,7 +59,11 @@ func New(cfg Config) *Handler {
 	if limit <= 0 {
 		limit = 400
 	}
-	return &Handler{srv: cfg.Server, clock: cfg.Clock, logs: cfg.Logs, control: cfg.Control, inFlight: make(chan struct{}, limit)}
+	h := &Handler{srv: cfg.Server, clock: cfg.Clock, logs: cfg.Logs, control: cfg.Control, inFlight: make(chan struct{}, limit)}
+	if cfg.Audit != nil {
+		h.audit = &auditLog{w: cfg.Audit}
+	}
+	return h
 }
 
 // isWatch tells the long-running requests that do not count against the in-flight limit.
@@ -63,8 +72,20 @@ func isWatch(r *http.Request) bool {
 	return r.Method == http.MethodGet && (isTrue(q.Get("watch")) || isTrue(q.Get("follow")))
 }
 
-// ServeHTTP runs the chain.
+// ServeHTTP runs the chain, and records it in the audit trail.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if h.audit == nil {
+		h.serve(w, r)
+		return
+	}
+	received := time.Now()
+	rec := &statusRecorder{ResponseWriter: w}
+	user := h.serve(rec, r)
+	h.audit.record(r, user, rec.code, received, time.Now())
+}
+
+// serve runs the chain, and returns who sent the request (no one, when authentication failed).
+func (h *Handler) serve(w http.ResponseWriter, r *http.Request) (user apiserver.User) {
 	defer func() {
 		if v := recover(); v != nil {
 			if v == http.ErrAbortHandler {
@@ -125,6 +146,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		h.serveResource(ctx, w, r, token, rt)
 	}
+	return user
 }
 
 // credential is what the request proves about its sender: a bearer token, else the token standing for

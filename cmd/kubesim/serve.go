@@ -3,13 +3,17 @@
 // apiserver's HTTP front behind an HTTPS listener on 127.0.0.1, writes a kubeconfig with two users,
 // and prints the one line that points kubectl at it:
 //
-//	kubesim serve [--nodes 3] [--speed 1] [--port 6443] [--data-dir DIR] [--kubeconfig PATH] [--scenario NAME] [--step]
+//	kubesim serve [--nodes 3] [--speed 1] [--port 6443] [--data-dir DIR] [--kubeconfig PATH] [--scenario NAME] [--step] [--audit-log FILE]
 //	export KUBECONFIG=/tmp/kubesim-serve-123/kubeconfig
 //
 // The kubeconfig's contexts are kubesim-admin (client certificate CN=kubernetes-admin,
 // O=system:masters, as kubeadm's admin.conf) and kubesim-alice (a bearer token for user alice, who
 // has no RBAC grants: every request of hers is a 403 to read). Ctrl-C or SIGTERM stops the cluster;
 // without --data-dir its temporary directory goes with it.
+//
+// --scenario NAME sets up a scenario's exercise (serve_scenarios.go); --step runs the cluster in step
+// mode (serve_step.go); --audit-log FILE appends the HTTP front's audit trail to FILE, a JSON line
+// per request (apiserver/httpfront/audit.go), and prints the jq command that reads it.
 package main
 
 import (
@@ -48,6 +52,7 @@ type serveOptions struct {
 	kubeconfig string
 	scenario   string // set up this scenario's exercise (serve_scenarios.go)
 	step       bool   // step mode: the cluster advances only when asked (serve_step.go)
+	auditLog   string // append the audit trail here
 	stdin      io.Reader
 }
 
@@ -62,6 +67,7 @@ func serve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 	fs.StringVar(&o.kubeconfig, "kubeconfig", "", "where to write the kubeconfig (default: kubeconfig in the data directory)")
 	fs.StringVar(&o.scenario, "scenario", "", "set up this scenario's cluster, manifests and faults as an exercise, and print what to investigate ("+strings.Join(exerciseNames(), ", ")+"); its nodes replace --nodes")
 	fs.BoolVar(&o.step, "step", false, "step mode: nothing advances until you say so (Enter here, or kubesim step [N] / --until COND from another terminal); the story of each step prints here")
+	fs.StringVar(&o.auditLog, "audit-log", "", "append the audit trail to this file: one JSON line per request (audit.k8s.io/v1 Event: user, verb, requestURI, objectRef, responseStatus.code, timestamps)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: kubesim serve [flags]\n\nRuns a cluster in real time that the real kubectl can drive over HTTPS. Flags:")
 		fs.PrintDefaults()
@@ -146,7 +152,17 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 		ln.Close()
 		return err
 	}
-	front := httpfront.New(httpfront.Config{Server: c.APIServer, Clock: c.Clock, Logs: runtimeLogs(c), Control: control})
+	frontCfg := httpfront.Config{Server: c.APIServer, Clock: c.Clock, Logs: runtimeLogs(c), Control: control}
+	if o.auditLog != "" {
+		f, err := os.OpenFile(o.auditLog, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("--audit-log: %w", err)
+		}
+		defer f.Close()
+		frontCfg.Audit = f
+	}
+	front := httpfront.New(frontCfg)
 	srv := &http.Server{Handler: front, TLSConfig: tlsConfig, ReadHeaderTimeout: 10 * time.Second,
 		BaseContext: func(net.Listener) context.Context { return ctx }}
 	served := make(chan error, 1)
@@ -173,6 +189,9 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 	fmt.Fprintf(stderr, "kube-apiserver is serving on %s (contexts kubesim-admin and kubesim-alice). Ctrl-C stops the cluster.\n", server)
 	if urls := c.Store.ClientURLs(); len(urls) > 0 {
 		fmt.Fprintf(stderr, "etcd: etcdctl --endpoints %s get --prefix --keys-only /registry/pods\n", urls[0])
+	}
+	if o.auditLog != "" {
+		fmt.Fprintf(stderr, "audit: a JSON line per request in %s; read it with\n  %s\n", o.auditLog, auditReadHint(o.auditLog))
 	}
 	if ex.setup != nil {
 		printHint(stderr, sc, ex)
@@ -254,4 +273,10 @@ func runtimeLogs(c *sim.Cluster) httpfront.LogSource {
 		}
 		return out, nil
 	}
+}
+
+// auditReadHint is the command that shows the audit trail as who, verb, URI, code and latency.
+func auditReadHint(path string) string {
+	return fmt.Sprintf(`tail -f %s | jq -r '[.user.username, .verb, .requestURI, .responseStatus.code, .annotations["%s"]] | @tsv'`,
+		path, httpfront.LatencyAnnotation)
 }
