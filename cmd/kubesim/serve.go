@@ -168,11 +168,11 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 	served := make(chan error, 1)
 	go func() { served <- srv.ServeTLS(ln, "", "") }()
 
-	if ex.setup != nil {
+	if ex.steps > 0 {
 		fmt.Fprintf(stderr, "Setting up scenario %s...\n", sc.Name)
-		if err := ex.setup(ctx, c); err != nil {
+		if err := sim.SetUp(ctx, sc, c, ex.steps); err != nil {
 			srv.Close()
-			return fmt.Errorf("setting up scenario %s: %w", sc.Name, err)
+			return fmt.Errorf("setting up: %w", err)
 		}
 	}
 
@@ -193,7 +193,7 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 	if o.auditLog != "" {
 		fmt.Fprintf(stderr, "audit: a JSON line per request in %s; read it with\n  %s\n", o.auditLog, auditReadHint(o.auditLog))
 	}
-	if ex.setup != nil {
+	if ex.steps > 0 {
 		printHint(stderr, sc, ex)
 	}
 	fmt.Fprintf(stdout, "export KUBECONFIG=%s\n", path)

@@ -1,67 +1,44 @@
 // serve_scenarios.go: `kubesim serve --scenario NAME`, a scenario's broken state handed to the learner
 // as an exercise for the real kubectl. Each exercise builds the scenario's cluster (its nodes and node
-// specs), applies the scenario's manifests and faults without checking any sign, and then the cluster
-// keeps running in real time; serve prints what to investigate: the scenario's summary, the signs to
-// look for (from its Teaches), and the kubectl commands that show them.
+// specs) and plays the first steps of the scenario's own Run, those that apply its manifests and
+// faults (sim.SetUp), without judging its signs; then the cluster keeps running (in real time, or
+// paused with --step). serve prints what to investigate: the scenario's summary, the signs to look
+// for (from its Teaches), and the kubectl commands that show them.
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
-	"time"
 
-	"kubesim/api"
 	"kubesim/scenarios"
-	"kubesim/scenarios/manifests"
-	"kubesim/script"
 	"kubesim/sim"
 )
 
-// exerciseSetupWithin bounds how long (cluster time) a setup waits for the state it builds on.
-const exerciseSetupWithin = 2 * time.Minute
-
-// exercise is how serve sets up one scenario: what it does to the cluster, and what to run to see it.
+// exercise is how serve hands over one scenario: how many of its steps build the broken state
+// (sim.SetUp plays them), and the kubectl commands that show the symptom.
 type exercise struct {
-	setup func(ctx context.Context, c *sim.Cluster) error
-	try   []string // kubectl commands that show the symptom
+	steps int
+	try   []string
 }
 
 // exercises are the scenarios serve can hand over, by name.
 var exercises = map[string]exercise{
-	"crash-loop": {
-		setup: applying("crasher.yaml"),
-		try:   []string{"kubectl get pods -w", "kubectl describe pod crasher", "kubectl logs crasher --previous"},
-	},
-	"image-pull-backoff": {
-		setup: applying("bad-images.yaml"),
-		try:   []string{"kubectl get pods -o wide", "kubectl describe pod web", "kubectl get events --field-selector involvedObject.name=web"},
-	},
-	"insufficient-resources": {
-		setup: applying("batch-deployment.yaml", "pods -l app=batch running", "pods -l app=batch count 3", "big-pod.yaml"),
-		try:   []string{"kubectl get pods -o wide", "kubectl describe pod big", "kubectl describe nodes | grep -A 8 'Allocated resources'", "kubectl scale deployment batch --replicas=2"},
-	},
-	"node-down": {
-		setup: func(ctx context.Context, c *sim.Cluster) error {
-			if err := applying("nginx-deployment.yaml", "deployment nginx available")(ctx, c); err != nil {
-				return err
-			}
-			return c.Stop("kubelet/node-2")
-		},
-		try: []string{"kubectl get nodes", "kubectl describe node node-2", "kubectl -n kube-node-lease get lease", "kubectl get pods -o wide -w"},
-	},
-	"forbidden": {
-		setup: func(ctx context.Context, c *sim.Cluster) error {
-			_, err := c.Kubectl.Create(ctx, &api.Pod{ObjectMeta: api.ObjectMeta{Name: "web", Namespace: "default"},
-				Spec: api.PodSpec{Containers: []api.Container{{Name: "web", Image: "nginx:1.25"}}}})
-			return err
-		},
-		try: []string{"kubectl --context kubesim-alice get pods", "kubectl auth can-i list pods --as alice",
-			"kubectl create role pod-reader --verb=get,list,watch --resource=pods",
-			"kubectl create rolebinding alice-reads-pods --role=pod-reader --user=alice"},
-	},
+	"crash-loop": {1, []string{"kubectl get pods -w", "kubectl describe pod crasher", "kubectl logs crasher --previous"}},
+	"image-pull-backoff": {1, []string{"kubectl get pods -o wide", "kubectl describe pod web",
+		"kubectl get events --field-selector involvedObject.name=web"}},
+	"insufficient-resources": {2, []string{"kubectl get pods -o wide", "kubectl describe pod big",
+		"kubectl describe nodes | grep -A 8 'Allocated resources'", "kubectl scale deployment batch --replicas=2"}},
+	"node-down": {2, []string{"kubectl get nodes", "kubectl describe node node-2", "kubectl -n kube-node-lease get lease",
+		"kubectl get pods -o wide -w"}},
+	"forbidden": {1, []string{"kubectl --context kubesim-alice get pods", "kubectl auth can-i list pods --as alice",
+		"kubectl create role pod-reader --verb=get,list,watch --resource=pods",
+		"kubectl create rolebinding alice-reads-pods --role=pod-reader --user=alice"}},
+	"service-no-endpoints": {1, []string{"kubectl get endpoints web", "kubectl describe service web", "kubectl get pods --show-labels",
+		"kubectl get endpointslices -l kubernetes.io/service-name=web"}},
+	"wrong-target-port": {1, []string{"kubectl get endpoints", "kubectl describe service web-8080", "kubectl get pods -o wide",
+		"kubectl get pod -l app=web -o jsonpath={.items[0].spec.containers[0].ports}"}},
 }
 
 // exerciseNames lists the scenarios serve can set up, sorted.
@@ -72,33 +49,6 @@ func exerciseNames() []string {
 	}
 	sort.Strings(names)
 	return names
-}
-
-// applying is a setup that goes through its steps in order: a step ending in .yaml is kubectl apply
-// -f of that file of scenarios/manifests, any other is a condition (script's language) to wait for.
-func applying(steps ...string) func(ctx context.Context, c *sim.Cluster) error {
-	return func(ctx context.Context, c *sim.Cluster) error {
-		for _, step := range steps {
-			if strings.HasSuffix(step, ".yaml") {
-				if _, err := c.Kubectl.Apply(ctx, []byte(manifests.Read(step))); err != nil {
-					return fmt.Errorf("kubectl apply -f %s: %w", step, err)
-				}
-				continue
-			}
-			cond, err := script.ParseCondition(step)
-			if err != nil {
-				return err
-			}
-			met, err := c.Wait(ctx, cond, exerciseSetupWithin, 0)
-			if err != nil {
-				return err
-			}
-			if !met {
-				return fmt.Errorf("%s: still not, after %s", step, exerciseSetupWithin)
-			}
-		}
-		return nil
-	}
 }
 
 // lookupExercise finds the scenario and its exercise, or says which names there are.

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"kubesim/scenarios"
+	"kubesim/sim"
 )
 
 // Every exercise is a scenario of the catalogue that tells its signs, so that serve can print them.
@@ -23,6 +25,39 @@ func TestEveryExerciseIsAScenario(t *testing.T) {
 	}
 	if _, _, err := lookupExercise("no-such"); err == nil || !strings.Contains(err.Error(), "crash-loop") {
 		t.Errorf("lookupExercise(no-such): %v, want an error listing the exercises", err)
+	}
+}
+
+// Every exercise sets up: its scenario's first steps run to their end on the scenario's cluster (in
+// step mode here, where that is quick and the same every time).
+func TestEveryExerciseSetsUp(t *testing.T) {
+	for _, name := range exerciseNames() {
+		t.Run(name, func(t *testing.T) {
+			sc, ex, err := lookupExercise(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg := scenarioConfig(sc, 3)
+			cfg.Mode, cfg.Seed = sim.StepMode, 1
+			c, err := sim.New(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			if err := sim.SetUp(context.Background(), sc, c, ex.steps); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	// A scenario cut after more steps than it has is an error that says so.
+	sc, _, _ := lookupExercise("forbidden")
+	c, err := sim.New(context.Background(), sim.Config{Mode: sim.StepMode, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := sim.SetUp(context.Background(), sc, c, 10); err == nil || !strings.Contains(err.Error(), "it has only 4 step(s)") {
+		t.Errorf("SetUp(forbidden, 10 steps): %v", err)
 	}
 }
 
@@ -48,9 +83,10 @@ func TestServeScenarioCrashLoop(t *testing.T) {
 }
 
 // serve --scenario insufficient-resources hands over a pod that no node has room for: three batch pods
-// take 3 of each node's 3.9 allocatable CPUs, and big asks for 2.
+// take 3 of each node's 3.9 allocatable CPUs, and big asks for 2. At speed 10: the scenario lets batch
+// run for 10 s of cluster time first.
 func TestServeScenarioInsufficientResources(t *testing.T) {
-	s := startServe(t, serveOptions{speed: 1, port: freePort(t), scenario: "insufficient-resources"})
+	s := startServe(t, serveOptions{speed: 10, port: freePort(t), scenario: "insufficient-resources"})
 	s.eventually(60*time.Second, a("describe pod big"), `Warning FailedScheduling .* 0/3 nodes are available: 3 Insufficient cpu\.`)
 	s.expect(a("get pod big"), `big 0/1 Pending 0`)
 	s.expect(a("get nodes"), `node-1`, `node-2`, `node-3`)
