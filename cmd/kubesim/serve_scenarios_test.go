@@ -92,3 +92,13 @@ func TestServeScenarioInsufficientResources(t *testing.T) {
 	s.expect(a("get nodes"), `node-1`, `node-2`, `node-3`)
 	s.stopServe()
 }
+
+// serve --scenario service-no-endpoints hands over a Service whose selector matches no pod.
+func TestServeScenarioServiceNoEndpoints(t *testing.T) {
+	s := startServe(t, serveOptions{speed: 1, port: freePort(t), scenario: "service-no-endpoints"})
+	s.expect(a("get service web -o wide"), `NAME TYPE CLUSTER-IP EXTERNAL-IP PORT\(S\) AGE SELECTOR`,
+		`web ClusterIP 10\.\d+\.\d+\.\d+ <none> 80/TCP \S+ app=web`)
+	s.expect(a("get endpoints web"), `NAME ENDPOINTS AGE`, `web <none> `)
+	s.expect(a("get pods -l app=web-app"), `web-[a-z0-9]+-[a-z0-9]+ 1/1 Running`)
+	s.stopServe()
+}
