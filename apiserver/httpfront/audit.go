@@ -3,7 +3,8 @@
 // (user), what (verb, requestURI, objectRef), the answer (responseStatus.code) and when
 // (requestReceivedTimestamp, stageTimestamp, on the wall clock); the difference of the two is the
 // latency, also written out in the annotation apiserver.latency.k8s.io/total (which kube-apiserver
-// adds to slow requests only). A watch is recorded when it ends. Read it with jq, e.g.:
+// adds to slow requests only). A watch is recorded when it ends. Config.Audit receives each event;
+// AuditWriter writes them as JSON lines, which jq reads, e.g.:
 //
 //	jq -c '[.user.username, .verb, .requestURI, .responseStatus.code, .annotations["apiserver.latency.k8s.io/total"]]' audit.log
 package httpfront
@@ -67,14 +68,22 @@ type AuditStatus struct {
 // LatencyAnnotation holds a request's whole latency, as a Go duration ("1.52ms").
 const LatencyAnnotation = "apiserver.latency.k8s.io/total"
 
-// auditLog writes events as JSON lines, one at a time.
-type auditLog struct {
-	mu sync.Mutex
-	w  io.Writer
+// AuditWriter is an audit sink (Config.Audit) that writes each event to w as a JSON line.
+func AuditWriter(w io.Writer) func(AuditEvent) {
+	var mu sync.Mutex
+	return func(ev AuditEvent) {
+		line, err := json.Marshal(ev)
+		if err != nil {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		w.Write(append(line, '\n'))
+	}
 }
 
-// record writes the event of one completed request.
-func (a *auditLog) record(r *http.Request, user apiserver.User, code int, received, done time.Time) {
+// auditEvent is the event of one completed request.
+func auditEvent(r *http.Request, user apiserver.User, code int, received, done time.Time) AuditEvent {
 	// The wall-clock readings alone, so that the latency is exactly the timestamps' difference.
 	received, done = received.UTC().Round(0), done.UTC().Round(0)
 	if code == 0 {
@@ -94,13 +103,7 @@ func (a *auditLog) record(r *http.Request, user apiserver.User, code int, receiv
 		ev.ObjectRef = &AuditObjectRef{Resource: rt.res.Name, Namespace: rt.namespace, Name: rt.name,
 			APIGroup: rt.res.Group, APIVersion: rt.res.Version, Subresource: rt.subresource}
 	}
-	line, err := json.Marshal(ev)
-	if err != nil {
-		return
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.w.Write(append(line, '\n'))
+	return ev
 }
 
 // auditVerb is the Kubernetes verb of a resource request (a non-resource request's verb is its

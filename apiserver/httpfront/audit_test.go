@@ -44,7 +44,7 @@ func (s *syncBuffer) events(t *testing.T) []httpfront.AuditEvent {
 // Each request leaves one audit event saying who did what to which object, the code and the latency.
 func TestAuditTrail(t *testing.T) {
 	var trail syncBuffer
-	_, hs := newFrontWith(t, httpfront.Config{Audit: &trail})
+	_, hs := newFrontWith(t, httpfront.Config{Audit: httpfront.AuditWriter(&trail)})
 	call(t, hs, "admin-token", "POST", "/api/v1/namespaces/default/pods", "application/json", nginxPod)
 	call(t, hs, "alice-token", "GET", "/api/v1/namespaces/default/pods?limit=500", "", "")
 	call(t, hs, "admin-token", "DELETE", "/api/v1/namespaces/default/pods/web", "", "")

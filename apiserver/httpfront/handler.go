@@ -9,7 +9,6 @@ package httpfront
 
 import (
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -37,8 +36,9 @@ type Config struct {
 	// Control serves the simulator's control endpoints under ControlPrefix (control.go), to
 	// system:masters only; nil: they are 404.
 	Control http.Handler
-	// Audit, if set, receives the audit trail: a JSON line per request (audit.go).
-	Audit io.Writer
+	// Audit, if set, receives the audit trail: an event per request, when it completes (audit.go;
+	// AuditWriter writes them as JSON lines).
+	Audit func(AuditEvent)
 }
 
 // Handler serves the Kubernetes API over HTTP.
@@ -48,7 +48,7 @@ type Handler struct {
 	logs  LogSource
 	// control serves ControlPrefix, or nil.
 	control http.Handler
-	audit   *auditLog // or nil
+	audit   func(AuditEvent) // or nil
 	// inFlight holds one token per request being served (watches excepted).
 	inFlight chan struct{}
 }
@@ -59,11 +59,8 @@ func New(cfg Config) *Handler {
 	if limit <= 0 {
 		limit = 400
 	}
-	h := &Handler{srv: cfg.Server, clock: cfg.Clock, logs: cfg.Logs, control: cfg.Control, inFlight: make(chan struct{}, limit)}
-	if cfg.Audit != nil {
-		h.audit = &auditLog{w: cfg.Audit}
-	}
-	return h
+	return &Handler{srv: cfg.Server, clock: cfg.Clock, logs: cfg.Logs, control: cfg.Control, audit: cfg.Audit,
+		inFlight: make(chan struct{}, limit)}
 }
 
 // isWatch tells the long-running requests that do not count against the in-flight limit.
@@ -81,7 +78,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	received := time.Now()
 	rec := &statusRecorder{ResponseWriter: w}
 	user := h.serve(rec, r)
-	h.audit.record(r, user, rec.code, received, time.Now())
+	h.audit(auditEvent(r, user, rec.code, received, time.Now()))
 }
 
 // serve runs the chain, and returns who sent the request (no one, when authentication failed).

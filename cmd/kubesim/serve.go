@@ -152,7 +152,8 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 		ln.Close()
 		return err
 	}
-	frontCfg := httpfront.Config{Server: c.APIServer, Clock: c.Clock, Logs: runtimeLogs(c), Control: control}
+	// The audit trail goes to --audit-log, and in step mode into the story too.
+	var sinks []func(httpfront.AuditEvent)
 	if o.auditLog != "" {
 		f, err := os.OpenFile(o.auditLog, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 		if err != nil {
@@ -160,7 +161,18 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 			return fmt.Errorf("--audit-log: %w", err)
 		}
 		defer f.Close()
-		frontCfg.Audit = f
+		sinks = append(sinks, httpfront.AuditWriter(f))
+	}
+	if st != nil {
+		sinks = append(sinks, st.request)
+	}
+	frontCfg := httpfront.Config{Server: c.APIServer, Clock: c.Clock, Logs: runtimeLogs(c), Control: control}
+	if len(sinks) > 0 {
+		frontCfg.Audit = func(ev httpfront.AuditEvent) {
+			for _, sink := range sinks {
+				sink(ev)
+			}
+		}
 	}
 	front := httpfront.New(frontCfg)
 	srv := &http.Server{Handler: front, TLSConfig: tlsConfig, ReadHeaderTimeout: 10 * time.Second,

@@ -8,7 +8,8 @@
 //
 // A step is one unit of work of one component (a reconcile, a scheduling cycle, a kubelet sync), the
 // virtual clock jumping to the next timer when nobody has work. The story of each step prints in the
-// serve terminal, kubectl's own requests included. kubectl's requests are served while the cluster
+// serve terminal, kubectl's own requests included ("kubectl: POST deployments.apps default/nginx ->
+// 201"). kubectl's requests are served while the cluster
 // is paused and while it steps: the apiserver answers them itself, without the driver.
 package main
 
@@ -22,6 +23,7 @@ import (
 	"strings"
 	"sync"
 
+	"kubesim/apiserver/httpfront"
 	"kubesim/script"
 	"kubesim/sim"
 	"kubesim/sim/narrate"
@@ -54,6 +56,36 @@ func newStepper(w io.Writer) (*stepper, func(trace.Event), error) {
 		defer s.storyMu.Unlock()
 		s.story.Event(e)
 	}, nil
+}
+
+// httpMethods are the methods of the API's verbs, as a learner reads them in the story.
+var httpMethods = map[string]string{"get": "GET", "list": "GET", "watch": "GET", "create": "POST", "update": "PUT",
+	"patch": "PATCH", "delete": "DELETE", "deletecollection": "DELETE"}
+
+// request tells one of kubectl's resource requests in the story once it is answered, an audit sink:
+// "kubectl: POST deployments.apps default/nginx -> 201". Discovery and watches (which end only
+// when kubectl stops) are left out.
+func (s *stepper) request(ev httpfront.AuditEvent) {
+	ref := ev.ObjectRef
+	if ref == nil || ev.Verb == "watch" {
+		return
+	}
+	what := ref.Resource
+	if ref.APIGroup != "" {
+		what += "." + ref.APIGroup
+	}
+	if ref.Subresource != "" {
+		what += "/" + ref.Subresource
+	}
+	if name := strings.Trim(ref.Namespace+"/"+ref.Name, "/"); name != "" {
+		what += " " + name
+	}
+	agent, _, _ := strings.Cut(ev.UserAgent, "/")
+	if agent == "" {
+		agent = "http"
+	}
+	s.c.Trace.Record(trace.Event{Component: agent, Actor: ev.User.Username, Action: "request", Code: ev.ResponseStatus.Code}.
+		Msgf("%s %s -> %d", httpMethods[ev.Verb], what, ev.ResponseStatus.Code))
 }
 
 // never is the condition of `next N`: run the N steps, whatever happens.
