@@ -10,6 +10,7 @@
 package httpfront
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
@@ -82,8 +83,27 @@ func AuditWriter(w io.Writer) func(AuditEvent) {
 	}
 }
 
+// auditNote is what the handlers tell the audit trail that the URL does not: the name of the object
+// a create made (the URL names only its collection).
+type auditNote struct{ created string }
+
+type auditNoteKey struct{}
+
+// withAuditNote gives the request a note for the handlers to fill.
+func withAuditNote(r *http.Request) (*http.Request, *auditNote) {
+	note := &auditNote{}
+	return r.WithContext(context.WithValue(r.Context(), auditNoteKey{}, note)), note
+}
+
+// noteCreated records the name of the object a create made, when the request is audited.
+func noteCreated(ctx context.Context, name string) {
+	if note, ok := ctx.Value(auditNoteKey{}).(*auditNote); ok {
+		note.created = name
+	}
+}
+
 // auditEvent is the event of one completed request.
-func auditEvent(r *http.Request, user apiserver.User, code int, received, done time.Time) AuditEvent {
+func auditEvent(r *http.Request, note *auditNote, user apiserver.User, code int, received, done time.Time) AuditEvent {
 	// The wall-clock readings alone, so that the latency is exactly the timestamps' difference.
 	received, done = received.UTC().Round(0), done.UTC().Round(0)
 	if code == 0 {
@@ -102,6 +122,9 @@ func auditEvent(r *http.Request, user apiserver.User, code int, received, done t
 		ev.Verb = auditVerb(r, rt)
 		ev.ObjectRef = &AuditObjectRef{Resource: rt.res.Name, Namespace: rt.namespace, Name: rt.name,
 			APIGroup: rt.res.Group, APIVersion: rt.res.Version, Subresource: rt.subresource}
+		if ev.ObjectRef.Name == "" {
+			ev.ObjectRef.Name = note.created // as Kubernetes names a create's object from its body
+		}
 	}
 	return ev
 }

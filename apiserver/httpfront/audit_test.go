@@ -61,7 +61,7 @@ func TestAuditTrail(t *testing.T) {
 		code            int
 	}
 	want := []row{
-		{"admin", "create", "/api/v1/namespaces/default/pods", httpfront.AuditObjectRef{Resource: "pods", Namespace: "default", APIVersion: "v1"}, 201},
+		{"admin", "create", "/api/v1/namespaces/default/pods", httpfront.AuditObjectRef{Resource: "pods", Namespace: "default", Name: "web", APIVersion: "v1"}, 201},
 		{"alice", "list", "/api/v1/namespaces/default/pods?limit=500", httpfront.AuditObjectRef{Resource: "pods", Namespace: "default", APIVersion: "v1"}, 403},
 		{"admin", "delete", "/api/v1/namespaces/default/pods/web", httpfront.AuditObjectRef{Resource: "pods", Namespace: "default", Name: "web", APIVersion: "v1"}, 200},
 		{"", "get", "/version", httpfront.AuditObjectRef{}, 401},

@@ -77,8 +77,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	received := time.Now()
 	rec := &statusRecorder{ResponseWriter: w}
+	r, note := withAuditNote(r)
 	user := h.serve(rec, r)
-	h.audit(auditEvent(r, user, rec.code, received, time.Now()))
+	h.audit(auditEvent(r, note, user, rec.code, received, time.Now()))
 }
 
 // serve runs the chain, and returns who sent the request (no one, when authentication failed).

@@ -32,7 +32,7 @@ func TestServeStepShowsTheStateBetweenSteps(t *testing.T) {
 	}
 	s.expect(a("get replicasets"), `nginx-[a-z0-9]+ 1 0 0 `)
 	// The story in the serve terminal: kubectl's request, then the controller's step.
-	if story := s.told.String(); !regexp.MustCompile(`(?s)kubectl +request: POST deployments.apps default -> 201\n.*deployment-controller +reconcile default/nginx`).MatchString(story) {
+	if story := s.told.String(); !regexp.MustCompile(`(?s)kubectl +request: POST deployments.apps default/nginx -> 201\n.*deployment-controller +reconcile default/nginx`).MatchString(story) {
 		t.Errorf("the serve terminal's story:\n%s\nwant kubectl's POST, then the deployment controller's reconcile", story)
 	}
 	// The ReplicaSet wants a pod it has not created: the next steps have not run.
