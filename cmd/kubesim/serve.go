@@ -135,7 +135,8 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 	defer c.Close()
 	var control http.Handler
 	if st != nil {
-		st.c, control = c, st
+		st.start(c)
+		control = st
 	}
 
 	// Certificates: a CA (kept in dir/pki), the server's, and the admin's client certificate.

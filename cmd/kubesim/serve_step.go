@@ -22,6 +22,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"kubesim/apiserver/httpfront"
 	"kubesim/script"
@@ -41,10 +42,11 @@ type stepper struct {
 
 	storyMu sync.Mutex // guards story: components, kubectl's requests and runs all record
 	story   narrate.Narrator
+	telling atomic.Bool // the boot is over: from here on the story is told
 }
 
-// newStepper tells the story of the cluster's trace events to w; observe is what the cluster's
-// Config.Observe must call.
+// newStepper tells the story of the cluster's trace events to w, from start on (the boot's are not
+// told); observe is what the cluster's Config.Observe must call.
 func newStepper(w io.Writer) (*stepper, func(trace.Event), error) {
 	n, err := narrate.New(w, narrate.Options{})
 	if err != nil {
@@ -52,6 +54,9 @@ func newStepper(w io.Writer) (*stepper, func(trace.Event), error) {
 	}
 	s := &stepper{story: n}
 	return s, func(e trace.Event) {
+		if !s.telling.Load() {
+			return
+		}
 		s.storyMu.Lock()
 		defer s.storyMu.Unlock()
 		s.story.Event(e)
@@ -86,6 +91,12 @@ func (s *stepper) request(ev httpfront.AuditEvent) {
 	}
 	s.c.Trace.Record(trace.Event{Component: agent, Actor: ev.User.Username, Action: "request", Code: ev.ResponseStatus.Code}.
 		Msgf("%s %s -> %d", httpMethods[ev.Verb], what, ev.ResponseStatus.Code))
+}
+
+// start begins the story, once the cluster has booted.
+func (s *stepper) start(c *sim.Cluster) {
+	s.c = c
+	s.telling.Store(true)
 }
 
 // never is the condition of `next N`: run the N steps, whatever happens.

@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // kubesim step against the served cluster: what it printed, and its exit status.
@@ -20,7 +22,9 @@ func (s *served) step(args ...string) (string, int) {
 // kubectl sees the exact state: a Deployment without its ReplicaSet until kubesim step runs the
 // deployment controller.
 func TestServeStepShowsTheStateBetweenSteps(t *testing.T) {
-	s := startServe(t, serveOptions{nodes: 2, port: freePort(t), step: true})
+	terminal, typed := io.Pipe()
+	s := startServe(t, serveOptions{nodes: 2, port: freePort(t), step: true, stdin: terminal})
+	defer typed.Close()
 	s.expect(a("get nodes"), `node-1 Ready`, `node-2 Ready`)
 	s.expect(a("create deployment nginx --image=nginx:1.25"), `^deployment.apps/nginx created`)
 	s.expect(a("get deployments"), `nginx 0/1 0 0 `)
@@ -44,6 +48,22 @@ func TestServeStepShowsTheStateBetweenSteps(t *testing.T) {
 	}
 	s.expect(a("get deployments"), `nginx 1/1 1 1 `)
 	s.expect(a("get pods -o wide"), `nginx-[a-z0-9]+-[a-z0-9]+ 1/1 Running 0 `)
+
+	// Enter in the serve terminal runs one step; next N, N.
+	for _, line := range []string{"\n", "next 2\n", "bogus\n"} {
+		io.WriteString(typed, line)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	// bogus is answered with the help, printed once already when serve paused.
+	for strings.Count(s.told.String(), "Enter or next: run one step") < 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the serve terminal after Enter, next 2 and bogus:\n%s", s.told.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if told := s.told.String(); !regexp.MustCompile(`(?s)ran 1 step\(s\); cluster time.*ran 2 step\(s\); cluster time`).MatchString(told) {
+		t.Errorf("the serve terminal after Enter and next 2:\n%s", told)
+	}
 
 	if out, code = s.step("3"); code != 0 || !strings.HasPrefix(out, "ran 3 step(s); cluster time +") {
 		t.Errorf("kubesim step 3: %d %s", code, out)
