@@ -82,6 +82,12 @@ func serve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 		fs.Usage()
 		return 2
 	}
+	if o.scenario != "" {
+		if _, _, err := lookupExercise(o.scenario); err != nil {
+			fmt.Fprintf(stderr, "kubesim serve: --scenario: %v\n", err)
+			return 2
+		}
+	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := runServe(ctx, o, stdout, stderr); err != nil {

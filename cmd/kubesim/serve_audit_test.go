@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"kubesim/apiserver/httpfront"
@@ -16,6 +17,10 @@ func TestServeAuditLog(t *testing.T) {
 	s := startServe(t, serveOptions{nodes: 1, speed: 1, port: freePort(t), auditLog: path})
 	s.expect(a("get pods"), `No resources found`)
 	s.expect(a("--context kubesim-alice get pod nope"), `Error from server \(Forbidden\)`)
+	// Not in step mode, kubesim step says so.
+	if out, code := s.step(); code != 1 || !strings.Contains(out, "the server is not in step mode") {
+		t.Errorf("kubesim step against a real-time serve: %d %s", code, out)
+	}
 	s.stopServe()
 
 	f, err := os.Open(path)

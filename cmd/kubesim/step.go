@@ -29,7 +29,7 @@ const stepUsage = `usage: kubesim step [N]   or   kubesim step --until COND
 
 Moves the cluster of a kubesim serve --step on: one step (a unit of work of one component), N steps,
 or until a condition holds ("pods bound", "deployment nginx available"). The story prints in the serve
-terminal. Flags:`
+terminal.`
 
 func step(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("step", stepUsage, stderr)
@@ -114,7 +114,7 @@ func kubeconfigClient(path, contextName string) (*kubeClient, string, error) {
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, "", err
+		return nil, "", fmt.Errorf("%w (run the export KUBECONFIG=... line kubesim serve printed, or give --kubeconfig)", err)
 	}
 	var cfg kubeconfig
 	if err := yaml.Unmarshal(data, &cfg); err != nil {
