@@ -69,7 +69,7 @@ func serve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 	fs.BoolVar(&o.step, "step", false, "step mode: nothing advances until you say so (Enter here, or kubesim step [N] / --until COND from another terminal); the story of each step prints here")
 	fs.StringVar(&o.auditLog, "audit-log", "", "append the audit trail to this file: one JSON line per request (audit.k8s.io/v1 Event: user, verb, requestURI, objectRef, responseStatus.code, timestamps)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: kubesim serve [flags]\n\nRuns a cluster in real time that the real kubectl can drive over HTTPS. Flags:")
+		fmt.Fprintln(stderr, "usage: kubesim serve [flags]\n\nRuns a cluster in real time (or step by step, --step) that the real kubectl can drive over HTTPS. Flags:")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -80,6 +80,12 @@ func serve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 	}
 	if fs.NArg() > 0 || o.nodes < 0 || o.speed < 0 {
 		fs.Usage()
+		return 2
+	}
+	speedSet := false
+	fs.Visit(func(f *flag.Flag) { speedSet = speedSet || f.Name == "speed" })
+	if o.step && speedSet {
+		fmt.Fprintln(stderr, "kubesim serve: --speed is for real time; with --step the cluster moves only when you say so")
 		return 2
 	}
 	if o.scenario != "" {

@@ -76,3 +76,19 @@ func TestServeStepShowsTheStateBetweenSteps(t *testing.T) {
 	}
 	s.stopServe()
 }
+
+// serve's flags that cannot go together are usage errors, before anything starts.
+func TestServeFlagErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--step", "--speed", "10"}, "--speed is for real time"},
+		{[]string{"--scenario", "nope"}, `no exercise for scenario "nope"; serve --scenario takes: crash-loop, forbidden, `},
+	} {
+		var out bytes.Buffer
+		if code := serve(context.Background(), tc.args, nil, &out, &out); code != 2 || !strings.Contains(out.String(), tc.want) {
+			t.Errorf("serve %v: %d %s, want 2 and %q", tc.args, code, out.String(), tc.want)
+		}
+	}
+}
