@@ -7,8 +7,9 @@
 //
 // Read next: handler.go (the chain, outermost first), route.go (a URL as group, version, resource,
 // namespace, name and subresource), resource.go (one verb each), then the formats: status.go,
-// body.go and protobuf.go, discovery.go, openapi.go, table.go and table_core.go, watch.go, patch.go,
-// logs.go, metrics.go.
+// body.go and protobuf.go, discovery.go, openapi.go, table.go, table_core.go and table_network.go,
+// watch.go, patch.go, logs.go, metrics.go; and beside the API, audit.go (the audit trail) and
+// control.go (the embedding program's /kubesim/ endpoints).
 //
 // # What it promises
 //
@@ -27,6 +28,8 @@
 //     ERROR event with the 410 Status, as Kubernetes answers;
 //   - JSON, YAML and protobuf bodies with fieldValidation Strict, Warn (the default) and Ignore; merge, JSON and
 //     strategic merge patches (kubectl apply, scale, set image, cordon);
+//   - an audit trail, if asked for: a JSON line per request shaped as audit.k8s.io/v1 Events (user,
+//     verb, requestURI, objectRef, responseStatus.code, timestamps and the latency);
 //   - bad input never panics: a malformed body is 400, a body over 3 MiB is 413, an unknown path is a
 //     404 Status, too many requests in flight is 429 with Retry-After, and a panic anywhere below is a
 //     500 Status.

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	apierrors "kubesim/api/errors"
 	"kubesim/apiserver"
@@ -32,6 +33,12 @@ type Config struct {
 	// MaxRequestsInFlight caps the requests served at once, watches aside (0: 400, kube-apiserver's
 	// --max-requests-inflight); the next one gets 429 Too Many Requests with Retry-After.
 	MaxRequestsInFlight int
+	// Control serves the simulator's control endpoints under ControlPrefix (control.go), to
+	// system:masters only; nil: they are 404.
+	Control http.Handler
+	// Audit, if set, receives the audit trail: an event per request, when it completes (audit.go;
+	// AuditWriter writes them as JSON lines).
+	Audit func(AuditEvent)
 }
 
 // Handler serves the Kubernetes API over HTTP.
@@ -39,6 +46,9 @@ type Handler struct {
 	srv   *apiserver.Server
 	clock clock.Clock
 	logs  LogSource
+	// control serves ControlPrefix, or nil.
+	control http.Handler
+	audit   func(AuditEvent) // or nil
 	// inFlight holds one token per request being served (watches excepted).
 	inFlight chan struct{}
 }
@@ -49,7 +59,8 @@ func New(cfg Config) *Handler {
 	if limit <= 0 {
 		limit = 400
 	}
-	return &Handler{srv: cfg.Server, clock: cfg.Clock, logs: cfg.Logs, inFlight: make(chan struct{}, limit)}
+	return &Handler{srv: cfg.Server, clock: cfg.Clock, logs: cfg.Logs, control: cfg.Control, audit: cfg.Audit,
+		inFlight: make(chan struct{}, limit)}
 }
 
 // isWatch tells the long-running requests that do not count against the in-flight limit.
@@ -58,8 +69,21 @@ func isWatch(r *http.Request) bool {
 	return r.Method == http.MethodGet && (isTrue(q.Get("watch")) || isTrue(q.Get("follow")))
 }
 
-// ServeHTTP runs the chain.
+// ServeHTTP runs the chain, and records it in the audit trail.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if h.audit == nil {
+		h.serve(w, r)
+		return
+	}
+	received := time.Now()
+	rec := &statusRecorder{ResponseWriter: w}
+	r, note := withAuditNote(r)
+	user := h.serve(rec, r)
+	h.audit(auditEvent(r, note, user, rec.code, received, time.Now()))
+}
+
+// serve runs the chain, and returns who sent the request (no one, when authentication failed).
+func (h *Handler) serve(w http.ResponseWriter, r *http.Request) (user apiserver.User) {
 	defer func() {
 		if v := recover(); v != nil {
 			if v == http.ErrAbortHandler {
@@ -100,6 +124,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeText(w, http.StatusOK, "ok")
 	case p == "/metrics":
 		h.serveMetrics(w, user)
+	case strings.HasPrefix(p, ControlPrefix):
+		h.serveControl(w, r, user)
 	case p == "/openapi" || strings.HasPrefix(p, "/openapi/"):
 		h.serveOpenAPI(w, r)
 	case p == "/api" || p == "/apis" || p == "/api/" || p == "/apis/":
@@ -118,6 +144,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		h.serveResource(ctx, w, r, token, rt)
 	}
+	return user
 }
 
 // credential is what the request proves about its sender: a bearer token, else the token standing for

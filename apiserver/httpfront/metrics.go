@@ -13,7 +13,6 @@ import (
 	"net/http"
 	"strings"
 
-	apierrors "kubesim/api/errors"
 	"kubesim/apiserver"
 	"kubesim/wire"
 )
@@ -24,9 +23,7 @@ var httpVerbs = map[string]string{wire.VerbGet: "GET", wire.VerbList: "LIST", wi
 
 func (h *Handler) serveMetrics(w http.ResponseWriter, user apiserver.User) {
 	if !user.InGroup(apiserver.GroupMasters) {
-		writeError(w, &apierrors.StatusError{ErrStatus: apierrors.Status{Kind: "Status", APIVersion: "v1", Status: "Failure",
-			Code: http.StatusForbidden, Reason: apierrors.ReasonForbidden, Details: &apierrors.StatusDetails{},
-			Message: fmt.Sprintf("forbidden: User %q cannot get path \"/metrics\"", user.Name)}})
+		writeError(w, forbiddenPath(user, "get", "/metrics"))
 		return
 	}
 	var b strings.Builder

@@ -99,6 +99,9 @@ func (h *Handler) serveObject(ctx context.Context, w http.ResponseWriter, r *htt
 		writeError(w, err)
 		return
 	}
+	if req.Verb == wire.VerbCreate && rt.name == "" {
+		noteCreated(ctx, resp.Object.GetObjectMeta().Name)
+	}
 	if wantsTable(r) && req.Verb == wire.VerbGet && rt.subresource == "" {
 		writeJSON(w, code, h.table(rt.res, []api.Object{resp.Object}, "", includeObject(r)))
 		return

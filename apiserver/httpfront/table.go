@@ -133,6 +133,12 @@ func columnsFor(res *api.Resource) []column {
 		return eventColumns
 	case "leases.coordination.k8s.io":
 		return leaseColumns
+	case "services":
+		return serviceColumns
+	case "endpoints":
+		return endpointsColumns
+	case "endpointslices.discovery.k8s.io":
+		return endpointSliceColumns
 	}
 	return []column{nameColumn, ageColumn}
 }

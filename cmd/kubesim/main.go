@@ -35,18 +35,19 @@ Usage:
   kubesim run NAME [flags]     play a scenario in step mode (kubesim help run)
   kubesim explain -f MANIFEST --pod NS/NAME   why the scheduler puts a pod where it does
   kubesim serve [flags]        a cluster the real kubectl drives (prints the export KUBECONFIG line)
+  kubesim step [N | --until COND]  move a kubesim serve --step cluster on (from another terminal)
   kubesim net trace|rules      can a pod reach NAME:PORT, hop by hop; a node's kube-proxy rules
+  kubesim lab list | check NAME  teaching exercises graded by go test (examples/labs)
   kubesim snapshot save|restore   etcd's snapshot of the cluster, and a new etcd restored from one
   kubesim bench [--ops N]      measure kubesim against baselines taken in the same run
   kubesim chaos [--seed N]     random faults, invariants checked all the while (kubesim help chaos)
   kubesim version              the version of kubesim and of the Go it was built with
   kubesim completion SHELL     a completion script for bash, zsh or fish
-  kubesim lab list | check NAME  teaching exercises graded by go test (examples/labs)
   kubesim help [COMMAND]       this text, or a command's flags
 `
 
 // commands are the names run dispatches on, in the order usage lists them (completion offers them).
-var commands = []string{"list", "describe", "run", "explain", "serve", "net", "lab", "snapshot", "bench", "chaos", "version", "completion", "help"}
+var commands = []string{"list", "describe", "run", "explain", "serve", "step", "net", "lab", "snapshot", "bench", "chaos", "version", "completion", "help"}
 
 func main() {
 	debug.SetGCPercent(sim.GCPercent)
@@ -91,7 +92,9 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	case "net":
 		return netCommand(ctx, args[1:], stdout, stderr)
 	case "serve":
-		return serve(ctx, args[1:], stdout, stderr)
+		return serve(ctx, args[1:], stdin, stdout, stderr)
+	case "step":
+		return step(ctx, args[1:], stdout, stderr)
 	case "lab":
 		return labCommand(ctx, args[1:], stdout, stderr)
 	case "snapshot":

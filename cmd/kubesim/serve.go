@@ -3,13 +3,17 @@
 // apiserver's HTTP front behind an HTTPS listener on 127.0.0.1, writes a kubeconfig with two users,
 // and prints the one line that points kubectl at it:
 //
-//	kubesim serve [--nodes 3] [--speed 1] [--port 6443] [--data-dir DIR] [--kubeconfig PATH]
+//	kubesim serve [--nodes 3] [--speed 1] [--port 6443] [--data-dir DIR] [--kubeconfig PATH] [--scenario NAME] [--step] [--audit-log FILE]
 //	export KUBECONFIG=/tmp/kubesim-serve-123/kubeconfig
 //
 // The kubeconfig's contexts are kubesim-admin (client certificate CN=kubernetes-admin,
 // O=system:masters, as kubeadm's admin.conf) and kubesim-alice (a bearer token for user alice, who
 // has no RBAC grants: every request of hers is a 403 to read). Ctrl-C or SIGTERM stops the cluster;
 // without --data-dir its temporary directory goes with it.
+//
+// --scenario NAME sets up a scenario's exercise (serve_scenarios.go); --step runs the cluster in step
+// mode (serve_step.go); --audit-log FILE appends the HTTP front's audit trail to FILE, a JSON line
+// per request (apiserver/httpfront/audit.go), and prints the jq command that reads it.
 package main
 
 import (
@@ -33,6 +37,7 @@ import (
 	"kubesim/apiserver/httpfront"
 	fakeruntime "kubesim/runtime"
 	"kubesim/sim"
+	"kubesim/trace"
 )
 
 // serveShutdownGrace bounds how long open requests (watches, mostly) may take to finish on exit.
@@ -45,19 +50,26 @@ type serveOptions struct {
 	port       int
 	dataDir    string
 	kubeconfig string
+	scenario   string // set up this scenario's exercise (serve_scenarios.go)
+	step       bool   // step mode: the cluster advances only when asked (serve_step.go)
+	auditLog   string // append the audit trail here
+	stdin      io.Reader
 }
 
-func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func serve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var o serveOptions
+	o := serveOptions{stdin: stdin}
 	fs.IntVar(&o.nodes, "nodes", 3, "number of worker nodes (4 CPUs, 8Gi each, zones a, b, c)")
 	fs.Float64Var(&o.speed, "speed", 1, "how fast cluster time runs: 60 turns Kubernetes' 5-minute eviction timeout into 5 s")
 	fs.IntVar(&o.port, "port", 0, "HTTPS port on 127.0.0.1 (default 6443 if free, else any free port)")
 	fs.StringVar(&o.dataDir, "data-dir", "", "keep etcd's data and the cluster's CA here, so a restart resumes the same cluster (default: a temporary directory removed on exit)")
 	fs.StringVar(&o.kubeconfig, "kubeconfig", "", "where to write the kubeconfig (default: kubeconfig in the data directory)")
+	fs.StringVar(&o.scenario, "scenario", "", "set up this scenario's cluster, manifests and faults as an exercise, and print what to investigate ("+strings.Join(exerciseNames(), ", ")+"); its nodes replace --nodes")
+	fs.BoolVar(&o.step, "step", false, "step mode: nothing advances until you say so (Enter here, or kubesim step [N] / --until COND from another terminal); the story of each step prints here")
+	fs.StringVar(&o.auditLog, "audit-log", "", "append the audit trail to this file: one JSON line per request (audit.k8s.io/v1 Event: user, verb, requestURI, objectRef, responseStatus.code, timestamps)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: kubesim serve [flags]\n\nRuns a cluster in real time that the real kubectl can drive over HTTPS. Flags:")
+		fmt.Fprintln(stderr, "usage: kubesim serve [flags]\n\nRuns a cluster in real time (or step by step, --step) that the real kubectl can drive over HTTPS. Flags:")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -69,6 +81,18 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() > 0 || o.nodes < 0 || o.speed < 0 {
 		fs.Usage()
 		return 2
+	}
+	speedSet := false
+	fs.Visit(func(f *flag.Flag) { speedSet = speedSet || f.Name == "speed" })
+	if o.step && speedSet {
+		fmt.Fprintln(stderr, "kubesim serve: --speed is for real time; with --step the cluster moves only when you say so")
+		return 2
+	}
+	if o.scenario != "" {
+		if _, _, err := lookupExercise(o.scenario); err != nil {
+			fmt.Fprintf(stderr, "kubesim serve: --scenario: %v\n", err)
+			return 2
+		}
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -95,14 +119,37 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 	}
 
 	// The cluster, in real time: etcd keeps its data under dir/etcd.
-	fmt.Fprintf(stderr, "Starting a cluster of %d nodes (etcd in %s)...\n", o.nodes, filepath.Join(dir, "etcd"))
 	cfg := sim.FullCluster(o.nodes)
+	var sc sim.Scenario
+	var ex exercise
+	if o.scenario != "" {
+		var err error
+		if sc, ex, err = lookupExercise(o.scenario); err != nil {
+			return err
+		}
+		cfg = scenarioConfig(sc, o.nodes)
+	}
+	fmt.Fprintf(stderr, "Starting a cluster of %d nodes (etcd in %s)...\n", max(cfg.Nodes, len(cfg.NodeSpecs)), filepath.Join(dir, "etcd"))
 	cfg.Mode, cfg.Speed, cfg.DataDir, cfg.Seed = sim.RealTime, o.speed, filepath.Join(dir, "etcd"), time.Now().UnixNano()
+	var st *stepper
+	if o.step {
+		var observe func(trace.Event)
+		var err error
+		if st, observe, err = newStepper(stderr); err != nil {
+			return err
+		}
+		cfg.Mode, cfg.Speed, cfg.Observe = sim.StepMode, 0, observe
+	}
 	c, err := sim.New(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
+	var control http.Handler
+	if st != nil {
+		st.start(c)
+		control = st
+	}
 
 	// Certificates: a CA (kept in dir/pki), the server's, and the admin's client certificate.
 	pki, err := loadOrCreatePKI(filepath.Join(dir, "pki"))
@@ -118,11 +165,41 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 		ln.Close()
 		return err
 	}
-	front := httpfront.New(httpfront.Config{Server: c.APIServer, Clock: c.Clock, Logs: runtimeLogs(c)})
+	// The audit trail goes to --audit-log, and in step mode into the story too.
+	var sinks []func(httpfront.AuditEvent)
+	if o.auditLog != "" {
+		f, err := os.OpenFile(o.auditLog, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("--audit-log: %w", err)
+		}
+		defer f.Close()
+		sinks = append(sinks, httpfront.AuditWriter(f))
+	}
+	if st != nil {
+		sinks = append(sinks, st.request)
+	}
+	frontCfg := httpfront.Config{Server: c.APIServer, Clock: c.Clock, Logs: runtimeLogs(c), Control: control}
+	if len(sinks) > 0 {
+		frontCfg.Audit = func(ev httpfront.AuditEvent) {
+			for _, sink := range sinks {
+				sink(ev)
+			}
+		}
+	}
+	front := httpfront.New(frontCfg)
 	srv := &http.Server{Handler: front, TLSConfig: tlsConfig, ReadHeaderTimeout: 10 * time.Second,
 		BaseContext: func(net.Listener) context.Context { return ctx }}
 	served := make(chan error, 1)
 	go func() { served <- srv.ServeTLS(ln, "", "") }()
+
+	if ex.steps > 0 {
+		fmt.Fprintf(stderr, "Setting up scenario %s...\n", sc.Name)
+		if err := sim.SetUp(ctx, sc, c, ex.steps); err != nil {
+			srv.Close()
+			return fmt.Errorf("setting up: %w", err)
+		}
+	}
 
 	// The kubeconfig: the admin by certificate, alice by bearer token.
 	path := o.kubeconfig
@@ -138,7 +215,19 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 	if urls := c.Store.ClientURLs(); len(urls) > 0 {
 		fmt.Fprintf(stderr, "etcd: etcdctl --endpoints %s get --prefix --keys-only /registry/pods\n", urls[0])
 	}
+	if o.auditLog != "" {
+		fmt.Fprintf(stderr, "audit: a JSON line per request in %s; read it with\n  %s\n", o.auditLog, auditReadHint(o.auditLog))
+	}
+	if ex.steps > 0 {
+		printHint(stderr, sc, ex)
+	}
 	fmt.Fprintf(stdout, "export KUBECONFIG=%s\n", path)
+	if st != nil {
+		fmt.Fprintf(stderr, "The cluster is paused, in step mode.\n%s\n", stepHelp)
+		if o.stdin != nil {
+			go st.console(ctx, o.stdin, stderr)
+		}
+	}
 
 	select {
 	case <-ctx.Done():
@@ -209,4 +298,10 @@ func runtimeLogs(c *sim.Cluster) httpfront.LogSource {
 		}
 		return out, nil
 	}
+}
+
+// auditReadHint is the command that shows the audit trail as who, verb, URI, code and latency.
+func auditReadHint(path string) string {
+	return fmt.Sprintf(`tail -f %s | jq -r '[.user.username, .verb, .requestURI, .responseStatus.code, .annotations["%s"]] | @tsv'`,
+		path, httpfront.LatencyAnnotation)
 }

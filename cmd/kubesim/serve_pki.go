@@ -22,6 +22,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"kubesim/sim"
+
 	"sigs.k8s.io/yaml"
 )
 
@@ -139,7 +141,13 @@ func (p *pki) issue(tmpl x509.Certificate) (certPEM, keyPEM []byte, err error) {
 		return nil, nil, err
 	}
 	tmpl.SerialNumber = serial()
-	tmpl.NotBefore, tmpl.NotAfter = p.created.Add(-time.Hour), p.created.Add(certValidity)
+	// The apiserver checks a client certificate against the cluster's clock, which in step mode
+	// starts at sim.Epoch: a leaf is valid from whichever comes first.
+	notBefore := p.created
+	if sim.Epoch.Before(notBefore) {
+		notBefore = sim.Epoch
+	}
+	tmpl.NotBefore, tmpl.NotAfter = notBefore.Add(-time.Hour), p.created.Add(certValidity)
 	tmpl.KeyUsage = x509.KeyUsageDigitalSignature
 	der, err := x509.CreateCertificate(rand.Reader, &tmpl, p.caCert, &key.PublicKey, p.caKey)
 	if err != nil {

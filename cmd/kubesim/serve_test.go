@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -26,7 +27,26 @@ type served struct {
 	stop       context.CancelFunc
 	done       chan error
 	kubeconfig string
-	home       string // kubectl's discovery cache goes here, not in the user's ~/.kube
+	home       string        // kubectl's discovery cache goes here, not in the user's ~/.kube
+	told       *lockedBuffer // what serve printed on its terminal (stderr)
+}
+
+// lockedBuffer is a strings.Builder that serve's goroutines and the test may share.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // freePort finds a free port, so that a learner's own `kubesim serve` on 6443 does not get in the way.
@@ -46,11 +66,11 @@ func startServe(t *testing.T, o serveOptions) *served {
 		t.Skip("kubectl is not on PATH: this test drives the real kubectl against kubesim serve")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &served{t: t, ctx: ctx, stop: cancel, done: make(chan error, 1), home: t.TempDir()}
+	s := &served{t: t, ctx: ctx, stop: cancel, done: make(chan error, 1), home: t.TempDir(), told: &lockedBuffer{}}
 	t.Cleanup(cancel)
 	out, outW := io.Pipe()
 	go func() {
-		s.done <- runServe(ctx, o, outW, io.Discard)
+		s.done <- runServe(ctx, o, outW, s.told)
 		outW.Close()
 	}()
 	lines := bufio.NewScanner(out)
