@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -241,7 +242,7 @@ func TestPodTableHasKubectlsColumns(t *testing.T) {
 // Status: the reflector's cue to relist.
 func TestWatchFromACompactedResourceVersionIsAnErrorEvent(t *testing.T) {
 	srv, hs := newFront(t)
-	var rv string
+	var rv, last string
 	for _, name := range []string{"a", "b"} {
 		code, _, body := call(t, hs, "admin-token", "POST", "/api/v1/namespaces", "application/json", `{"metadata":{"name":"`+name+`"}}`)
 		if code != 201 {
@@ -254,8 +255,15 @@ func TestWatchFromACompactedResourceVersionIsAnErrorEvent(t *testing.T) {
 		if rv == "" {
 			rv = ns.Metadata.ResourceVersion
 		}
+		last = ns.Metadata.ResourceVersion
 	}
-	if err := srv.Compact(context.Background(), srv.Revision()); err != nil {
+	// Compact up to the second write, once the watch cache has read it: the first write's
+	// resourceVersion is then older than anything the cache or etcd keeps.
+	upTo, _ := strconv.ParseInt(last, 10, 64)
+	if err := srv.WaitForRevision(context.Background(), upTo); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Compact(context.Background(), upTo); err != nil {
 		t.Fatal(err)
 	}
 	code, h, body := call(t, hs, "admin-token", "GET", "/api/v1/namespaces?watch=true&resourceVersion="+rv, "", "")
