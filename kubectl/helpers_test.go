@@ -11,8 +11,8 @@ import (
 	"kubesim/client"
 	"kubesim/internal/testenv"
 	"kubesim/kubectl"
-	"kubesim/sim"
 	"kubesim/scenarios/manifests"
+	"kubesim/sim"
 )
 
 // cluster is a whole step-mode cluster (controllers, scheduler, two nodes) and its admin's kubectl.

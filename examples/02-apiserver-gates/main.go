@@ -11,11 +11,11 @@ import (
 	"io"
 	"os"
 
-	"kubesim/examples/internal/story"
-	"kubesim/sim"
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
+	"kubesim/examples/internal/story"
 	"kubesim/scenarios/manifests"
+	"kubesim/sim"
 )
 
 func main() {
