@@ -76,7 +76,7 @@ func TestEveryCommandHasItsOwnHelp(t *testing.T) {
 	for cmd, want := range map[string]string{
 		"run":        "usage: kubesim run NAME [flags]",
 		"describe":   "usage: kubesim describe NAME",
-		"bench":      "usage: kubesim bench [--ops N]",
+		"bench":      "usage: kubesim bench [NAME...]",
 		"explain":    "usage: kubesim explain -f MANIFEST",
 		"list":       "usage: kubesim list",
 		"version":    "usage: kubesim version",

@@ -33,7 +33,7 @@ Usage:
   kubesim describe -f FILE     the same for a scenario file
   kubesim run NAME [flags]     play a scenario in step mode (kubesim help run)
   kubesim explain -f MANIFEST --pod NS/NAME   why the scheduler puts a pod where it does
-  kubesim bench [--ops N]      measure kubesim against baselines taken in the same run
+  kubesim bench [NAME...]      measure kubesim against baselines taken in the same run
   kubesim version              the version of kubesim and of the Go it was built with
   kubesim completion SHELL     a completion script for bash, zsh or fish
   kubesim help [COMMAND]       this text, or a command's flags
