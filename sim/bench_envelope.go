@@ -62,13 +62,17 @@ func BenchEnvelope(ctx context.Context, nodes, pods int, memProfile string, prog
 		left -= n
 		res.Deployments++
 	}
+	last := -1
 	available := func() (bool, error) {
 		deps, err := List[api.Deployment](ctx, c, "default", "", "")
 		sum := 0
 		for _, d := range deps {
 			sum += int(d.Status.AvailableReplicas)
 		}
-		progress("envelope: %d/%d pods available after %s, %.0f pods/s", sum, pods, time.Since(start).Round(time.Second), float64(sum)/time.Since(start).Seconds())
+		if sum != last {
+			progress("envelope: %d/%d pods available after %s, %.0f pods/s", sum, pods, time.Since(start).Round(time.Second), float64(sum)/time.Since(start).Seconds())
+			last = sum
+		}
 		return sum == pods, err
 	}
 	if err := pollEvery(ctx, 500*time.Millisecond, 30*time.Minute, available); err != nil {
