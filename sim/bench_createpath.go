@@ -107,7 +107,7 @@ func benchCreatePath(ctx context.Context, o BenchOptions) ([]Figure, error) {
 		cond := map[string]any{"clients": r.Clients, "ops": r.Ops}
 		raw := func(v float64, unit string) *Baseline { return &Baseline{Name: "raw etcd put", Value: v, Unit: unit} }
 		figures = append(figures,
-			Figure{Name: "create-path/ratio", Value: r.Ratio(), Unit: "of raw", Conditions: cond, Baseline: raw(1, "of raw")},
+			Figure{Name: "create-path/ratio", Value: r.Ratio(), Unit: "of raw puts/s", Conditions: cond, Baseline: raw(r.RawPerSecond, "puts/s")},
 			Figure{Name: "create-path/creates", Value: r.CreatesPerSecond, Unit: "creates/s", Conditions: cond, Baseline: raw(r.RawPerSecond, "puts/s")},
 			Figure{Name: "create-path/p50", Value: r.CreateP50, Unit: "ms", Conditions: cond, Baseline: raw(r.RawP50, "ms")},
 			Figure{Name: "create-path/p99", Value: r.CreateP99, Unit: "ms", Conditions: cond, Baseline: raw(r.RawP99, "ms")})
