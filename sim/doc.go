@@ -1,7 +1,8 @@
 // Package sim is the cluster itself: it assembles etcd, the apiserver and the components into one
 // cluster (cluster.go reads as the boot sequence), owns the clock and the step-mode driver
 // (driver.go), builds the admin's kubectl (package kubectl), the faults (faults.go), the way to look at a
-// cluster and wait for it (observe.go), and playing a scenario (scenario.go, play.go). It is the only
+// cluster and wait for it (observe.go), playing a scenario (scenario.go, play.go), and the benchmarks
+// of `kubesim bench` (bench.go, one bench_*.go per benchmark, BENCHMARKS.md for the figures). It is the only
 // package besides cmd that wires components together; nothing imports it except cmd, scenarios,
 // script, lab, examples and tests.
 //
