@@ -32,15 +32,22 @@ const (
 
 // pleg is the PLEG's memory: what it saw at the last relist.
 type pleg struct {
-	containers map[string]plegEntry // container or sandbox ID -> state and pod
-	busyUntil  time.Time            // a relist is still "running" (step mode, a slow runtime)
-	lastErr    string
+	containers map[string]plegEntry // container or sandbox ID -> state and pod, as of the last relist
+	// spare is the map before last, cleared and filled by the next relist: a relist of a full node
+	// every second would otherwise allocate a new map of every container each time.
+	spare     map[string]plegEntry
+	busyUntil time.Time // a relist is still "running" (step mode, a slow runtime)
+	lastErr   string
 }
 
+// plegEntry is one sandbox or container as a relist saw it. Its strings are the runtime's own (its
+// metadata and labels), so remembering a container allocates nothing.
 type plegEntry struct {
-	state string
-	pod   string // namespace/name
+	state          string
+	namespace, pod string
 }
+
+func (e plegEntry) key() string { return e.namespace + "/" + e.pod }
 
 // relist lists the runtime and queues the pods that changed.
 func (k *Kubelet) relist(ctx context.Context) {
@@ -75,26 +82,36 @@ func (k *Kubelet) relist(ctx context.Context) {
 		k.record("relist", "", "", "PLEG relist works again after %q", k.pleg.lastErr)
 		k.pleg.lastErr = ""
 	}
-	seen := make(map[string]plegEntry, len(sandboxes)+len(containers))
+	seen := k.pleg.spare
+	if seen == nil {
+		seen = make(map[string]plegEntry, len(sandboxes)+len(containers))
+	}
+	clear(seen)
 	for _, sb := range sandboxes {
-		seen[sb.ID] = plegEntry{state: sb.State.String(), pod: sb.Metadata.Namespace + "/" + sb.Metadata.Name}
+		seen[sb.ID] = plegEntry{state: sb.State.String(), namespace: sb.Metadata.Namespace, pod: sb.Metadata.Name}
 	}
 	for _, c := range containers {
 		seen[c.ID] = plegEntry{state: c.State.String(),
-			pod: c.Labels[fakeruntime.LabelPodNamespace] + "/" + c.Labels[fakeruntime.LabelPodName]}
+			namespace: c.Labels[fakeruntime.LabelPodNamespace], pod: c.Labels[fakeruntime.LabelPodName]}
 	}
-	changed := map[string]bool{}
+	var changed map[string]bool
+	markChanged := func(e plegEntry) {
+		if changed == nil {
+			changed = map[string]bool{}
+		}
+		changed[e.key()] = true
+	}
 	for id, e := range seen {
 		if old, ok := k.pleg.containers[id]; !ok || old.state != e.state {
-			changed[e.pod] = true
+			markChanged(e)
 		}
 	}
 	for id, old := range k.pleg.containers {
 		if _, ok := seen[id]; !ok {
-			changed[old.pod] = true
+			markChanged(old)
 		}
 	}
-	k.pleg.containers = seen
+	k.pleg.containers, k.pleg.spare = seen, k.pleg.containers
 	k.mu.Lock()
 	k.health.plegLastSeen = now.Add(took)
 	k.mu.Unlock()

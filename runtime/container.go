@@ -287,7 +287,7 @@ func (r *Runtime) ListContainers(ctx context.Context, filter *ContainerFilter) (
 		st, _ := c.stateAt(now)
 		out[i] = &Container{
 			ID: c.id, PodSandboxID: c.sandboxID, Metadata: c.config.Metadata, Image: c.image, ImageRef: c.imageRef,
-			State: st, CreatedAt: c.createdAt, Labels: cloneMap(c.config.Labels), Annotations: cloneMap(c.config.Annotations),
+			State: st, CreatedAt: c.createdAt, Labels: c.config.Labels, Annotations: c.config.Annotations,
 		}
 	}
 	return out, nil
@@ -307,7 +307,7 @@ func (r *Runtime) ContainerStatus(ctx context.Context, containerID string) (*Con
 	st, end := c.stateAt(r.clk.Now())
 	out := &ContainerStatus{
 		ID: c.id, Metadata: c.config.Metadata, State: st, CreatedAt: c.createdAt, StartedAt: c.startedAt,
-		Image: c.image, ImageRef: c.imageRef, Labels: cloneMap(c.config.Labels), Annotations: cloneMap(c.config.Annotations),
+		Image: c.image, ImageRef: c.imageRef, Labels: c.config.Labels, Annotations: c.config.Annotations,
 		LogPath: c.config.LogPath,
 	}
 	if c.config.Resources != nil {

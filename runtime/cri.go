@@ -19,6 +19,13 @@ import (
 // RuntimeService manages pod sandboxes and containers. The kubelet is its only caller, and the runtime
 // never calls back: the kubelet learns what changed by listing (the PLEG's relist) and asking for
 // statuses. All timestamps are cluster time from the runtime's clock; a zero time.Time means "not yet".
+//
+// Never modify what the runtime returns. Over gRPC every answer is a fresh copy decoded from
+// protobuf; in-process, the Labels and Annotations maps of a Container, PodSandbox, status or stats
+// entry are the runtime's own, shared by every answer about that container or sandbox (they never
+// change after creation). Copying them for each answer would cost more than everything else a relist
+// does: every kubelet lists every sandbox and container each second. Read them; to change one,
+// clone it. The runtime copies the configs it is given, so a caller may reuse or change those.
 type RuntimeService interface {
 	// Version reports the runtime's name and versions (kubectl get nodes -o wide shows
 	// containerd://<RuntimeVersion>).

@@ -145,7 +145,9 @@ func matchLabels(selector, labels map[string]string) bool {
 	return true
 }
 
-// cloneMap copies a label or annotation map, so callers never share the runtime's.
+// cloneMap copies a caller's label or annotation map on the way in (CreateContainer, RunPodSandbox),
+// so that the caller's later changes never reach the runtime. On the way out the runtime hands its
+// own maps, read-only (see RuntimeService).
 func cloneMap(m map[string]string) map[string]string {
 	if m == nil {
 		return nil

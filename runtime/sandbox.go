@@ -122,7 +122,7 @@ func (r *Runtime) PodSandboxStatus(ctx context.Context, podSandboxID string) (*P
 	return &PodSandboxStatus{
 		ID: s.id, Metadata: s.config.Metadata, State: s.state, CreatedAt: s.createdAt,
 		Network: PodSandboxNetworkStatus{IP: s.ip.String()},
-		Labels:  cloneMap(s.config.Labels), Annotations: cloneMap(s.config.Annotations),
+		Labels:  s.config.Labels, Annotations: s.config.Annotations,
 	}, nil
 }
 
@@ -141,7 +141,7 @@ func (r *Runtime) ListPodSandbox(ctx context.Context, filter *PodSandboxFilter) 
 			continue
 		}
 		out = append(out, &PodSandbox{ID: s.id, Metadata: s.config.Metadata, State: s.state, CreatedAt: s.createdAt,
-			Labels: cloneMap(s.config.Labels), Annotations: cloneMap(s.config.Annotations)})
+			Labels: s.config.Labels, Annotations: s.config.Annotations})
 	}
 	slices.SortFunc(out, func(a, b *PodSandbox) int { return cmp.Compare(r.sandboxes[a.ID].seq, r.sandboxes[b.ID].seq) })
 	return out, nil

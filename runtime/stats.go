@@ -35,7 +35,7 @@ func (r *Runtime) Stats(ctx context.Context) (*NodeStats, error) {
 		}
 		out.Containers = append(out.Containers, ContainerStats{
 			ContainerID: c.id, PodSandboxID: c.sandboxID, Metadata: c.config.Metadata,
-			Labels: cloneMap(c.config.Labels), MemoryWorkingSetBytes: ws,
+			Labels: c.config.Labels, MemoryWorkingSetBytes: ws,
 		})
 		out.MemoryWorkingSetBytes += ws
 	}

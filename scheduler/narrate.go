@@ -23,7 +23,7 @@ const maxDetailNodes = 20
 const maxListedScores = 5
 
 func (s *Scheduler) traceScheduled(pod *api.Pod, res *scheduleResult) {
-	if s.tracer == nil {
+	if !s.tracer.Enabled() {
 		return
 	}
 	e := trace.Event{Action: "schedule", Object: podObject(pod), ResourceVersion: pod.ResourceVersion}
@@ -45,7 +45,7 @@ func (s *Scheduler) traceScheduled(pod *api.Pod, res *scheduleResult) {
 }
 
 func (s *Scheduler) traceUnschedulable(pod *api.Pod, fitErr *framework.FitError, res scheduleResult) {
-	if s.tracer == nil {
+	if !s.tracer.Enabled() {
 		return
 	}
 	e := trace.Event{Action: "schedule", Object: podObject(pod), ResourceVersion: pod.ResourceVersion}

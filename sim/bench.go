@@ -1,39 +1,102 @@
-// bench.go: the measurements behind `kubesim bench` and the go test benchmarks. Each reports a ratio
-// against a baseline measured in the same run on the same machine, because absolute numbers mean
-// little on a shared 2-core box.
+// bench.go: the measurements behind `kubesim bench` and the go test benchmarks. Each benchmark
+// reports figures beside a baseline measured in the same run on the same machine, because absolute
+// numbers mean little on a shared 2-core box: the ratio is what to compare between runs.
+//
+//	Benchmarks                 the named benchmarks, in the order `kubesim bench` runs them
+//	RunBenchmarks(ctx, names, opts)  runs some of them and returns their figures
+//	Figure, Baseline           one measured number, its conditions, and what it is compared with
+//
+// One benchmark per file: bench_createpath.go, bench_deployment.go, bench_envelope.go,
+// bench_watch.go, bench_scheduler.go; what the process costs (peak RSS, CPU time) in bench_process.go.
 package sim
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"kubesim/api"
-	"kubesim/apiserver"
-	"kubesim/clock"
-	"kubesim/store"
-	"kubesim/wire"
 )
 
-// CreatePathResult compares creating pods through every apiserver gate with raw etcd puts.
-type CreatePathResult struct {
-	Clients          int
-	Ops              int
-	RawPerSecond     float64 // etcd puts of the same JSON, no apiserver
-	CreatesPerSecond float64 // pods created through authenticate, RBAC, admission, validation, etcd, watch cache
+// Figure is one measured number: what it is, under which conditions, and the baseline measured beside
+// it in the same run (nil where there is none to measure, such as peak RSS).
+type Figure struct {
+	Name       string         `json:"name"`
+	Value      float64        `json:"value"`
+	Unit       string         `json:"unit"`
+	Conditions map[string]any `json:"conditions,omitempty"`
+	Baseline   *Baseline      `json:"baseline,omitempty"`
 }
 
-// Ratio is the share of raw etcd throughput the full pipeline keeps.
-func (r CreatePathResult) Ratio() float64 { return r.CreatesPerSecond / r.RawPerSecond }
+// Baseline is what a Figure is compared with: raw etcd puts, the floor implied by etcd's write rate.
+type Baseline struct {
+	Name  string  `json:"name"`
+	Value float64 `json:"value"`
+	Unit  string  `json:"unit"`
+}
 
-func (r CreatePathResult) String() string {
-	return fmt.Sprintf("create path at %d clients, %d ops each: %.0f creates/s through every gate vs %.0f raw etcd puts/s: ratio %.2f",
-		r.Clients, r.Ops, r.CreatesPerSecond, r.RawPerSecond, r.Ratio())
+// BenchOptions scale the benchmarks; zero values take each benchmark's default.
+type BenchOptions struct {
+	Ops   int // create-path: creates (and raw puts) per client count
+	Nodes int // envelope and watch: nodes (watchers, one per node)
+	Pods  int // envelope: pods
+	// MemProfile, if set, is where envelope writes a heap profile of the full cluster at its end.
+	MemProfile string
+	// Progress, if set, receives a short line on what is running now (a terminal shows it in place).
+	Progress func(string)
+}
+
+func (o BenchOptions) progress(format string, args ...any) {
+	if o.Progress != nil {
+		o.Progress(fmt.Sprintf(format, args...))
+	}
+}
+
+// Benchmark is one named measurement of `kubesim bench NAME`.
+type Benchmark struct {
+	Name string
+	Doc  string // one line for `kubesim bench --help`
+	Run  func(ctx context.Context, o BenchOptions) ([]Figure, error)
+}
+
+// Benchmarks are every measurement kubesim has, cheapest first.
+var Benchmarks = []Benchmark{
+	{"create-path", "pods created through every apiserver gate vs raw etcd puts, at 1, 16 and 128 clients", benchCreatePath},
+	{"scheduler", "SchedulingBasic end to end: 500 nodes / 1,000 pods and 5,000 nodes / 10,000 pods through the apiserver", benchScheduler},
+	{"watch", "node-filtered watchers (one per node) under pod churn: delivery p50/p99, CPU per event", benchWatch},
+	{"deployment", "Deployments of 3, 1,000 and 10,000 replicas to all available vs the floor of their etcd writes", benchDeployment},
+	{"envelope", "N nodes with kubelets and M pods in Deployments of mixed sizes to Running: time, pods/s, RSS, CPU", benchEnvelope},
+}
+
+// RunBenchmarks runs the named benchmarks (every one if names is empty) in the order given and
+// returns their figures.
+func RunBenchmarks(ctx context.Context, names []string, o BenchOptions) ([]Figure, error) {
+	if len(names) == 0 {
+		for _, b := range Benchmarks {
+			names = append(names, b.Name)
+		}
+	}
+	var run []Benchmark
+	for _, name := range names {
+		i := slices.IndexFunc(Benchmarks, func(b Benchmark) bool { return b.Name == name })
+		if i < 0 {
+			return nil, fmt.Errorf("unknown benchmark %q (kubesim bench --help lists them)", name)
+		}
+		run = append(run, Benchmarks[i])
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(GCPercent))
+	var figures []Figure
+	for _, b := range run {
+		o.progress("%s ...", b.Name)
+		f, err := b.Run(ctx, o)
+		figures = append(figures, f...)
+		if err != nil {
+			return figures, fmt.Errorf("%s: %w", b.Name, err)
+		}
+	}
+	return figures, nil
 }
 
 // GCPercent is the garbage collector setting kubesim runs with (the kubesim binary sets it at start,
@@ -41,60 +104,9 @@ func (r CreatePathResult) String() string {
 // machine with memory to spare, collecting a fourth as often buys a third more throughput.
 const GCPercent = 400
 
-// BenchCreatePath runs ops creates through the apiserver and ops raw etcd puts, at clients concurrent
-// clients, alternating rounds of each so that both see the same machine.
-func BenchCreatePath(ctx context.Context, ops, clients int) (CreatePathResult, error) {
-	defer debug.SetGCPercent(debug.SetGCPercent(GCPercent))
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	st, err := store.Open(ctx, store.Config{})
-	if err != nil {
-		return CreatePathResult{}, err
-	}
-	defer st.Close()
-	srv := apiserver.New(apiserver.Config{Store: st, Clock: clock.Real{}, Seed: 1})
-	if err := srv.Start(ctx); err != nil {
-		return CreatePathResult{}, err
-	}
-	// A non-privileged identity, so every create pays for RBAC like a controller's does.
-	srv.AddCredential(apiserver.Credential{Token: "bench", User: apiserver.User{Name: "system:kube-controller-manager"}})
-	pod := &api.Pod{ObjectMeta: api.ObjectMeta{GenerateName: "bench-", Namespace: "default", Labels: map[string]string{"app": "bench"}},
-		Spec: api.PodSpec{Containers: []api.Container{{Name: "nginx", Image: "nginx:1.25"}}}}
-	val, err := json.Marshal(pod)
-	if err != nil {
-		return CreatePathResult{}, err
-	}
-
-	const rounds = 4
-	var raw, pipeline time.Duration
-	for r := 0; r < rounds; r++ {
-		n := ops / rounds
-		if r == rounds-1 {
-			n = ops - n*(rounds-1)
-		}
-		d, err := parallel(n, clients, func(i int) error {
-			_, err := st.Create(ctx, fmt.Sprintf("/bench/raw/%d/%d", r, i), val)
-			return err
-		})
-		if err != nil {
-			return CreatePathResult{}, err
-		}
-		raw += d
-		d, err = parallel(n, clients, func(int) error {
-			_, err := srv.Do(ctx, &wire.Request{Token: "bench", Verb: wire.VerbCreate, Resource: "pods", Namespace: "default", Body: pod})
-			return err
-		})
-		if err != nil {
-			return CreatePathResult{}, err
-		}
-		pipeline += d
-	}
-	return CreatePathResult{Clients: clients, Ops: ops,
-		RawPerSecond: float64(ops) / raw.Seconds(), CreatesPerSecond: float64(ops) / pipeline.Seconds()}, nil
-}
-
-// parallel runs op(1..n) on clients goroutines and returns the wall time taken.
-func parallel(n, clients int, op func(i int) error) (time.Duration, error) {
+// parallel runs op(1..n) on clients goroutines and returns the wall time taken and, if latencies is
+// not nil (len n), each op's duration at latencies[i-1].
+func parallel(n, clients int, latencies []time.Duration, op func(i int) error) (time.Duration, error) {
 	var (
 		next    atomic.Int64
 		wg      sync.WaitGroup
@@ -111,9 +123,13 @@ func parallel(n, clients int, op func(i int) error) (time.Duration, error) {
 				if i > n {
 					return
 				}
+				t := time.Now()
 				if err := op(i); err != nil {
 					errOnce.Do(func() { first = err })
 					return
+				}
+				if latencies != nil {
+					latencies[i-1] = time.Since(t)
 				}
 			}
 		}()
@@ -122,104 +138,24 @@ func parallel(n, clients int, op func(i int) error) (time.Duration, error) {
 	return time.Since(start), first
 }
 
-// Bench runs every measurement kubesim has and writes one line each.
-func Bench(ctx context.Context, w io.Writer, ops int) error {
-	res, err := BenchCreatePath(ctx, ops, 16)
-	if err != nil {
-		return err
+// quantile returns the q-quantile (0..1) of ds in milliseconds, sorting ds.
+func quantile(ds []time.Duration, q float64) float64 {
+	if len(ds) == 0 {
+		return 0
 	}
-	fmt.Fprintln(w, res)
-	dep, err := BenchDeployment(ctx, 1000)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintln(w, dep)
-	return nil
-}
-
-// DeploymentResult is how fast a Deployment of many replicas becomes available, and what it costs
-// etcd.
-type DeploymentResult struct {
-	Replicas, Nodes int
-	Wall            time.Duration // from kubectl apply until every replica is available
-	EtcdWrites      int64         // writes the whole cluster made meanwhile (pods, statuses, events, leases)
-	RawPerSecond    float64       // raw etcd puts per second, measured on the same etcd before the run
-}
-
-// WritesPerSecond is the etcd write rate the cluster sustained during the rollout.
-func (r DeploymentResult) WritesPerSecond() float64 { return float64(r.EtcdWrites) / r.Wall.Seconds() }
-
-func (r DeploymentResult) String() string {
-	return fmt.Sprintf("deployment of %d replicas on %d nodes: all available in %s; %d etcd writes (%.1f per pod) at %.0f writes/s = %.2f of the raw put rate (%.0f/s)",
-		r.Replicas, r.Nodes, r.Wall.Round(time.Millisecond), r.EtcdWrites, float64(r.EtcdWrites)/float64(r.Replicas),
-		r.WritesPerSecond(), r.WritesPerSecond()/r.RawPerSecond, r.RawPerSecond)
-}
-
-// BenchDeployment creates a Deployment of replicas nginx pods on a real-time cluster with a node per
-// 100 replicas, and measures the time until every replica is available against the raw etcd write rate
-// measured on the same etcd first. The clock is sped up so that image pulls do not dominate, but less
-// for more nodes: every kubelet's heartbeats and PLEG relists come faster with the speed, and two cores
-// must keep up with all of them.
-func BenchDeployment(ctx context.Context, replicas int) (DeploymentResult, error) {
-	defer debug.SetGCPercent(debug.SetGCPercent(GCPercent))
-	nodes := (replicas + 99) / 100
-	cfg := FullCluster(nodes)
-	cfg.Mode, cfg.Speed, cfg.Seed = RealTime, max(5, 1000/float64(nodes)), 1
-	c, err := New(ctx, cfg)
-	if err != nil {
-		return DeploymentResult{}, err
-	}
-	defer c.Close()
-	res := DeploymentResult{Replicas: replicas, Nodes: nodes}
-
-	const rawOps = 2000
-	raw, err := parallel(rawOps, 16, func(i int) error {
-		_, err := c.Store.Create(ctx, fmt.Sprintf("/bench/raw/%d", i), []byte(`{"bench":true}`))
-		return err
-	})
-	if err != nil {
-		return res, err
-	}
-	res.RawPerSecond = rawOps / raw.Seconds()
-
-	// Wait for every node to be Ready, so the measurement is the rollout alone.
-	if err := pollUntil(ctx, time.Minute, func() (bool, error) { return c.nodesReady(ctx, nodes) }); err != nil {
-		return res, fmt.Errorf("nodes never became ready: %w", err)
-	}
-
-	manifest := fmt.Sprintf(`apiVersion: apps/v1
-kind: Deployment
-metadata: {name: bench}
-spec:
-  replicas: %d
-  selector: {matchLabels: {app: bench}}
-  template:
-    metadata: {labels: {app: bench}}
-    spec:
-      containers:
-      - {name: nginx, image: "nginx:1.25", resources: {requests: {cpu: 10m, memory: 16Mi}}}
-`, replicas)
-	before := c.Store.Stats().Writes
-	start := time.Now()
-	if _, err := c.Kubectl.Apply(ctx, []byte(manifest)); err != nil {
-		return res, err
-	}
-	available := func() (bool, error) {
-		d, err := Get[api.Deployment](ctx, c, "default", "bench")
-		return err == nil && d.Status.AvailableReplicas == int32(replicas), err
-	}
-	if err := pollUntil(ctx, 10*time.Minute, available); err != nil {
-		return res, fmt.Errorf("deployment never became available: %w", err)
-	}
-	res.Wall = time.Since(start)
-	res.EtcdWrites = c.Store.Stats().Writes - before
-	return res, nil
+	slices.Sort(ds)
+	return float64(ds[min(len(ds)-1, int(q*float64(len(ds))))]) / float64(time.Millisecond)
 }
 
 // pollUntil checks cond every 20 ms of wall time until it holds or timeout passes. (Cluster.Wait would
 // poll a real-time cluster too, but after every tick of cluster time: at bench speeds that is a load
 // of its own, which would distort what is measured.)
 func pollUntil(ctx context.Context, timeout time.Duration, cond func() (bool, error)) error {
+	return pollEvery(ctx, 20*time.Millisecond, timeout, cond)
+}
+
+// pollEvery is pollUntil with its own interval, for conditions that are costly to check.
+func pollEvery(ctx context.Context, every, timeout time.Duration, cond func() (bool, error)) error {
 	deadline := time.Now().Add(timeout)
 	for {
 		ok, err := cond()
@@ -232,7 +168,7 @@ func pollUntil(ctx context.Context, timeout time.Duration, cond func() (bool, er
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(20 * time.Millisecond):
+		case <-time.After(every):
 		}
 	}
 }

@@ -51,8 +51,8 @@ type Config struct {
 	// Scheduler starts kube-scheduler with the default profile.
 	Scheduler bool
 	// ClusterCIDR and NodeCIDRMaskSize are kube-controller-manager's --cluster-cidr (default
-	// 10.244.0.0/16) and --node-cidr-mask-size (default 24): each node's podCIDR is one such range,
-	// so a /16 holds 256 nodes and 10.0.0.0/8 holds 65536.
+	// 10.244.0.0/16 up to 256 nodes, WideClusterCIDR beyond) and --node-cidr-mask-size (default 24):
+	// each node's podCIDR is one such range, so a /16 holds 256 nodes and a /9 holds 32768.
 	ClusterCIDR      string
 	NodeCIDRMaskSize int
 	// SchedulerPlugins are out-of-tree plugins for the kube-scheduler Scheduler starts (a learner's

@@ -34,7 +34,7 @@ type ControllerManager struct {
 // would.
 func (c *Cluster) StartControllerManager(ctx context.Context, name string) (*ControllerManager, error) {
 	m, err := controllers.NewManagerWith(c.Client(ControllerManagerUser, name), c.Clock, c.Trace, name,
-		controllers.Options{NodeIPAM: nodeipam.Options{ClusterCIDR: c.Config.ClusterCIDR, NodeCIDRMaskSize: c.Config.NodeCIDRMaskSize}})
+		controllers.Options{NodeIPAM: nodeipam.Options{ClusterCIDR: c.clusterCIDR(), NodeCIDRMaskSize: c.nodeCIDRMaskSize()}})
 	if err != nil {
 		return nil, err
 	}

@@ -50,12 +50,29 @@ type Node struct {
 	Proxy   *kubeproxy.Proxy
 }
 
-// clusterCIDR is the pod network, as kube-controller-manager and kube-proxy are told it.
+// WideClusterCIDR is the pod network of a cluster of more than 256 nodes, chosen by size as large
+// clusters configure it: 10.128.0.0/9 in /24 ranges holds 32768 nodes, and stays clear of the nodes'
+// own addresses (10.0.0.0/16) and of the service CIDR (10.96.0.0/12), which 10.0.0.0/8 would not.
+const WideClusterCIDR = "10.128.0.0/9"
+
+// clusterCIDR is the pod network, as kube-controller-manager and kube-proxy are told it: the
+// configured one, else the default /16 (256 nodes) or, for more nodes, WideClusterCIDR.
 func (c *Cluster) clusterCIDR() string {
-	if c.Config.ClusterCIDR != "" {
+	switch {
+	case c.Config.ClusterCIDR != "":
 		return c.Config.ClusterCIDR
+	case max(c.Config.Nodes, len(c.Config.NodeSpecs)) > 256:
+		return WideClusterCIDR
 	}
 	return nodeipam.DefaultClusterCIDR
+}
+
+// nodeCIDRMaskSize is the size of each node's podCIDR: the configured one, else /24.
+func (c *Cluster) nodeCIDRMaskSize() int {
+	if c.Config.NodeCIDRMaskSize != 0 {
+		return c.Config.NodeCIDRMaskSize
+	}
+	return nodeipam.DefaultNodeCIDRMaskSize
 }
 
 // nodeUser is a kubelet's identity, which the Node authorizer keys on.
@@ -82,7 +99,7 @@ func (c *Cluster) StartNode(ctx context.Context, spec NodeSpec, index int) (*Nod
 	}
 	podCIDR := ""
 	if !c.Config.ControllerManager {
-		podCIDR = nodeipam.SubnetAt(netip.MustParsePrefix(nodeipam.DefaultClusterCIDR), nodeipam.DefaultNodeCIDRMaskSize, index-1).String()
+		podCIDR = nodeipam.SubnetAt(netip.MustParsePrefix(c.clusterCIDR()), c.nodeCIDRMaskSize(), index-1).String()
 	}
 	criClock := kubelet.NewCRIClock(c.Clock)
 	rt, err := fakeruntime.New(fakeruntime.Options{Clock: criClock, NodeName: spec.Name, PodCIDR: podCIDR, Arch: spec.Arch,

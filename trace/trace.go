@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"kubesim/clock"
@@ -88,17 +89,26 @@ type Recorder struct {
 	events []Event
 	keep   bool
 	subs   []func(Event)
+	// read is set once the trace has a reader: keep, or a subscriber. Until then Record drops events
+	// without formatting them, so a benchmark's cluster pays nothing for the story nobody reads.
+	read atomic.Bool
 }
 
 // NewRecorder starts a trace whose times count from clk.Now(). When keep is true the Recorder also keeps
 // every event for Events (tests and golden files); long real-time runs pass false.
 func NewRecorder(clk clock.Clock, keep bool) *Recorder {
-	return &Recorder{clock: clk, start: clk.Now(), keep: keep}
+	r := &Recorder{clock: clk, start: clk.Now(), keep: keep}
+	r.read.Store(keep)
+	return r
 }
 
-// Record numbers e, stamps it and delivers it.
+// Enabled reports whether anyone reads the trace (it is kept, or has a subscriber). A component may
+// skip building costly detail lines when it does not; Record drops them anyway.
+func (r *Recorder) Enabled() bool { return r != nil && r.read.Load() }
+
+// Record numbers e, stamps it and delivers it; with no reader (Enabled false) it does nothing.
 func (r *Recorder) Record(e Event) {
-	if r == nil {
+	if !r.Enabled() {
 		return
 	}
 	if e.Message == "" && e.format != "" {
@@ -126,6 +136,7 @@ func (r *Recorder) Subscribe(fn func(Event)) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.subs = append(r.subs, fn)
+	r.read.Store(true)
 }
 
 // Events returns a copy of the events kept so far.

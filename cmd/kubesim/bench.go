@@ -1,34 +1,133 @@
-// bench.go: `kubesim bench`, kubesim's speed against baselines measured in the same run (sim.Bench
-// says which).
+// bench.go: `kubesim bench [NAME...]`, kubesim's speed and size against baselines measured in the
+// same run (sim.Benchmarks lists and runs them). Figures go to stdout as a table, or as JSON lines
+// with --json; what is running now goes to stderr, in place on a terminal (one line rewritten with
+// \r, which needs no progress-bar library: the benchmarks know their stage, not a percentage).
 package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+	"text/tabwriter"
 
 	"kubesim/sim"
 )
 
 func bench(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("bench", `usage: kubesim bench [--ops N]
+	var list strings.Builder
+	for _, b := range sim.Benchmarks {
+		fmt.Fprintf(&list, "  %-12s %s\n", b.Name, b.Doc)
+	}
+	fs := newFlags("bench", `usage: kubesim bench [NAME...] [--json] [--nodes N] [--pods N] [--ops N]
 
-Measures, against raw etcd puts taken in the same run: pods created through every apiserver gate
-(--ops creates at 16 clients), then a Deployment of 1000 replicas rolled out on a whole cluster.
-Prints one line each, with the ratio to the baseline.`, stderr)
-	ops := fs.Int("ops", 20000, "operations per measurement, at least 100")
-	if code, ok := noArgs(fs, args); !ok {
-		return code
+Runs the named benchmarks (all of them, in this order, if none is named); each figure is measured
+beside its baseline in the same run (raw etcd puts, the floor of a rollout's etcd writes):
+
+`+list.String()+`
+Prints a table of figures, or one JSON object per figure with --json (name, value, unit,
+conditions, baseline). BENCHMARKS.md has the latest figures and the machine they came from.`, stderr)
+	asJSON := fs.Bool("json", false, "one JSON object per figure instead of a table")
+	ops := fs.Int("ops", 20000, "create-path: creates per client count, at least 100")
+	nodes := fs.Int("nodes", 5000, fmt.Sprintf("envelope: nodes; watch: watchers, one per node (1..%d)", maxNodes))
+	pods := fs.Int("pods", 150000, "envelope: pods, in Deployments of mixed sizes")
+	memProfile := fs.String("memprofile", "", "envelope: write a heap profile of the whole cluster to this file at its end")
+	names, err := parseArgs(fs, args)
+	switch {
+	case helpRequested(err):
+		return 0
+	case err != nil:
+		return 2
+	}
+	for _, name := range names {
+		if !slices.ContainsFunc(sim.Benchmarks, func(b sim.Benchmark) bool { return b.Name == name }) {
+			fmt.Fprintf(stderr, "kubesim bench: unknown benchmark %q; there are:\n%s", name, list.String())
+			return 2
+		}
 	}
 	if *ops < 100 {
 		fmt.Fprintf(stderr, "kubesim bench: --ops must be at least 100, not %d\n", *ops)
 		return 2
 	}
-	if err := sim.Bench(ctx, stdout, *ops); err != nil {
+	if err := checkNodes("--nodes", *nodes); err != nil {
+		fmt.Fprintf(stderr, "kubesim bench: %v\n", err)
+		return 2
+	}
+	if *pods < 1 {
+		fmt.Fprintf(stderr, "kubesim bench: --pods must be at least 1, not %d\n", *pods)
+		return 2
+	}
+	progress := progressLine(stderr)
+	figures, err := sim.RunBenchmarks(ctx, names, sim.BenchOptions{Ops: *ops, Nodes: *nodes, Pods: *pods,
+		MemProfile: *memProfile, Progress: progress})
+	progress("")
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		for _, f := range figures {
+			if err := enc.Encode(f); err != nil {
+				return 1
+			}
+		}
+	} else {
+		printFigures(stdout, figures)
+	}
+	if err != nil {
 		if ctx.Err() == nil {
 			fmt.Fprintf(stderr, "kubesim bench: %v\n", err)
 		}
 		return 1
 	}
 	return 0
+}
+
+// progressLine shows what runs now: on a terminal, one line rewritten in place ("" clears it);
+// elsewhere (a file, a pipe) each line once, so a log keeps the intermediate results.
+func progressLine(w io.Writer) func(string) {
+	f, ok := w.(*os.File)
+	if fi, err := os.Stat("/dev/null"); ok && err == nil {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 && !os.SameFile(st, fi) {
+			return func(line string) {
+				fmt.Fprintf(w, "\r\033[K%s", line)
+			}
+		}
+	}
+	return func(line string) {
+		if line != "" {
+			fmt.Fprintln(w, line)
+		}
+	}
+}
+
+// printFigures is the summary table: each figure beside its baseline and its conditions.
+func printFigures(w io.Writer, figures []sim.Figure) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "FIGURE\tVALUE\tBASELINE\tCONDITIONS")
+	for _, f := range figures {
+		base := "-"
+		if f.Baseline != nil {
+			base = fmt.Sprintf("%s %s (%s)", number(f.Baseline.Value), f.Baseline.Unit, f.Baseline.Name)
+		}
+		var cond []string
+		for _, k := range slices.Sorted(maps.Keys(f.Conditions)) {
+			cond = append(cond, fmt.Sprintf("%s=%v", k, f.Conditions[k]))
+		}
+		fmt.Fprintf(tw, "%s\t%s %s\t%s\t%s\n", f.Name, number(f.Value), f.Unit, base, strings.Join(cond, " "))
+	}
+	tw.Flush()
+}
+
+// number prints a figure with three significant digits at most, and no exponent.
+func number(v float64) string {
+	switch {
+	case v >= 100 || v <= -100:
+		return fmt.Sprintf("%.0f", v)
+	case v >= 10 || v <= -10:
+		return fmt.Sprintf("%.1f", v)
+	default:
+		return fmt.Sprintf("%.2f", v)
+	}
 }

@@ -27,5 +27,5 @@ func TestChaosPrintsWhatItInjectedAndChecked(t *testing.T) {
 	assert.Contains(t, errOut, "--duration must be positive")
 	code, _, errOut = kubesim("chaos", "--nodes", "0")
 	assert.Equal(t, 2, code)
-	assert.Contains(t, errOut, "--nodes must be 1..255")
+	assert.Contains(t, errOut, "--nodes must be 1..5000")
 }

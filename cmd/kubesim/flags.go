@@ -56,14 +56,15 @@ func oneName(cmd string, names []string) (string, error) {
 		cmd, len(names), strings.Join(names, " "), cmd, names[0])
 }
 
-// maxNodes is the most nodes a cluster can have for now: the node IPAM gives node N the pod network
-// 10.244.N.0/24, one /24 of the cluster's 10.244.0.0/16, and the third byte stops at 255.
-const maxNodes = 255
+// maxNodes is the most nodes a cluster can have: Kubernetes' own tested limit (5,000 nodes per
+// cluster). Each node gets a /24 of the pod network, 10.244.0.0/16 up to 256 nodes and
+// sim.WideClusterCIDR beyond, as large clusters configure it.
+const maxNodes = 5000
 
 func checkNodes(flagName string, n int) error {
 	if n < 1 || n > maxNodes {
-		return fmt.Errorf("%s must be 1..%d, not %d: each node gets a /24 of the pod network 10.244.0.0/16 (node N: 10.244.N.0/24)",
-			flagName, maxNodes, n)
+		return fmt.Errorf("%s must be 1..%d, not %d: Kubernetes is tested up to %d nodes per cluster",
+			flagName, maxNodes, n, maxNodes)
 	}
 	return nil
 }

@@ -19,9 +19,9 @@ func TestEveryErrorIsPrintedInEveryTraceMode(t *testing.T) {
 			want string
 		}{
 			{[]string{"--lang", "fr"}, `--lang: unknown language "fr": use en or zh`},
-			{[]string{"--nodes", "256"}, "--nodes must be 1..255, not 256: each node gets a /24 of the pod network 10.244.0.0/16"},
-			{[]string{"--nodes", "-3"}, "--nodes must be 1..255, not -3"},
-			{[]string{"--nodes", "0"}, "--nodes must be 1..255, not 0"},
+			{[]string{"--nodes", "5001"}, "--nodes must be 1..5000, not 5001: Kubernetes is tested up to 5000 nodes per cluster"},
+			{[]string{"--nodes", "-3"}, "--nodes must be 1..5000, not -3"},
+			{[]string{"--nodes", "0"}, "--nodes must be 1..5000, not 0"},
 			{[]string{"--speed", "0"}, "--speed must be 0.1..10000"},
 			{[]string{"--speed", "-1"}, "--speed must be 0.1..10000"},
 			{[]string{"--speed", "NaN"}, "--speed must be 0.1..10000 (how many times faster than the wall clock; 60 plays a minute a second), not NaN"},
@@ -76,7 +76,7 @@ func TestEveryCommandHasItsOwnHelp(t *testing.T) {
 	for cmd, want := range map[string]string{
 		"run":        "usage: kubesim run NAME [flags]",
 		"describe":   "usage: kubesim describe NAME",
-		"bench":      "usage: kubesim bench [--ops N]",
+		"bench":      "usage: kubesim bench [NAME...]",
 		"explain":    "usage: kubesim explain -f MANIFEST",
 		"list":       "usage: kubesim list",
 		"version":    "usage: kubesim version",
@@ -106,9 +106,9 @@ func TestExplainSaysWhatIsMissing(t *testing.T) {
 	code, _, errOut = kubesim("explain")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, "missing -f MANIFEST (the objects to apply) and --pod NAMESPACE/NAME")
-	code, _, errOut = kubesim("explain", "-f", "web.yaml", "--pod", "default/web", "--nodes", "300")
+	code, _, errOut = kubesim("explain", "-f", "web.yaml", "--pod", "default/web", "--nodes", "6000")
 	assert.Equal(t, 2, code)
-	assert.Contains(t, errOut, "--nodes must be 1..255, not 300")
+	assert.Contains(t, errOut, "--nodes must be 1..5000, not 6000")
 }
 
 func TestVersion(t *testing.T) {

@@ -39,7 +39,7 @@ Usage:
   kubesim net trace|rules      can a pod reach NAME:PORT, hop by hop; a node's kube-proxy rules
   kubesim lab list | check NAME  teaching exercises graded by go test (examples/labs)
   kubesim snapshot save|restore   etcd's snapshot of the cluster, and a new etcd restored from one
-  kubesim bench [--ops N]      measure kubesim against baselines taken in the same run
+  kubesim bench [NAME...]      measure kubesim against baselines taken in the same run
   kubesim chaos [--seed N]     random faults, invariants checked all the while (kubesim help chaos)
   kubesim version              the version of kubesim and of the Go it was built with
   kubesim completion SHELL     a completion script for bash, zsh or fish

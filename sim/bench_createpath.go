@@ -1,0 +1,117 @@
+// bench_createpath.go: the create path. Pods are created through every apiserver gate
+// (authentication, RBAC, admission, validation, etcd, the watch cache) beside raw etcd puts of the
+// same JSON, at the same concurrency, on the same etcd, in alternating rounds so that both see the
+// same machine. The ratio of the two rates is the figure.
+package sim
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"kubesim/api"
+	"kubesim/apiserver"
+	"kubesim/clock"
+	"kubesim/store"
+	"kubesim/wire"
+)
+
+// CreatePathResult compares creating pods through every apiserver gate with raw etcd puts.
+type CreatePathResult struct {
+	Clients          int
+	Ops              int
+	RawPerSecond     float64 // etcd puts of the same JSON, no apiserver
+	CreatesPerSecond float64 // pods created through authenticate, RBAC, admission, validation, etcd, watch cache
+	// Latency quantiles of one operation, in milliseconds.
+	RawP50, RawP99, CreateP50, CreateP99 float64
+}
+
+// Ratio is the share of raw etcd throughput the full pipeline keeps.
+func (r CreatePathResult) Ratio() float64 { return r.CreatesPerSecond / r.RawPerSecond }
+
+func (r CreatePathResult) String() string {
+	return fmt.Sprintf("create path at %d clients, %d ops: %.0f creates/s (p50 %.2f ms, p99 %.2f ms) vs %.0f raw etcd puts/s (p50 %.2f ms, p99 %.2f ms): ratio %.2f",
+		r.Clients, r.Ops, r.CreatesPerSecond, r.CreateP50, r.CreateP99, r.RawPerSecond, r.RawP50, r.RawP99, r.Ratio())
+}
+
+// BenchCreatePath runs ops creates through the apiserver and ops raw etcd puts at each number of
+// concurrent clients, on one etcd and one apiserver.
+func BenchCreatePath(ctx context.Context, ops int, clients ...int) ([]CreatePathResult, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	st, err := store.Open(ctx, store.Config{})
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	srv := apiserver.New(apiserver.Config{Store: st, Clock: clock.Real{}, Seed: 1})
+	if err := srv.Start(ctx); err != nil {
+		return nil, err
+	}
+	// A non-privileged identity, so every create pays for RBAC like a controller's does.
+	srv.AddCredential(apiserver.Credential{Token: "bench", User: apiserver.User{Name: "system:kube-controller-manager"}})
+	pod := &api.Pod{ObjectMeta: api.ObjectMeta{GenerateName: "bench-", Namespace: "default", Labels: map[string]string{"app": "bench"}},
+		Spec: api.PodSpec{Containers: []api.Container{{Name: "nginx", Image: "nginx:1.25"}}}}
+	val, err := json.Marshal(pod)
+	if err != nil {
+		return nil, err
+	}
+
+	var results []CreatePathResult
+	for _, cl := range clients {
+		const rounds = 4
+		var raw, pipeline time.Duration
+		rawLat, createLat := make([]time.Duration, 0, ops), make([]time.Duration, 0, ops)
+		for r := 0; r < rounds; r++ {
+			n := ops / rounds
+			if r == rounds-1 {
+				n = ops - n*(rounds-1)
+			}
+			lat := make([]time.Duration, n)
+			d, err := parallel(n, cl, lat, func(i int) error {
+				_, err := st.Create(ctx, fmt.Sprintf("/bench/raw/%d/%d/%d", cl, r, i), val)
+				return err
+			})
+			if err != nil {
+				return nil, err
+			}
+			raw += d
+			rawLat = append(rawLat, lat...)
+			d, err = parallel(n, cl, lat, func(int) error {
+				_, err := srv.Do(ctx, &wire.Request{Token: "bench", Verb: wire.VerbCreate, Resource: "pods", Namespace: "default", Body: pod})
+				return err
+			})
+			if err != nil {
+				return nil, err
+			}
+			pipeline += d
+			createLat = append(createLat, lat...)
+		}
+		results = append(results, CreatePathResult{Clients: cl, Ops: ops,
+			RawPerSecond: float64(ops) / raw.Seconds(), CreatesPerSecond: float64(ops) / pipeline.Seconds(),
+			RawP50: quantile(rawLat, 0.5), RawP99: quantile(rawLat, 0.99),
+			CreateP50: quantile(createLat, 0.5), CreateP99: quantile(createLat, 0.99)})
+	}
+	return results, nil
+}
+
+func benchCreatePath(ctx context.Context, o BenchOptions) ([]Figure, error) {
+	ops := o.Ops
+	if ops == 0 {
+		ops = 20000
+	}
+	results, err := BenchCreatePath(ctx, ops, 1, 16, 128)
+	var figures []Figure
+	for _, r := range results {
+		cond := map[string]any{"clients": r.Clients, "ops": r.Ops}
+		raw := func(v float64, unit string) *Baseline { return &Baseline{Name: "raw etcd put", Value: v, Unit: unit} }
+		figures = append(figures,
+			Figure{Name: "create-path/ratio", Value: r.Ratio(), Unit: "of raw puts/s", Conditions: cond, Baseline: raw(r.RawPerSecond, "puts/s")},
+			Figure{Name: "create-path/creates", Value: r.CreatesPerSecond, Unit: "creates/s", Conditions: cond, Baseline: raw(r.RawPerSecond, "puts/s")},
+			Figure{Name: "create-path/p50", Value: r.CreateP50, Unit: "ms", Conditions: cond, Baseline: raw(r.RawP50, "ms")},
+			Figure{Name: "create-path/p99", Value: r.CreateP99, Unit: "ms", Conditions: cond, Baseline: raw(r.RawP99, "ms")})
+		o.progress("%s", r)
+	}
+	return figures, err
+}

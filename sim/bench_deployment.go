@@ -1,0 +1,119 @@
+// bench_deployment.go: a Deployment rolled out on a whole real-time cluster, from kubectl apply to
+// every replica available, beside the floor its etcd writes imply: the writes the cluster made
+// meanwhile (pods, bindings, statuses, events, Leases), divided by the raw put rate of the same etcd
+// measured just before.
+package sim
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"kubesim/api"
+)
+
+// DeploymentResult is how fast a Deployment of many replicas becomes available, and what it costs
+// etcd.
+type DeploymentResult struct {
+	Replicas, Nodes int
+	Wall            time.Duration // from kubectl apply until every replica is available
+	EtcdWrites      int64         // writes the whole cluster made meanwhile (pods, statuses, events, leases)
+	RawPerSecond    float64       // raw etcd puts per second, measured on the same etcd before the run
+}
+
+// WritesPerSecond is the etcd write rate the cluster sustained during the rollout.
+func (r DeploymentResult) WritesPerSecond() float64 { return float64(r.EtcdWrites) / r.Wall.Seconds() }
+
+// Floor is the time the rollout's etcd writes take at the raw put rate: no rollout that needs those
+// writes can be faster.
+func (r DeploymentResult) Floor() time.Duration {
+	return time.Duration(float64(r.EtcdWrites) / r.RawPerSecond * float64(time.Second))
+}
+
+func (r DeploymentResult) String() string {
+	return fmt.Sprintf("deployment of %d replicas on %d nodes: all available in %s = %.1f x the floor of its %d etcd writes (%.1f per pod) at the raw put rate (%.0f/s): %s",
+		r.Replicas, r.Nodes, r.Wall.Round(time.Millisecond), r.Wall.Seconds()/r.Floor().Seconds(), r.EtcdWrites,
+		float64(r.EtcdWrites)/float64(r.Replicas), r.RawPerSecond, r.Floor().Round(time.Millisecond))
+}
+
+// BenchDeployment creates a Deployment of replicas nginx pods on a real-time cluster with a node per
+// 100 replicas, and measures the time until every replica is available against the raw etcd write rate
+// measured on the same etcd first. The clock is sped up so that image pulls do not dominate, but less
+// for more nodes: every kubelet's heartbeats and PLEG relists come faster with the speed, and two cores
+// must keep up with all of them.
+func BenchDeployment(ctx context.Context, replicas int) (DeploymentResult, error) {
+	nodes := (replicas + 99) / 100
+	cfg := FullCluster(nodes)
+	cfg.Mode, cfg.Speed, cfg.Seed = RealTime, max(5, 1000/float64(nodes)), 1
+	c, err := New(ctx, cfg)
+	if err != nil {
+		return DeploymentResult{}, err
+	}
+	defer c.Close()
+	res := DeploymentResult{Replicas: replicas, Nodes: nodes}
+
+	const rawOps = 2000
+	raw, err := parallel(rawOps, 16, nil, func(i int) error {
+		_, err := c.Store.Create(ctx, fmt.Sprintf("/bench/raw/%d", i), []byte(`{"bench":true}`))
+		return err
+	})
+	if err != nil {
+		return res, err
+	}
+	res.RawPerSecond = rawOps / raw.Seconds()
+
+	// Wait for every node to be Ready, so the measurement is the rollout alone.
+	if err := pollUntil(ctx, time.Minute, func() (bool, error) { return c.nodesReady(ctx, nodes) }); err != nil {
+		return res, fmt.Errorf("nodes never became ready: %w", err)
+	}
+	before := c.Store.Stats().Writes
+	start := time.Now()
+	if _, err := c.Kubectl.Apply(ctx, []byte(benchDeploymentManifest("bench", replicas, "nginx:1.25", "10m", "16Mi"))); err != nil {
+		return res, err
+	}
+	available := func() (bool, error) {
+		d, err := Get[api.Deployment](ctx, c, "default", "bench")
+		return err == nil && d.Status.AvailableReplicas == int32(replicas), err
+	}
+	if err := pollUntil(ctx, 10*time.Minute, available); err != nil {
+		return res, fmt.Errorf("deployment never became available: %w", err)
+	}
+	res.Wall = time.Since(start)
+	res.EtcdWrites = c.Store.Stats().Writes - before
+	return res, nil
+}
+
+// benchDeploymentManifest is a Deployment of one container with the given requests.
+func benchDeploymentManifest(name string, replicas int, image, cpu, memory string) string {
+	return fmt.Sprintf(`apiVersion: apps/v1
+kind: Deployment
+metadata: {name: %[1]s}
+spec:
+  replicas: %[2]d
+  selector: {matchLabels: {app: %[1]s}}
+  template:
+    metadata: {labels: {app: %[1]s}}
+    spec:
+      containers:
+      - {name: app, image: %[3]q, resources: {requests: {cpu: %[4]s, memory: %[5]s}}}
+`, name, replicas, image, cpu, memory)
+}
+
+func benchDeployment(ctx context.Context, o BenchOptions) ([]Figure, error) {
+	var figures []Figure
+	for _, replicas := range []int{3, 1000, 10000} {
+		o.progress("deployment of %d replicas ...", replicas)
+		r, err := BenchDeployment(ctx, replicas)
+		if err != nil {
+			return figures, err
+		}
+		o.progress("%s", r)
+		cond := map[string]any{"replicas": r.Replicas, "nodes": r.Nodes}
+		floor := &Baseline{Name: "its etcd writes at the raw put rate", Value: r.Floor().Seconds(), Unit: "s"}
+		figures = append(figures,
+			Figure{Name: "deployment/available", Value: r.Wall.Seconds(), Unit: "s", Conditions: cond, Baseline: floor},
+			Figure{Name: "deployment/over-floor", Value: r.Wall.Seconds() / r.Floor().Seconds(), Unit: "x floor", Conditions: cond, Baseline: floor},
+			Figure{Name: "deployment/writes-per-pod", Value: float64(r.EtcdWrites) / float64(r.Replicas), Unit: "writes/pod", Conditions: cond})
+	}
+	return figures, nil
+}

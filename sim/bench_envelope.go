@@ -1,0 +1,124 @@
+// bench_envelope.go: the scalability envelope. A real-time cluster of N nodes (kubelets, runtimes and
+// kube-proxies included, with Leases renewing) takes M pause pods in Deployments of mixed sizes, as
+// the clusters of Kubernetes' own density tests do, and runs them all. The figures are the time to all
+// Running (as Deployments count available replicas), the pods per second, and what the process cost:
+// peak RSS, the heap still live after a GC, per pod, and CPU seconds.
+package sim
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"time"
+
+	"kubesim/api"
+)
+
+// envelopeSizes are the Deployment sizes the pods are spread over, repeated in turn; the last
+// Deployment takes what remains.
+var envelopeSizes = []int{1000, 300, 100, 30, 10, 3}
+
+// EnvelopeResult is one envelope run.
+type EnvelopeResult struct {
+	Nodes, Pods, Deployments int
+	Boot                     time.Duration // until every node is Ready
+	Wall                     time.Duration // from the first Deployment applied until every pod is available
+	PeakRSS                  int64         // bytes, from the start of the boot
+	LiveHeap                 int64         // bytes still allocated after a GC at the end
+	CPU                      time.Duration // process CPU time, boot included
+}
+
+func (r EnvelopeResult) String() string {
+	return fmt.Sprintf("envelope: %d pods in %d Deployments on %d nodes all available in %s (%.0f pods/s; boot %s); peak RSS %d MiB (%.0f KiB per pod), live heap %d MiB (%.0f KiB per pod); %.1f CPU seconds",
+		r.Pods, r.Deployments, r.Nodes, r.Wall.Round(time.Millisecond), float64(r.Pods)/r.Wall.Seconds(), r.Boot.Round(time.Millisecond),
+		r.PeakRSS>>20, float64(r.PeakRSS)/1024/float64(r.Pods), r.LiveHeap>>20, float64(r.LiveHeap)/1024/float64(r.Pods), r.CPU.Seconds())
+}
+
+// BenchEnvelope runs pods pause pods on nodes nodes (speed 5: Leases renew and PLEG relists five
+// times as often as in real time) and, if memProfile is set, writes a heap profile there at the end.
+func BenchEnvelope(ctx context.Context, nodes, pods int, memProfile string, progress func(string, ...any)) (EnvelopeResult, error) {
+	res := EnvelopeResult{Nodes: nodes, Pods: pods}
+	runtime.GC()
+	resetPeakRSS()
+	cpu0, t0 := cpuTime(), time.Now()
+	cfg := FullCluster(nodes)
+	cfg.Mode, cfg.Speed, cfg.Seed = RealTime, 5, 1
+	c, err := New(ctx, cfg)
+	if err != nil {
+		return res, err
+	}
+	defer c.Close()
+	res.Boot = time.Since(t0)
+	progress("envelope: %d nodes Ready in %s", nodes, res.Boot.Round(time.Millisecond))
+
+	start := time.Now()
+	for left, i := pods, 0; left > 0; i++ {
+		n := min(left, envelopeSizes[i%len(envelopeSizes)])
+		if _, err := c.Kubectl.Apply(ctx, []byte(benchDeploymentManifest(fmt.Sprintf("envelope-%d", i), n, "registry.k8s.io/pause:3.10", "1m", "1Mi"))); err != nil {
+			return res, err
+		}
+		left -= n
+		res.Deployments++
+	}
+	last := -1
+	available := func() (bool, error) {
+		deps, err := List[api.Deployment](ctx, c, "default", "", "")
+		sum := 0
+		for _, d := range deps {
+			sum += int(d.Status.AvailableReplicas)
+		}
+		if sum != last {
+			progress("envelope: %d/%d pods available after %s, %.0f pods/s", sum, pods, time.Since(start).Round(time.Second), float64(sum)/time.Since(start).Seconds())
+			last = sum
+		}
+		return sum == pods, err
+	}
+	if err := pollEvery(ctx, 500*time.Millisecond, 30*time.Minute, available); err != nil {
+		return res, fmt.Errorf("pods never all available: %w", err)
+	}
+	res.Wall = time.Since(start)
+	res.CPU = cpuTime() - cpu0
+	res.PeakRSS = peakRSS()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	res.LiveHeap = int64(ms.HeapAlloc)
+	if memProfile != "" {
+		f, err := os.Create(memProfile)
+		if err != nil {
+			return res, err
+		}
+		defer f.Close()
+		if err := pprof.WriteHeapProfile(f); err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}
+
+func benchEnvelope(ctx context.Context, o BenchOptions) ([]Figure, error) {
+	nodes, pods := o.Nodes, o.Pods
+	if nodes == 0 {
+		nodes = 5000
+	}
+	if pods == 0 {
+		pods = 150000
+	}
+	r, err := BenchEnvelope(ctx, nodes, pods, o.MemProfile, o.progress)
+	if err != nil {
+		return nil, err
+	}
+	o.progress("%s", r)
+	cond := map[string]any{"nodes": r.Nodes, "pods": r.Pods, "deployments": r.Deployments, "speed": 5}
+	return []Figure{
+		{Name: "envelope/boot", Value: r.Boot.Seconds(), Unit: "s", Conditions: cond},
+		{Name: "envelope/all-running", Value: r.Wall.Seconds(), Unit: "s", Conditions: cond},
+		{Name: "envelope/pods-per-second", Value: float64(r.Pods) / r.Wall.Seconds(), Unit: "pods/s", Conditions: cond},
+		{Name: "envelope/peak-rss", Value: float64(r.PeakRSS) / (1 << 20), Unit: "MiB", Conditions: cond},
+		{Name: "envelope/peak-rss-per-pod", Value: float64(r.PeakRSS) / 1024 / float64(r.Pods), Unit: "KiB/pod", Conditions: cond},
+		{Name: "envelope/live-heap-per-pod", Value: float64(r.LiveHeap) / 1024 / float64(r.Pods), Unit: "KiB/pod", Conditions: cond},
+		{Name: "envelope/cpu", Value: r.CPU.Seconds(), Unit: "CPU s", Conditions: cond},
+	}, nil
+}
