@@ -6,7 +6,7 @@ run:
 	go run ./cmd/kubesim run create-deployment
 
 test:
-	go test -race ./...
+	go test -race -timeout 25m ./...
 
 bench:
 	go run ./cmd/kubesim bench
