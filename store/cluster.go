@@ -70,8 +70,7 @@ func (s *Store) startCluster(ctx context.Context, n int, dataDir string, tr *tra
 	}
 	fsync := dataDir != ""
 	if dataDir == "" {
-		sweepStale()
-		dir, err := newTempDir(tempPrefix)
+		dir, err := NewTempDir("etcd")
 		if err != nil {
 			return err
 		}

@@ -43,8 +43,7 @@ const maxSocketPath = 100
 func (s *Store) startEmbedded(ctx context.Context, dataDir string, lg *zap.Logger) error {
 	temporary := dataDir == ""
 	if temporary {
-		sweepStale()
-		dir, err := newTempDir(tempPrefix)
+		dir, err := NewTempDir("etcd")
 		if err != nil {
 			return err
 		}

@@ -1,6 +1,7 @@
 // tempdir.go: the embedded member's temporary directories, and the sweep of the ones a killed
 // process left behind.
 //
+//	NewTempDir(name)      sweep, then a fresh kubesim-NAME-* directory marked with this process's PID
 //	newTempDir(pattern)   a fresh directory in os.TempDir(), marked with this process's PID
 //	sweepStale()          remove kubesim's temporary directories whose owner process is gone
 //
@@ -8,7 +9,7 @@
 // directory leaves more than 100 MB behind. Close removes the directories; a process that dies
 // without running Close (SIGKILL, a crash) leaves them, and the next Open sweeps them. The sweep
 // touches a directory only when it is sure the directory is kubesim's and its owner is dead: the
-// name starts with tempPrefix, it is a real directory (not a link) owned by this user, it holds an
+// name starts with kubesimPrefix, it is a real directory (not a link) owned by this user, it holds an
 // owner file with the PID that created it, and no process with that PID exists. A directory
 // without an owner file (being created right now, or not kubesim's) is left alone, and so is
 // everything else in the temporary directory.
@@ -25,8 +26,20 @@ import (
 	"strings"
 )
 
+// kubesimPrefix starts the name of every temporary directory kubesim marks and sweeps: the store's
+// (tempPrefix) and those the wiring makes with NewTempDir (kubesim serve's).
+const kubesimPrefix = "kubesim-"
+
 // tempPrefix starts the name of every temporary directory the store creates.
-const tempPrefix = "kubesim-etcd-"
+const tempPrefix = kubesimPrefix + "etcd-"
+
+// NewTempDir removes the temporary directories that killed kubesim processes left behind, then
+// creates kubesim-NAME-* in os.TempDir(), marked as this process's so that a later run sweeps it
+// if this one is killed. The caller removes it when done.
+func NewTempDir(name string) (string, error) {
+	sweepStale()
+	return newTempDir(kubesimPrefix + name + "-")
+}
 
 // ownerFile, inside a temporary directory, holds the decimal PID of the process that created it.
 const ownerFile = "kubesim.pid"
@@ -57,7 +70,7 @@ func sweepStale() []string {
 	}
 	var removed []string
 	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), tempPrefix) || e.Type() != fs.ModeDir {
+		if !strings.HasPrefix(e.Name(), kubesimPrefix) || e.Type() != fs.ModeDir {
 			continue
 		}
 		dir := filepath.Join(tmp, e.Name())

@@ -37,6 +37,7 @@ import (
 	"kubesim/apiserver/httpfront"
 	fakeruntime "kubesim/runtime"
 	"kubesim/sim"
+	"kubesim/store"
 	"kubesim/trace"
 )
 
@@ -108,7 +109,8 @@ func serve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) error {
 	dir := o.dataDir
 	if dir == "" {
-		tmp, err := os.MkdirTemp("", "kubesim-serve-")
+		// Marked as this process's, so that a serve killed with SIGKILL leaves nothing for long.
+		tmp, err := store.NewTempDir("serve")
 		if err != nil {
 			return err
 		}
