@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"kubesim/api"
+	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 )
 
@@ -46,54 +47,9 @@ cart.shop.svc.cluster.local:80 的 trace 都到达 shop 里的一个 Pod。`,
 	})
 }
 
-const crossNamespaceYAML = `apiVersion: v1
-kind: Namespace
-metadata:
-  name: shop
-`
+var crossNamespaceYAML = manifests.Read("cross-namespace.yaml")
 
-const crossNamespaceAppYAML = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: cart
-  namespace: shop
-spec:
-  replicas: 2
-  selector:
-    matchLabels:
-      app: cart
-  template:
-    metadata:
-      labels:
-        app: cart
-    spec:
-      containers:
-      - name: nginx
-        image: nginx:1.25
-        ports:
-        - containerPort: 80
----
-apiVersion: v1
-kind: Service
-metadata:
-  name: cart
-  namespace: shop
-spec:
-  selector:
-    app: cart
-  ports:
-  - port: 80
----
-apiVersion: v1
-kind: Pod
-metadata:
-  name: client
-spec:
-  containers:
-  - name: shell
-    image: busybox:1.36
-    command: ["sleep", "3600"]
-`
+var crossNamespaceAppYAML = manifests.Read("cross-namespace-app.yaml")
 
 func runCrossNamespaceDNS(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl create namespace shop; kubectl apply: Deployment and Service cart in shop, pod client in default")

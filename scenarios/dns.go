@@ -10,6 +10,7 @@ import (
 
 	"kubesim/api"
 	"kubesim/dns"
+	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 	"kubesim/trace"
 )
@@ -70,91 +71,7 @@ cluster names"；ClusterFirstWithHostNet 的 Pod 到达 web。`,
 	})
 }
 
-const dnsYAML = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  replicas: 2
-  selector:
-    matchLabels:
-      app: web
-  template:
-    metadata:
-      labels:
-        app: web
-    spec:
-      containers:
-      - name: nginx
-        image: nginx:1.25
-        ports:
-        - containerPort: 80
----
-apiVersion: v1
-kind: Service
-metadata:
-  name: web
-spec:
-  selector:
-    app: web
-  ports:
-  - port: 80
----
-apiVersion: v1
-kind: Service
-metadata:
-  name: db
-spec:
-  clusterIP: None
-  selector:
-    app: web
-  ports:
-  - port: 80
----
-apiVersion: v1
-kind: Pod
-metadata:
-  name: client
-spec:
-  containers:
-  - name: shell
-    image: busybox:1.36
-    command: ["sleep", "3600"]
----
-apiVersion: v1
-kind: Pod
-metadata:
-  name: node-dns
-spec:
-  dnsPolicy: Default
-  containers:
-  - name: shell
-    image: busybox:1.36
-    command: ["sleep", "3600"]
----
-apiVersion: v1
-kind: Pod
-metadata:
-  name: host-net
-spec:
-  hostNetwork: true
-  containers:
-  - name: shell
-    image: busybox:1.36
-    command: ["sleep", "3600"]
----
-apiVersion: v1
-kind: Pod
-metadata:
-  name: host-net-fixed
-spec:
-  hostNetwork: true
-  dnsPolicy: ClusterFirstWithHostNet
-  containers:
-  - name: shell
-    image: busybox:1.36
-    command: ["sleep", "3600"]
-`
+var dnsYAML = manifests.Read("dns.yaml")
 
 func runDNS(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply: Deployment web (2 pods), Service web, headless Service db, and four client pods")

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"kubesim/client"
+	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 )
 
@@ -61,30 +62,7 @@ the restored etcd, as Kubernetes' restore procedure goes on to do, is not part o
 }
 
 // ShopYAML is a namespace with a Deployment in it: what a mistaken delete takes away.
-const ShopYAML = `apiVersion: v1
-kind: Namespace
-metadata:
-  name: shop
----
-apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-  namespace: shop
-spec:
-  replicas: 2
-  selector:
-    matchLabels:
-      app: web
-  template:
-    metadata:
-      labels:
-        app: web
-    spec:
-      containers:
-      - name: web
-        image: nginx:1.25
-`
+var ShopYAML = manifests.Read("shop.yaml")
 
 func runEtcdSnapshot(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply: the namespace shop and a Deployment web in it")

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"kubesim/api"
+	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 )
 
@@ -57,63 +58,7 @@ web-stable.`,
 	})
 }
 
-const readinessEndpointYAML = `apiVersion: v1
-kind: Pod
-metadata:
-  name: web-stable
-  labels:
-    app: web
-spec:
-  containers:
-  - name: app
-    image: busybox:1.36
-    command: ["sh", "-c", "touch /tmp/healthy; sleep 3600"]
-    ports:
-    - containerPort: 8080
-    readinessProbe:
-      exec:
-        command: ["cat", "/tmp/healthy"]
-      periodSeconds: 5
----
-apiVersion: v1
-kind: Pod
-metadata:
-  name: web-flaky
-  labels:
-    app: web
-spec:
-  containers:
-  - name: app
-    image: busybox:1.36
-    command: ["sh", "-c", "touch /tmp/healthy; sleep 30; rm -f /tmp/healthy; sleep 3600"]
-    ports:
-    - containerPort: 8080
-    readinessProbe:
-      exec:
-        command: ["cat", "/tmp/healthy"]
-      periodSeconds: 5
----
-apiVersion: v1
-kind: Service
-metadata:
-  name: web
-spec:
-  selector:
-    app: web
-  ports:
-  - port: 80
-    targetPort: 8080
----
-apiVersion: v1
-kind: Pod
-metadata:
-  name: client
-spec:
-  containers:
-  - name: shell
-    image: busybox:1.36
-    command: ["sleep", "3600"]
-`
+var readinessEndpointYAML = manifests.Read("readiness-endpoint.yaml")
 
 func runReadinessRemovesEndpoint(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply: pods web-stable and web-flaky (readiness probe cat /tmp/healthy), Service web, pod client")

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	apierrors "kubesim/api/errors"
+	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 )
 
@@ -79,64 +80,9 @@ a pod.`,
 	})
 }
 
-const serviceYAML = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  replicas: 3
-  selector:
-    matchLabels:
-      app: web
-  template:
-    metadata:
-      labels:
-        app: web
-    spec:
-      containers:
-      - name: nginx
-        image: nginx:1.25
-        ports:
-        - name: http
-          containerPort: 80
----
-apiVersion: v1
-kind: Service
-metadata:
-  name: web
-spec:
-  type: NodePort
-  selector:
-    app: web
-  ports:
-  - name: http
-    port: 80
-    targetPort: http
-    nodePort: 30080
----
-apiVersion: v1
-kind: Pod
-metadata:
-  name: client
-spec:
-  containers:
-  - name: shell
-    image: busybox:1.36
-    command: ["sleep", "3600"]
-`
+var serviceYAML = manifests.Read("service.yaml")
 
-const serviceConflictYAML = `apiVersion: v1
-kind: Service
-metadata:
-  name: web-copy
-spec:
-  type: NodePort
-  selector:
-    app: web
-  ports:
-  - port: 80
-    nodePort: 30080
-`
+var serviceConflictYAML = manifests.Read("service-conflict.yaml")
 
 func runService(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply: Deployment web (3 nginx pods, containerPort 80 named http), Service web (NodePort 30080, targetPort http), pod client")

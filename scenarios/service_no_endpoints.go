@@ -7,6 +7,7 @@ import (
 	"context"
 	"time"
 
+	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 )
 
@@ -51,62 +52,9 @@ endpoints"），而不是一条 KUBE-SVC 链。
 	})
 }
 
-const serviceNoEndpointsYAML = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  replicas: 3
-  selector:
-    matchLabels:
-      app: web-app
-  template:
-    metadata:
-      labels:
-        app: web-app
-    spec:
-      containers:
-      - name: nginx
-        image: nginx:1.25
-        ports:
-        - name: http
-          containerPort: 80
----
-apiVersion: v1
-kind: Service
-metadata:
-  name: web
-spec:
-  selector:
-    app: web
-  ports:
-  - name: http
-    port: 80
-    targetPort: 80
----
-apiVersion: v1
-kind: Pod
-metadata:
-  name: client
-spec:
-  containers:
-  - name: shell
-    image: busybox:1.36
-    command: ["sleep", "3600"]
-`
+var serviceNoEndpointsYAML = manifests.Read("service-no-endpoints.yaml")
 
-const serviceFixedSelectorYAML = `apiVersion: v1
-kind: Service
-metadata:
-  name: web
-spec:
-  selector:
-    app: web-app
-  ports:
-  - name: http
-    port: 80
-    targetPort: 80
-`
+var serviceFixedSelectorYAML = manifests.Read("service-fixed-selector.yaml")
 
 func runServiceNoEndpoints(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply: Deployment web (pods labelled app=web-app), Service web (selector app=web), pod client")

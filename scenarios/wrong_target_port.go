@@ -8,6 +8,7 @@ import (
 	"context"
 	"time"
 
+	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 )
 
@@ -53,71 +54,9 @@ kubectl apply 改成 targetPort http 之后，trace 到达 80 端口上的 nginx
 	})
 }
 
-const wrongTargetPortYAML = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  replicas: 2
-  selector:
-    matchLabels:
-      app: web
-  template:
-    metadata:
-      labels:
-        app: web
-    spec:
-      containers:
-      - name: nginx
-        image: nginx:1.25
-        ports:
-        - name: http
-          containerPort: 80
----
-apiVersion: v1
-kind: Service
-metadata:
-  name: web-8080
-spec:
-  selector:
-    app: web
-  ports:
-  - port: 80
-    targetPort: 8080
----
-apiVersion: v1
-kind: Service
-metadata:
-  name: web-named
-spec:
-  selector:
-    app: web
-  ports:
-  - port: 80
-    targetPort: web
----
-apiVersion: v1
-kind: Pod
-metadata:
-  name: client
-spec:
-  containers:
-  - name: shell
-    image: busybox:1.36
-    command: ["sleep", "3600"]
-`
+var wrongTargetPortYAML = manifests.Read("wrong-target-port.yaml")
 
-const fixedTargetPortYAML = `apiVersion: v1
-kind: Service
-metadata:
-  name: web-8080
-spec:
-  selector:
-    app: web
-  ports:
-  - port: 80
-    targetPort: http
-`
+var fixedTargetPortYAML = manifests.Read("fixed-target-port.yaml")
 
 func runWrongTargetPort(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply: Deployment web (nginx, containerPort 80 named http), Services web-8080 (targetPort 8080) and web-named (targetPort web), pod client")
