@@ -1,7 +1,7 @@
 // endpoints.go: the Endpoints controller component.
 //
 //	New(c, informers, clk, tr) *Controller
-//	Name, Informers, Step, Run   the component contract (client.Component)
+//	Name, Informers, Step, Run   the component contract, from workloop.Component
 //	Reconcile(ctx, key)          write the Endpoints of Service key ("namespace/name")
 //
 // Subsets are grouped by resolved port set, addresses sorted by pod name, as Kubernetes'
@@ -33,13 +33,14 @@ const Identity = "system:kube-controller-manager"
 
 // Controller keeps the Endpoints of selector Services.
 type Controller struct {
+	workloop.Component // Name, Informers, Step, Run
+
 	client    *client.Client
 	trace     *trace.Recorder
 	services  *client.Informer[api.Service, *api.Service]
 	pods      *client.Informer[api.Pod, *api.Pod]
 	endpoints *client.Informer[api.Endpoints, *api.Endpoints]
 	queue     *workqueue.Queue[string]
-	loop      *workloop.Loop
 }
 
 // New builds the controller on informers from the shared factory. c must act as
@@ -50,8 +51,8 @@ func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, t
 		pods:      client.InformerFor[api.Pod](informers, client.FactoryOptions{}),
 		endpoints: client.InformerFor[api.Endpoints](informers, client.FactoryOptions{}),
 		queue:     workqueue.New(clk, Name, workqueue.DefaultControllerRateLimiter[string]())}
-	ec.loop = &workloop.Loop{Queue: ec.queue, Reconcile: ec.Reconcile, Workers: 1,
-		Component: Name, Actor: Identity, Trace: tr, Resource: "services"}
+	ec.Component = workloop.NewComponent(&workloop.Loop{Queue: ec.queue, Reconcile: ec.Reconcile, Workers: 1,
+		Component: Name, Actor: Identity, Trace: tr, Resource: "services"}, ec.services, ec.pods, ec.endpoints)
 	enqueue := func(s *api.Service) { ec.queue.Add(s.Namespace + "/" + s.Name) }
 	ec.services.AddHandler(client.Handler[*api.Service]{
 		OnAdd: enqueue, OnUpdate: func(_, s *api.Service) { enqueue(s) }, OnDelete: enqueue,
@@ -69,20 +70,6 @@ func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, t
 	})
 	return ec
 }
-
-// Name is the component's name in the trace.
-func (ec *Controller) Name() string { return Name }
-
-// Informers are the controller's informers.
-func (ec *Controller) Informers() []client.InformerHandle {
-	return []client.InformerHandle{ec.services, ec.pods, ec.endpoints}
-}
-
-// Step reconciles queued Services until one needs a write (see workloop.Loop).
-func (ec *Controller) Step(ctx context.Context) (bool, error) { return ec.loop.Step(ctx) }
-
-// Run runs the controller's worker until ctx ends.
-func (ec *Controller) Run(ctx context.Context) { ec.loop.Run(ctx) }
 
 // Reconcile writes the Endpoints of the Service key. It is Idle when they are already right.
 func (ec *Controller) Reconcile(ctx context.Context, key string) (workloop.Result, error) {

@@ -1,7 +1,7 @@
 // endpointslice.go: the EndpointSlice controller component.
 //
 //	New(c, informers, clk, tr) *Controller
-//	Name, Informers, Step, Run   the component contract (client.Component)
+//	Name, Informers, Step, Run   the component contract, from workloop.Component
 //	Reconcile(ctx, key)          bring the slices of Service key ("namespace/name") up to date
 //
 // Every change that can move an endpoint queues the Services it concerns: a Service itself, a pod
@@ -9,8 +9,6 @@
 package endpointslice
 
 import (
-	"context"
-
 	"kubesim/api"
 	"kubesim/client"
 	"kubesim/client/workqueue"
@@ -31,13 +29,14 @@ const Identity = "system:kube-controller-manager"
 
 // Controller keeps EndpointSlices of selector Services.
 type Controller struct {
+	workloop.Component // Name, Informers, Step, Run
+
 	client   *client.Client
 	trace    *trace.Recorder
 	services *client.Informer[api.Service, *api.Service]
 	pods     *client.Informer[api.Pod, *api.Pod]
 	slices   *client.Informer[api.EndpointSlice, *api.EndpointSlice]
 	queue    *workqueue.Queue[string]
-	loop     *workloop.Loop
 }
 
 // New builds the controller on informers from the shared factory. c must act as
@@ -48,8 +47,8 @@ func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, t
 		pods:     client.InformerFor[api.Pod](informers, client.FactoryOptions{}),
 		slices:   client.InformerFor[api.EndpointSlice](informers, client.FactoryOptions{}),
 		queue:    workqueue.New(clk, Name, workqueue.DefaultControllerRateLimiter[string]())}
-	ec.loop = &workloop.Loop{Queue: ec.queue, Reconcile: ec.Reconcile, Workers: 1,
-		Component: Name, Actor: Identity, Trace: tr, Resource: "services"}
+	ec.Component = workloop.NewComponent(&workloop.Loop{Queue: ec.queue, Reconcile: ec.Reconcile, Workers: 1,
+		Component: Name, Actor: Identity, Trace: tr, Resource: "services"}, ec.services, ec.pods, ec.slices)
 	ec.services.AddHandler(client.Handler[*api.Service]{
 		OnAdd:    func(s *api.Service) { ec.queue.Add(key(s.Namespace, s.Name)) },
 		OnUpdate: func(_, s *api.Service) { ec.queue.Add(key(s.Namespace, s.Name)) },
@@ -82,17 +81,3 @@ func (ec *Controller) sliceChanged(s *api.EndpointSlice) {
 		ec.queue.Add(key(s.Namespace, s.Labels[api.LabelServiceName]))
 	}
 }
-
-// Name is the component's name in the trace.
-func (ec *Controller) Name() string { return Name }
-
-// Informers are the controller's informers.
-func (ec *Controller) Informers() []client.InformerHandle {
-	return []client.InformerHandle{ec.services, ec.pods, ec.slices}
-}
-
-// Step reconciles queued Services until one needs a write (see workloop.Loop).
-func (ec *Controller) Step(ctx context.Context) (bool, error) { return ec.loop.Step(ctx) }
-
-// Run runs the controller's worker until ctx ends.
-func (ec *Controller) Run(ctx context.Context) { ec.loop.Run(ctx) }

@@ -1,7 +1,7 @@
 // nodeipam.go: the node IPAM controller component (the RangeAllocator).
 //
 //	New(c, informers, clk, tr, recorder, opts) (*Controller, error)
-//	Name, Informers, Step, Run   the component contract (client.Component)
+//	Name, Informers, Step, Run   the component contract, from workloop.Component
 //	Reconcile(ctx, node)         give the Node a podCIDR if it has none
 //
 // The Node informer's handlers keep the CIDRSet true to what the Nodes hold (occupy on add and
@@ -40,13 +40,14 @@ type Options struct {
 
 // Controller assigns podCIDRs to Nodes.
 type Controller struct {
+	workloop.Component // Name, Informers, Step, Run
+
 	client   *client.Client
 	trace    *trace.Recorder
 	recorder *client.EventRecorder
 	nodes    *client.Informer[api.Node, *api.Node]
 	cidrs    *CIDRSet
 	queue    *workqueue.Queue[string]
-	loop     *workloop.Loop
 }
 
 // New builds the controller on the shared factory's Node informer. c must act as
@@ -65,8 +66,8 @@ func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, t
 	nc := &Controller{client: c, trace: tr, recorder: rec, cidrs: cidrs,
 		nodes: client.InformerFor[api.Node](informers, client.FactoryOptions{}),
 		queue: workqueue.New(clk, Name, workqueue.DefaultControllerRateLimiter[string]())}
-	nc.loop = &workloop.Loop{Queue: nc.queue, Reconcile: nc.Reconcile, Workers: 1,
-		Component: Name, Actor: Identity, Trace: tr, Resource: "nodes"}
+	nc.Component = workloop.NewComponent(&workloop.Loop{Queue: nc.queue, Reconcile: nc.Reconcile, Workers: 1,
+		Component: Name, Actor: Identity, Trace: tr, Resource: "nodes"}, nc.nodes)
 	nc.nodes.AddHandler(client.Handler[*api.Node]{
 		OnAdd:    nc.observe,
 		OnUpdate: func(_, n *api.Node) { nc.observe(n) },
@@ -93,18 +94,6 @@ func podCIDR(n *api.Node) (netip.Prefix, bool) {
 	p, err := netip.ParsePrefix(n.Spec.PodCIDR)
 	return p, err == nil
 }
-
-// Name is the component's name in the trace.
-func (nc *Controller) Name() string { return Name }
-
-// Informers are the controller's informers.
-func (nc *Controller) Informers() []client.InformerHandle { return []client.InformerHandle{nc.nodes} }
-
-// Step allocates for one queued Node, if any is queued (see workloop.Loop).
-func (nc *Controller) Step(ctx context.Context) (bool, error) { return nc.loop.Step(ctx) }
-
-// Run runs the controller's worker until ctx ends.
-func (nc *Controller) Run(ctx context.Context) { nc.loop.Run(ctx) }
 
 // Reconcile gives the Node a podCIDR if it still has none.
 func (nc *Controller) Reconcile(ctx context.Context, name string) (workloop.Result, error) {
