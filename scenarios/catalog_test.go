@@ -11,10 +11,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"kubesim/narrate"
 	"kubesim/scenarios"
 	"kubesim/script"
 	"kubesim/sim"
-	"kubesim/sim/narrate"
 	"kubesim/trace"
 )
 

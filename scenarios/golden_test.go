@@ -14,9 +14,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"kubesim/narrate"
 	"kubesim/scenarios"
 	"kubesim/sim"
-	"kubesim/sim/narrate"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden stories in testdata/")

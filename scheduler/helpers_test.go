@@ -16,9 +16,9 @@ import (
 	"kubesim/api/resource"
 	"kubesim/client"
 	"kubesim/internal/testenv"
+	"kubesim/narrate"
 	"kubesim/scheduler"
 	"kubesim/sim"
-	"kubesim/sim/narrate"
 	"kubesim/trace"
 )
 

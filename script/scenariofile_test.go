@@ -13,10 +13,10 @@ import (
 
 	"kubesim/api"
 	"kubesim/client"
+	"kubesim/narrate"
 	"kubesim/scenarios/manifests"
 	"kubesim/script"
 	"kubesim/sim"
-	"kubesim/sim/narrate"
 )
 
 // playFile plays a scenario file's text in step mode and returns its story (text, unwrapped) and verdict.

@@ -14,9 +14,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"kubesim/narrate"
 	"kubesim/script"
 	"kubesim/sim"
-	"kubesim/sim/narrate"
 )
 
 // playFull plays a scenario file's text on a whole cluster (3 nodes, every component), in step mode,

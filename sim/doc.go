@@ -2,11 +2,10 @@
 // cluster (cluster.go reads as the boot sequence), owns the clock and the step-mode driver
 // (driver.go), builds the admin's kubectl (package kubectl), the faults (faults.go), the way to look at a
 // cluster and wait for it (observe.go), playing a scenario (scenario.go, play.go), what a paused run
-// offers: breakpoints before actions (breakpoint.go) and a look at the cluster (inspect.go), the
-// chaos soak and its invariants (chaos.go, invariants.go), and the benchmarks of `kubesim bench`
-// (bench.go, one bench_*.go per benchmark; BENCHMARKS.md has the figures). It is the only package
-// besides cmd that wires components together; nothing imports it except cmd, scenarios, script, lab,
-// examples and tests.
+// offers: breakpoints before actions (breakpoint.go) and a look at the cluster (inspect.go). It is the
+// only package besides cmd that wires components together; nothing imports it except cmd, scenarios,
+// script, lab, examples, the chaos soak (package chaos), the benchmarks (package bench) and tests.
+// Play tells the trace through package narrate.
 //
 // Read next: driver.go for how step mode makes every run identical, component.go for what a component
 // must provide, observe.go for how stories and tests watch the cluster, and package scenarios for the

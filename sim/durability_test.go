@@ -22,6 +22,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"kubesim/api"
+	"kubesim/chaos"
 	"kubesim/sim"
 )
 
@@ -131,7 +132,7 @@ func verifyAfterKill(t *testing.T, dir string, a *acked, round int) {
 		_, err := sim.Get[api.Role](ctx, c, "default", name)
 		assert.NoError(t, err, "kill %d: acknowledged role %s", round, name)
 	}
-	inv := sim.NewInvariants(c)
+	inv := chaos.NewInvariants(c)
 	for name := range a.deployments {
 		inv.ExpectDeployment("default", name)
 	}
@@ -163,7 +164,7 @@ func verifyAfterKill(t *testing.T, dir string, a *acked, round int) {
 			}
 			a.replicas[name] = want // what landed of a pending scale is the truth from now on
 		}
-		return sim.DeploymentsAvailable(c).Met(ctx, c)
+		return chaos.DeploymentsAvailable().Met(ctx, c)
 	})
 	ok, err := c.Wait(ctx, converged, 10*time.Minute, 0)
 	require.NoError(t, err, "kill %d", round)

@@ -142,9 +142,9 @@ func (c *Cluster) NodeNames() []string {
 	return append([]string(nil), c.nodeOrder...)
 }
 
-// nodesReady reports whether exactly n nodes have registered and every one reports Ready: the end of
+// NodesReady reports whether exactly n nodes have registered and every one reports Ready: the end of
 // the boot sequence.
-func (c *Cluster) nodesReady(ctx context.Context, n int) (bool, error) {
+func (c *Cluster) NodesReady(ctx context.Context, n int) (bool, error) {
 	nodes, err := List[api.Node](ctx, c, "", "", "")
 	if err != nil || len(nodes) != n {
 		return false, err

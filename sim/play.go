@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"kubesim/sim/narrate"
+	"kubesim/narrate"
 	"kubesim/trace"
 )
 

@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"kubesim/narrate"
 	"kubesim/sim"
-	"kubesim/sim/narrate"
 )
 
 const onePodManifest = `apiVersion: v1

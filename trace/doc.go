@@ -12,7 +12,7 @@
 // formats, in its zh.go, and whoever wires the cluster merges them (Merge) and passes the result to
 // the narrator. No table is global, so a test can hold that every narrated format has its Chinese.
 //
-// Read next: kubesim/sim/narrate, which tells a trace as a story (English or Chinese), as JSON lines
+// Read next: kubesim/narrate, which tells a trace as a story (English or Chinese), as JSON lines
 // (a public contract: seq, time, component, action, object, message, and actor, resourceVersion, code
 // where they apply) or as a Mermaid sequence diagram.
 //

@@ -1,5 +1,5 @@
 // bench.go: `kubesim bench [NAME...]`, kubesim's speed and size against baselines measured in the
-// same run (sim.Benchmarks lists and runs them). Figures go to stdout as a table, or as JSON lines
+// same run (bench.Benchmarks lists and runs them). Figures go to stdout as a table, or as JSON lines
 // with --json; what is running now goes to stderr, in place on a terminal (one line rewritten with
 // \r, which needs no progress-bar library: the benchmarks know their stage, not a percentage).
 package main
@@ -15,12 +15,12 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"kubesim/sim"
+	"kubesim/bench"
 )
 
-func bench(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func benchCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var list strings.Builder
-	for _, b := range sim.Benchmarks {
+	for _, b := range bench.Benchmarks {
 		fmt.Fprintf(&list, "  %-12s %s\n", b.Name, b.Doc)
 	}
 	fs := newFlags("bench", `usage: kubesim bench [NAME...] [--json] [--nodes N] [--pods N] [--ops N]
@@ -44,7 +44,7 @@ conditions, baseline). BENCHMARKS.md has the latest figures and the machine they
 		return 2
 	}
 	for _, name := range names {
-		if !slices.ContainsFunc(sim.Benchmarks, func(b sim.Benchmark) bool { return b.Name == name }) {
+		if !slices.ContainsFunc(bench.Benchmarks, func(b bench.Benchmark) bool { return b.Name == name }) {
 			fmt.Fprintf(stderr, "kubesim bench: unknown benchmark %q; there are:\n%s", name, list.String())
 			return 2
 		}
@@ -62,7 +62,7 @@ conditions, baseline). BENCHMARKS.md has the latest figures and the machine they
 		return 2
 	}
 	progress := progressLine(stderr)
-	figures, err := sim.RunBenchmarks(ctx, names, sim.BenchOptions{Ops: *ops, Nodes: *nodes, Pods: *pods,
+	figures, err := bench.Run(ctx, names, bench.Options{Ops: *ops, Nodes: *nodes, Pods: *pods,
 		MemProfile: *memProfile, Progress: progress})
 	progress("")
 	if *asJSON {
@@ -103,7 +103,7 @@ func progressLine(w io.Writer) func(string) {
 }
 
 // printFigures is the summary table: each figure beside its baseline and its conditions.
-func printFigures(w io.Writer, figures []sim.Figure) {
+func printFigures(w io.Writer, figures []bench.Figure) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "FIGURE\tVALUE\tBASELINE\tCONDITIONS")
 	for _, f := range figures {

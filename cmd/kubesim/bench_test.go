@@ -8,14 +8,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"kubesim/sim"
+	"kubesim/bench"
 )
 
 func TestBenchRefusesWhatItCannotRunBeforeStarting(t *testing.T) {
 	code, _, errOut := kubesim("bench", "create-path", "nosuch")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, `kubesim bench: unknown benchmark "nosuch"; there are:`)
-	for _, b := range sim.Benchmarks {
+	for _, b := range bench.Benchmarks {
 		assert.Contains(t, errOut, b.Name, "the refusal lists every benchmark")
 	}
 	code, _, errOut = kubesim("bench", "envelope", "--nodes", "5001")
@@ -29,9 +29,9 @@ func TestBenchRefusesWhatItCannotRunBeforeStarting(t *testing.T) {
 // The table puts each figure beside its baseline and its conditions, in a fixed order.
 func TestBenchTableShowsBaselineAndConditions(t *testing.T) {
 	var out bytes.Buffer
-	printFigures(&out, []sim.Figure{
+	printFigures(&out, []bench.Figure{
 		{Name: "create-path/creates", Value: 13100.4, Unit: "creates/s", Conditions: map[string]any{"ops": 20000, "clients": 16},
-			Baseline: &sim.Baseline{Name: "raw etcd put", Value: 31626, Unit: "puts/s"}},
+			Baseline: &bench.Baseline{Name: "raw etcd put", Value: 31626, Unit: "puts/s"}},
 		{Name: "envelope/peak-rss", Value: 1452.2, Unit: "MiB"},
 	})
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")

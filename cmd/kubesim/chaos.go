@@ -1,4 +1,4 @@
-// chaos.go: `kubesim chaos`, the chaos soak (sim.Chaos): seeded random faults against a few
+// chaos.go: `kubesim chaos`, the chaos soak (chaos.Run): seeded random faults against a few
 // Deployments, the invariants checked after every unit of work, and what it injected, checked and
 // found printed at the end.
 package main
@@ -9,7 +9,7 @@ import (
 	"io"
 	"time"
 
-	"kubesim/sim"
+	"kubesim/chaos"
 )
 
 func chaosCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -37,11 +37,11 @@ stop, every Deployment must become available. The same seed replays the same run
 		fmt.Fprintf(stderr, "kubesim chaos: --duration must be positive, not %s\n", *duration)
 		return 2
 	}
-	cfg := sim.ChaosConfig{Seed: *seed, Duration: *duration, Nodes: *nodes}
+	cfg := chaos.Config{Seed: *seed, Duration: *duration, Nodes: *nodes}
 	if !*quiet {
 		cfg.Log = func(line string) { fmt.Fprintln(stdout, line) }
 	}
-	report, err := sim.Chaos(ctx, cfg)
+	report, err := chaos.Run(ctx, cfg)
 	if err != nil {
 		if ctx.Err() == nil {
 			fmt.Fprintf(stderr, "kubesim chaos: %v\n", err)

@@ -22,8 +22,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"kubesim/narrate"
 	"kubesim/sim"
-	"kubesim/sim/narrate"
 )
 
 const usage = `kubesim: a Kubernetes control plane in miniature, for learning.
@@ -80,7 +80,7 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	case "run":
 		return runScenario(ctx, args[1:], stdin, stdout, stderr)
 	case "bench":
-		return bench(ctx, args[1:], stdout, stderr)
+		return benchCommand(ctx, args[1:], stdout, stderr)
 	case "chaos":
 		return chaosCommand(ctx, args[1:], stdout, stderr)
 	case "explain":

@@ -17,8 +17,8 @@ import (
 	"os"
 	"strings"
 
+	"kubesim/narrate"
 	"kubesim/sim"
-	"kubesim/sim/narrate"
 )
 
 const runUsage = `usage: kubesim run NAME [flags]   or   kubesim run -f scenario.yaml [flags]

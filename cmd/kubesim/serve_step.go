@@ -25,9 +25,9 @@ import (
 	"sync/atomic"
 
 	"kubesim/apiserver/httpfront"
+	"kubesim/narrate"
 	"kubesim/script"
 	"kubesim/sim"
-	"kubesim/sim/narrate"
 	"kubesim/trace"
 )
 

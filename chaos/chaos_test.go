@@ -1,4 +1,4 @@
-package sim_test
+package chaos_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"kubesim/chaos"
 	"kubesim/sim"
 )
 
@@ -15,7 +16,7 @@ import (
 // every Deployment available once the faults stop.
 func TestChaosSoakKeepsTheInvariants(t *testing.T) {
 	var lines []string
-	r, err := sim.Chaos(context.Background(), sim.ChaosConfig{Seed: 1, Duration: 10 * time.Minute,
+	r, err := chaos.Run(context.Background(), chaos.Config{Seed: 1, Duration: 10 * time.Minute,
 		Log: func(s string) { lines = append(lines, s) }})
 	require.NoError(t, err)
 	t.Log("\n" + r.String())
@@ -46,7 +47,7 @@ spec:
     image: nginx:1.25
 `))
 	require.NoError(t, err)
-	inv := sim.NewInvariants(c)
+	inv := chaos.NewInvariants(c)
 	inv.ExpectDeployment("default", "gone")
 	require.NoError(t, inv.Check(ctx))
 	assert.Equal(t, []string{"pod default/stray is on node ghost, which does not exist", "deployment default/gone was lost"}, inv.Violations)

@@ -8,19 +8,20 @@
 //
 // Desired state reached (every Deployment available) is a condition, not an invariant: it holds once
 // the faults stop, and DeploymentsAvailable checks it.
-package sim
+package chaos
 
 import (
 	"context"
 	"fmt"
 
 	"kubesim/api"
+	"kubesim/sim"
 )
 
 // Invariants checks a cluster's invariants and remembers what it saw across checks (where each pod
 // was bound, which Deployments exist).
 type Invariants struct {
-	c           *Cluster
+	c           *sim.Cluster
 	bound       map[string]string // pod UID -> the node it was first seen bound to
 	deployments []string          // "namespace/name" of every Deployment that must exist
 
@@ -32,7 +33,7 @@ type Invariants struct {
 }
 
 // NewInvariants is a checker for c that has seen nothing yet.
-func NewInvariants(c *Cluster) *Invariants {
+func NewInvariants(c *sim.Cluster) *Invariants {
 	return &Invariants{c: c, bound: map[string]string{}, seen: map[string]bool{}}
 }
 
@@ -52,19 +53,19 @@ func (inv *Invariants) violate(format string, args ...any) {
 // Check reads the cluster once and checks every invariant against it; an error is a failure to read,
 // a broken invariant is a Violation.
 func (inv *Invariants) Check(ctx context.Context) error {
-	pods, err := List[api.Pod](ctx, inv.c, "", "", "")
+	pods, err := sim.List[api.Pod](ctx, inv.c, "", "", "")
 	if err != nil {
 		return err
 	}
-	nodes, err := List[api.Node](ctx, inv.c, "", "", "")
+	nodes, err := sim.List[api.Node](ctx, inv.c, "", "", "")
 	if err != nil {
 		return err
 	}
-	replicaSets, err := List[api.ReplicaSet](ctx, inv.c, "", "", "")
+	replicaSets, err := sim.List[api.ReplicaSet](ctx, inv.c, "", "", "")
 	if err != nil {
 		return err
 	}
-	deployments, err := List[api.Deployment](ctx, inv.c, "", "", "")
+	deployments, err := sim.List[api.Deployment](ctx, inv.c, "", "", "")
 	if err != nil {
 		return err
 	}
@@ -144,20 +145,23 @@ func maxSurge(d *api.Deployment) int {
 
 // DeploymentsAvailable holds when every Deployment has caught up with its spec: observed, every
 // replica updated and available, and exactly replicas non-terminating pods behind it.
-func DeploymentsAvailable(c *Cluster) Condition {
-	return Check("every deployment available", func() (bool, error) {
-		ctx := c.ctx
-		deployments, err := List[api.Deployment](ctx, c, "", "", "")
-		if err != nil {
-			return false, err
+func DeploymentsAvailable() sim.Condition { return deploymentsAvailable{} }
+
+type deploymentsAvailable struct{}
+
+func (deploymentsAvailable) String() string { return "every deployment available" }
+
+func (deploymentsAvailable) Met(ctx context.Context, c *sim.Cluster) (bool, error) {
+	deployments, err := sim.List[api.Deployment](ctx, c, "", "", "")
+	if err != nil {
+		return false, err
+	}
+	for _, d := range deployments {
+		want := ptrValue(d.Spec.Replicas)
+		s := d.Status
+		if s.ObservedGeneration < d.Generation || s.UpdatedReplicas != want || s.AvailableReplicas != want || s.Replicas != want {
+			return false, nil
 		}
-		for _, d := range deployments {
-			want := ptrValue(d.Spec.Replicas)
-			s := d.Status
-			if s.ObservedGeneration < d.Generation || s.UpdatedReplicas != want || s.AvailableReplicas != want || s.Replicas != want {
-				return false, nil
-			}
-		}
-		return true, nil
-	})
+	}
+	return true, nil
 }

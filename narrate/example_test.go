@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"kubesim/clock"
-	"kubesim/sim/narrate"
+	"kubesim/narrate"
 	"kubesim/trace"
 )
 

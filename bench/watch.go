@@ -1,8 +1,8 @@
-// bench_watch.go: watch fan-out. One watcher per node, each filtered by spec.nodeName as a kubelet's
+// watch.go: watch fan-out. One watcher per node, each filtered by spec.nodeName as a kubelet's
 // is, while pods bound to those nodes are created at a steady rate. Each pod carries the wall time of
 // its create; its watcher subtracts that from the time it receives the event. The figures are the
 // delivery latency's p50 and p99, and the process's CPU time per delivered event.
-package sim
+package bench
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 
 	"kubesim/api"
 	"kubesim/client"
+	"kubesim/sim"
 	"kubesim/wire"
 )
 
@@ -33,11 +34,11 @@ func (r WatchResult) String() string {
 		r.Watchers, r.Events, r.Rate, r.P50, r.P99, r.CPUPerEvent.Round(time.Microsecond))
 }
 
-// BenchWatch opens watchers watches of pods, one per node name, and creates events pods spread over
+// Watch opens watchers watches of pods, one per node name, and creates events pods spread over
 // those nodes at rate per second.
-func BenchWatch(ctx context.Context, watchers, events int, rate float64) (WatchResult, error) {
+func Watch(ctx context.Context, watchers, events int, rate float64) (WatchResult, error) {
 	res := WatchResult{Watchers: watchers, Events: events}
-	c, err := New(ctx, Config{Mode: RealTime, Seed: 1})
+	c, err := sim.New(ctx, sim.Config{Mode: sim.RealTime, Seed: 1})
 	if err != nil {
 		return res, err
 	}
@@ -110,13 +111,13 @@ func BenchWatch(ctx context.Context, watchers, events int, rate float64) (WatchR
 
 func benchNodeName(i int) string { return fmt.Sprintf("node-%d", i+1) }
 
-func benchWatch(ctx context.Context, o BenchOptions) ([]Figure, error) {
+func benchWatch(ctx context.Context, o Options) ([]Figure, error) {
 	watchers := o.Nodes
 	if watchers == 0 {
 		watchers = 5000
 	}
 	const events, rate = 10000, 1000
-	r, err := BenchWatch(ctx, watchers, events, rate)
+	r, err := Watch(ctx, watchers, events, rate)
 	if err != nil {
 		return nil, err
 	}

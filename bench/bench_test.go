@@ -1,17 +1,17 @@
-package sim_test
+package bench_test
 
 import (
 	"context"
 	"fmt"
 	"testing"
 
-	"kubesim/sim"
+	"kubesim/bench"
 )
 
 // BenchmarkCreatePathVersusRawPut: the create path through every apiserver gate against raw etcd puts
 // in the same run, at 16 clients. The ratio is the metric; the absolute rates depend on the machine.
 func BenchmarkCreatePathVersusRawPut(b *testing.B) {
-	results, err := sim.BenchCreatePath(context.Background(), max(b.N, 100), 16)
+	results, err := bench.CreatePath(context.Background(), max(b.N, 100), 16)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func BenchmarkDeployment(b *testing.B) {
 
 func benchDeployment(b *testing.B, replicas int) {
 	for i := 0; i < b.N; i++ {
-		res, err := sim.BenchDeployment(context.Background(), replicas)
+		res, err := bench.Deployment(context.Background(), replicas)
 		if err != nil {
 			b.Fatal(err)
 		}

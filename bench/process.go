@@ -1,7 +1,7 @@
-// bench_process.go: what the kubesim process itself costs while a benchmark runs: its peak resident
+// process.go: what the kubesim process itself costs while a benchmark runs: its peak resident
 // memory and its CPU time. Both are read from the kernel (Linux's /proc and getrusage), so they count
 // everything, etcd and the Go runtime included.
-package sim
+package bench
 
 import (
 	"bufio"

@@ -1,8 +1,8 @@
-// bench_createpath.go: the create path. Pods are created through every apiserver gate
+// createpath.go: the create path. Pods are created through every apiserver gate
 // (authentication, RBAC, admission, validation, etcd, the watch cache) beside raw etcd puts of the
 // same JSON, at the same concurrency, on the same etcd, in alternating rounds so that both see the
 // same machine. The ratio of the two rates is the figure.
-package sim
+package bench
 
 import (
 	"context"
@@ -35,9 +35,9 @@ func (r CreatePathResult) String() string {
 		r.Clients, r.Ops, r.CreatesPerSecond, r.CreateP50, r.CreateP99, r.RawPerSecond, r.RawP50, r.RawP99, r.Ratio())
 }
 
-// BenchCreatePath runs ops creates through the apiserver and ops raw etcd puts at each number of
+// CreatePath runs ops creates through the apiserver and ops raw etcd puts at each number of
 // concurrent clients, on one etcd and one apiserver.
-func BenchCreatePath(ctx context.Context, ops int, clients ...int) ([]CreatePathResult, error) {
+func CreatePath(ctx context.Context, ops int, clients ...int) ([]CreatePathResult, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	st, err := store.Open(ctx, store.Config{})
@@ -96,12 +96,12 @@ func BenchCreatePath(ctx context.Context, ops int, clients ...int) ([]CreatePath
 	return results, nil
 }
 
-func benchCreatePath(ctx context.Context, o BenchOptions) ([]Figure, error) {
+func benchCreatePath(ctx context.Context, o Options) ([]Figure, error) {
 	ops := o.Ops
 	if ops == 0 {
 		ops = 20000
 	}
-	results, err := BenchCreatePath(ctx, ops, 1, 16, 128)
+	results, err := CreatePath(ctx, ops, 1, 16, 128)
 	var figures []Figure
 	for _, r := range results {
 		cond := map[string]any{"clients": r.Clients, "ops": r.Ops}

@@ -1,9 +1,9 @@
-// bench_scheduler.go: SchedulingBasic end to end, in the shape of upstream scheduler_perf (nodes with
+// scheduler.go: SchedulingBasic end to end, in the shape of upstream scheduler_perf (nodes with
 // 4 cpu, 32Gi and 110 pods; pods requesting 100m cpu and 500Mi). The nodes and pods are created
 // through the apiserver before kube-scheduler starts; it then binds every pod through the apiserver,
 // and the rate is taken from the first binding to the last as a watch sees them. The algorithm alone
 // (no apiserver) is scheduler's BenchmarkSchedulingBasicAlgorithm.
-package sim
+package bench
 
 import (
 	"context"
@@ -14,12 +14,13 @@ import (
 	"kubesim/api/resource"
 	"kubesim/client"
 	"kubesim/scheduler"
+	"kubesim/sim"
 	"kubesim/wire"
 )
 
-// BenchSchedulingBasic returns the pods bound per second on a cluster of nodes nodes.
-func BenchSchedulingBasic(ctx context.Context, nodes, pods int) (float64, error) {
-	c, err := New(ctx, Config{Mode: RealTime, Seed: 1})
+// SchedulingBasic returns the pods bound per second on a cluster of nodes nodes.
+func SchedulingBasic(ctx context.Context, nodes, pods int) (float64, error) {
+	c, err := sim.New(ctx, sim.Config{Mode: sim.RealTime, Seed: 1})
 	if err != nil {
 		return 0, err
 	}
@@ -78,11 +79,11 @@ func BenchSchedulingBasic(ctx context.Context, nodes, pods int) (float64, error)
 	return float64(pods-1) / last.Sub(first).Seconds(), nil
 }
 
-func benchScheduler(ctx context.Context, o BenchOptions) ([]Figure, error) {
+func benchScheduler(ctx context.Context, o Options) ([]Figure, error) {
 	var figures []Figure
 	for _, size := range []struct{ nodes, pods int }{{500, 1000}, {5000, 10000}} {
 		o.progress("scheduler: SchedulingBasic %d nodes / %d pods ...", size.nodes, size.pods)
-		rate, err := BenchSchedulingBasic(ctx, size.nodes, size.pods)
+		rate, err := SchedulingBasic(ctx, size.nodes, size.pods)
 		if err != nil {
 			return figures, err
 		}

@@ -1,9 +1,9 @@
-// Package narrate renders a trace for people and tools: a numbered story in English or Chinese
-// (text: short along the article's steps, the whole story, or every gate too), one JSON object per
-// line (json), or a Mermaid sequence diagram (mermaid); any of them about one object only (Follow).
-// The trace is the same; only the telling differs.
+// narrate.go: the narrators' common ground.
 //
-// Read next: kubesim/trace for the event itself, and sim for where the trace comes from.
+//	Options            how a trace is told: format, language, detail, one object only, colour, width
+//	New(w, o)          the Narrator for a format, writing to w
+//	Visible(e, v)      whether the text story shows an event
+//	Flush(n)           what a narrator holds back, written now (before a pause)
 package narrate
 
 import (

@@ -1,9 +1,9 @@
-// bench_envelope.go: the scalability envelope. A real-time cluster of N nodes (kubelets, runtimes and
+// envelope.go: the scalability envelope. A real-time cluster of N nodes (kubelets, runtimes and
 // kube-proxies included, with Leases renewing) takes M pause pods in Deployments of mixed sizes, as
 // the clusters of Kubernetes' own density tests do, and runs them all. The figures are the time to all
 // Running (as Deployments count available replicas), the pods per second, and what the process cost:
 // peak RSS, the heap still live after a GC, per pod, and CPU seconds.
-package sim
+package bench
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"kubesim/api"
+	"kubesim/sim"
 )
 
 // envelopeSizes are the Deployment sizes the pods are spread over, repeated in turn; the last
@@ -36,16 +37,16 @@ func (r EnvelopeResult) String() string {
 		r.PeakRSS>>20, float64(r.PeakRSS)/1024/float64(r.Pods), r.LiveHeap>>20, float64(r.LiveHeap)/1024/float64(r.Pods), r.CPU.Seconds())
 }
 
-// BenchEnvelope runs pods pause pods on nodes nodes (speed 5: Leases renew and PLEG relists five
+// Envelope runs pods pause pods on nodes nodes (speed 5: Leases renew and PLEG relists five
 // times as often as in real time) and, if memProfile is set, writes a heap profile there at the end.
-func BenchEnvelope(ctx context.Context, nodes, pods int, memProfile string, progress func(string, ...any)) (EnvelopeResult, error) {
+func Envelope(ctx context.Context, nodes, pods int, memProfile string, progress func(string, ...any)) (EnvelopeResult, error) {
 	res := EnvelopeResult{Nodes: nodes, Pods: pods}
 	runtime.GC()
 	resetPeakRSS()
 	cpu0, t0 := cpuTime(), time.Now()
-	cfg := FullCluster(nodes)
-	cfg.Mode, cfg.Speed, cfg.Seed = RealTime, 5, 1
-	c, err := New(ctx, cfg)
+	cfg := sim.FullCluster(nodes)
+	cfg.Mode, cfg.Speed, cfg.Seed = sim.RealTime, 5, 1
+	c, err := sim.New(ctx, cfg)
 	if err != nil {
 		return res, err
 	}
@@ -64,7 +65,7 @@ func BenchEnvelope(ctx context.Context, nodes, pods int, memProfile string, prog
 	}
 	last := -1
 	available := func() (bool, error) {
-		deps, err := List[api.Deployment](ctx, c, "default", "", "")
+		deps, err := sim.List[api.Deployment](ctx, c, "default", "", "")
 		sum := 0
 		for _, d := range deps {
 			sum += int(d.Status.AvailableReplicas)
@@ -98,7 +99,7 @@ func BenchEnvelope(ctx context.Context, nodes, pods int, memProfile string, prog
 	return res, nil
 }
 
-func benchEnvelope(ctx context.Context, o BenchOptions) ([]Figure, error) {
+func benchEnvelope(ctx context.Context, o Options) ([]Figure, error) {
 	nodes, pods := o.Nodes, o.Pods
 	if nodes == 0 {
 		nodes = 5000
@@ -106,7 +107,7 @@ func benchEnvelope(ctx context.Context, o BenchOptions) ([]Figure, error) {
 	if pods == 0 {
 		pods = 150000
 	}
-	r, err := BenchEnvelope(ctx, nodes, pods, o.MemProfile, o.progress)
+	r, err := Envelope(ctx, nodes, pods, o.MemProfile, o.progress)
 	if err != nil {
 		return nil, err
 	}

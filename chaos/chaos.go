@@ -5,7 +5,7 @@
 // (invariants.go) are checked after every unit of work. When the faults stop, everything is healed
 // and the Deployments must all become available.
 // Step mode is deterministic: the same seed replays the same faults at the same instants.
-package sim
+package chaos
 
 import (
 	"context"
@@ -20,10 +20,11 @@ import (
 	apierrors "kubesim/api/errors"
 	"kubesim/apiserver"
 	"kubesim/client"
+	"kubesim/sim"
 )
 
-// ChaosConfig is a chaos soak's shape.
-type ChaosConfig struct {
+// Config is a chaos soak's shape.
+type Config struct {
 	Seed        int64
 	Duration    time.Duration // cluster time with faults (default 5m)
 	Nodes       int           // worker nodes (default 3)
@@ -36,8 +37,8 @@ type ChaosConfig struct {
 	Log func(string)
 }
 
-// ChaosReport is what a chaos soak did and found.
-type ChaosReport struct {
+// Report is what a chaos soak did and found.
+type Report struct {
 	Faults     map[string]int // faults injected, by kind
 	Injected   int            // faults injected in all
 	Conflicts  int            // writes refused with 409 Conflict (the conflicting writers)
@@ -51,7 +52,7 @@ type ChaosReport struct {
 }
 
 // String is the report as the CLI prints it.
-func (r ChaosReport) String() string {
+func (r Report) String() string {
 	var b strings.Builder
 	kinds := make([]string, 0, len(r.Faults))
 	for k := range r.Faults {
@@ -78,12 +79,12 @@ func (r ChaosReport) String() string {
 	return b.String()
 }
 
-// chaos is one soak in progress.
-type chaos struct {
-	cfg    ChaosConfig
-	c      *Cluster
+// soak is one chaos soak in progress.
+type soak struct {
+	cfg    Config
+	c      *sim.Cluster
 	rnd    *rand.Rand
-	report *ChaosReport
+	report *Report
 	inv    *Invariants
 
 	stopped     []string // kubelets stopped, by component name
@@ -97,19 +98,19 @@ type chaos struct {
 	deployments []string
 }
 
-// Chaos runs a chaos soak and reports what it injected and checked. The error is a failure to run
+// Run runs a chaos soak and reports what it injected and checked. The error is a failure to run
 // (a component failing, the cluster not starting); broken invariants are in the report.
-func Chaos(ctx context.Context, cfg ChaosConfig) (ChaosReport, error) {
+func Run(ctx context.Context, cfg Config) (Report, error) {
 	cfg = cfg.withDefaults()
-	report := ChaosReport{Faults: map[string]int{}}
-	cc := FullCluster(cfg.Nodes)
+	report := Report{Faults: map[string]int{}}
+	cc := sim.FullCluster(cfg.Nodes)
 	cc.Seed = cfg.Seed
-	c, err := New(ctx, cc)
+	c, err := sim.New(ctx, cc)
 	if err != nil {
 		return report, err
 	}
 	defer c.Close()
-	ch := &chaos{cfg: cfg, c: c, rnd: rand.New(rand.NewSource(cfg.Seed)), report: &report,
+	ch := &soak{cfg: cfg, c: c, rnd: rand.New(rand.NewSource(cfg.Seed)), report: &report,
 		managers: []string{"kube-controller-manager"}, schedulers: []string{"kube-scheduler"}}
 	if err := ch.addControllerManager(ctx); err != nil {
 		return report, err
@@ -121,7 +122,7 @@ func Chaos(ctx context.Context, cfg ChaosConfig) (ChaosReport, error) {
 	inv := NewInvariants(c)
 	ch.inv = inv
 	var checkErr error
-	available, last := DeploymentsAvailable(c), c.Now()
+	available, last := DeploymentsAvailable(), c.Now()
 	c.Driver.AfterStep = func() {
 		if checkErr != nil {
 			return
@@ -146,7 +147,7 @@ func Chaos(ctx context.Context, cfg ChaosConfig) (ChaosReport, error) {
 		inv.ExpectDeployment("default", name)
 		ch.deployments = append(ch.deployments, name)
 	}
-	if ok, err := c.Wait(ctx, DeploymentsAvailable(c), 5*time.Minute, 0); err != nil || !ok {
+	if ok, err := c.Wait(ctx, DeploymentsAvailable(), 5*time.Minute, 0); err != nil || !ok {
 		return report, fmt.Errorf("the deployments did not become available before the faults (%v)", err)
 	}
 	report.Degraded = 0 // the first rollout is not the faults' doing
@@ -164,7 +165,7 @@ func Chaos(ctx context.Context, cfg ChaosConfig) (ChaosReport, error) {
 		return report, err
 	}
 	faultsEnded := c.Now()
-	report.Converged, err = c.Wait(ctx, DeploymentsAvailable(c), cfg.Converge, 0)
+	report.Converged, err = c.Wait(ctx, DeploymentsAvailable(), cfg.Converge, 0)
 	if err != nil {
 		return report, err
 	}
@@ -177,7 +178,7 @@ func Chaos(ctx context.Context, cfg ChaosConfig) (ChaosReport, error) {
 	return report, checkErr
 }
 
-func (cfg ChaosConfig) withDefaults() ChaosConfig {
+func (cfg Config) withDefaults() Config {
 	if cfg.Duration <= 0 {
 		cfg.Duration = 5 * time.Minute
 	}
@@ -218,16 +219,16 @@ spec:
 `, name, replicas)
 }
 
-func (ch *chaos) note(kind, format string, args ...any) {
+func (ch *soak) note(kind, format string, args ...any) {
 	ch.report.Faults[kind]++
 	ch.report.Injected++
 	if ch.cfg.Log != nil {
-		ch.cfg.Log(fmt.Sprintf("%8s  %-24s %s", ch.c.Now().Sub(Epoch).Round(time.Second), kind, fmt.Sprintf(format, args...)))
+		ch.cfg.Log(fmt.Sprintf("%8s  %-24s %s", ch.c.Now().Sub(sim.Epoch).Round(time.Second), kind, fmt.Sprintf(format, args...)))
 	}
 }
 
 // pick removes and returns a random element of *list.
-func (ch *chaos) pick(list *[]string) string {
+func (ch *soak) pick(list *[]string) string {
 	i := ch.rnd.Intn(len(*list))
 	v := (*list)[i]
 	*list = slices.Delete(*list, i, i+1)
@@ -235,7 +236,7 @@ func (ch *chaos) pick(list *[]string) string {
 }
 
 // inject chooses one fault among those that apply now and injects it.
-func (ch *chaos) inject(ctx context.Context) error {
+func (ch *soak) inject(ctx context.Context) error {
 	c := ch.c
 	var running []string
 	for _, n := range c.NodeNames() {
@@ -297,11 +298,11 @@ func (ch *chaos) inject(ctx context.Context) error {
 			ch.hung = !ch.hung
 			if ch.hung {
 				ch.note("webhook-hang", "the pod policy webhook hangs: pod creates wait %ds and fail", chaosWebhookTimeout)
-				c.WebhookFault(chaosWebhook, WebhookHang)
+				c.WebhookFault(chaosWebhook, sim.WebhookHang)
 				return nil
 			}
 			ch.note("webhook-hang", "the pod policy webhook answers again")
-			c.WebhookFault(chaosWebhook, WebhookHealthy)
+			c.WebhookFault(chaosWebhook, sim.WebhookHealthy)
 			return nil
 		}},
 		fault{"slow-etcd", func() error {
@@ -336,7 +337,7 @@ func (ch *chaos) inject(ctx context.Context) error {
 }
 
 // addControllerManager starts one more kube-controller-manager replica, a standby while another leads.
-func (ch *chaos) addControllerManager(ctx context.Context) error {
+func (ch *soak) addControllerManager(ctx context.Context) error {
 	ch.replicas++
 	name := fmt.Sprintf("kube-controller-manager-%d", ch.replicas+1)
 	if _, err := ch.c.StartControllerManager(ctx, name); err != nil {
@@ -348,7 +349,7 @@ func (ch *chaos) addControllerManager(ctx context.Context) error {
 
 // killControllerManager kills the replica that leads (or, if none leads now, any) and starts a new
 // standby, so that two replicas always run.
-func (ch *chaos) killControllerManager(ctx context.Context) error {
+func (ch *soak) killControllerManager(ctx context.Context) error {
 	victim := ch.managers[0]
 	for _, name := range ch.managers {
 		if cm, ok := ch.c.ControllerManager(name); ok && cm.Elector.IsLeader() {
@@ -371,8 +372,8 @@ const (
 	chaosWebhookTimeout = 5
 )
 
-func (ch *chaos) installWebhook(ctx context.Context) error {
-	ch.c.ServeWebhook(chaosWebhook, RequireLabel("app"))
+func (ch *soak) installWebhook(ctx context.Context) error {
+	ch.c.ServeWebhook(chaosWebhook, sim.RequireLabel("app"))
 	namespace, name, _ := strings.Cut(chaosWebhook, "/")
 	_, err := ch.c.Kubectl.Create(ctx, &api.ValidatingWebhookConfiguration{ObjectMeta: api.ObjectMeta{Name: name},
 		Webhooks: []api.Webhook{{Name: "pod-policy.example.com",
@@ -386,7 +387,7 @@ func (ch *chaos) installWebhook(ctx context.Context) error {
 
 // conflictingWrites has two clients read the same Deployment and both write it back: the second
 // write carries a stale resourceVersion and must be refused with 409 Conflict.
-func (ch *chaos) conflictingWrites(ctx context.Context) error {
+func (ch *soak) conflictingWrites(ctx context.Context) error {
 	name := ch.deployments[ch.rnd.Intn(len(ch.deployments))]
 	first := client.For[api.Deployment](ch.c.Client("kubernetes-admin", "kubectl", apiserver.GroupMasters))
 	second := client.For[api.Deployment](ch.c.Client("chaos-writer", "chaos-writer", apiserver.GroupMasters))
@@ -424,7 +425,7 @@ func (ch *chaos) conflictingWrites(ctx context.Context) error {
 
 // healAll ends every fault still in force: kubelets start, partitions heal, the scheduler runs,
 // etcd is fast, the webhook answers.
-func (ch *chaos) healAll(ctx context.Context) error {
+func (ch *soak) healAll(ctx context.Context) error {
 	c := ch.c
 	for _, name := range ch.stopped {
 		if err := c.Start(name); err != nil {
@@ -443,7 +444,7 @@ func (ch *chaos) healAll(ctx context.Context) error {
 	c.SlowEtcd(0)
 	if ch.hung {
 		ch.hung = false
-		c.WebhookFault(chaosWebhook, WebhookHealthy)
+		c.WebhookFault(chaosWebhook, sim.WebhookHealthy)
 	}
 	return c.CatchUp(ctx)
 }

@@ -1,8 +1,8 @@
-// bench_deployment.go: a Deployment rolled out on a whole real-time cluster, from kubectl apply to
+// deployment.go: a Deployment rolled out on a whole real-time cluster, from kubectl apply to
 // every replica available, beside the floor its etcd writes imply: the writes the cluster made
 // meanwhile (pods, bindings, statuses, events, Leases), divided by the raw put rate of the same etcd
 // measured just before.
-package sim
+package bench
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"kubesim/api"
+	"kubesim/sim"
 )
 
 // DeploymentResult is how fast a Deployment of many replicas becomes available, and what it costs
@@ -36,16 +37,16 @@ func (r DeploymentResult) String() string {
 		float64(r.EtcdWrites)/float64(r.Replicas), r.RawPerSecond, r.Floor().Round(time.Millisecond))
 }
 
-// BenchDeployment creates a Deployment of replicas nginx pods on a real-time cluster with a node per
+// Deployment creates a Deployment of replicas nginx pods on a real-time cluster with a node per
 // 100 replicas, and measures the time until every replica is available against the raw etcd write rate
 // measured on the same etcd first. The clock is sped up so that image pulls do not dominate, but less
 // for more nodes: every kubelet's heartbeats and PLEG relists come faster with the speed, and two cores
 // must keep up with all of them.
-func BenchDeployment(ctx context.Context, replicas int) (DeploymentResult, error) {
+func Deployment(ctx context.Context, replicas int) (DeploymentResult, error) {
 	nodes := (replicas + 99) / 100
-	cfg := FullCluster(nodes)
-	cfg.Mode, cfg.Speed, cfg.Seed = RealTime, max(5, 1000/float64(nodes)), 1
-	c, err := New(ctx, cfg)
+	cfg := sim.FullCluster(nodes)
+	cfg.Mode, cfg.Speed, cfg.Seed = sim.RealTime, max(5, 1000/float64(nodes)), 1
+	c, err := sim.New(ctx, cfg)
 	if err != nil {
 		return DeploymentResult{}, err
 	}
@@ -63,7 +64,7 @@ func BenchDeployment(ctx context.Context, replicas int) (DeploymentResult, error
 	res.RawPerSecond = rawOps / raw.Seconds()
 
 	// Wait for every node to be Ready, so the measurement is the rollout alone.
-	if err := pollUntil(ctx, time.Minute, func() (bool, error) { return c.nodesReady(ctx, nodes) }); err != nil {
+	if err := pollUntil(ctx, time.Minute, func() (bool, error) { return c.NodesReady(ctx, nodes) }); err != nil {
 		return res, fmt.Errorf("nodes never became ready: %w", err)
 	}
 	before := c.Store.Stats().Writes
@@ -72,7 +73,7 @@ func BenchDeployment(ctx context.Context, replicas int) (DeploymentResult, error
 		return res, err
 	}
 	available := func() (bool, error) {
-		d, err := Get[api.Deployment](ctx, c, "default", "bench")
+		d, err := sim.Get[api.Deployment](ctx, c, "default", "bench")
 		return err == nil && d.Status.AvailableReplicas == int32(replicas), err
 	}
 	if err := pollUntil(ctx, 10*time.Minute, available); err != nil {
@@ -99,11 +100,11 @@ spec:
 `, name, replicas, image, cpu, memory)
 }
 
-func benchDeployment(ctx context.Context, o BenchOptions) ([]Figure, error) {
+func benchDeployment(ctx context.Context, o Options) ([]Figure, error) {
 	var figures []Figure
 	for _, replicas := range []int{3, 1000, 10000} {
 		o.progress("deployment of %d replicas ...", replicas)
-		r, err := BenchDeployment(ctx, replicas)
+		r, err := Deployment(ctx, replicas)
 		if err != nil {
 			return figures, err
 		}

@@ -1,14 +1,12 @@
-// bench.go: the measurements behind `kubesim bench` and the go test benchmarks. Each benchmark
-// reports figures beside a baseline measured in the same run on the same machine, because absolute
-// numbers mean little on a shared 2-core box: the ratio is what to compare between runs.
+// bench.go: the list of benchmarks and what they share.
 //
 //	Benchmarks                 the named benchmarks, in the order `kubesim bench` runs them
-//	RunBenchmarks(ctx, names, opts)  runs some of them and returns their figures
+//	Run(ctx, names, opts)      runs some of them and returns their figures
 //	Figure, Baseline           one measured number, its conditions, and what it is compared with
 //
-// One benchmark per file: bench_createpath.go, bench_deployment.go, bench_envelope.go,
-// bench_watch.go, bench_scheduler.go; what the process costs (peak RSS, CPU time) in bench_process.go.
-package sim
+// One benchmark per file: createpath.go, deployment.go, envelope.go, watch.go, scheduler.go; what the
+// process costs (peak RSS, CPU time) in process.go.
+package bench
 
 import (
 	"context"
@@ -18,6 +16,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"kubesim/sim"
 )
 
 // Figure is one measured number: what it is, under which conditions, and the baseline measured beside
@@ -37,8 +37,8 @@ type Baseline struct {
 	Unit  string  `json:"unit"`
 }
 
-// BenchOptions scale the benchmarks; zero values take each benchmark's default.
-type BenchOptions struct {
+// Options scale the benchmarks; zero values take each benchmark's default.
+type Options struct {
 	Ops   int // create-path: creates (and raw puts) per client count
 	Nodes int // envelope and watch: nodes (watchers, one per node)
 	Pods  int // envelope: pods
@@ -48,7 +48,7 @@ type BenchOptions struct {
 	Progress func(string)
 }
 
-func (o BenchOptions) progress(format string, args ...any) {
+func (o Options) progress(format string, args ...any) {
 	if o.Progress != nil {
 		o.Progress(fmt.Sprintf(format, args...))
 	}
@@ -58,7 +58,7 @@ func (o BenchOptions) progress(format string, args ...any) {
 type Benchmark struct {
 	Name string
 	Doc  string // one line for `kubesim bench --help`
-	Run  func(ctx context.Context, o BenchOptions) ([]Figure, error)
+	Run  func(ctx context.Context, o Options) ([]Figure, error)
 }
 
 // Benchmarks are every measurement kubesim has, cheapest first.
@@ -70,9 +70,9 @@ var Benchmarks = []Benchmark{
 	{"envelope", "N nodes with kubelets and M pods in Deployments of mixed sizes to Running: time, pods/s, RSS, CPU", benchEnvelope},
 }
 
-// RunBenchmarks runs the named benchmarks (every one if names is empty) in the order given and
+// Run runs the named benchmarks (every one if names is empty) in the order given and
 // returns their figures.
-func RunBenchmarks(ctx context.Context, names []string, o BenchOptions) ([]Figure, error) {
+func Run(ctx context.Context, names []string, o Options) ([]Figure, error) {
 	if len(names) == 0 {
 		for _, b := range Benchmarks {
 			names = append(names, b.Name)
@@ -86,7 +86,7 @@ func RunBenchmarks(ctx context.Context, names []string, o BenchOptions) ([]Figur
 		}
 		run = append(run, Benchmarks[i])
 	}
-	defer debug.SetGCPercent(debug.SetGCPercent(GCPercent))
+	defer debug.SetGCPercent(debug.SetGCPercent(sim.GCPercent))
 	var figures []Figure
 	for _, b := range run {
 		o.progress("%s ...", b.Name)
@@ -98,11 +98,6 @@ func RunBenchmarks(ctx context.Context, names []string, o BenchOptions) ([]Figur
 	}
 	return figures, nil
 }
-
-// GCPercent is the garbage collector setting kubesim runs with (the kubesim binary sets it at start,
-// the benchmarks while they run): a simulated cluster allocates many short-lived objects, and on a
-// machine with memory to spare, collecting a fourth as often buys a third more throughput.
-const GCPercent = 400
 
 // parallel runs op(1..n) on clients goroutines and returns the wall time taken and, if latencies is
 // not nil (len n), each op's duration at latencies[i-1].

@@ -1,0 +1,12 @@
+// main_test.go: the package's tests end with no goroutine left behind (go.uber.org/goleak).
+package chaos_test
+
+import (
+	"testing"
+
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}
