@@ -11,6 +11,8 @@
 package controllers
 
 import (
+	"cmp"
+
 	"kubesim/api"
 	"kubesim/client"
 	"kubesim/client/leaderelection"
@@ -65,13 +67,17 @@ func NewManager(c *client.Client, clk clock.Clock, tr *trace.Recorder, name stri
 type Options struct {
 	// NodeIPAM is --cluster-cidr and --node-cidr-mask-size.
 	NodeIPAM nodeipam.Options
+	// Identity is the holderIdentity the replica writes into its Lease; "" means its name.
+	// Kubernetes uses "<hostname>_<uuid>".
+	Identity string
 }
 
 // NewManagerWith is NewManager with flags.
 func NewManagerWith(c *client.Client, clk clock.Clock, tr *trace.Recorder, name string, o Options) (*Manager, error) {
 	elector, err := leaderelection.NewLeaderElector(c, clk, tr, leaderelection.Config{
-		Lock: leaderelection.LeaseLock{Namespace: LeaseNamespace, Name: Name, Identity: name},
-		Name: name,
+		Lock:   leaderelection.LeaseLock{Namespace: LeaseNamespace, Name: Name, Identity: cmp.Or(o.Identity, name)},
+		Name:   name,
+		Events: client.NewEventRecorder(c, Name, "", clk, tr),
 	})
 	if err != nil {
 		return nil, err

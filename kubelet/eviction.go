@@ -7,7 +7,7 @@
 // The signals: memory.available = node memory capacity - the working set of every container (from
 // the runtime's stats), and nodefs.available = free space on the node's filesystem. When
 // memory.available drops below the hard threshold (100Mi by default), the node reports
-// MemoryPressure=True (`kubelet has insufficient memory available`, and with it the
+// MemoryPressure=True (`kubelet has insufficient memory available`; the node lifecycle controller then adds the
 // node.kubernetes.io/memory-pressure:NoSchedule taint), records `EvictionThresholdMet: Attempting to
 // reclaim memory`, and evicts one pod per round, chosen as Kubernetes ranks them: pods using more
 // memory than they requested first (so BestEffort pods, which request nothing, go first), then lower

@@ -206,7 +206,6 @@ func (k *Kubelet) readyCondition(h runtimeHealth, now time.Time) api.NodeConditi
 // is nodeStatusReportFrequency old. It reports whether it wrote.
 func (k *Kubelet) updateNodeStatus(ctx context.Context) bool {
 	h := k.healthSnapshot()
-	k.syncPressureTaints(ctx, h)
 	st := k.nodeStatus(h)
 	now := k.clock.Now()
 	changed := k.node.reported == nil || !sameNodeStatus(*k.node.reported, st)
@@ -284,37 +283,6 @@ func (k *Kubelet) recordConditionEvent(ctx context.Context, c api.NodeCondition)
 		return
 	}
 	k.recorder.Eventf(ctx, k.nodeRef(), api.EventTypeNormal, reason, "Node %s status is now: %s", k.nodeName, reason)
-}
-
-// syncPressureTaints keeps the node.kubernetes.io/memory-pressure:NoSchedule taint in step with the
-// MemoryPressure condition. (In Kubernetes the node lifecycle controller adds these taints from the
-// conditions; the kubelet does it here too so that a node under pressure repels new pods even in a
-// cluster without that controller. Both writes are idempotent.)
-func (k *Kubelet) syncPressureTaints(ctx context.Context, h runtimeHealth) {
-	cached, ok := k.nodes.Get(k.nodeName)
-	if !ok {
-		return
-	}
-	has := slices.ContainsFunc(cached.Spec.Taints, func(t api.Taint) bool { return t.Key == api.TaintNodeMemoryPressure })
-	if has == h.memoryPressure {
-		return
-	}
-	node := api.DeepCopy(cached)
-	if h.memoryPressure {
-		node.Spec.Taints = append(node.Spec.Taints, api.Taint{Key: api.TaintNodeMemoryPressure, Effect: api.TaintEffectNoSchedule})
-	} else {
-		node.Spec.Taints = slices.DeleteFunc(node.Spec.Taints, func(t api.Taint) bool { return t.Key == api.TaintNodeMemoryPressure })
-	}
-	written, err := client.For[api.Node](k.client).Update(ctx, node)
-	if err != nil {
-		k.record("taint", "nodes/"+k.nodeName, "", "could not update taint %s: %v", api.TaintNodeMemoryPressure, err)
-		return
-	}
-	format := "removed taint %s:NoSchedule: MemoryPressure is over"
-	if h.memoryPressure {
-		format = "added taint %s:NoSchedule: MemoryPressure, no new pods here"
-	}
-	k.record("taint", "nodes/"+k.nodeName, written.ResourceVersion, format, api.TaintNodeMemoryPressure)
 }
 
 // sameNodeStatus compares two statuses, ignoring heartbeat times.

@@ -15,8 +15,6 @@ var ZH = trace.Catalog{
 	"renewed the Lease again after failures (%s)":                                                         "失败之后重新续约上了 Lease（之前的错误：%s）",
 	"node status: Ready=%s (%s) -> %s":                                                                    "节点状态：Ready=%s（%s）-> %s",
 	"Error updating node status, will retry: %v":                                                          "Error updating node status, will retry: %v（更新节点状态失败，稍后重试）",
-	"added taint %s:NoSchedule: MemoryPressure, no new pods here":                                         "加上污点 %s:NoSchedule：内存压力，新 Pod 别再往这儿调度",
-	"removed taint %s:NoSchedule: MemoryPressure is over":                                                 "去掉污点 %s:NoSchedule：内存压力解除",
 	"could not update taint %s: %v":                                                                       "无法更新污点 %s：%v",
 	"kubelet on %s stopped: no more Lease renewals, status reports or pod syncs; containers keep running": "%s 上的 kubelet 停了：不再续约 Lease、不再上报状态、不再同步 Pod；容器照常运行",
 	"kubelet on %s started again: renewing its Lease and syncing every pod":                               "%s 上的 kubelet 重新启动：续约 Lease，重新同步每个 Pod",

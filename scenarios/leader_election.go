@@ -33,9 +33,11 @@ starts its controllers. Nothing is lost: controllers are level-based, so the new
 reconciles compare desired and actual state and do whatever is still to do, including a change made
 while nobody led.
 
-Signs to look for: "successfully acquired lease kube-system/kube-controller-manager as
-kube-controller-manager-2 (previous holder "kube-controller-manager", leaseTransitions 1)" at least 15s
-after the last renewal; the Deployment scaled to 5 while leaderless and its ReplicaSet still at 3 until
+Each replica's identity in the Lease is, as in Kubernetes, its host's name and a UUID drawn at start
+(control-plane_<uuid>, control-plane-2_<uuid>). Signs to look for: "successfully acquired lease
+kube-system/kube-controller-manager as control-plane-2_<uuid> (previous holder "control-plane_<uuid>",
+leaseTransitions 1)" at least 15s after the last renewal, and the event "LeaderElection:
+control-plane-2_<uuid> became leader" on the Lease; the Deployment scaled to 5 while leaderless and its ReplicaSet still at 3 until
 then; afterwards "Scaled up replica set ... from 3 to 5" and 5 pods.`,
 		SummaryZH: "两个 kube-controller-manager 副本；杀掉 leader：Lease 过期后备用副本接管并补上落下的工作",
 		TeachesZH: `高可用控制面在每个控制面节点上都运行 kube-controller-manager（和 kube-scheduler），但同一时刻只能有
@@ -47,21 +49,24 @@ leader 死后，控制器停摆约 15 秒；然后备用副本把自己写进 Le
 器。什么都不会丢：控制器是基于水平（level-based）的，新 leader 最初的几次调谐比较期望状态和实际状
 态，把还没做的都做掉，包括无人领导期间做出的改动。
 
-要看的信号：最后一次续约至少 15s 之后出现 "successfully acquired lease
-kube-system/kube-controller-manager as kube-controller-manager-2 (previous holder
-"kube-controller-manager", leaseTransitions 1)"；无 leader 期间 Deployment 被扩到 5，而它的
+和 Kubernetes 一样，每个副本在 Lease 里的身份是它所在主机的名字加上启动时生成的 UUID
+（control-plane_<uuid>、control-plane-2_<uuid>）。要看的信号：最后一次续约至少 15s 之后出现
+"successfully acquired lease kube-system/kube-controller-manager as control-plane-2_<uuid>
+(previous holder "control-plane_<uuid>", leaseTransitions 1)"，以及 Lease 上的事件 "LeaderElection:
+control-plane-2_<uuid> became leader"；无 leader 期间 Deployment 被扩到 5，而它的
 ReplicaSet 在那之前一直是 3；之后 "Scaled up replica set ... from 3 to 5"，5 个 Pod。`,
 		Cluster: sim.FullCluster(3),
 		ZH: catalog{
-			"%d. kubectl apply -f nginx-deployment.yaml and wait until 3/3 pods are available":                           "%d. kubectl apply -f nginx-deployment.yaml，等到 3/3 个 Pod 可用",
-			"%d. A second replica, kube-controller-manager-2, starts: the Lease is held, so it waits":                    "%d. 第二个副本 kube-controller-manager-2 启动：Lease 被占着，它只能等",
-			"%d. kube-controller-manager dies (its process is killed): nobody renews the Lease":                          "%d. kube-controller-manager 挂了（进程被杀）：没人续约 Lease",
-			"%d. While nobody leads: kubectl scale deployment/nginx --replicas=5":                                        "%d. 群龙无首之时：kubectl scale deployment/nginx --replicas=5",
-			"%d. The Lease expires (leaseDuration 15s): kube-controller-manager-2 takes it over":                         "%d. Lease 过期（leaseDuration 15s）：kube-controller-manager-2 接管",
-			"%d. The new leader's controllers reconcile what is pending: the scale to 5 is carried out":                  "%d. 新 leader 的控制器处理积压的工作：扩容到 5 得以完成",
-			"%s 8s later the Deployment wants 5 but its ReplicaSet still says 3: no controller is running":               "%s 8 秒后 Deployment 期望 5 个，它的 ReplicaSet 却仍是 3：没有控制器在运行",
-			"%s Lease kube-system/kube-controller-manager: holderIdentity kube-controller-manager, leaseTransitions 0":   "%s Lease kube-system/kube-controller-manager：holderIdentity 为 kube-controller-manager，leaseTransitions 0",
-			"%s Lease kube-system/kube-controller-manager: holderIdentity kube-controller-manager-2, leaseTransitions 1": "%s Lease kube-system/kube-controller-manager：holderIdentity 为 kube-controller-manager-2，leaseTransitions 1",
+			"%d. kubectl apply -f nginx-deployment.yaml and wait until 3/3 pods are available":                                "%d. kubectl apply -f nginx-deployment.yaml，等到 3/3 个 Pod 可用",
+			"%d. A second replica, kube-controller-manager-2, starts: the Lease is held, so it waits":                         "%d. 第二个副本 kube-controller-manager-2 启动：Lease 被占着，它只能等",
+			"%d. kube-controller-manager dies (its process is killed): nobody renews the Lease":                               "%d. kube-controller-manager 挂了（进程被杀）：没人续约 Lease",
+			"%d. While nobody leads: kubectl scale deployment/nginx --replicas=5":                                             "%d. 群龙无首之时：kubectl scale deployment/nginx --replicas=5",
+			"%d. The Lease expires (leaseDuration 15s): kube-controller-manager-2 takes it over":                              "%d. Lease 过期（leaseDuration 15s）：kube-controller-manager-2 接管",
+			"%d. The new leader's controllers reconcile what is pending: the scale to 5 is carried out":                       "%d. 新 leader 的控制器处理积压的工作：扩容到 5 得以完成",
+			"%s 8s later the Deployment wants 5 but its ReplicaSet still says 3: no controller is running":                    "%s 8 秒后 Deployment 期望 5 个，它的 ReplicaSet 却仍是 3：没有控制器在运行",
+			"%s Lease kube-system/kube-controller-manager: holderIdentity %s (kube-controller-manager), leaseTransitions 0":   "%s Lease kube-system/kube-controller-manager：holderIdentity 为 %s（kube-controller-manager），leaseTransitions 0",
+			"%s Lease kube-system/kube-controller-manager: holderIdentity %s (kube-controller-manager-2), leaseTransitions 1": "%s Lease kube-system/kube-controller-manager：holderIdentity 为 %s（kube-controller-manager-2），leaseTransitions 1",
+			"%s event LeaderElection on the Lease: %s became leader":                                                          "%s Lease 上的事件 LeaderElection：%s became leader",
 			"%s ReplicaSet %s: replicas 5": "%s ReplicaSet %s：副本数 5",
 			"%s it was acquired %s after the last renewal: leaseDuration 15s, then at most a retryPeriod or two": "%s 在最后一次续约 %s 后被接手：leaseDuration 15s，再加至多一两个 retryPeriod",
 			"%s kube-controller-manager-2 is a standby: it reads the Lease every 2s and does not lead":           "%s kube-controller-manager-2 是备用的：每 2 秒读一次 Lease，不当 leader",
@@ -87,8 +92,9 @@ func runLeaderElection(ctx context.Context, s *sim.Session) error {
 		return err
 	}
 	lease := objectNow[api.Lease](ctx, s, "kube-system", "kube-controller-manager")
-	s.Expect(holderOf(lease) == "kube-controller-manager" && transitionsOf(lease) == 0,
-		"Lease kube-system/kube-controller-manager: holderIdentity kube-controller-manager, leaseTransitions 0")
+	first, _ := s.ControllerManager("kube-controller-manager")
+	s.Expect(holderOf(lease) == first.Identity && transitionsOf(lease) == 0,
+		"Lease kube-system/kube-controller-manager: holderIdentity %s (kube-controller-manager), leaseTransitions 0", first.Identity)
 	s.Expect(!standby.Elector.IsLeader(), "kube-controller-manager-2 is a standby: it reads the Lease every 2s and does not lead")
 
 	s.Step("kube-controller-manager dies (its process is killed): nobody renews the Lease")
@@ -119,8 +125,10 @@ func runLeaderElection(ctx context.Context, s *sim.Session) error {
 	}
 	lease = objectNow[api.Lease](ctx, s, "kube-system", "kube-controller-manager")
 	gap := acquireTimeOf(lease).Sub(lastRenew)
-	s.Expect(holderOf(lease) == "kube-controller-manager-2" && transitionsOf(lease) == 1,
-		"Lease kube-system/kube-controller-manager: holderIdentity kube-controller-manager-2, leaseTransitions 1")
+	s.Expect(holderOf(lease) == standby.Identity && transitionsOf(lease) == 1,
+		"Lease kube-system/kube-controller-manager: holderIdentity %s (kube-controller-manager-2), leaseTransitions 1", standby.Identity)
+	s.Expect(sim.FindEvent(objectsNow[api.Event](ctx, s, "kube-system", ""), "LeaderElection", standby.Identity+" became leader") != nil,
+		"event LeaderElection on the Lease: %s became leader", standby.Identity)
 	s.Expect(gap >= leaderelection.DefaultLeaseDuration && gap <= leaderelection.DefaultLeaseDuration+2*leaderelection.DefaultRetryPeriod,
 		"it was acquired %s after the last renewal: leaseDuration 15s, then at most a retryPeriod or two", gap)
 

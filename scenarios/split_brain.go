@@ -34,7 +34,7 @@ acts on it and fails ("connection refused"), again and again with backoff; the n
 the network heals, the old leader's controllers catch up, find the ReplicaSet at 5 and do nothing;
 when its elector wakes up it finds the Lease taken and stops leading.
 
-Signs to look for: both IsLeader at once, with holderIdentity kube-controller-manager-2; the old
+Signs to look for: both IsLeader at once, with holderIdentity control-plane-2_<uuid> (kube-controller-manager-2's); the old
 leader's "watch failed, will retry" and its deployment-controller's "requeued with backoff" lines ending
 in "(network partition)"; exactly one "Scaled up replica set ... from 3 to 5" and two new pods; after
 the heal, "failed to renew lease ... stops leading"; 5 pods, not 7.`,
@@ -51,7 +51,7 @@ Kubernetes 依然安全：每次写入都是基于对象 resourceVersion 的 com
 器追上来，发现 ReplicaSet 已经是 5，什么也不做；它的选举器醒来后发现 Lease 已被别人拿走，于是不再担
 任 leader。
 
-要看的信号：两者同时 IsLeader，holderIdentity 为 kube-controller-manager-2；旧 leader 的 "watch
+要看的信号：两者同时 IsLeader，holderIdentity 为 control-plane-2_<uuid>（kube-controller-manager-2 的）；旧 leader 的 "watch
 failed, will retry" 和它的 deployment-controller 的 "requeued with backoff" 日志行，以 "(network
 partition)" 结尾；恰好一条 "Scaled up replica set ... from 3 to 5" 和两个新 Pod；恢复后 "failed to
 renew lease ... stops leading"；5 个 Pod，而不是 7 个。`,
@@ -70,7 +70,7 @@ renew lease ... stops leading"；5 个 Pod，而不是 7 个。`,
 			"%s kubectl get pods -l app=nginx: 5 pods (3 + exactly 2 created), not 7":                                                      "%s kubectl get pods -l app=nginx：5 个 Pod（3 个 + 恰好新建 2 个），不是 7 个",
 			"%s one ReplicaSet, replicas 5":                                                                                                         "%s 一个 ReplicaSet，副本数 5",
 			"%s one leader again: kube-controller-manager-2 holds the Lease":                                                                        "%s 又只有一个 leader 了：kube-controller-manager-2 持有 Lease",
-			"%s the Lease says holderIdentity kube-controller-manager-2, leaseTransitions 1":                                                        "%s Lease 上写着 holderIdentity 为 kube-controller-manager-2，leaseTransitions 1",
+			"%s the Lease says holderIdentity %s (kube-controller-manager-2), leaseTransitions 1":                                                   "%s Lease 上写着 holderIdentity 为 %s（kube-controller-manager-2），leaseTransitions 1",
 			"%s the old leader still believes it leads":                                                                                             "%s 旧 leader 仍以为自己是 leader",
 			"%s the old leader's deployment-controller tried the scale %d times; each write failed: connection refused (network partition)":         "%s 旧 leader 的 deployment 控制器尝试扩容 %d 次；每次写入都失败：connection refused（网络分区）",
 			"%s while both still lead, the caught-up ReplicaSet controllers reconcile the nginx ReplicaSet %d times: wants 5, has 5: nothing to do": "%s 两个都还是 leader 时，追上进度的 ReplicaSet 控制器调谐 nginx ReplicaSet %d 次：期望 5 个，现有 5 个：无需操作",
@@ -126,8 +126,8 @@ func runSplitBrain(ctx context.Context, s *sim.Session) error {
 	lease := objectNow[api.Lease](ctx, s, "kube-system", "kube-controller-manager")
 	s.Expect(leader.IsLeader() && standby.Elector.IsLeader(),
 		"both think they lead: kube-controller-manager IsLeader %t, kube-controller-manager-2 IsLeader %t", leader.IsLeader(), standby.Elector.IsLeader())
-	s.Expect(holderOf(lease) == "kube-controller-manager-2" && transitionsOf(lease) == 1,
-		"the Lease says holderIdentity kube-controller-manager-2, leaseTransitions 1")
+	s.Expect(holderOf(lease) == standby.Identity && transitionsOf(lease) == 1,
+		"the Lease says holderIdentity %s (kube-controller-manager-2), leaseTransitions 1", standby.Identity)
 
 	s.Step("Both act: the new leader scales the ReplicaSet, the old one keeps failing")
 	if !until(ctx, s, 0, "pods -l app=nginx count 5", "pods -l app=nginx ready", "deployment nginx available") {
@@ -168,7 +168,7 @@ func runSplitBrain(ctx context.Context, s *sim.Session) error {
 		return err
 	}
 	lease = objectNow[api.Lease](ctx, s, "kube-system", "kube-controller-manager")
-	s.Expect(!leader.IsLeader() && standby.Elector.IsLeader() && holderOf(lease) == "kube-controller-manager-2",
+	s.Expect(!leader.IsLeader() && standby.Elector.IsLeader() && holderOf(lease) == standby.Identity,
 		"one leader again: kube-controller-manager-2 holds the Lease")
 
 	s.Step("The cluster has converged: the desired 5 pods, no extra")

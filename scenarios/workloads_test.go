@@ -104,12 +104,13 @@ func TestEtcdSlowShowsTheWaitInEtcd(t *testing.T) {
 		"etcd's disk is slow: every write now waits 200ms for fsync",
 		"(the write waited 200ms in etcd)",
 		"the POST took 200ms in the apiserver: exactly the 200ms it waited for etcd",
-		"the pods were bound 4.8s after the apply instead of 0s")
+		"the pods were bound 5.4s after the apply instead of 0s")
 }
 
 func TestLeaderElectionHandsTheLeaseOverAndLosesNoWork(t *testing.T) {
 	expectSigns(t, "leader-election",
-		`successfully acquired lease kube-system/kube-controller-manager as kube-controller-manager-2 (previous holder "kube-controller-manager", leaseTransitions 1)`,
+		`successfully acquired lease kube-system/kube-controller-manager as control-plane-2_89ae71dc-fadd-45f3-baf9-d6722a521748 (previous holder "control-plane_1b666357-df6d-48b9-80d2-9b9b7a425d43", leaseTransitions 1)`,
+		"event LeaderElection on the Lease: control-plane-2_89ae71dc-fadd-45f3-baf9-d6722a521748 became leader",
 		"its ReplicaSet still says 3: no controller is running",
 		"ReplicaSet nginx-685df88ff7: replicas 5")
 }
@@ -119,7 +120,7 @@ func TestSplitBrainConvergesWithNoExtraPods(t *testing.T) {
 		"both think they lead: kube-controller-manager IsLeader true, kube-controller-manager-2 IsLeader true",
 		"connection refused (network partition) -> requeued with backoff",
 		"wants 5, has 5: nothing to do",
-		"kube-controller-manager stops leading",
+		"control-plane_1b666357-df6d-48b9-80d2-9b9b7a425d43 stops leading",
 		"5 pods (3 + exactly 2 created), not 7")
 }
 

@@ -7,7 +7,9 @@ package sim
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
+	"strings"
 
 	"kubesim/client"
 	"kubesim/client/leaderelection"
@@ -22,9 +24,11 @@ const ControllerManagerUser = controllers.User
 
 // ControllerManager is one kube-controller-manager replica as the cluster knows it.
 type ControllerManager struct {
-	Name    string // "kube-controller-manager", or "kube-controller-manager-2" for a second replica
-	Elector *leaderelection.LeaderElector
-	Manager *controllers.Manager
+	Name string // "kube-controller-manager", or "kube-controller-manager-2" for a second replica
+	// Identity is what the replica writes into the Lease's holderIdentity (control-plane_<uuid>).
+	Identity string
+	Elector  *leaderelection.LeaderElector
+	Manager  *controllers.Manager
 	// parts are the names the replica's components are registered under (the elector first).
 	parts []string
 }
@@ -33,12 +37,14 @@ type ControllerManager struct {
 // on the link named after it, so Partition(name) cuts the whole replica off, as a real network fault
 // would.
 func (c *Cluster) StartControllerManager(ctx context.Context, name string) (*ControllerManager, error) {
+	identity := c.leaderIdentity(name)
 	m, err := controllers.NewManagerWith(c.Client(ControllerManagerUser, name), c.Clock, c.Trace, name,
-		controllers.Options{NodeIPAM: nodeipam.Options{ClusterCIDR: c.clusterCIDR(), NodeCIDRMaskSize: c.nodeCIDRMaskSize()}})
+		controllers.Options{Identity: identity,
+			NodeIPAM: nodeipam.Options{ClusterCIDR: c.clusterCIDR(), NodeCIDRMaskSize: c.nodeCIDRMaskSize()}})
 	if err != nil {
 		return nil, err
 	}
-	cm := &ControllerManager{Name: name, Elector: m.Elector, Manager: m}
+	cm := &ControllerManager{Name: name, Identity: identity, Elector: m.Elector, Manager: m}
 	for i, comp := range m.Components() {
 		// A second replica's controllers get distinct names in the cluster's registry; its elector
 		// answers to the replica's name.
@@ -82,9 +88,15 @@ type Scheduler struct {
 // its own name, lease and profiles.
 func (c *Cluster) StartScheduler(ctx context.Context, name, lease string, profiles ...framework.Profile) (*Scheduler, error) {
 	cl := c.Client(scheduler.Identity, name)
+	// Kubernetes records the LeaderElection event as the scheduler name of the first profile.
+	recordAs := "default-scheduler"
+	if len(profiles) > 0 {
+		recordAs = profiles[0].SchedulerName
+	}
 	elector, err := leaderelection.NewLeaderElector(cl, c.Clock, c.Trace, leaderelection.Config{
-		Lock: leaderelection.LeaseLock{Namespace: "kube-system", Name: lease, Identity: name},
-		Name: name,
+		Lock:   leaderelection.LeaseLock{Namespace: "kube-system", Name: lease, Identity: c.leaderIdentity(name)},
+		Name:   name,
+		Events: client.NewEventRecorder(cl, recordAs, "", c.Clock, c.Trace),
 	})
 	if err != nil {
 		return nil, err
@@ -114,4 +126,19 @@ func (c *Cluster) StartScheduler(ctx context.Context, name, lease string, profil
 func (c *Cluster) Scheduler(name string) (*Scheduler, bool) {
 	s, ok := c.schedulers[name]
 	return s, ok
+}
+
+// leaderIdentity is the holderIdentity a control-plane replica writes into its Lease: as Kubernetes
+// makes it, the host's name, "_" and a UUID the process draws at start. The host is the control-plane
+// node the replica runs on ("control-plane", or "control-plane-2" for a replica named "...-2"); the
+// UUID comes from the cluster's seed and the replica's name, so step mode stays reproducible.
+func (c *Cluster) leaderIdentity(name string) string {
+	host := "control-plane"
+	if i := strings.LastIndex(name, "-"); i >= 0 && strings.Trim(name[i+1:], "0123456789") == "" && i+1 < len(name) {
+		host += name[i:]
+	}
+	b := sha256.Sum256(fmt.Appendf(nil, "%d/%s", c.Config.Seed, name))
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%s_%x-%x-%x-%x-%x", host, b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }

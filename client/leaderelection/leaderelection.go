@@ -59,6 +59,9 @@ type Config struct {
 	Callbacks     Callbacks
 	// Name is the elector's name in the trace; "" means Lock.Identity.
 	Name string
+	// Events, if set, records the LeaderElection event on the Lease when this candidate becomes
+	// leader ("<identity> became leader"), as client-go's resourcelock does.
+	Events *client.EventRecorder
 }
 
 // LeaderElector campaigns for, holds and renews one Lease.
@@ -158,7 +161,7 @@ func (e *LeaderElector) Step(ctx context.Context) (bool, error) {
 		e.startLeading(ctx)
 	case !ok && leading && now.Sub(lastRenew) >= e.cfg.RenewDeadline:
 		e.trace.Record(trace.Event{Component: e.cfg.Name, Action: "lost", Object: e.object()}.
-			Msgf("failed to renew lease %s: timed out waiting for the condition (last renewed %s ago, renewDeadline %s): %s stops leading",
+			Msgf("failed to renew lease %s: context deadline exceeded (last renewed %s ago, renewDeadline %s): %s stops leading",
 				e.cfg.Lock, now.Sub(lastRenew), e.cfg.RenewDeadline, e.cfg.Lock.Identity))
 		e.stop()
 	}
@@ -250,6 +253,7 @@ func (e *LeaderElector) tryAcquireOrRenew(ctx context.Context) bool {
 		e.observe(created, now)
 		e.trace.Record(trace.Event{Component: e.cfg.Name, Action: "acquire", Object: e.object(), ResourceVersion: created.ResourceVersion}.
 			Msgf("successfully acquired lease %s as %s (created it)", lock, lock.Identity))
+		e.becameLeader(ctx, created)
 		return true
 	}
 	if err != nil {
@@ -288,7 +292,20 @@ func (e *LeaderElector) tryAcquireOrRenew(ctx context.Context) bool {
 		e.trace.Record(trace.Event{Component: e.cfg.Name, Action: "renew", Object: e.object(), ResourceVersion: updated.ResourceVersion, Detail: true}.
 			Msgf("renewed lease %s", lock))
 	}
+	if !leading {
+		e.becameLeader(ctx, updated)
+	}
 	return true
+}
+
+// becameLeader records the LeaderElection event on the Lease (resourcelock's RecordEvent).
+func (e *LeaderElector) becameLeader(ctx context.Context, lease *api.Lease) {
+	if e.cfg.Events == nil {
+		return
+	}
+	subject := api.DeepCopy(lease)
+	subject.Kind, subject.APIVersion = "Lease", "coordination.k8s.io/v1"
+	e.cfg.Events.Eventf(ctx, subject, api.EventTypeNormal, "LeaderElection", "%s became leader", e.cfg.Lock.Identity)
 }
 
 // fill writes this candidate into lease's spec. Taking over starts a new term: acquireTime now and

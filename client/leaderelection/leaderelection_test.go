@@ -119,7 +119,7 @@ func TestAPartitionedLeaderStopsWithinRenewDeadlineBeforeAnotherStarts(t *testin
 	assert.LessOrEqual(t, cm1.stopped[0].Sub(lastRenew), leaderelection.DefaultRenewDeadline)
 	assert.True(t, cm1.stopped[0].Before(cm2.started[0]), "no moment with two leaders: cm-1 stopped at %s, cm-2 started at %s",
 		cm1.stopped[0].Sub(sim.Epoch), cm2.started[0].Sub(sim.Epoch))
-	assert.Contains(t, messages(c), "failed to renew lease kube-system/kube-controller-manager: timed out waiting for the condition "+
+	assert.Contains(t, messages(c), "failed to renew lease kube-system/kube-controller-manager: context deadline exceeded "+
 		"(last renewed 10s ago, renewDeadline 10s): cm-1 stops leading")
 
 	// Healed, cm-1 finds cm-2 renewing and stays a follower.

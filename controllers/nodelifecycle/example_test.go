@@ -31,6 +31,8 @@ func Example() {
 		}
 	}
 	// Output:
+	// 0s    event Normal RegisteredNode: Registered Node node-1 in Controller
+	// 0s    event Normal RegisteredNode: Registered Node node-2 in Controller
 	// 55s   node node-2: no Lease renewal or status for 55s (grace period 50s): set Ready and the other conditions to Unknown (Kubelet stopped posting node status.)
 	// 55s   event Normal NodeNotReady: Node node-2 status is now: NodeNotReady
 	// 55s   node node-2: NoSchedule taints follow its conditions: add node.kubernetes.io/unreachable:NoSchedule, remove none

@@ -1,5 +1,6 @@
 // health.go: the monitor pass (monitorNodeHealth), every NodeMonitorPeriod. For each node:
 //
+//	a node seen for the first time: event RegisteredNode "Registered Node <name> in Controller"
 //	tryUpdateNodeHealth      did it show a sign of life within the grace period? If not, set its
 //	                         conditions to Unknown (and tell: event NodeNotReady, pods not Ready)
 //	processTaintBaseEviction queue it for, swap or remove its NoExecute taint (taints.go)
@@ -44,6 +45,13 @@ func (nc *Controller) monitorNodeHealth(ctx context.Context) bool {
 	seen := map[string]bool{}
 	for _, node := range nodes {
 		seen[node.Name] = true
+		nc.mu.Lock()
+		_, known := nc.health[node.Name]
+		nc.mu.Unlock()
+		if !known {
+			// A node the controller has not seen before (its knownNodeSet in Kubernetes).
+			nc.events.Eventf(ctx, node, api.EventTypeNormal, "RegisteredNode", "Registered Node %s in Controller", node.Name)
+		}
 		observed, current, updated := nc.tryUpdateNodeHealth(ctx, node, now)
 		if updated != nil {
 			did = true

@@ -13,8 +13,8 @@ func Example_run() {
 	//   500ms     kubelet/node-1            event Warning Failed: Error: ErrImagePull
 	//   500ms     kubelet/node-1            event Warning Failed: Error: ImagePullBackOff
 	// 2. A container that exits with code 1: after 4 restarts it waits in CrashLoopBackOff.
-	//   1.086s    kubelet/node-1            event Warning BackOff: Back-off restarting failed container app in pod crasher_default(4ed12aae-2179-428e-906f-c7f1f064d162)
-	//   11.086s   kubelet/node-1            event Warning BackOff: Back-off restarting failed container app in pod crasher_default(4ed12aae-2179-428e-906f-c7f1f064d162) (x2)
-	//   31.086s   kubelet/node-1            event Warning BackOff: Back-off restarting failed container app in pod crasher_default(4ed12aae-2179-428e-906f-c7f1f064d162) (x3)
-	//   1m11.086s kubelet/node-1            event Warning BackOff: Back-off restarting failed container app in pod crasher_default(4ed12aae-2179-428e-906f-c7f1f064d162) (x4)
+	//   1.086s    kubelet/node-1            event Warning BackOff: Back-off restarting failed container app in pod crasher_default(ba3788b2-46bf-42e9-a284-7a3df212c9b5)
+	//   11.086s   kubelet/node-1            event Warning BackOff: Back-off restarting failed container app in pod crasher_default(ba3788b2-46bf-42e9-a284-7a3df212c9b5) (x2)
+	//   31.086s   kubelet/node-1            event Warning BackOff: Back-off restarting failed container app in pod crasher_default(ba3788b2-46bf-42e9-a284-7a3df212c9b5) (x3)
+	//   1m11.086s kubelet/node-1            event Warning BackOff: Back-off restarting failed container app in pod crasher_default(ba3788b2-46bf-42e9-a284-7a3df212c9b5) (x4)
 }
