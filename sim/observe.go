@@ -163,7 +163,8 @@ func (c *Cluster) observer() *client.Client {
 }
 
 // Objects lists the objects of res in namespace that match selector and name (see MatchName),
-// sorted by name, quietly.
+// sorted by name, quietly. The objects are the apiserver's cached ones, shared with every other
+// reader: read them, never modify them (api.DeepCopy one to change it).
 func (c *Cluster) Objects(ctx context.Context, res *api.Resource, namespace, selector, name string) ([]api.Object, error) {
 	if !res.Namespaced {
 		namespace = ""
@@ -183,7 +184,7 @@ func (c *Cluster) Objects(ctx context.Context, res *api.Resource, namespace, sel
 }
 
 // List is Objects for one kind: `kubectl get pods -n NAMESPACE -l SELECTOR` ("" for all), the names
-// matching name, sorted by name.
+// matching name, sorted by name. Like Objects, it returns shared objects: never modify them.
 func List[T any, PT client.ObjectPtr[T]](ctx context.Context, c *Cluster, namespace, selector, name string) ([]PT, error) {
 	res, _ := api.ResourceOf(PT(new(T)))
 	objs, err := c.Objects(ctx, res, namespace, selector, name)
