@@ -9,29 +9,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"kubesim/api/resource"
+	"kubesim/scenarios/manifests"
 )
 
-// seedDeployment is shared/seeds' nginx-deployment.yaml, which must decode unchanged.
-const seedDeployment = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: nginx
-spec:
-  replicas: 3
-  selector:
-    matchLabels:
-      app: nginx
-  template:
-    metadata:
-      labels:
-        app: nginx
-    spec:
-      containers:
-      - name: nginx
-        image: nginx:1.25
-        ports:
-        - containerPort: 80
-`
+// seedDeployment is shared/seeds' nginx-deployment.yaml (its one copy is in scenarios/manifests),
+// which must decode unchanged.
+var seedDeployment = manifests.NginxDeployment
 
 func TestDecodeSeedManifest(t *testing.T) {
 	objs, err := Decode([]byte(seedDeployment))

@@ -22,6 +22,9 @@ import (
 // the formats of the lines the text narrator shows, and look each up in the catalogue Play narrates
 // with. Events and API error text are exempt: they stay in English, as a real cluster prints them.
 func TestEveryNarratedFormatHasChinese(t *testing.T) {
+	// Beside TestScenariosTellTheirGoldenStory: their wall-clock waits overlap.
+	t.Parallel()
+
 	var mu sync.Mutex                // guards missing
 	missing := map[string][]string{} // format -> scenarios
 	t.Run("play", func(t *testing.T) {

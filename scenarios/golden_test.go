@@ -81,6 +81,7 @@ func expectHeadingsInChinese(t *testing.T, name string) {
 // rewrites them. A second play in JSON, details included, must be byte-identical to a third: same
 // scenario, same seed, same trace.
 func TestScenariosTellTheirGoldenStory(t *testing.T) {
+	t.Parallel() // beside TestEveryNarratedFormatHasChinese: their wall-clock waits overlap
 	for _, sc := range scenarios.All() {
 		t.Run(sc.Name, func(t *testing.T) {
 			// A multi-member etcd elects its leaders and times its requests out on the wall clock:

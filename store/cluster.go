@@ -437,7 +437,7 @@ func (c *Cluster) WaitCaughtUp(ctx context.Context, name string) error {
 func (c *Cluster) close() error {
 	var errs []error
 	for _, m := range c.members {
-		errs = append(errs, m.stop())
+		errs = append(errs, m.kill())
 		if m.link != nil {
 			m.link.close()
 		}

@@ -118,8 +118,17 @@ func (m *Member) ready(ctx context.Context) error {
 }
 
 // stop stops the member's server, as if its process died; its data
-// directory stays. Stopping a stopped member does nothing.
-func (m *Member) stop() error {
+// directory stays. Stopping a stopped member does nothing. A leader that
+// stops while its peers run hands its leadership over first, as etcd's
+// Close does.
+func (m *Member) stop() error { return m.shutdown(false) }
+
+// kill stops the member's server without a word to its peers: when the whole
+// cluster goes away, a leader's hand-over would only wait, up to etcd's
+// request timeout (over 5 s), for a peer that is stopping too.
+func (m *Member) kill() error { return m.shutdown(true) }
+
+func (m *Member) shutdown(hard bool) error {
 	m.mu.Lock()
 	e := m.etcd
 	m.etcd = nil
@@ -129,6 +138,11 @@ func (m *Member) stop() error {
 	}
 	stopped := make(chan error, 1)
 	go func() {
+		if hard {
+			// HardStop ends the server's loop, which cancels its context: the Close that follows
+			// finds it cancelled and tries no hand-over.
+			e.Server.HardStop()
+		}
 		e.Close()
 		var errs []error
 		for err := range e.Err() {

@@ -8,9 +8,10 @@
 package labels
 
 import (
-	"fmt"
 	"regexp"
 	"strings"
+
+	"kubesim/api/field"
 )
 
 const (
@@ -54,23 +55,23 @@ func IsQualifiedName(value string) []string {
 		prefix := parts[0]
 		name = parts[1]
 		if prefix == "" {
-			errs = append(errs, "prefix part "+emptyError)
+			errs = append(errs, "prefix part "+field.EmptyError)
 		} else {
 			for _, msg := range IsDNS1123Subdomain(prefix) {
 				errs = append(errs, "prefix part "+msg)
 			}
 		}
 	default:
-		return []string{"a qualified name " + regexError(qualifiedNameErrMsg, qualifiedNameFmt, "MyName", "my.name", "123-abc") +
+		return []string{"a qualified name " + field.RegexError(qualifiedNameErrMsg, qualifiedNameFmt, "MyName", "my.name", "123-abc") +
 			" with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"}
 	}
 	if name == "" {
-		errs = append(errs, "name part "+emptyError)
+		errs = append(errs, "name part "+field.EmptyError)
 	} else if len(name) > qualifiedNameMaxLength {
-		errs = append(errs, "name part "+maxLenError(qualifiedNameMaxLength))
+		errs = append(errs, "name part "+field.MaxLenError(qualifiedNameMaxLength))
 	}
 	if !qualifiedNameRegexp.MatchString(name) {
-		errs = append(errs, "name part "+regexError(qualifiedNameErrMsg, qualifiedNameFmt, "MyName", "my.name", "123-abc"))
+		errs = append(errs, "name part "+field.RegexError(qualifiedNameErrMsg, qualifiedNameFmt, "MyName", "my.name", "123-abc"))
 	}
 	return errs
 }
@@ -83,10 +84,10 @@ func IsValidLabelValue(value string) []string {
 	}
 	var errs []string
 	if len(value) > labelValueMaxLength {
-		errs = append(errs, maxLenError(labelValueMaxLength))
+		errs = append(errs, field.MaxLenError(labelValueMaxLength))
 	}
 	if !labelValueRegexp.MatchString(value) {
-		errs = append(errs, regexError(labelValueErrMsg, labelValueFmt, "MyValue", "my_value", "12345"))
+		errs = append(errs, field.RegexError(labelValueErrMsg, labelValueFmt, "MyValue", "my_value", "12345"))
 	}
 	return errs
 }
@@ -99,10 +100,10 @@ func IsDNS1123Subdomain(value string) []string {
 	}
 	var errs []string
 	if len(value) > dns1123SubdomainMaxLength {
-		errs = append(errs, maxLenError(dns1123SubdomainMaxLength))
+		errs = append(errs, field.MaxLenError(dns1123SubdomainMaxLength))
 	}
 	if !dns1123SubdomainRegexp.MatchString(value) {
-		errs = append(errs, regexError(dns1123SubdomainErrMsg, dns1123SubdomainFmt, "example.com"))
+		errs = append(errs, field.RegexError(dns1123SubdomainErrMsg, dns1123SubdomainFmt, "example.com"))
 	}
 	return errs
 }
@@ -116,37 +117,15 @@ func IsDNS1123Label(value string) []string {
 	}
 	var errs []string
 	if len(value) > dns1123LabelMaxLength {
-		errs = append(errs, maxLenError(dns1123LabelMaxLength))
+		errs = append(errs, field.MaxLenError(dns1123LabelMaxLength))
 	}
 	if !dns1123LabelRegexp.MatchString(value) {
 		if dns1123SubdomainRegexp.MatchString(value) {
 			// A valid subdomain that is not a valid label can only differ by dots.
 			errs = append(errs, "must not contain dots")
 		} else {
-			errs = append(errs, regexError(dns1123LabelErrMsg, dns1123LabelFmt, "my-name", "123-abc"))
+			errs = append(errs, field.RegexError(dns1123LabelErrMsg, dns1123LabelFmt, "my-name", "123-abc"))
 		}
 	}
 	return errs
-}
-
-const emptyError = "must be non-empty"
-
-func maxLenError(length int) string {
-	return fmt.Sprintf("must be no more than %d characters", length)
-}
-
-// regexError words a pattern failure as Kubernetes does, examples included
-// (the doubled spaces in "'MyName',  or" are Kubernetes' own).
-func regexError(msg, pattern string, examples ...string) string {
-	var b strings.Builder
-	b.WriteString(msg)
-	b.WriteString(" (e.g. ")
-	for i, ex := range examples {
-		if i > 0 {
-			b.WriteString(" or ")
-		}
-		b.WriteString("'" + ex + "', ")
-	}
-	b.WriteString("regex used for validation is '" + pattern + "')")
-	return b.String()
 }

@@ -8,29 +8,11 @@ import (
 
 	"kubesim/api"
 	"kubesim/api/field"
+	"kubesim/scenarios/manifests"
 )
 
-// seedDeployment is nginx-deployment.yaml from the seed article, verbatim.
-const seedDeployment = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: nginx
-spec:
-  replicas: 3
-  selector:
-    matchLabels:
-      app: nginx
-  template:
-    metadata:
-      labels:
-        app: nginx
-    spec:
-      containers:
-      - name: nginx
-        image: nginx:1.25
-        ports:
-        - containerPort: 80
-`
+// seedDeployment is nginx-deployment.yaml from the seed article, verbatim (scenarios/manifests).
+var seedDeployment = manifests.NginxDeployment
 
 func decodeSeed(t *testing.T) *api.Deployment {
 	objs, err := api.Decode([]byte(seedDeployment))

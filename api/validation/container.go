@@ -63,12 +63,7 @@ func validateContainer(c *api.Container, path *field.Path) field.ErrorList {
 	}
 	errs = append(errs, validateContainerPorts(c.Ports, path.Child("ports"))...)
 	errs = append(errs, validateEnv(c.Env, path.Child("env"))...)
-	switch {
-	case c.ImagePullPolicy == "":
-		errs = append(errs, field.Required(path.Child("imagePullPolicy"), ""))
-	case !slices.Contains(supportedPullPolicies, c.ImagePullPolicy):
-		errs = append(errs, field.NotSupported(path.Child("imagePullPolicy"), c.ImagePullPolicy, supportedPullPolicies))
-	}
+	errs = append(errs, validateEnum(c.ImagePullPolicy, supportedPullPolicies, path.Child("imagePullPolicy"))...)
 	errs = append(errs, validateResourceRequirements(&c.Resources, path.Child("resources"))...)
 	errs = append(errs, validateProbe(c.LivenessProbe, path.Child("livenessProbe"))...)
 	errs = append(errs, validateProbe(c.ReadinessProbe, path.Child("readinessProbe"))...)
@@ -110,7 +105,7 @@ func validateContainerPorts(ports []api.ContainerPort, path *field.Path) field.E
 				errs = append(errs, field.Invalid(idx.Child("hostPort"), port.HostPort, msg))
 			}
 		}
-		errs = append(errs, validateProtocol(port.Protocol, idx.Child("protocol"))...)
+		errs = append(errs, validateEnum(port.Protocol, supportedPortProtocols, idx.Child("protocol"))...)
 	}
 	return errs
 }

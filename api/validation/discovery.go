@@ -17,12 +17,7 @@ var supportedAddressTypes = []api.AddressType{"FQDN", api.AddressTypeIPv4, "IPv6
 // type, and its ports' names and protocols.
 func ValidateEndpointSlice(s *api.EndpointSlice) field.ErrorList {
 	errs := ValidateObjectMeta(&s.ObjectMeta, true, NameIsDNSSubdomain, field.NewPath("metadata"))
-	switch {
-	case s.AddressType == "":
-		errs = append(errs, field.Required(field.NewPath("addressType"), ""))
-	case !slices.Contains(supportedAddressTypes, s.AddressType):
-		errs = append(errs, field.NotSupported(field.NewPath("addressType"), s.AddressType, supportedAddressTypes))
-	}
+	errs = append(errs, validateEnum(s.AddressType, supportedAddressTypes, field.NewPath("addressType"))...)
 	epsPath := field.NewPath("endpoints")
 	for i, ep := range s.Endpoints {
 		addrPath := epsPath.Index(i).Child("addresses")
@@ -58,7 +53,7 @@ func ValidateEndpointSlice(s *api.EndpointSlice) field.ErrorList {
 		if p.Protocol != nil {
 			proto = *p.Protocol
 		}
-		errs = append(errs, validateProtocol(proto, idx.Child("protocol"))...)
+		errs = append(errs, validateEnum(proto, supportedPortProtocols, idx.Child("protocol"))...)
 	}
 	return errs
 }

@@ -81,7 +81,7 @@ var (
 func isValidPortName(port string) []string {
 	var errs []string
 	if len(port) > 15 {
-		errs = append(errs, maxLenError(15))
+		errs = append(errs, field.MaxLenError(15))
 	}
 	if !portNameCharsetRegexp.MatchString(port) {
 		errs = append(errs, "must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)")
@@ -116,13 +116,15 @@ func ValidatePortNumOrName(port api.IntOrString, path *field.Path) field.ErrorLi
 // supportedPortProtocols is sorted, as Kubernetes lists it in messages.
 var supportedPortProtocols = []api.Protocol{api.ProtocolSCTP, api.ProtocolTCP, api.ProtocolUDP}
 
-// validateProtocol checks a port's protocol, which defaulting sets to TCP.
-func validateProtocol(protocol api.Protocol, path *field.Path) field.ErrorList {
+// validateEnum checks a field that holds one of a fixed set of values (a policy, a protocol, a
+// type): empty is Required (defaulting fills the optional ones before validation), anything outside
+// the set is NotSupported, with the set listed as Kubernetes lists it.
+func validateEnum[T ~string](value T, supported []T, path *field.Path) field.ErrorList {
 	switch {
-	case protocol == "":
+	case value == "":
 		return field.ErrorList{field.Required(path, "")}
-	case !slices.Contains(supportedPortProtocols, protocol):
-		return field.ErrorList{field.NotSupported(path, protocol, supportedPortProtocols)}
+	case !slices.Contains(supported, value):
+		return field.ErrorList{field.NotSupported(path, value, supported)}
 	}
 	return nil
 }

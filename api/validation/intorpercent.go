@@ -25,7 +25,7 @@ func validatePositiveIntOrPercent(v *api.IntOrString, path *field.Path) field.Er
 	}
 	if v.Type == api.StringType {
 		if !percentRegexp.MatchString(v.StrVal) {
-			return field.ErrorList{field.Invalid(path, v, regexError(percentErrMsg, percentFmt, "1%", "93%"))}
+			return field.ErrorList{field.Invalid(path, v, field.RegexError(percentErrMsg, percentFmt, "1%", "93%"))}
 		}
 		return nil
 	}

@@ -44,7 +44,7 @@ func ValidatePriorityClass(pc *api.PriorityClass) field.ErrorList {
 			fmt.Sprintf("maximum allowed value of a user defined priority is %v", api.HighestUserDefinablePriority)))
 	}
 	if pc.PreemptionPolicy != nil {
-		errs = append(errs, validatePreemptionPolicy(*pc.PreemptionPolicy, field.NewPath("preemptionPolicy"))...)
+		errs = append(errs, validateEnum(*pc.PreemptionPolicy, supportedPreemption, field.NewPath("preemptionPolicy"))...)
 	}
 	return errs
 }

@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"strings"
 
+	"kubesim/api/field"
 	"kubesim/api/labels"
 )
 
@@ -37,10 +38,10 @@ var dns1035LabelRegexp = regexp.MustCompile("^" + dns1035LabelFmt + "$")
 func IsDNS1035Label(value string) []string {
 	var errs []string
 	if len(value) > dns1035LabelMaxLength {
-		errs = append(errs, maxLenError(dns1035LabelMaxLength))
+		errs = append(errs, field.MaxLenError(dns1035LabelMaxLength))
 	}
 	if !dns1035LabelRegexp.MatchString(value) {
-		errs = append(errs, regexError(dns1035LabelErrMsg, dns1035LabelFmt, "my-name", "abc-123"))
+		errs = append(errs, field.RegexError(dns1035LabelErrMsg, dns1035LabelFmt, "my-name", "abc-123"))
 	}
 	return errs
 }
@@ -92,23 +93,4 @@ func maskTrailingDash(name string, prefix bool) string {
 		return name[:len(name)-2] + "a"
 	}
 	return name
-}
-
-// maxLenError and regexError word failures as apimachinery's validation package does.
-func maxLenError(length int) string {
-	return fmt.Sprintf("must be no more than %d characters", length)
-}
-
-func regexError(msg, pattern string, examples ...string) string {
-	var b strings.Builder
-	b.WriteString(msg)
-	b.WriteString(" (e.g. ")
-	for i, ex := range examples {
-		if i > 0 {
-			b.WriteString(" or ")
-		}
-		b.WriteString("'" + ex + "', ")
-	}
-	b.WriteString("regex used for validation is '" + pattern + "')")
-	return b.String()
 }

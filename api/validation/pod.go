@@ -5,8 +5,6 @@
 package validation
 
 import (
-	"slices"
-
 	"kubesim/api"
 	"kubesim/api/field"
 )
@@ -36,8 +34,8 @@ func ValidatePodTemplateSpec(template *api.PodTemplateSpec, path *field.Path) fi
 // protocol are required here because defaulting fills them in before validation runs.
 func ValidatePodSpec(spec *api.PodSpec, path *field.Path) field.ErrorList {
 	errs := validateContainers(spec.Containers, path.Child("containers"))
-	errs = append(errs, validateRestartPolicy(spec.RestartPolicy, path.Child("restartPolicy"))...)
-	errs = append(errs, validateDNSPolicy(spec.DNSPolicy, path.Child("dnsPolicy"))...)
+	errs = append(errs, validateEnum(spec.RestartPolicy, supportedRestartPolicies, path.Child("restartPolicy"))...)
+	errs = append(errs, validateEnum(spec.DNSPolicy, supportedDNSPolicies, path.Child("dnsPolicy"))...)
 	errs = append(errs, ValidateLabels(spec.NodeSelector, path.Child("nodeSelector"))...)
 	errs = append(errs, validateHostNetwork(spec, path.Child("containers"))...)
 	errs = append(errs, validateAffinity(spec.Affinity, path.Child("affinity"))...)
@@ -48,39 +46,9 @@ func ValidatePodSpec(spec *api.PodSpec, path *field.Path) field.ErrorList {
 	errs = append(errs, validateOptionalName(spec.PriorityClassName, path.Child("priorityClassName"))...)
 	errs = append(errs, validateOptionalName(spec.SchedulerName, path.Child("schedulerName"))...)
 	if spec.PreemptionPolicy != nil {
-		errs = append(errs, validatePreemptionPolicy(*spec.PreemptionPolicy, path.Child("preemptionPolicy"))...)
+		errs = append(errs, validateEnum(*spec.PreemptionPolicy, supportedPreemption, path.Child("preemptionPolicy"))...)
 	}
 	return errs
-}
-
-func validateRestartPolicy(policy api.RestartPolicy, path *field.Path) field.ErrorList {
-	switch {
-	case policy == "":
-		return field.ErrorList{field.Required(path, "")}
-	case !slices.Contains(supportedRestartPolicies, policy):
-		return field.ErrorList{field.NotSupported(path, policy, supportedRestartPolicies)}
-	}
-	return nil
-}
-
-func validateDNSPolicy(policy api.DNSPolicy, path *field.Path) field.ErrorList {
-	switch {
-	case policy == "":
-		return field.ErrorList{field.Required(path, "")}
-	case !slices.Contains(supportedDNSPolicies, policy):
-		return field.ErrorList{field.NotSupported(path, policy, supportedDNSPolicies)}
-	}
-	return nil
-}
-
-func validatePreemptionPolicy(policy api.PreemptionPolicy, path *field.Path) field.ErrorList {
-	switch {
-	case policy == "":
-		return field.ErrorList{field.Required(path, "")}
-	case !slices.Contains(supportedPreemption, policy):
-		return field.ErrorList{field.NotSupported(path, policy, supportedPreemption)}
-	}
-	return nil
 }
 
 // validateHostNetwork: a pod on the host network listens on the node's own ports, so a container

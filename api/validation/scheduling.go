@@ -25,13 +25,7 @@ func validateTaintEffect(effect api.TaintEffect, allowEmpty bool, path *field.Pa
 	if effect == "" && allowEmpty {
 		return nil
 	}
-	if effect == "" {
-		return field.ErrorList{field.Required(path, "")}
-	}
-	if !slices.Contains(supportedTaintEffects, effect) {
-		return field.ErrorList{field.NotSupported(path, effect, supportedTaintEffects)}
-	}
-	return nil
+	return validateEnum(effect, supportedTaintEffects, path)
 }
 
 // ValidateTolerations checks a pod's tolerations. An empty key with operator Exists tolerates every

@@ -82,7 +82,7 @@ func validateServicePort(port *api.ServicePort, requireName bool, names map[stri
 	for _, msg := range isValidPortNum(int(port.Port)) {
 		errs = append(errs, field.Invalid(path.Child("port"), port.Port, msg))
 	}
-	errs = append(errs, validateProtocol(port.Protocol, path.Child("protocol"))...)
+	errs = append(errs, validateEnum(port.Protocol, supportedPortProtocols, path.Child("protocol"))...)
 	return append(errs, ValidatePortNumOrName(port.TargetPort, path.Child("targetPort"))...)
 }
 
@@ -169,5 +169,5 @@ func validateEndpointPort(port api.EndpointPort, requireName bool, path *field.P
 	for _, msg := range isValidPortNum(int(port.Port)) {
 		errs = append(errs, field.Invalid(path.Child("port"), port.Port, msg))
 	}
-	return append(errs, validateProtocol(port.Protocol, path.Child("protocol"))...)
+	return append(errs, validateEnum(port.Protocol, supportedPortProtocols, path.Child("protocol"))...)
 }

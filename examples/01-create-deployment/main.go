@@ -6,30 +6,21 @@
 package main
 
 import (
-	"fmt"
 	"io"
-	"os"
-
 	"kubesim/examples/internal/story"
 	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 )
 
-func main() {
-	if err := run(os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-}
+func main() { story.Main(run) }
 
 func run(w io.Writer) error {
 	// A whole cluster in one process: etcd, kube-apiserver, kube-controller-manager, kube-scheduler and
 	// three nodes, on a virtual clock so that the story is the same on every run.
-	s, err := story.New(w, sim.FullCluster(3))
-	if err != nil {
-		return err
-	}
-	defer s.Close()
+	return story.Run(w, sim.FullCluster(3), tell)
+}
+
+func tell(s *story.Story) error {
 
 	// kubectl apply sends the manifest to the apiserver, which checks it and stores it in etcd. That
 	// is all kubectl does: nothing runs yet.

@@ -7,10 +7,7 @@
 package main
 
 import (
-	"fmt"
 	"io"
-	"os"
-
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
 	"kubesim/examples/internal/story"
@@ -18,27 +15,21 @@ import (
 	"kubesim/sim"
 )
 
-func main() {
-	if err := run(os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-}
+func main() { story.Main(run) }
 
 func run(w io.Writer) error {
 	// etcd and the apiserver are enough: no controller, scheduler or node is involved in a gate.
-	s, err := story.New(w, sim.Config{})
-	if err != nil {
-		return err
-	}
-	defer s.Close()
+	return story.Run(w, sim.Config{}, tell)
+}
+
+func tell(s *story.Story) error {
 	k := s.Cluster.Kubectl
 	// refused prints a gate's answer as kubectl shows it: the HTTP status code and the message.
 	refused := func(gate string, err error) { s.Say("%-24s %d %v", gate+":", apierrors.CodeForError(err), err) }
 
 	// A token the apiserver does not know is stopped at the first gate: authentication. Nothing is
 	// read or written; the answer is 401 Unauthorized.
-	_, err = k.WithToken("not-a-real-token", "unknown").List(s.Ctx, "pods", "default", "")
+	_, err := k.WithToken("not-a-real-token", "unknown").List(s.Ctx, "pods", "default", "")
 	refused("gate 1, authentication", err)
 
 	// alice is authenticated but has no RoleBinding. RBAC denies by default: 403 Forbidden, with the

@@ -10,7 +10,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"kubesim/api"
@@ -22,19 +21,11 @@ import (
 	"kubesim/sim"
 )
 
-func main() {
-	if err := run(os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-}
+func main() { story.Main(run) }
 
-func run(w io.Writer) error {
-	s, err := story.New(w, sim.Config{})
-	if err != nil {
-		return err
-	}
-	defer s.Close()
+func run(w io.Writer) error { return story.Run(w, sim.Config{}, tell) }
+
+func tell(s *story.Story) error {
 	c, k := s.Cluster, s.Cluster.Kubectl
 	if _, err := k.Apply(s.Ctx, []byte(manifests.NginxDeployment)); err != nil {
 		return err

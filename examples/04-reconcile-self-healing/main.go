@@ -7,9 +7,7 @@
 package main
 
 import (
-	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"kubesim/api"
@@ -20,19 +18,11 @@ import (
 	"kubesim/sim"
 )
 
-func main() {
-	if err := run(os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-}
+func main() { story.Main(run) }
 
-func run(w io.Writer) error {
-	s, err := story.New(w, sim.FullCluster(3))
-	if err != nil {
-		return err
-	}
-	defer s.Close()
+func run(w io.Writer) error { return story.Run(w, sim.FullCluster(3), tell) }
+
+func tell(s *story.Story) error {
 	k := s.Cluster.Kubectl
 	if _, err := k.Apply(s.Ctx, []byte(manifests.NginxDeployment)); err != nil {
 		return err

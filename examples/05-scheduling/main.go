@@ -8,9 +8,7 @@
 package main
 
 import (
-	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"kubesim/api"
@@ -20,12 +18,7 @@ import (
 	"kubesim/sim"
 )
 
-func main() {
-	if err := run(os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-}
+func main() { story.Main(run) }
 
 // pod is a one-container pod with a CPU request and, optionally, a nodeSelector.
 func pod(name, cpu string, selector map[string]string) *api.Pod {
@@ -43,11 +36,10 @@ func run(w io.Writer) error {
 		{Name: "node-2", CPU: "4", Memory: "8Gi", Pods: 110},
 		{Name: "node-3", CPU: "4", Memory: "8Gi", Pods: 110, Taints: []api.Taint{{Key: "dedicated", Value: "gpu", Effect: api.TaintEffectNoSchedule}}},
 	}
-	s, err := story.New(w, cfg)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
+	return story.Run(w, cfg, tell)
+}
+
+func tell(s *story.Story) error {
 	k := s.Cluster.Kubectl
 
 	// A plain pod: the taint filters node-3 out, node-1 and node-2 are scored, the best one wins.

@@ -9,9 +9,7 @@
 package main
 
 import (
-	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"kubesim/controllers/nodelifecycle"
@@ -21,19 +19,11 @@ import (
 	"kubesim/sim"
 )
 
-func main() {
-	if err := run(os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-}
+func main() { story.Main(run) }
 
-func run(w io.Writer) error {
-	s, err := story.New(w, sim.FullCluster(3))
-	if err != nil {
-		return err
-	}
-	defer s.Close()
+func run(w io.Writer) error { return story.Run(w, sim.FullCluster(3), tell) }
+
+func tell(s *story.Story) error {
 	if _, err := s.Cluster.Kubectl.Apply(s.Ctx, []byte(manifests.NginxDeployment)); err != nil {
 		return err
 	}

@@ -11,7 +11,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"kubesim/api"
@@ -20,19 +19,11 @@ import (
 	"kubesim/sim"
 )
 
-func main() {
-	if err := run(os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-}
+func main() { story.Main(run) }
 
-func run(w io.Writer) error {
-	s, err := story.New(w, sim.FullCluster(3))
-	if err != nil {
-		return err
-	}
-	defer s.Close()
+func run(w io.Writer) error { return story.Run(w, sim.FullCluster(3), tell) }
+
+func tell(s *story.Story) error {
 	c := s.Cluster
 
 	// The Deployment becomes a key; its resourceVersion is the etcd revision of that key's last write.

@@ -1,12 +1,16 @@
 // Package story is what every example under examples/ shares: a step-mode cluster that is the same on
 // every run, a way to let it work until something holds, and a printer that tells only the lines of
 // the trace that carry the example's idea (the whole trace is `kubesim run NAME -v`).
+//
+// An example reads as three functions: main (story.Main(run)), run (the cluster it needs, then
+// story.Run(w, cfg, tell)) and tell, the story itself; its test calls run with os.Stdout.
 package story
 
 import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -38,6 +42,24 @@ func New(w io.Writer, cfg sim.Config) (*Story, error) {
 
 // Close stops the cluster.
 func (s *Story) Close() { s.Cluster.Close() }
+
+// Run boots cfg's cluster, tells the story on it to w, and stops the cluster.
+func Run(w io.Writer, cfg sim.Config, tell func(*Story) error) error {
+	s, err := New(w, cfg)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	return tell(s)
+}
+
+// Main is an example's main: run tells the story on stdout; an error is printed and exits 1.
+func Main(run func(io.Writer) error) {
+	if err := run(os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
 
 // Until lets the cluster work until a condition (script.ParseCondition's language) holds.
 func (s *Story) Until(condition string) error {
