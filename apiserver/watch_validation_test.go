@@ -28,6 +28,7 @@ import (
 
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
+	"kubesim/internal/testenv/robustness"
 	"kubesim/store"
 	"kubesim/wire"
 )
@@ -190,7 +191,7 @@ func validateStream(t *testing.T, name string, st *stream, want []watchRecord) {
 
 func TestWatchStreamsUnderChurnAndCompaction(t *testing.T) {
 	const seed = 7
-	s, st := newFaultyServer(t, Config{Seed: seed, BookmarkInterval: 10 * time.Millisecond})
+	s, st := newFaultyServer(t, Config{Seed: seed, BookmarkInterval: 10 * time.Millisecond}, 0)
 	ctx := context.Background()
 	start, err := st.CurrentRevision(ctx)
 	require.NoError(t, err)
@@ -244,7 +245,7 @@ func TestWatchStreamsUnderChurnAndCompaction(t *testing.T) {
 
 	// Churn under faults.
 	faultCtx, stopFaults := context.WithCancel(ctx)
-	stop := injectFaults(faultCtx, rand.New(rand.NewSource(seed)), s, st, 50*time.Millisecond)
+	stop := robustness.InjectFaults(faultCtx, rand.New(rand.NewSource(seed)), st, s.Compact, 50*time.Millisecond)
 	var wg sync.WaitGroup
 	for c := 0; c < 6; c++ {
 		wg.Add(1)
