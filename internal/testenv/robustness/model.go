@@ -36,7 +36,7 @@ type Input struct {
 }
 
 // Output is an operation's answer: the object's value and resourceVersion when Status is OK (for a
-// delete, those of the object it removed).
+// delete, those of the object it removed, or none when the answer does not say).
 type Output struct {
 	Status string
 	Value  string
@@ -120,6 +120,9 @@ func step(s state, in Input, out Output) (bool, state) {
 	case Update + "/" + Conflict:
 		return s.exists && (s.rv != in.RV || s.rv == unknownRV), s
 	case Delete + "/" + OK:
+		if out.RV == 0 { // over HTTP the answer is a Status naming the object, not its last value
+			return s.exists, state{last: max(s.last, s.rv)}
+		}
 		return s.exists && out.Value == s.value && s.holds(out.RV), state{last: max(s.last, out.RV)}
 	}
 	// Anything else (a delete that conflicts: it has no preconditions, so the apiserver retries it
