@@ -8,7 +8,7 @@
 // landed instead), `kubectl rollout status` completes, the Deployment has the acknowledged image, its
 // new ReplicaSet has every replica and the old ones none, and no pod is lost or duplicated.
 //
-//	go test ./cmd/kubesim -run ServeSurvivesSIGKILL -v                          # 3 kills
+//	go test ./cmd/kubesim -run ServeSurvivesSIGKILL -v                          # 3 kills (1 with -short)
 //	KUBESIM_SERVE_KILLS=30 KUBESIM_SERVE_SEED=7 go test ./cmd/kubesim -run ServeSurvivesSIGKILL -v
 package main
 
@@ -41,7 +41,7 @@ import (
 	"kubesim/api"
 )
 
-// The environment of the heavy run: how many kills (default 3), and the seed that places them
+// The environment of the heavy run: how many kills (default 3, 1 with -short), and the seed that places them
 // (default 1), so that a failure replays.
 const (
 	serveKillsEnv = "KUBESIM_SERVE_KILLS"
@@ -341,6 +341,9 @@ func TestServeSurvivesSIGKILL(t *testing.T) {
 		t.Skip("kubectl is not on PATH: the rollout is kubectl's")
 	}
 	kills, seed := 3, int64(1)
+	if testing.Short() {
+		kills = 1
+	}
 	if s := os.Getenv(serveKillsEnv); s != "" {
 		n, err := strconv.Atoi(s)
 		require.NoError(t, err, serveKillsEnv)
