@@ -7,7 +7,8 @@ package robustness
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/anishathalye/porcupine"
 )
@@ -64,13 +65,8 @@ var Model = (&porcupine.NondeterministicModel{
 			k := op.Input.(Input).Key
 			byKey[k] = append(byKey[k], op)
 		}
-		keys := make([]string, 0, len(byKey))
-		for k := range byKey {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		out := make([][]porcupine.Operation, 0, len(keys))
-		for _, k := range keys {
+		var out [][]porcupine.Operation
+		for _, k := range slices.Sorted(maps.Keys(byKey)) {
 			out = append(out, byKey[k])
 		}
 		return out

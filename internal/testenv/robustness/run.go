@@ -9,11 +9,12 @@ package robustness
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -130,17 +131,9 @@ func Check(t testing.TB, history []porcupine.Operation, timeout time.Duration) m
 
 // Summary prints counts in a stable order.
 func Summary(counts map[string]int) string {
-	keys := make([]string, 0, len(counts))
-	for k := range counts {
-		keys = append(keys, k)
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(counts)) {
+		parts = append(parts, fmt.Sprintf("%s=%d", k, counts[k]))
 	}
-	sort.Strings(keys)
-	var b strings.Builder
-	for i, k := range keys {
-		if i > 0 {
-			b.WriteString(" ")
-		}
-		fmt.Fprintf(&b, "%s=%d", k, counts[k])
-	}
-	return b.String()
+	return strings.Join(parts, " ")
 }
