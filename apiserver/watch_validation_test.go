@@ -83,8 +83,18 @@ func record(w wire.Watch, selector string, from int64, end *atomic.Int64, onEven
 	go func() {
 		defer close(st.done)
 		defer w.Stop()
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
+		go func() { // give up 20 s after end is known: the churn before it may take long under -race
+			for end.Load() == 0 && ctx.Err() == nil {
+				time.Sleep(10 * time.Millisecond)
+			}
+			select {
+			case <-ctx.Done():
+			case <-time.After(20 * time.Second):
+				cancel()
+			}
+		}()
 		for {
 			ev, ok := w.Next(ctx)
 			if !ok {
@@ -111,10 +121,13 @@ func etcdHistory(ctx context.Context, st *store.Store, prefix string, from int64
 	var out []store.Event
 	w := st.Watch(ctx, prefix, from)
 	defer func() { w.Stop() }()
-	timeout := time.After(60 * time.Second)
+	var timeout <-chan time.Time                  // set once end is known: the churn before it may take long under -race
 	poll := time.NewTicker(10 * time.Millisecond) // end may be set after the last event came
 	defer poll.Stop()
 	for {
+		if timeout == nil && end.Load() > 0 {
+			timeout = time.After(20 * time.Second)
+		}
 		select {
 		case batch, ok := <-w.Events():
 			if !ok {
@@ -208,14 +221,14 @@ func TestWatchStreamsUnderChurnAndCompaction(t *testing.T) {
 	validateWatchesUnder(t, s, st, seed, func(ctx context.Context) func() string {
 		stop := robustness.InjectFaults(ctx, rand.New(rand.NewSource(seed)), st, s.Compact, 50*time.Millisecond)
 		return func() string { return fmt.Sprintf("%d compactions during the churn", stop()) }
-	}, nil)
+	}, 250, nil)
 }
 
-// validateWatchesUnder records watch streams (and resumed ones) while clients churn Leases under the
-// faults faults starts (its stop ends them and says what they did), validates every stream against
+// validateWatchesUnder records watch streams (and resumed ones) while 6 clients churn Leases (ops
+// writes each) under the faults faults starts (its stop ends them and says what they did), validates every stream against
 // etcd's history, and checks that a compacted resourceVersion gets 410 Gone. A churn write failing
 // with an error for which unknown is true is let go: its outcome is etcd's history's to tell.
-func validateWatchesUnder(t *testing.T, s *Server, st *store.Store, seed int64, faults func(context.Context) func() string, unknown func(error) bool) {
+func validateWatchesUnder(t *testing.T, s *Server, st *store.Store, seed int64, faults func(context.Context) func() string, ops int, unknown func(error) bool) {
 	ctx := context.Background()
 	start, err := st.CurrentRevision(ctx)
 	require.NoError(t, err)
@@ -273,7 +286,7 @@ func validateWatchesUnder(t *testing.T, s *Server, st *store.Store, seed int64, 
 		wg.Add(1)
 		go func(rnd *rand.Rand) {
 			defer wg.Done()
-			churn(t, s, rnd, 250, unknown)
+			churn(t, s, rnd, ops, unknown)
 		}(rand.New(rand.NewSource(seed*10 + int64(c))))
 	}
 	wg.Wait()
