@@ -537,10 +537,24 @@ func (s *Server) finalize(ctx context.Context, req *wire.Request, res *api.Resou
 // delete removes an object, or marks it for deletion: an object with finalizers, or a pod bound to a
 // node (whose kubelet must stop its containers first, within the grace period), gets a
 // deletionTimestamp and stays until the finalizers are gone or the kubelet confirms.
+//
+// A delete carries no preconditions, so a write that lands between its read and its compare-and-swap
+// is no conflict of the caller's: like the storage layer of kube-apiserver (etcd3's conditionalDelete,
+// GuaranteedUpdate), it reads the object again and retries, and only a 404 or another error ends it.
 func (s *Server) delete(ctx context.Context, req *wire.Request, res *api.Resource, user User) (*wire.Response, error) {
 	if err := s.admitNodeDelete(ctx, req, res, user); err != nil {
 		return nil, err
 	}
+	for {
+		resp, err := s.deleteOnce(ctx, req, res, user)
+		if !apierrors.IsConflict(err) {
+			return resp, err
+		}
+	}
+}
+
+// deleteOnce is one attempt of delete, from one read of the object.
+func (s *Server) deleteOnce(ctx context.Context, req *wire.Request, res *api.Resource, user User) (*wire.Response, error) {
 	old, err := s.read(ctx, res, req.Namespace, req.Name)
 	if err != nil {
 		return nil, err
