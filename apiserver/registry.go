@@ -149,8 +149,11 @@ func (s *Server) watch(ctx context.Context, req *wire.Request, res *api.Resource
 
 // create admits, validates and stores a new object.
 func (s *Server) create(ctx context.Context, req *wire.Request, res *api.Resource, user User) (*wire.Response, error) {
-	if res.Name == selfSubjectAccessReviews {
+	switch res.Name {
+	case selfSubjectAccessReviews:
 		return s.reviewSelf(req, res, user)
+	case selfSubjectRulesReviews:
+		return s.reviewRules(req, res, user)
 	}
 	switch req.Subresource {
 	case "binding":
