@@ -6,15 +6,15 @@
 // writer got there first. kubesim does exactly that through Do, so the patched object passes the
 // same admission and validation as any update.
 //
-// Three patch types:
+// Four patch types:
 //
 //	application/json-patch+json            RFC 6902 operations (add, remove, replace, test, ...)
 //	application/merge-patch+json           RFC 7386: the patch is a partial object; null deletes
 //	application/strategic-merge-patch+json Kubernetes' merge: lists of containers, ports, env, ...
 //	                                       merge by their key (name, containerPort) instead of being
 //	                                       replaced, per the patchStrategy tags of k8s.io/api's types
-//
-// Server-side apply (application/apply-patch+yaml) is not served yet: 415.
+//	application/apply-patch+yaml           server-side apply: a manager's whole configuration,
+//	                                       merged with managed fields and conflicts (apply.go)
 package httpfront
 
 import (
@@ -79,10 +79,10 @@ func (h *Handler) servePatch(ctx context.Context, w http.ResponseWriter, r *http
 	switch pt {
 	case jsonPatchType, mergePatchType, strategicPatchType:
 	case applyPatchType:
-		writeError(w, unsupported("server-side apply (application/apply-patch+yaml) is not supported in kubesim yet: use kubectl apply without --server-side"))
+		h.serveApply(ctx, w, r, req, rt, patch)
 		return
 	default:
-		writeError(w, unsupported(fmt.Sprintf("the body of the request was in an unknown format - accepted media types include: %s, %s, %s", jsonPatchType, mergePatchType, strategicPatchType)))
+		writeError(w, unsupported(fmt.Sprintf("the body of the request was in an unknown format - accepted media types include: %s, %s, %s, %s", jsonPatchType, mergePatchType, strategicPatchType, applyPatchType)))
 		return
 	}
 	switch rt.subresource {
