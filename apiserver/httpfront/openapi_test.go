@@ -14,3 +14,14 @@ func TestKubectlExplain(t *testing.T) {
 	k.expect("explain lease", `(?m)^GROUP: coordination.k8s.io$`, `(?m)^KIND: Lease$`, `(?m)^  spec\s+<LeaseSpec>$`)
 	k.expect("explain pod.spec.nope", `error: field "nope" does not exist`)
 }
+
+// With the schemas served, client-side `kubectl apply` builds its three-way strategic merge patch from
+// them (their x-kubernetes-patch-merge-key and -patch-strategy): the edit still merges containers
+// by name.
+func TestKubectlApplyMergesWithTheServedSchemas(t *testing.T) {
+	_, hs := newFront(t)
+	k := newKubectl(t, hs, "admin-token")
+	k.expectIn(sideDeployment("2", "nginx:1.25", "app: web"), "apply -f -", `^deployment.apps/web created\n$`)
+	k.expectIn(sideDeployment("3", "nginx:1.26", "app: web"), "apply -f -", `^deployment.apps/web configured\n$`)
+	k.expect("get deployment web -o jsonpath={.spec.replicas}/{.spec.template.spec.containers[*].image}", `^3/nginx:1.26$`)
+}
