@@ -83,36 +83,16 @@ func (h *Handler) serveApply(ctx context.Context, w http.ResponseWriter, r *http
 	}
 	a := applier{manager: manager, apiVersion: rt.res.APIVersion(), force: isTrue(q.Get("force")), schema: schemaOf(rt.res),
 		now: api.NewTime(h.clock.Now())}
-	for attempt := 1; ; attempt++ {
-		get := *req
-		get.Verb = wire.VerbGet
-		cur, err := h.srv.Do(ctx, &get)
-		if apierrors.ReasonForError(err) == apierrors.ReasonNotFound {
-			h.applyCreate(ctx, w, req, rt, a, applied)
-			return
-		}
-		if err != nil {
-			writeError(w, h.patchRefusal(ctx, req, err))
-			return
-		}
-		obj, err := a.apply(cur.Object, applied, rt)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		upd := *req
-		upd.Verb, upd.Body = wire.VerbPatch, obj
-		resp, err := h.srv.Do(ctx, &upd)
-		if err != nil && apierrors.ReasonForError(err) == apierrors.ReasonConflict && attempt < maxPatchAttempts {
-			continue // someone wrote in between: apply to the newer object
-		}
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		writeJSON(w, http.StatusOK, resp.Object)
+	obj, err := h.readModifyWrite(ctx, req, func(cur api.Object) (api.Object, error) { return a.apply(cur, applied, rt) })
+	if apierrors.ReasonForError(err) == apierrors.ReasonNotFound {
+		h.applyCreate(ctx, w, req, rt, a, applied)
 		return
 	}
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, obj)
 }
 
 // applyCreate creates the object from the configuration alone, owned by the manager.

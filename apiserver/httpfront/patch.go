@@ -91,35 +91,47 @@ func (h *Handler) servePatch(ctx context.Context, w http.ResponseWriter, r *http
 		writeError(w, apierrors.NewMethodNotSupported(rt.res.GroupResource()+"/"+rt.subresource, wire.VerbPatch))
 		return
 	}
+	var warnings []string
+	obj, err := h.readModifyWrite(ctx, req, func(cur api.Object) (api.Object, error) {
+		obj, warned, err := applyPatch(pt, cur, patch, bodyObject(rt), r.URL.Query().Get("fieldValidation"))
+		warnings = warned
+		return obj, err
+	})
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	warn(w, warnings)
+	writeJSON(w, http.StatusOK, obj)
+}
+
+// readModifyWrite reads the object req names, lets change compute what to write from it, and writes
+// that under the verb patch, as a compare-and-swap on the resourceVersion read. A conflict on that
+// resourceVersion means someone wrote in between: read and change again. A resourceVersion the change
+// itself set (a patch's precondition) is the caller's: no retry. The error is the one to answer.
+func (h *Handler) readModifyWrite(ctx context.Context, req *wire.Request, change func(cur api.Object) (api.Object, error)) (api.Object, error) {
 	for attempt := 1; ; attempt++ {
 		get := *req
 		get.Verb = wire.VerbGet
 		cur, err := h.srv.Do(ctx, &get)
 		if err != nil {
-			writeError(w, h.patchRefusal(ctx, req, err))
-			return
+			return nil, h.patchRefusal(ctx, req, err)
 		}
-		obj, warnings, err := applyPatch(pt, cur.Object, patch, bodyObject(rt), r.URL.Query().Get("fieldValidation"))
+		obj, err := change(cur.Object)
 		if err != nil {
-			writeError(w, err)
-			return
+			return nil, err
 		}
 		upd := *req
 		upd.Verb, upd.Body = wire.VerbPatch, obj
 		resp, err := h.srv.Do(ctx, &upd)
-		// A conflict on the resourceVersion we read means someone wrote in between: patch the newer
-		// object. A resourceVersion the patch itself set is the caller's precondition: no retry.
 		sameRV := obj.GetObjectMeta().ResourceVersion == cur.Object.GetObjectMeta().ResourceVersion
 		if err != nil && apierrors.ReasonForError(err) == apierrors.ReasonConflict && sameRV && attempt < maxPatchAttempts {
 			continue
 		}
 		if err != nil {
-			writeError(w, err)
-			return
+			return nil, err
 		}
-		warn(w, warnings)
-		writeJSON(w, http.StatusOK, resp.Object)
-		return
+		return resp.Object, nil
 	}
 }
 
