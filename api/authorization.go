@@ -1,6 +1,7 @@
-// authorization.go: SelfSubjectAccessReview of authorization.k8s.io/v1, the question "may I do
-// this?" asked of the apiserver's authorizer. `kubectl auth can-i VERB RESOURCE` creates one; the
-// apiserver fills in status for the user who sent it and stores nothing.
+// authorization.go: the reviews of authorization.k8s.io/v1, questions asked of the apiserver's
+// authorizer for the user who sends them. SelfSubjectAccessReview is "may I do this?" (`kubectl auth
+// can-i VERB RESOURCE`); SelfSubjectRulesReview is "what may I do in this namespace?" (`kubectl auth
+// can-i --list`). The apiserver fills in status and stores nothing.
 //
 // kubesim simplification: only resourceAttributes are asked (no nonResourceAttributes such as
 // /healthz, no fieldSelector or labelSelector in the attributes).
@@ -42,4 +43,41 @@ type SubjectAccessReviewStatus struct {
 	Denied          bool   `json:"denied,omitempty"`
 	Reason          string `json:"reason,omitempty"`
 	EvaluationError string `json:"evaluationError,omitempty"`
+}
+
+// SelfSubjectRulesReview asks for every rule the requesting user holds in a namespace. The answer is
+// a list for people and tools (kubectl prints it as a table), not a promise: the authorizer, not this
+// list, decides each request, and Incomplete says when an authorizer could not enumerate its rules.
+type SelfSubjectRulesReview struct {
+	TypeMeta   `json:",inline"`
+	ObjectMeta `json:"metadata,omitempty"`
+	Spec       SelfSubjectRulesReviewSpec `json:"spec"`
+	Status     SubjectRulesReviewStatus   `json:"status,omitempty"`
+}
+
+// SelfSubjectRulesReviewSpec names the namespace asked about (required).
+type SelfSubjectRulesReviewSpec struct {
+	Namespace string `json:"namespace,omitempty"`
+}
+
+// SubjectRulesReviewStatus is the rules found. They may repeat or overlap: kubectl compacts them.
+type SubjectRulesReviewStatus struct {
+	ResourceRules    []ResourceRule    `json:"resourceRules"`
+	NonResourceRules []NonResourceRule `json:"nonResourceRules"`
+	Incomplete       bool              `json:"incomplete"`
+	EvaluationError  string            `json:"evaluationError,omitempty"`
+}
+
+// ResourceRule is one rule on resources, as a PolicyRule states it.
+type ResourceRule struct {
+	Verbs         []string `json:"verbs"`
+	APIGroups     []string `json:"apiGroups,omitempty"`
+	Resources     []string `json:"resources,omitempty"`
+	ResourceNames []string `json:"resourceNames,omitempty"`
+}
+
+// NonResourceRule is one rule on URL paths that are not resources (/healthz, /api/*).
+type NonResourceRule struct {
+	Verbs           []string `json:"verbs"`
+	NonResourceURLs []string `json:"nonResourceURLs,omitempty"`
 }

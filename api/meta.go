@@ -35,6 +35,21 @@ type ObjectMeta struct {
 	Annotations                map[string]string `json:"annotations,omitempty"`
 	OwnerReferences            []OwnerReference  `json:"ownerReferences,omitempty"`
 	Finalizers                 []string          `json:"finalizers,omitempty"`
+	// ManagedFields records which field manager set which fields (server-side apply).
+	ManagedFields []ManagedFieldsEntry `json:"managedFields,omitempty"`
+}
+
+// ManagedFieldsEntry is one field manager's share of an object: the fields it set, by an Apply or an
+// Update, as a FieldsV1 set ({"f:spec":{"f:replicas":{}}}: a key per field, "k:{...}" per list item
+// by its merge key, "." for the item itself, {} for a leaf).
+type ManagedFieldsEntry struct {
+	Manager     string          `json:"manager,omitempty"`
+	Operation   string          `json:"operation,omitempty"`
+	APIVersion  string          `json:"apiVersion,omitempty"`
+	Time        *Time           `json:"time,omitempty"`
+	FieldsType  string          `json:"fieldsType,omitempty"`
+	FieldsV1    json.RawMessage `json:"fieldsV1,omitempty"`
+	Subresource string          `json:"subresource,omitempty"`
 }
 
 // GetObjectMeta lets every kind that embeds ObjectMeta satisfy Object.

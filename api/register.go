@@ -1,7 +1,8 @@
 // register.go: every kind kubesim serves, entered into the scheme with the names kubectl knows
 // ("kubectl api-resources" lists the same group, kind, plural, short names and scope). Scale, Binding,
 // Eviction and DeleteOptions are not here: they are request bodies of subresources, never stored;
-// SelfSubjectAccessReview is here though never stored, because it is a resource of its own.
+// the reviews (SelfSubjectAccessReview, SelfSubjectRulesReview) are here though never stored,
+// because each is a resource of its own.
 package api
 
 func init() {
@@ -45,6 +46,8 @@ func init() {
 		// authorization.k8s.io/v1: a question, never stored (create only).
 		{Group: AuthorizationGroupName, Version: "v1", Kind: "SelfSubjectAccessReview", Name: "selfsubjectaccessreviews", Singular: "selfsubjectaccessreview",
 			New: func() Object { return &SelfSubjectAccessReview{} }},
+		{Group: AuthorizationGroupName, Version: "v1", Kind: "SelfSubjectRulesReview", Name: "selfsubjectrulesreviews", Singular: "selfsubjectrulesreview",
+			New: func() Object { return &SelfSubjectRulesReview{} }},
 
 		// discovery.k8s.io/v1: no short names, as in Kubernetes.
 		{Group: DiscoveryGroupName, Version: "v1", Kind: "EndpointSlice", Name: "endpointslices", Singular: "endpointslice", Namespaced: true,

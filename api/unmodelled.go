@@ -15,7 +15,7 @@ import "reflect"
 // unmodelled maps a kubesim type to the JSON names of the Kubernetes fields it does not have.
 var unmodelled = map[reflect.Type][]string{
 	// metadata
-	reflect.TypeFor[ObjectMeta](): {"managedFields", "selfLink"},
+	reflect.TypeFor[ObjectMeta](): {"selfLink"},
 
 	// pods
 	reflect.TypeFor[PodSpec](): {"activeDeadlineSeconds", "automountServiceAccountToken", "dnsConfig",

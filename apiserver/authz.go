@@ -10,7 +10,6 @@ package apiserver
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"kubesim/api"
@@ -88,13 +87,21 @@ func (s *Server) authorize(a attributes) (bool, string) {
 		// fresh cluster's admin (and the apiserver's own loopback client) gets in before RBAC exists.
 		return true, `allowed: group "system:masters" is privileged (bound to ClusterRole cluster-admin)`
 	}
-	if a.user.InGroup(GroupNodes) && strings.HasPrefix(a.user.Name, "system:node:") {
-		return s.authorizeNode(a)
+	var nodeWhy string
+	if _, isNode := nodeIdentity(a.user); isNode {
+		ok, why := s.authorizeNode(a)
+		if ok {
+			return true, why
+		}
+		// No opinion: RBAC is asked next, as with --authorization-mode=Node,RBAC. It grants a kubelet
+		// only what every authenticated user holds (system:basic-user); a refusal keeps the Node
+		// authorizer's reason.
+		nodeWhy = why
 	}
 	if ok, why := s.authorizeRBAC(a); ok {
 		return true, why
 	}
-	return false, ""
+	return false, nodeWhy
 }
 
 // authorizeRBAC looks for a binding of the user (or one of its groups) to a role with a matching rule:
@@ -254,23 +261,7 @@ func (s *Server) authorizeNode(a attributes) (bool, string) {
 			return allow("nodes may read " + a.resource)
 		}
 	}
-	return deny("") // no opinion, and RBAC grants nodes nothing more
-}
-
-// RulesFor lists, sorted, the "verb resource" pairs RBAC grants the user in a namespace
-// (`kubectl auth can-i --list`).
-func (s *Server) RulesFor(u User, namespace string) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, r := range s.rulesHeld(u, namespace) {
-		line := fmt.Sprintf("%s [%s] %s", strings.Join(r.Resources, ","), strings.Join(r.APIGroups, ","), strings.Join(r.Verbs, ","))
-		if !seen[line] {
-			seen[line] = true
-			out = append(out, line)
-		}
-	}
-	sort.Strings(out)
-	return out
+	return deny("") // no opinion: RBAC decides
 }
 
 func everythingSelection() selection {

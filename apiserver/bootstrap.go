@@ -46,7 +46,7 @@ func bootstrapObjects() []api.Object {
 	}
 	core, apps := []string{""}, []string{"apps"}
 	clusterRoles := map[string][]api.PolicyRule{
-		"cluster-admin": {rule(all, all, all)},
+		"cluster-admin": {rule(all, all, all), {NonResourceURLs: all, Verbs: all}},
 		"admin":         {rule(all, all, all)},
 		"edit": {rule(core, []string{"pods", "services", "endpoints", "serviceaccounts", "events"}, append(read, write...)),
 			rule(apps, []string{"deployments", "replicasets", "daemonsets", "deployments/scale", "replicasets/scale"}, append(read, write...))},
@@ -62,8 +62,8 @@ func bootstrapObjects() []api.Object {
 			rule([]string{"scheduling.k8s.io"}, []string{"priorityclasses"}, read),
 			rule(apps, []string{"replicasets", "daemonsets"}, read)},
 		"system:kube-controller-manager": {rule(all, all, all)},
-		// Every authenticated user may ask what it may do (`kubectl auth can-i`).
-		"system:basic-user": {rule([]string{api.AuthorizationGroupName}, []string{"selfsubjectaccessreviews"}, []string{"create"})},
+		// Every authenticated user may ask what it may do (`kubectl auth can-i`, `auth can-i --list`).
+		"system:basic-user": {rule([]string{api.AuthorizationGroupName}, []string{"selfsubjectaccessreviews", "selfsubjectrulesreviews"}, []string{"create"})},
 	}
 	for _, name := range sortedKeys(clusterRoles) {
 		objs = append(objs, &api.ClusterRole{ObjectMeta: api.ObjectMeta{Name: name}, Rules: clusterRoles[name]})

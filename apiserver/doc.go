@@ -3,7 +3,8 @@
 //
 // Read next: request.go (what a call looks like), server.go (the pipeline), then one gate per file:
 // authn.go, authz.go, admission.go, registry.go (validation and persistence), watchcache.go and
-// watcher.go (list and watch), subresources.go (binding, eviction, scale).
+// watcher.go (list and watch), pagination.go (lists in chunks), subresources.go (binding, eviction,
+// scale), selfsubjectaccessreview.go and selfsubjectrulesreview.go (the reviews).
 //
 // # The pipeline
 //
@@ -41,7 +42,11 @@
 //   - list and watch are served from one watch cache fed by a single etcd watch, with label and field
 //     selectors, a node index for pods, current state as ADDED for watches without a resourceVersion,
 //     no gap and no duplicate when resuming, bookmarks, and 410 Gone `too old resource version` once
-//     the history is compacted.
+//     the history is compacted;
+//   - a list may come in chunks (limit, continue): every chunk is read at the first chunk's revision,
+//     and a continue token whose revision is compacted is 410 Gone (pagination.go);
+//   - SelfSubjectAccessReview and SelfSubjectRulesReview answer "may I?" and "what may I?" for the
+//     user who asks, and are never stored.
 //
 // # What it simplifies
 //

@@ -99,11 +99,29 @@ func (s *Server) get(ctx context.Context, req *wire.Request, res *api.Resource) 
 // list serves from the watch cache. With no resourceVersion the list must be consistent (as fresh as
 // etcd), so the cache first catches up to etcd's current revision, which is how Kubernetes serves
 // consistent lists from its cache since 1.31. The items are shared with the cache: never modify them
-// (the client copies them before handing them out).
+// (the client copies them before handing them out). A list in chunks (limit, continue) reads its
+// later chunks from etcd: see pagination.go.
 func (s *Server) list(ctx context.Context, req *wire.Request, res *api.Resource) (*wire.Response, error) {
 	sel, err := newSelection(res, req.Namespace, req.LabelSelector, req.FieldSelector)
 	if err != nil {
 		return nil, err
+	}
+	if req.Limit < 0 {
+		return nil, apierrors.NewBadRequest(fmt.Sprintf("invalid limit %d: must not be negative", req.Limit))
+	}
+	if req.Continue != "" {
+		if req.ResourceVersion != "" && req.ResourceVersion != "0" {
+			return nil, apierrors.NewBadRequest("specifying resource version is not allowed when using continue")
+		}
+		from, rev, err := decodeContinue(req.Continue, listPrefix(res, req.Namespace))
+		if err != nil {
+			return nil, err
+		}
+		chunk, err := s.listChunk(ctx, res, req.Namespace, sel, from, max(rev, 0), req.Limit, true)
+		if err != nil {
+			return nil, err
+		}
+		return &wire.Response{List: chunk}, nil
 	}
 	var want int64
 	switch req.ResourceVersion {
@@ -116,12 +134,20 @@ func (s *Server) list(ctx context.Context, req *wire.Request, res *api.Resource)
 		if want, err = strconv.ParseInt(req.ResourceVersion, 10, 64); err != nil {
 			return nil, apierrors.NewBadRequest(fmt.Sprintf("invalid resourceVersion %q", req.ResourceVersion))
 		}
+		if req.Limit > 0 {
+			// A chunk at an exact resourceVersion: etcd has the past, the cache only the present.
+			chunk, err := s.listChunk(ctx, res, req.Namespace, sel, "", want, req.Limit, false)
+			if err != nil {
+				return nil, err
+			}
+			return &wire.Response{List: chunk}, nil
+		}
 	}
 	if err := s.cache.waitFor(ctx, want); err != nil {
 		return nil, apierrors.NewTimeout(fmt.Sprintf("waiting for the watch cache to reach revision %d: %v", want, err))
 	}
 	items, rev := s.cache.list(res, sel)
-	return &wire.Response{List: &wire.ListResult{Items: items, ResourceVersion: strconv.FormatInt(rev, 10)}}, nil
+	return &wire.Response{List: chunkOf(res, req.Namespace, sel, items, rev, req.Limit)}, nil
 }
 
 func (s *Server) watch(ctx context.Context, req *wire.Request, res *api.Resource) (*wire.Response, error) {
@@ -149,8 +175,11 @@ func (s *Server) watch(ctx context.Context, req *wire.Request, res *api.Resource
 
 // create admits, validates and stores a new object.
 func (s *Server) create(ctx context.Context, req *wire.Request, res *api.Resource, user User) (*wire.Response, error) {
-	if res.Name == selfSubjectAccessReviews {
+	switch res.Name {
+	case selfSubjectAccessReviews:
 		return s.reviewSelf(req, res, user)
+	case selfSubjectRulesReviews:
+		return s.reviewRules(req, res, user)
 	}
 	switch req.Subresource {
 	case "binding":

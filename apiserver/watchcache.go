@@ -398,6 +398,9 @@ func newSelection(res *api.Resource, namespace, labelSel, fieldSel string) (sele
 	return s, nil
 }
 
+// unfiltered reports that no label or field selector narrows the selection (a namespace may).
+func (s selection) unfiltered() bool { return s.labels.Empty() && s.fields.Empty() }
+
 func (s selection) matches(obj api.Object) bool {
 	m := obj.GetObjectMeta()
 	if s.namespace != "" && m.Namespace != s.namespace {

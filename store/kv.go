@@ -3,6 +3,7 @@
 //
 //	KV                              one key at one revision
 //	Create, Get, List               put-if-absent, read, read a prefix
+//	ListPage                        read a prefix a page at a time
 //	Update, Delete                  compare-and-swap on ModRevision
 //	Compact, CurrentRevision        history maintenance
 //
@@ -84,14 +85,31 @@ func (s *Store) Get(ctx context.Context, key string) (KV, error) {
 // An atRevision older than the last compaction fails with ErrCompacted, a
 // revision not yet written with ErrFutureRevision.
 func (s *Store) List(ctx context.Context, prefix string, atRevision int64) ([]KV, int64, error) {
+	kvs, _, rev, err := s.ListPage(ctx, prefix, "", atRevision, 0)
+	return kvs, rev, err
+}
+
+// ListPage reads at most limit keys under prefix (0: all), sorted, from fromKey
+// on ("" for the prefix's first key), as of atRevision (0 means now): one page
+// of a list that the apiserver serves in chunks. It returns the keys, how many
+// keys the range from fromKey to the prefix's end holds in all (more than were
+// returned when the list goes on), and the revision read. Errors are List's.
+func (s *Store) ListPage(ctx context.Context, prefix, fromKey string, atRevision, limit int64) ([]KV, int64, int64, error) {
 	s.lists.Add(1)
-	opts := []clientv3.OpOption{clientv3.WithPrefix()}
+	from := fromKey
+	if from == "" {
+		from = prefix
+	}
+	opts := []clientv3.OpOption{clientv3.WithRange(clientv3.GetPrefixRangeEnd(prefix)), clientv3.WithLimit(limit)}
 	if atRevision > 0 {
 		opts = append(opts, clientv3.WithRev(atRevision))
 	}
-	resp, err := s.client.Get(ctx, prefix, opts...)
+	resp, err := s.client.Get(ctx, from, opts...)
 	if err != nil {
-		return nil, 0, fmt.Errorf("list %q at revision %d: %w", prefix, atRevision, translate(err))
+		if fromKey != "" {
+			return nil, 0, 0, fmt.Errorf("list %q from %q at revision %d: %w", prefix, fromKey, atRevision, translate(err))
+		}
+		return nil, 0, 0, fmt.Errorf("list %q at revision %d: %w", prefix, atRevision, translate(err))
 	}
 	kvs := make([]KV, len(resp.Kvs))
 	for i, kv := range resp.Kvs {
@@ -103,7 +121,7 @@ func (s *Store) List(ctx context.Context, prefix string, atRevision int64) ([]KV
 	if atRevision > 0 {
 		rev = atRevision
 	}
-	return kvs, rev, nil
+	return kvs, resp.Count, rev, nil
 }
 
 // Update replaces the value at key if the key's ModRevision is still

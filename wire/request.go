@@ -54,6 +54,10 @@ type Request struct {
 	FieldSelector       string
 	ResourceVersion     string // list: "" = consistent, "0" = any; watch: where to start
 	AllowWatchBookmarks bool
+	// Limit asks a list for at most this many items (0: all), and Continue for the next chunk of a
+	// list, with the token the previous chunk returned (kubectl get asks 500 at a time).
+	Limit    int64
+	Continue string
 
 	// delete
 	GracePeriodSeconds *int64
@@ -70,8 +74,12 @@ type Response struct {
 	Deleted bool
 }
 
-// ListResult is a list of objects consistent at ResourceVersion.
+// ListResult is a list of objects consistent at ResourceVersion. A chunked list (Request.Limit) that
+// goes on has a Continue token for the next chunk, and, when no selector filtered it, the number of
+// items left.
 type ListResult struct {
-	Items           []api.Object
-	ResourceVersion string
+	Items              []api.Object
+	ResourceVersion    string
+	Continue           string
+	RemainingItemCount *int64
 }

@@ -59,6 +59,9 @@ type Status struct {
 	Reason     Reason         `json:"reason,omitempty"`
 	Details    *StatusDetails `json:"details,omitempty"`
 	Code       int32          `json:"code"`
+	// Continue is metadata.continue: with a 410 for a chunked list's expired continue token, a token
+	// that goes on with the rest of the list at the current revision.
+	Continue string `json:"-"`
 }
 
 // StatusError is an error carrying a Status. Every error the apiserver returns is one.

@@ -28,6 +28,15 @@ const aggregatedContentType = "application/json;g=apidiscovery.k8s.io;v=v2;as=AP
 // not serve it.
 var objectVerbs = []string{"create", "delete", "get", "list", "patch", "update", "watch"}
 
+// verbsOf is what discovery says a resource serves: only create for the access reviews, which are
+// questions, never stored.
+func verbsOf(res *api.Resource) []string {
+	if res.Group == api.AuthorizationGroupName {
+		return []string{"create"}
+	}
+	return objectVerbs
+}
+
 // inCategoryAll lists the resources `kubectl get all` shows.
 var inCategoryAll = map[string]bool{"pods": true, "services": true, "deployments": true, "replicasets": true, "daemonsets": true}
 
@@ -173,7 +182,7 @@ func aggregated(core bool) *apidiscoveryv2.APIGroupDiscoveryList {
 				}
 				d := apidiscoveryv2.APIResourceDiscovery{Resource: res.Name, SingularResource: res.Singular, Scope: scope,
 					ResponseKind: &metav1.GroupVersionKind{Group: res.Group, Version: res.Version, Kind: res.Kind},
-					Verbs:        objectVerbs, ShortNames: res.ShortNames, Categories: categories(res)}
+					Verbs:        verbsOf(res), ShortNames: res.ShortNames, Categories: categories(res)}
 				for _, sub := range res.Subresources {
 					kind := subresourceKind(res, sub)
 					d.Subresources = append(d.Subresources, apidiscoveryv2.APISubresourceDiscovery{Subresource: sub,
@@ -197,7 +206,7 @@ func (h *Handler) groupVersion(w http.ResponseWriter, rt route) {
 	list := &metav1.APIResourceList{TypeMeta: metav1.TypeMeta{Kind: "APIResourceList", APIVersion: "v1"}, GroupVersion: gv}
 	for _, res := range resourcesOf(rt.group, rt.version) {
 		list.APIResources = append(list.APIResources, metav1.APIResource{Name: res.Name, SingularName: res.Singular,
-			Namespaced: res.Namespaced, Kind: res.Kind, Verbs: objectVerbs, ShortNames: res.ShortNames, Categories: categories(res)})
+			Namespaced: res.Namespaced, Kind: res.Kind, Verbs: verbsOf(res), ShortNames: res.ShortNames, Categories: categories(res)})
 		for _, sub := range res.Subresources {
 			kind := subresourceKind(res, sub)
 			list.APIResources = append(list.APIResources, metav1.APIResource{Name: res.Name + "/" + sub,

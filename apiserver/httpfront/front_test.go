@@ -136,7 +136,10 @@ func TestFailuresAreStatusesInKubernetesWords(t *testing.T) {
 		{"protobuf garbage", "admin-token", "POST", "/api/v1/namespaces/default/pods", "application/vnd.kubernetes.protobuf", "garbage", 400, "BadRequest", `Pod in version "v1" cannot be handled as a Pod: decoding protobuf`},
 		{"forbidden patch names the verb patch", "alice-token", "PATCH", "/apis/apps/v1/namespaces/default/deployments/web/scale", "application/merge-patch+json", `{"spec":{"replicas":2}}`, 403, "Forbidden",
 			`deployments.apps "web" is forbidden: User "alice" cannot patch resource "deployments/scale" in API group "apps" in the namespace "default"`},
-		{"server-side apply", "admin-token", "PATCH", "/api/v1/namespaces/default/pods/web", "application/apply-patch+yaml", "{}", 415, "UnsupportedMediaType", "server-side apply"},
+		{"apply without a field manager", "admin-token", "PATCH", "/api/v1/namespaces/default/pods/web", "application/apply-patch+yaml", "{}", 422, "Invalid",
+			`PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch`},
+		{"apply of another kind", "admin-token", "PATCH", "/api/v1/namespaces/default/pods/web?fieldManager=x", "application/apply-patch+yaml", "{apiVersion: v1, kind: Service}", 400, "BadRequest",
+			"the kind in the data (Service) does not match the expected kind (Pod)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, body := call(t, hs, tc.token, tc.method, tc.path, tc.contentType, tc.body)

@@ -1,17 +1,16 @@
-// openapi.go: a minimal OpenAPI v3 document (k8s.io/kube-openapi's /openapi/v3 handler), enough for
-// kubectl to know that the server validates fields itself. Before `kubectl apply` or `create -f`
-// sends an object, kubectl looks up the object's group-version document and checks that the PATCH
-// operation of its kind takes the fieldValidation parameter; when it does, kubectl sends
-// fieldValidation=Strict and leaves validation to the server (KEP-2885). Without any document,
-// kubectl refuses with `failed to download openapi`.
+// openapi.go: the OpenAPI v3 documents (k8s.io/kube-openapi's /openapi/v3 handler). kubectl reads
+// them twice: before `kubectl apply` or `create -f` sends an object, it looks up the object's
+// group-version document and checks that the PATCH operation of its kind takes the fieldValidation
+// parameter; when it does, kubectl sends fieldValidation=Strict and leaves validation to the server
+// (KEP-2885), and without any document it refuses with `failed to download openapi`. And `kubectl
+// explain` renders a kind's schema, found in components.schemas by its
+// x-kubernetes-group-version-kind (openapi_schema.go builds them).
 //
 //	GET /openapi/v3                          the index: one serverRelativeURL per group-version
-//	GET /openapi/v3/apis/apps/v1?hash=...    that group-version's paths
+//	GET /openapi/v3/apis/apps/v1?hash=...    that group-version's paths and schemas
 //
 // What it simplifies: each path lists only its PATCH operation with the group-version-kind extension
-// and the fieldValidation parameter; there are no schemas (components), so `kubectl explain` has
-// nothing to show, and kubectl builds strategic merge patches from its own compiled-in types (as it
-// does when a document names no patch body types).
+// and the fieldValidation parameter; the documents are built once, when first asked for.
 package httpfront
 
 import (
@@ -20,6 +19,9 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+	"sync"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 type openAPIIndex struct {
@@ -31,9 +33,10 @@ type openAPIIndexEntry struct {
 }
 
 type openAPIDoc struct {
-	OpenAPI string                          `json:"openapi"`
-	Info    map[string]string               `json:"info"`
-	Paths   map[string]map[string]openAPIOp `json:"paths"`
+	OpenAPI    string                          `json:"openapi"`
+	Info       map[string]string               `json:"info"`
+	Paths      map[string]map[string]openAPIOp `json:"paths"`
+	Components map[string]any                  `json:"components"`
 }
 
 type openAPIOp struct {
@@ -60,7 +63,9 @@ func gvPath(group, version string) string {
 func openAPIGroupVersion(group, version string) openAPIDoc {
 	doc := openAPIDoc{OpenAPI: "3.0.0", Info: map[string]string{"title": "Kubernetes (kubesim)", "version": ServedVersion.GitVersion},
 		Paths: map[string]map[string]openAPIOp{}}
+	var kinds []schema.GroupVersionKind
 	for _, res := range resourcesOf(group, version) {
+		kinds = append(kinds, schema.GroupVersionKind{Group: res.Group, Version: res.Version, Kind: res.Kind})
 		path := "/" + gvPath(group, version) + "/"
 		if res.Namespaced {
 			path += "namespaces/{namespace}/"
@@ -72,35 +77,46 @@ func openAPIGroupVersion(group, version string) openAPIDoc {
 				Description: "Ignore, Warn (the default) or Strict: what the server does with unknown or duplicate fields"}},
 		}}
 	}
+	doc.Components = map[string]any{"schemas": buildSchemas(kinds)}
 	return doc
 }
+
+// openAPIDocuments are the documents by group-version path ("api/v1"), encoded, built at the first
+// request: the kinds are fixed when the program starts.
+var openAPIDocuments = sync.OnceValue(func() map[string][]byte {
+	docs := map[string][]byte{}
+	for _, g := range groups() {
+		for _, v := range versionsOf(g) {
+			b, err := json.Marshal(openAPIGroupVersion(g, v))
+			if err != nil {
+				panic(err) // maps of strings and schemas always encode
+			}
+			docs[gvPath(g, v)] = b
+		}
+	}
+	return docs
+})
 
 // serveOpenAPI answers /openapi/v3 and /openapi/v3/<group-version>; anything else under /openapi is
 // the 404 Status (kubesim has no OpenAPI v2 document).
 func (h *Handler) serveOpenAPI(w http.ResponseWriter, r *http.Request) {
 	p := strings.TrimSuffix(r.URL.Path, "/")
+	docs := openAPIDocuments()
 	if p == "/openapi/v3" {
 		idx := openAPIIndex{Paths: map[string]openAPIIndexEntry{}}
-		for _, g := range groups() {
-			for _, v := range versionsOf(g) {
-				gv := gvPath(g, v)
-				doc, _ := json.Marshal(openAPIGroupVersion(g, v))
-				sum := sha256.Sum256(doc)
-				idx.Paths[gv] = openAPIIndexEntry{ServerRelativeURL: "/openapi/v3/" + gv + "?hash=" + strings.ToUpper(hex.EncodeToString(sum[:]))}
-			}
+		for gv, doc := range docs {
+			sum := sha256.Sum256(doc)
+			idx.Paths[gv] = openAPIIndexEntry{ServerRelativeURL: "/openapi/v3/" + gv + "?hash=" + strings.ToUpper(hex.EncodeToString(sum[:]))}
 		}
 		writeJSON(w, http.StatusOK, idx)
 		return
 	}
-	gv, ok := strings.CutPrefix(p, "/openapi/v3/")
-	if ok {
-		parts := strings.Split(gv, "/")
-		switch {
-		case len(parts) == 2 && parts[0] == "api" && servesGroupVersion("", parts[1]):
-			writeJSON(w, http.StatusOK, openAPIGroupVersion("", parts[1]))
-			return
-		case len(parts) == 3 && parts[0] == "apis" && servesGroupVersion(parts[1], parts[2]):
-			writeJSON(w, http.StatusOK, openAPIGroupVersion(parts[1], parts[2]))
+	if gv, ok := strings.CutPrefix(p, "/openapi/v3/"); ok {
+		if doc, ok := docs[gv]; ok {
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Cache-Control", "no-cache, private")
+			w.WriteHeader(http.StatusOK)
+			w.Write(doc)
 			return
 		}
 	}

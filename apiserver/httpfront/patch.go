@@ -6,15 +6,15 @@
 // writer got there first. kubesim does exactly that through Do, so the patched object passes the
 // same admission and validation as any update.
 //
-// Three patch types:
+// Four patch types:
 //
 //	application/json-patch+json            RFC 6902 operations (add, remove, replace, test, ...)
 //	application/merge-patch+json           RFC 7386: the patch is a partial object; null deletes
 //	application/strategic-merge-patch+json Kubernetes' merge: lists of containers, ports, env, ...
 //	                                       merge by their key (name, containerPort) instead of being
 //	                                       replaced, per the patchStrategy tags of k8s.io/api's types
-//
-// Server-side apply (application/apply-patch+yaml) is not served yet: 415.
+//	application/apply-patch+yaml           server-side apply: a manager's whole configuration,
+//	                                       merged with managed fields and conflicts (apply.go)
 package httpfront
 
 import (
@@ -79,10 +79,10 @@ func (h *Handler) servePatch(ctx context.Context, w http.ResponseWriter, r *http
 	switch pt {
 	case jsonPatchType, mergePatchType, strategicPatchType:
 	case applyPatchType:
-		writeError(w, unsupported("server-side apply (application/apply-patch+yaml) is not supported in kubesim yet: use kubectl apply without --server-side"))
+		h.serveApply(ctx, w, r, req, rt, patch)
 		return
 	default:
-		writeError(w, unsupported(fmt.Sprintf("the body of the request was in an unknown format - accepted media types include: %s, %s, %s", jsonPatchType, mergePatchType, strategicPatchType)))
+		writeError(w, unsupported(fmt.Sprintf("the body of the request was in an unknown format - accepted media types include: %s, %s, %s, %s", jsonPatchType, mergePatchType, strategicPatchType, applyPatchType)))
 		return
 	}
 	switch rt.subresource {
@@ -91,35 +91,47 @@ func (h *Handler) servePatch(ctx context.Context, w http.ResponseWriter, r *http
 		writeError(w, apierrors.NewMethodNotSupported(rt.res.GroupResource()+"/"+rt.subresource, wire.VerbPatch))
 		return
 	}
+	var warnings []string
+	obj, err := h.readModifyWrite(ctx, req, func(cur api.Object) (api.Object, error) {
+		obj, warned, err := applyPatch(pt, cur, patch, bodyObject(rt), r.URL.Query().Get("fieldValidation"))
+		warnings = warned
+		return obj, err
+	})
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	warn(w, warnings)
+	writeJSON(w, http.StatusOK, obj)
+}
+
+// readModifyWrite reads the object req names, lets change compute what to write from it, and writes
+// that under the verb patch, as a compare-and-swap on the resourceVersion read. A conflict on that
+// resourceVersion means someone wrote in between: read and change again. A resourceVersion the change
+// itself set (a patch's precondition) is the caller's: no retry. The error is the one to answer.
+func (h *Handler) readModifyWrite(ctx context.Context, req *wire.Request, change func(cur api.Object) (api.Object, error)) (api.Object, error) {
 	for attempt := 1; ; attempt++ {
 		get := *req
 		get.Verb = wire.VerbGet
 		cur, err := h.srv.Do(ctx, &get)
 		if err != nil {
-			writeError(w, h.patchRefusal(ctx, req, err))
-			return
+			return nil, h.patchRefusal(ctx, req, err)
 		}
-		obj, warnings, err := applyPatch(pt, cur.Object, patch, bodyObject(rt), r.URL.Query().Get("fieldValidation"))
+		obj, err := change(cur.Object)
 		if err != nil {
-			writeError(w, err)
-			return
+			return nil, err
 		}
 		upd := *req
 		upd.Verb, upd.Body = wire.VerbPatch, obj
 		resp, err := h.srv.Do(ctx, &upd)
-		// A conflict on the resourceVersion we read means someone wrote in between: patch the newer
-		// object. A resourceVersion the patch itself set is the caller's precondition: no retry.
 		sameRV := obj.GetObjectMeta().ResourceVersion == cur.Object.GetObjectMeta().ResourceVersion
 		if err != nil && apierrors.ReasonForError(err) == apierrors.ReasonConflict && sameRV && attempt < maxPatchAttempts {
 			continue
 		}
 		if err != nil {
-			writeError(w, err)
-			return
+			return nil, err
 		}
-		warn(w, warnings)
-		writeJSON(w, http.StatusOK, resp.Object)
-		return
+		return resp.Object, nil
 	}
 }
 

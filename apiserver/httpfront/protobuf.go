@@ -15,6 +15,7 @@ import (
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
@@ -25,19 +26,23 @@ import (
 // protobufMediaType is the media type of Kubernetes' protobuf encoding.
 const protobufMediaType = "application/vnd.kubernetes.protobuf"
 
-// protobufSerializer decodes the k8s.io/api kinds kubesim serves, and the access reviews that
-// `kubectl auth can-i` sends.
-var protobufSerializer = func() *protobuf.Serializer {
+// kubeScheme holds the k8s.io/api types of the kinds kubesim serves, the access reviews that `kubectl
+// auth can-i` sends, and the subresources' bodies: protobuf bodies decode into them, and the OpenAPI
+// schemas are read from them (openapi_schema.go).
+var kubeScheme = func() *runtime.Scheme {
 	scheme := runtime.NewScheme()
 	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, appsv1.AddToScheme, authorizationv1.AddToScheme, autoscalingv1.AddToScheme,
-		coordinationv1.AddToScheme, policyv1.AddToScheme, rbacv1.AddToScheme, schedulingv1.AddToScheme,
+		coordinationv1.AddToScheme, discoveryv1.AddToScheme, policyv1.AddToScheme, rbacv1.AddToScheme, schedulingv1.AddToScheme,
 		admissionregistrationv1.AddToScheme} {
 		if err := add(scheme); err != nil {
 			panic(err) // the k8s.io/api registrations are static
 		}
 	}
-	return protobuf.NewSerializer(scheme, scheme)
+	return scheme
 }()
+
+// protobufSerializer decodes protobuf bodies of kubeScheme's kinds.
+var protobufSerializer = protobuf.NewSerializer(kubeScheme, kubeScheme)
 
 // protobufToJSON turns a protobuf body into the JSON of the same object.
 func protobufToJSON(data []byte) ([]byte, error) {

@@ -33,6 +33,14 @@ func (h *Handler) serveResource(ctx context.Context, w http.ResponseWriter, r *h
 		LabelSelector: q.Get("labelSelector"), FieldSelector: q.Get("fieldSelector"),
 		ResourceVersion: q.Get("resourceVersion"), AllowWatchBookmarks: isTrue(q.Get("allowWatchBookmarks")),
 		DryRun: q.Get("dryRun") == "All"}
+	if req.Continue = q.Get("continue"); q.Get("limit") != "" {
+		limit, err := strconv.ParseInt(q.Get("limit"), 10, 64)
+		if err != nil {
+			writeError(w, apierrors.NewBadRequest(fmt.Sprintf("invalid limit %q: %v", q.Get("limit"), err)))
+			return
+		}
+		req.Limit = limit
+	}
 	if isStreamingSubresource(rt.res, rt.subresource) {
 		writeError(w, notRunningProcesses(rt))
 		return
@@ -103,7 +111,7 @@ func (h *Handler) serveObject(ctx context.Context, w http.ResponseWriter, r *htt
 		noteCreated(ctx, resp.Object.GetObjectMeta().Name)
 	}
 	if wantsTable(r) && req.Verb == wire.VerbGet && rt.subresource == "" {
-		writeJSON(w, code, h.table(rt.res, []api.Object{resp.Object}, "", includeObject(r)))
+		writeJSON(w, code, h.table(rt.res, []api.Object{resp.Object}, metav1.ListMeta{}, includeObject(r)))
 		return
 	}
 	writeJSON(w, code, resp.Object)
@@ -111,10 +119,10 @@ func (h *Handler) serveObject(ctx context.Context, w http.ResponseWriter, r *htt
 
 // objectList is a list on the wire: PodList, DeploymentList, ...
 type objectList struct {
-	APIVersion string       `json:"apiVersion"`
-	Kind       string       `json:"kind"`
-	Metadata   api.ListMeta `json:"metadata"`
-	Items      []api.Object `json:"items"`
+	APIVersion string          `json:"apiVersion"`
+	Kind       string          `json:"kind"`
+	Metadata   metav1.ListMeta `json:"metadata"`
+	Items      []api.Object    `json:"items"`
 }
 
 func (h *Handler) serveList(ctx context.Context, w http.ResponseWriter, r *http.Request, req *wire.Request, rt route) {
@@ -123,16 +131,17 @@ func (h *Handler) serveList(ctx context.Context, w http.ResponseWriter, r *http.
 		writeError(w, err)
 		return
 	}
+	meta := metav1.ListMeta{ResourceVersion: resp.List.ResourceVersion, Continue: resp.List.Continue,
+		RemainingItemCount: resp.List.RemainingItemCount}
 	if wantsTable(r) {
-		writeJSON(w, http.StatusOK, h.table(rt.res, resp.List.Items, resp.List.ResourceVersion, includeObject(r)))
+		writeJSON(w, http.StatusOK, h.table(rt.res, resp.List.Items, meta, includeObject(r)))
 		return
 	}
 	items := resp.List.Items
 	if items == nil {
 		items = []api.Object{}
 	}
-	writeJSON(w, http.StatusOK, objectList{APIVersion: rt.res.APIVersion(), Kind: rt.res.Kind + "List",
-		Metadata: api.ListMeta{ResourceVersion: resp.List.ResourceVersion}, Items: items})
+	writeJSON(w, http.StatusOK, objectList{APIVersion: rt.res.APIVersion(), Kind: rt.res.Kind + "List", Metadata: meta, Items: items})
 }
 
 // serveDelete writes the object when it is only marked for deletion (finalizers, a pod's grace

@@ -29,6 +29,7 @@ func statusOf(err error) *metav1.Status {
 	s := se.Status()
 	out := &metav1.Status{
 		TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"},
+		ListMeta: metav1.ListMeta{Continue: s.Continue},
 		Status:   metav1.StatusFailure, Message: s.Message, Reason: metav1.StatusReason(s.Reason), Code: s.Code,
 	}
 	if d := s.Details; d != nil {

@@ -53,9 +53,9 @@ type column struct {
 	cell     func(h *Handler, obj api.Object) any
 }
 
-func (h *Handler) table(res *api.Resource, items []api.Object, rv, include string) *metav1.Table {
+func (h *Handler) table(res *api.Resource, items []api.Object, meta metav1.ListMeta, include string) *metav1.Table {
 	cols := columnsFor(res)
-	t := &metav1.Table{TypeMeta: metav1.TypeMeta{Kind: "Table", APIVersion: "meta.k8s.io/v1"}, ListMeta: metav1.ListMeta{ResourceVersion: rv}}
+	t := &metav1.Table{TypeMeta: metav1.TypeMeta{Kind: "Table", APIVersion: "meta.k8s.io/v1"}, ListMeta: meta}
 	for _, c := range cols {
 		d := metav1.TableColumnDefinition{Name: c.name, Type: c.typ, Description: c.describe}
 		if c.name == "Name" {

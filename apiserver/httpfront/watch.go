@@ -17,6 +17,8 @@ import (
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
 	"kubesim/wire"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // defaultWatchTimeout bounds a watch that names no timeoutSeconds (kube-apiserver picks between its
@@ -82,7 +84,7 @@ func (h *Handler) serveWatch(ctx context.Context, w http.ResponseWriter, r *http
 		}
 		var obj any = ev.Object
 		if table && ev.Type != wire.Bookmark {
-			obj = h.table(rt.res, []api.Object{ev.Object}, strconv.FormatInt(ev.ResourceVersion, 10), include)
+			obj = h.table(rt.res, []api.Object{ev.Object}, metav1.ListMeta{ResourceVersion: strconv.FormatInt(ev.ResourceVersion, 10)}, include)
 		}
 		if !send(watchEvent{Type: ev.Type, Object: obj}) {
 			return
