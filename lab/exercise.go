@@ -17,24 +17,18 @@ import (
 	"kubesim/apiserver"
 	"kubesim/kubelet"
 	"kubesim/scheduler/framework"
-	"kubesim/scheduler/plugins"
 	"kubesim/sim"
 )
 
 // SchedulerPlugin adds an out-of-tree plugin to the default kube-scheduler and enables it in its
-// profile, after the default plugins (weight matters only for a Score plugin; 0 means 1). Each call
+// profiles, after the default plugins (weight matters only for a Score plugin; 0 means 1). Each call
 // adds one plugin.
 func SchedulerPlugin(name string, factory framework.PluginFactory, weight int32) Option {
 	return func(c *sim.Config) {
-		if c.SchedulerPlugins == nil {
-			c.SchedulerPlugins = framework.Registry{}
-		}
-		c.SchedulerPlugins[name] = factory
-		if len(c.SchedulerProfiles) == 0 {
-			c.SchedulerProfiles = []framework.Profile{plugins.DefaultProfile("")}
-		}
-		p := &c.SchedulerProfiles[0]
-		p.Plugins = append(append([]framework.PluginRef(nil), p.Plugins...), framework.PluginRef{Name: name, Weight: weight})
+		register(c, name, factory)
+		editProfiles(c, func(refs []framework.PluginRef) []framework.PluginRef {
+			return append(refs, framework.PluginRef{Name: name, Weight: weight})
+		})
 	}
 }
 
