@@ -7,6 +7,7 @@
 //	WithController(builtin, name, factory)          your controller in kube-controller-manager's list
 //	WithAdmission(plugin)                           your validating admission plugin in kube-apiserver
 //	WithCrashLoopBackOff(policy)                    your restart back-off in every kubelet
+//	WithProbeThreshold(rule)                        your probe logic (when a result flips) in every kubelet
 //	Without(name)                                   a default scheduler plugin or controller turned off
 //	PlayWith(ctx, scenario, options, swaps...)      a scenario played with them: its story's events
 //
@@ -30,7 +31,8 @@ import (
 
 // Swap is one component of yours in a cluster: in the place of a built-in one, or added beside them.
 type Swap struct {
-	// Kind is what it is: "scheduler plugin", "controller", "admission plugin", "kubelet back-off".
+	// Kind is what it is: "scheduler plugin", "controller", "admission plugin", "kubelet back-off",
+	// "kubelet probe logic".
 	Kind string
 	// Yours is its name in the trace ("" for a built-in one turned off); Replaces, the built-in
 	// component it takes the place of ("" when it is added beside them).
@@ -101,6 +103,14 @@ func WithAdmission(p apiserver.ValidatingAdmission) Swap {
 // of Kubernetes' (10s, doubling, up to 5m).
 func WithCrashLoopBackOff(p kubelet.BackOffPolicy) Swap {
 	return Swap{Kind: "kubelet back-off", Yours: "kubelet", Replaces: "kubelet", Option: CrashLoopBackOff(p)}
+}
+
+// WithProbeThreshold gives every kubelet your rule for when a run of probe results changes a probe's
+// result, in the place of Kubernetes' (kubelet.DefaultProbeThreshold: successThreshold and
+// failureThreshold).
+func WithProbeThreshold(rule kubelet.ProbeThreshold) Swap {
+	return Swap{Kind: "kubelet probe logic", Yours: "kubelet", Replaces: "kubelet",
+		Option: func(c *sim.Config) { c.ProbeThreshold = rule }}
 }
 
 // Without turns off a default scheduler plugin (as a profile's plugins.<point>.disabled does) or a

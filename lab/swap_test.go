@@ -161,3 +161,26 @@ func TestWithoutKnowsTheDefaultPluginsAndControllers(t *testing.T) {
 	_, err = lab.PlayWith(ctx, sc, sim.PlayOptions{Seed: 1, Out: &strings.Builder{}}, off)
 	assert.ErrorContains(t, err, `no controller named "no-such-controller" to replace`)
 }
+
+// Kubernetes' probe rule as a learner writes it, and a wrong one that acts on the first failure.
+func kubernetesProbeRule(p *api.Probe, success bool, run int32) bool {
+	threshold := p.FailureThreshold
+	if success {
+		threshold = p.SuccessThreshold
+	}
+	return run >= max(threshold, 1)
+}
+
+func TestProbeLogicInThePlaceOfTheKubelets(t *testing.T) {
+	d, err := compare(t, "probes", lab.WithProbeThreshold(kubernetesProbeRule))
+	require.NoError(t, err)
+	assert.True(t, d.Same, d.String())
+
+	firstFailure := func(_ *api.Probe, success bool, _ int32) bool { return true }
+	d, _ = compare(t, "probes", lab.WithProbeThreshold(firstFailure))
+	require.False(t, d.Same)
+	yours := d.Yours[d.Equal]
+	assert.True(t, strings.HasPrefix(yours.Component, "kubelet/"), yours.Component)
+	assert.Contains(t, yours.Message, "failure after 1 consecutive failures",
+		"the probe fails at its first failure, not its failureThreshold-th:\n%s", d)
+}
