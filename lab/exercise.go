@@ -3,7 +3,7 @@
 // answers TODO where the work is; a grader says "not started" rather than failing on a TODO, and tells
 // the story of what the learner's code did when it gets something wrong.
 //
-// Interface: SchedulerPlugin, SchedulerProfile, Admission, CrashLoopBackOff, TODO, IsTODO, Reference, NotStarted, Lab.StoryOf,
+// Interface: SchedulerPlugin, SchedulerProfile, Admission, CrashLoopBackOff, TODO, IsTODO, Unfinished, Reference, NotStarted, Lab.StoryOf,
 // Lab.PodsIn, Lab.Create.
 package lab
 
@@ -56,6 +56,15 @@ func TODO(what string) error { return errors.New(todoPrefix + what) }
 
 // IsTODO reports whether err (or a message) comes from a skeleton's TODO.
 func IsTODO(err error) bool { return err != nil && strings.Contains(err.Error(), todoPrefix) }
+
+// Unfinished is err if it is a TODO, else nil: what a lab's Started answers from a probe of the
+// learner's code (a real answer, even an error, means the learner has started).
+func Unfinished(err error) error {
+	if IsTODO(err) {
+		return err
+	}
+	return nil
+}
 
 // NotStarted ends a grading test whose learner code still answers TODO: in a learner's build the test
 // is skipped with the TODO as guidance (so `go test ./...` stays green on untouched skeletons, and

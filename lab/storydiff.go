@@ -17,6 +17,7 @@ package lab
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -50,6 +51,9 @@ type StoryDiff struct {
 	// Equal is how many lines the stories share before the first difference; when Same, all of them.
 	Equal int
 	Same  bool
+	// TODO is the first line of your story that names a TODO(lab): your code is not finished, and
+	// the report says so first.
+	TODO string
 }
 
 // contextLines is how many shared lines the report shows before the first difference.
@@ -64,11 +68,18 @@ func DiffStories(reference, yours []trace.Event, swaps ...Swap) StoryDiff {
 		d.Equal++
 	}
 	d.Same = d.Equal == len(d.Reference) && d.Equal == len(d.Yours)
+	for _, e := range yours {
+		if strings.Contains(e.Message, todoPrefix) {
+			d.TODO = e.Message
+			break
+		}
+	}
 	return d
 }
 
 // storyLines are the lines of the whole text story, as the diff compares them: in your story
-// (yours), your components' names read as the built-in ones'; a controller's own lines left out.
+// (yours), your components' names read as the built-in ones'; a controller's own lines left out,
+// but for the Events it recorded (kubectl get events shows them).
 func storyLines(events []trace.Event, swaps []Swap, yours bool) []StoryLine {
 	var out []StoryLine
 	step := ""
@@ -79,8 +90,12 @@ func storyLines(events []trace.Event, swaps []Swap, yours bool) []StoryLine {
 		if e.Component == "scenario" {
 			step = e.Message
 		}
-		l := StoryLine{Time: e.Time.String(), Component: e.Component, Message: e.Message, Step: step}
-		if ownWords(l.Component, swaps) {
+		msg := e.Message
+		if e.Action != "" && !strings.HasPrefix(msg, e.Action) {
+			msg = e.Action + ": " + msg // as the text story tells it
+		}
+		l := StoryLine{Time: e.Time.String(), Component: e.Component, Message: msg, Step: step}
+		if e.Action != "event" && ownWords(l.Component, swaps) {
 			continue
 		}
 		if yours {
@@ -116,8 +131,11 @@ func (d StoryDiff) String() string {
 		what = append(what, s.String())
 	}
 	fmt.Fprintf(&b, "story diff (%s) against the reference story (the built-in components):\n", strings.Join(what, "; "))
+	if d.TODO != "" {
+		fmt.Fprintf(&b, "  not started: your story says %q; write that code first.\n", d.TODO)
+	}
 	if d.Same {
-		fmt.Fprintf(&b, "  the %d lines are the same: here, your component behaves as the built-in one.\n", d.Equal)
+		fmt.Fprintf(&b, "  the %d lines are the same: %s\n", d.Equal, sameMeans(d.Swaps))
 		return b.String()
 	}
 	ref, yours := lineAt(d.Reference, d.Equal), lineAt(d.Yours, d.Equal)
@@ -141,6 +159,17 @@ func (d StoryDiff) String() string {
 	return b.String()
 }
 
+// sameMeans says what two equal stories mean: a replacement behaves as the built-in one; an added
+// component changed nothing in this scenario (it may have had nothing to do in it).
+func sameMeans(swaps []Swap) string {
+	for _, s := range swaps {
+		if s.Replaces != "" {
+			return "here, your component behaves as the built-in one."
+		}
+	}
+	return "your component changed nothing in this scenario (did anything in it ask for what it does?)."
+}
+
 // lineAt is lines[i], or nil past the end.
 func lineAt(lines []StoryLine, i int) *StoryLine {
 	if i < len(lines) {
@@ -156,15 +185,23 @@ func lineOr(l *StoryLine, end string) string {
 	return fmt.Sprintf("    %5d  %s\n", l.N, *l)
 }
 
-// Compare plays sc twice with the same seed, quietly, with the built-in components and with your
-// swaps, and diffs the stories. The error is the reference run's, if it failed (a scenario that
-// fails with your component is what the diff shows); yourErr is your run's verdict.
-func Compare(ctx context.Context, sc sim.Scenario, seed int64, swaps ...Swap) (d StoryDiff, yourErr, err error) {
-	quiet := sim.PlayOptions{Seed: seed, Out: io.Discard}
-	reference, err := PlayWith(ctx, sc, quiet)
-	if err != nil {
-		return StoryDiff{}, nil, fmt.Errorf("the reference story of %s: %w", sc.Name, err)
+// RunWith plays sc with your swaps, telling the story as o says (kubesim run NAME --with ...), then
+// plays the reference quietly with the same seed and returns the diff with your run's verdict. err
+// is the reference run's failure, or your run's interruption.
+func RunWith(ctx context.Context, sc sim.Scenario, o sim.PlayOptions, swaps ...Swap) (d StoryDiff, yourErr, err error) {
+	yours, yourErr := PlayWith(ctx, sc, o, swaps...)
+	if errors.Is(yourErr, sim.ErrInterrupted) {
+		return StoryDiff{}, yourErr, yourErr
 	}
-	yours, yourErr := PlayWith(ctx, sc, quiet, swaps...)
+	reference, err := PlayWith(ctx, sc, sim.PlayOptions{Seed: o.Seed, Out: io.Discard})
+	if err != nil {
+		return StoryDiff{}, yourErr, fmt.Errorf("the reference story of %s: %w", sc.Name, err)
+	}
 	return DiffStories(reference, yours, swaps...), yourErr, nil
+}
+
+// Compare plays sc twice with the same seed, quietly, with your swaps and with the built-in
+// components, and diffs the stories (RunWith, telling nothing).
+func Compare(ctx context.Context, sc sim.Scenario, seed int64, swaps ...Swap) (d StoryDiff, yourErr, err error) {
+	return RunWith(ctx, sc, sim.PlayOptions{Seed: seed, Out: io.Discard}, swaps...)
 }
