@@ -3,11 +3,12 @@
 // answers TODO where the work is; a grader says "not started" rather than failing on a TODO, and tells
 // the story of what the learner's code did when it gets something wrong.
 //
-// Interface: SchedulerPlugin, SchedulerProfile, Admission, CrashLoopBackOff, TODO, IsTODO, Unfinished, Reference, NotStarted, Lab.StoryOf,
+// Interface: SchedulerPlugin, SchedulerProfile, Admission, CrashLoopBackOff, TODO, IsTODO, Unfinished, Reference, NotStarted, SameStory, Lab.StoryOf,
 // Lab.PodsIn, Lab.Create.
 package lab
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -79,6 +80,28 @@ func NotStarted(t testing.TB, err error) {
 		t.Fatalf("the reference solution still answers %v", err)
 	}
 	t.Skipf("not started: %v", err)
+}
+
+// SameStory fails the test unless scenario sc, played with the swaps, tells the story the built-in
+// components tell, line for line (same seed); the failure is the story diff: where your component
+// first did something else. A story that names a TODO is "not started" (NotStarted).
+func SameStory(t testing.TB, sc sim.Scenario, swaps ...Swap) {
+	t.Helper()
+	d, yourErr, err := Compare(context.Background(), sc, 1, swaps...)
+	if err != nil {
+		t.Fatalf("lab: %v", err)
+	}
+	if d.TODO != "" {
+		NotStarted(t, errors.New(d.TODO))
+	}
+	if d.Same {
+		return
+	}
+	failed := ""
+	if yourErr != nil {
+		failed = fmt.Sprintf(" With it, the scenario fails: %v.", yourErr)
+	}
+	t.Fatalf("scenario %s (kubesim run %s --verbose) tells another story with your code in the cluster.%s\n%s", sc.Name, sc.Name, failed, d)
 }
 
 // StoryOf is the story of one object as the named components (trace component prefixes, such as
