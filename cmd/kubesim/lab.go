@@ -32,7 +32,7 @@ var labs = []labInfo{
 	{"informer-relist", "an informer's reflector: follow a watch, resume it, and relist after 410 Gone"},
 	{"leader-election", "leader election on a Lease: a cut-off leader stops before another takes over"},
 	{"replicaset-expectations", "the ReplicaSet Reconcile: match replicas, never twice under a lagging cache"},
-	{"endpoints-controller", "a whole controller for a kind nobody reconciles: Endpoints"},
+	{"endpoints-controller", "a whole controller, from informers to Reconcile: the endpoints controller"},
 }
 
 const labUsage = `usage: kubesim lab list | kubesim lab check [--reference] NAME

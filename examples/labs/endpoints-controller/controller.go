@@ -1,7 +1,8 @@
-// Package endpointscontroller is lab 8: a whole controller for a kind nothing in kubesim reconciles
-// yet. For every Service with a selector, keep an Endpoints object of the same name that lists the IPs
-// of the pods it selects (ready ones under addresses, the others under notReadyAddresses): what
-// kube-proxy and CoreDNS read to send a Service's traffic somewhere. README.md says what to read.
+// Package endpointscontroller is lab 8: a whole controller, the endpoints controller (swap.go puts it
+// in the place of kube-controller-manager's). For every Service with a selector, keep an Endpoints
+// object of the same name that lists the IPs of the pods it selects (ready ones under addresses, the
+// others under notReadyAddresses): what kube-proxy and CoreDNS read to send a Service's traffic
+// somewhere. README.md says what to read.
 //
 // controller.go holds what is given: the informers, the handlers, the work loop and small helpers.
 // You write PodChanged and Reconcile in reconcile.go.
