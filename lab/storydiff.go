@@ -185,10 +185,13 @@ func lineOr(l *StoryLine, end string) string {
 	return fmt.Sprintf("    %5d  %s\n", l.N, *l)
 }
 
-// RunWith plays sc with your swaps, telling the story as o says (kubesim run NAME --with ...), then
-// plays the reference quietly with the same seed and returns the diff with your run's verdict. err
+// RunWith plays sc with your swaps in step mode, telling the story as o says (kubesim run NAME
+// --with ...), then plays the reference quietly with the same seed and returns the diff with your run's verdict. err
 // is the reference run's failure, or your run's interruption.
 func RunWith(ctx context.Context, sc sim.Scenario, o sim.PlayOptions, swaps ...Swap) (d StoryDiff, yourErr, err error) {
+	if o.Speed > 0 {
+		return StoryDiff{}, nil, errors.New("a story diff compares stories played in step mode: leave Speed 0")
+	}
 	yours, yourErr := PlayWith(ctx, sc, o, swaps...)
 	if errors.Is(yourErr, sim.ErrInterrupted) {
 		return StoryDiff{}, yourErr, yourErr

@@ -37,6 +37,9 @@ func (w *withList) Set(s string) error { *w = append(*w, s); return nil }
 // labPrefix starts --with lab:LAB.
 const labPrefix = "lab:"
 
+// swapDir is the program under examples/labs that plays a lab's component in a scenario.
+const swapDir = "swap"
+
 // withSwaps checks --with against the scenario and the other flags and returns the swaps to play
 // in process; a lab's code is played here (done) by the swap program.
 func withSwaps(ctx context.Context, sc sim.Scenario, name string, flags *runFlags, set map[string]bool,
@@ -116,7 +119,7 @@ func runLab(ctx context.Context, labName, scenario string, seed int64, verbose b
 	}
 	defer os.RemoveAll(dir)
 	bin := filepath.Join(dir, "swap")
-	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./examples/labs/swap")
+	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./examples/labs/"+swapDir)
 	build.Dir, build.Stdout, build.Stderr = root, stderr, stderr // build errors: the learner's code does not compile
 	if err := build.Run(); err != nil {
 		fmt.Fprintf(stderr, "kubesim run: --with lab:%s: the labs do not build (go vet ./examples/labs/...)\n", labName)
