@@ -44,6 +44,9 @@ const swapDir = "swap"
 // in process; a lab's code is played here (done) by the swap program.
 func withSwaps(ctx context.Context, sc sim.Scenario, name string, flags *runFlags, set map[string]bool,
 	stdout, stderr io.Writer) (swaps []lab.Swap, code int, done bool) {
+	if len(*flags.with) == 0 {
+		return nil, 0, false
+	}
 	fail := func(format string, args ...any) ([]lab.Swap, int, bool) {
 		fmt.Fprintf(stderr, "kubesim run: --with: "+format+"\n", args...)
 		return nil, 2, true
