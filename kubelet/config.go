@@ -46,6 +46,9 @@ type NodeConfig struct {
 	// CrashLoopBackOff, if set, replaces Kubernetes' restart delay policy (10s, doubling up to 5m)
 	// for crashed containers: the crash-loop lab (examples/labs) plugs a learner's in here.
 	CrashLoopBackOff BackOffPolicy
+	// ProbeThreshold, if set, replaces Kubernetes' rule for when a probe's result changes (see
+	// ProbeThreshold): a learner's probe logic, swapped in with lab.WithProbeThreshold.
+	ProbeThreshold ProbeThreshold
 }
 
 // EvictionThresholds are the hard eviction signals the eviction manager watches. Kubernetes' defaults

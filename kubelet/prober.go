@@ -4,6 +4,7 @@
 //	ensureProbes(w, r, spec, c)   start the probe workers of a newly running container
 //	runDueProbes(ctx)             run the probes whose period came round
 //	(*containerRecord).ready / startupPassed / failedProbe   what the results mean for the pod
+//	ProbeThreshold, DefaultProbeThreshold   when a run of results changes a probe's result
 //
 // Each worker probes every periodSeconds, starting initialDelaySeconds after the container started.
 // A result flips only after failureThreshold consecutive failures or successThreshold consecutive
@@ -48,6 +49,20 @@ type probeWorker struct {
 	successes, failures int32
 	result              *bool  // nil until the first threshold is crossed
 	output              string // the last failure's output
+}
+
+// ProbeThreshold decides whether a run of consecutive results of one kind (run successes when
+// success, else run failures), the last one just in, changes a probe's result to that kind.
+// Kubernetes' rule (pkg/kubelet/prober/worker.go) is DefaultProbeThreshold: only once the run
+// reaches the probe's successThreshold or failureThreshold (each at least 1).
+type ProbeThreshold func(p *api.Probe, success bool, run int32) bool
+
+// DefaultProbeThreshold is Kubernetes' rule.
+func DefaultProbeThreshold(p *api.Probe, success bool, run int32) bool {
+	if success {
+		return run >= max(p.SuccessThreshold, 1)
+	}
+	return run >= max(p.FailureThreshold, 1)
 }
 
 // ensureProbes starts the workers of a running container the first time the kubelet sees it.
@@ -132,16 +147,20 @@ func (k *Kubelet) runProbe(ctx context.Context, pw *probeWorker) {
 		return // the runtime itself failed; the PLEG reports that
 	}
 	before := pw.result
+	crossed := k.cfg.ProbeThreshold
+	if crossed == nil {
+		crossed = DefaultProbeThreshold
+	}
 	if res.Success {
 		pw.successes, pw.failures = pw.successes+1, 0
-		if pw.successes >= max(pw.spec.SuccessThreshold, 1) {
+		if crossed(pw.spec, true, pw.successes) {
 			pw.result = api.Ptr(true)
 		}
 	} else {
 		pw.failures, pw.successes = pw.failures+1, 0
 		pw.output = res.Output
 		k.recorder.Eventf(ctx, pw.w.pod, api.EventTypeWarning, "Unhealthy", "%s probe failed: %s", capitalize(string(pw.kind)), res.Output)
-		if pw.failures >= max(pw.spec.FailureThreshold, 1) {
+		if crossed(pw.spec, false, pw.failures) {
 			pw.result = api.Ptr(false)
 		}
 	}

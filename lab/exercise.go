@@ -3,11 +3,12 @@
 // answers TODO where the work is; a grader says "not started" rather than failing on a TODO, and tells
 // the story of what the learner's code did when it gets something wrong.
 //
-// Interface: SchedulerPlugin, SchedulerProfile, Admission, CrashLoopBackOff, TODO, IsTODO, Reference, NotStarted, Lab.StoryOf,
+// Interface: SchedulerPlugin, SchedulerProfile, Admission, CrashLoopBackOff, TODO, IsTODO, Unfinished, Reference, NotStarted, SameStory, Lab.StoryOf,
 // Lab.PodsIn, Lab.Create.
 package lab
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -17,24 +18,18 @@ import (
 	"kubesim/apiserver"
 	"kubesim/kubelet"
 	"kubesim/scheduler/framework"
-	"kubesim/scheduler/plugins"
 	"kubesim/sim"
 )
 
 // SchedulerPlugin adds an out-of-tree plugin to the default kube-scheduler and enables it in its
-// profile, after the default plugins (weight matters only for a Score plugin; 0 means 1). Each call
+// profiles, after the default plugins (weight matters only for a Score plugin; 0 means 1). Each call
 // adds one plugin.
 func SchedulerPlugin(name string, factory framework.PluginFactory, weight int32) Option {
 	return func(c *sim.Config) {
-		if c.SchedulerPlugins == nil {
-			c.SchedulerPlugins = framework.Registry{}
-		}
-		c.SchedulerPlugins[name] = factory
-		if len(c.SchedulerProfiles) == 0 {
-			c.SchedulerProfiles = []framework.Profile{plugins.DefaultProfile("")}
-		}
-		p := &c.SchedulerProfiles[0]
-		p.Plugins = append(append([]framework.PluginRef(nil), p.Plugins...), framework.PluginRef{Name: name, Weight: weight})
+		register(c, name, factory)
+		editProfiles(c, func(refs []framework.PluginRef) []framework.PluginRef {
+			return append(refs, framework.PluginRef{Name: name, Weight: weight})
+		})
 	}
 }
 
@@ -63,6 +58,15 @@ func TODO(what string) error { return errors.New(todoPrefix + what) }
 // IsTODO reports whether err (or a message) comes from a skeleton's TODO.
 func IsTODO(err error) bool { return err != nil && strings.Contains(err.Error(), todoPrefix) }
 
+// Unfinished is err if it is a TODO, else nil: what a lab's Started answers from a probe of the
+// learner's code (a real answer, even an error, means the learner has started).
+func Unfinished(err error) error {
+	if IsTODO(err) {
+		return err
+	}
+	return nil
+}
+
 // NotStarted ends a grading test whose learner code still answers TODO: in a learner's build the test
 // is skipped with the TODO as guidance (so `go test ./...` stays green on untouched skeletons, and
 // `kubesim lab check` shows what to do first); when grading the reference solutions (Reference) a
@@ -76,6 +80,28 @@ func NotStarted(t testing.TB, err error) {
 		t.Fatalf("the reference solution still answers %v", err)
 	}
 	t.Skipf("not started: %v", err)
+}
+
+// SameStory fails the test unless scenario sc, played with the swaps, tells the story the built-in
+// components tell, line for line (same seed); the failure is the story diff: where your component
+// first did something else. A story that names a TODO is "not started" (NotStarted).
+func SameStory(t testing.TB, sc sim.Scenario, swaps ...Swap) {
+	t.Helper()
+	d, yourErr, err := Compare(context.Background(), sc, 1, swaps...)
+	if err != nil {
+		t.Fatalf("lab: %v", err)
+	}
+	if d.TODO != "" {
+		NotStarted(t, errors.New(d.TODO))
+	}
+	if d.Same {
+		return
+	}
+	failed := ""
+	if yourErr != nil {
+		failed = fmt.Sprintf(" With it, the scenario fails: %v.", yourErr)
+	}
+	t.Fatalf("scenario %s (kubesim run %s --verbose) tells another story with your code in the cluster.%s\n%s", sc.Name, sc.Name, failed, d)
 }
 
 // StoryOf is the story of one object as the named components (trace component prefixes, such as

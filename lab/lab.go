@@ -13,7 +13,10 @@
 // Every helper fails the test with a clear message (and the end of the story) instead of returning an
 // error, so a test stays a list of steps. The teaching exercises in examples/labs build on it
 // (exercise.go): a learner's scheduler plugin or admission plugin joins the cluster through an Option,
-// and the grader tells the story of what it did.
+// and the grader tells the story of what it did. A learner's component can also take the place of the
+// built-in one in any scenario (swap.go: lab.WithController, WithSchedulerPlugin, WithAdmission,
+// WithCrashLoopBackOff, WithProbeThreshold), and the story it makes is compared line by line with the
+// reference story (storydiff.go: where it first parts, and how).
 package lab
 
 import (

@@ -70,6 +70,14 @@ type Config struct {
 	// CrashLoopBackOff, if set, is every kubelet's restart delay policy for crashed containers (a
 	// learner's; nil: Kubernetes' 10s doubling up to 5m).
 	CrashLoopBackOff kubelet.BackOffPolicy
+	// ProbeThreshold, if set, is every kubelet's rule for when a probe's result changes (a learner's;
+	// nil: kubelet.DefaultProbeThreshold).
+	ProbeThreshold kubelet.ProbeThreshold
+	// Controllers, if set, replace kube-controller-manager's controllers by name ("endpoints-controller"):
+	// each factory's controller takes the built-in one's place in the list, so it is asked for work
+	// at the same turn, behind the same leader election. A factory that returns nil turns the
+	// controller off, as kube-controller-manager's --controllers=-NAME does.
+	Controllers map[string]ControllerFactory
 
 	DataDir       string   // etcd data dir; "" = a temporary one
 	EtcdEndpoints []string // use an external etcd instead of the embedded one

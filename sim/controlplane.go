@@ -9,6 +9,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"slices"
 	"strings"
 
 	"kubesim/client"
@@ -44,6 +45,9 @@ func (c *Cluster) StartControllerManager(ctx context.Context, name string) (*Con
 	if err != nil {
 		return nil, err
 	}
+	if err := c.replaceControllers(ctx, m); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
 	cm := &ControllerManager{Name: name, Identity: identity, Elector: m.Elector, Manager: m}
 	for i, comp := range m.Components() {
 		// A second replica's controllers get distinct names in the cluster's registry; its elector
@@ -58,6 +62,37 @@ func (c *Cluster) StartControllerManager(ctx context.Context, name string) (*Con
 	}
 	c.controllerManagers[name] = cm
 	return cm, nil
+}
+
+// ControllerFactory builds a controller to run in the place of a built-in one (Config.Controllers):
+// typically a learner's, on its own client and informers; nil turns the built-in one off.
+type ControllerFactory func(ctx context.Context, c *Cluster) (Component, error)
+
+// replaceControllers puts Config.Controllers in the place of the built-in controllers they name.
+func (c *Cluster) replaceControllers(ctx context.Context, m *controllers.Manager) error {
+	names := make([]string, 0, len(m.Controllers))
+	for _, ctrl := range m.Controllers {
+		names = append(names, ctrl.Name())
+	}
+	for name := range c.Config.Controllers {
+		if !slices.Contains(names, name) {
+			return fmt.Errorf("no controller named %q to replace (the controllers are %s)", name, strings.Join(names, ", "))
+		}
+	}
+	kept := m.Controllers[:0]
+	for _, ctrl := range m.Controllers {
+		if factory, ok := c.Config.Controllers[ctrl.Name()]; ok {
+			var err error
+			if ctrl, err = factory(ctx, c); err != nil {
+				return err
+			}
+		}
+		if ctrl != nil {
+			kept = append(kept, ctrl)
+		}
+	}
+	m.Controllers = kept
+	return nil
 }
 
 // ControllerManager returns a kube-controller-manager replica started in this cluster

@@ -114,7 +114,7 @@ func (c *Cluster) StartNode(ctx context.Context, spec NodeSpec, index int) (*Nod
 		Runtime:  breakingRuntime{rt, c, spec.Name}, RuntimeClock: criClock,
 		Config: kubelet.NodeConfig{Capacity: capacity, Labels: spec.Labels, Arch: spec.Arch, Zone: spec.Zone,
 			Taints: spec.Taints, PodCIDR: podCIDR, InternalIP: fmt.Sprintf("10.0.%d.%d", index>>8, index&0xff),
-			CrashLoopBackOff: c.Config.CrashLoopBackOff},
+			CrashLoopBackOff: c.Config.CrashLoopBackOff, ProbeThreshold: c.Config.ProbeThreshold},
 	})
 	if err := c.Add(ctx, k); err != nil {
 		return nil, err

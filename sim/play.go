@@ -34,6 +34,13 @@ type PlayOptions struct {
 	// Speed, if positive, plays the scenario in real time instead of step mode: every component on
 	// its own goroutines, the wall clock sped up Speed times. The trace then varies from run to run.
 	Speed float64
+	// Configure, if set, changes the scenario's cluster before it boots: a learner's component in the
+	// place of a built-in one (package lab's swaps). It must copy what it changes of the scenario's
+	// own Config (slices, maps) rather than write into it.
+	Configure func(*Config)
+	// Record, if set, receives every event of the story as it is told, shown or not (a story diff
+	// reads them).
+	Record func(trace.Event)
 }
 
 // Pause is where a paused run stands.
@@ -107,6 +114,9 @@ func Play(ctx context.Context, sc Scenario, o PlayOptions) error {
 		byMaxSteps bool // set with stopReason
 	)
 	cfg := sc.Cluster
+	if o.Configure != nil {
+		o.Configure(&cfg)
+	}
 	cfg.Mode, cfg.Seed, cfg.KeepTrace = StepMode, o.Seed, false
 	if o.Speed > 0 {
 		cfg.Mode, cfg.Speed = RealTime, o.Speed
@@ -122,6 +132,9 @@ func Play(ctx context.Context, sc Scenario, o PlayOptions) error {
 		defer narrMu.Unlock()
 		if !closed && !stopped.Load() && ctx.Err() == nil {
 			n.Event(e)
+			if o.Record != nil {
+				o.Record(e)
+			}
 		}
 	}
 	c, err := New(ctx, cfg)

@@ -32,7 +32,7 @@ var labs = []labInfo{
 	{"informer-relist", "an informer's reflector: follow a watch, resume it, and relist after 410 Gone"},
 	{"leader-election", "leader election on a Lease: a cut-off leader stops before another takes over"},
 	{"replicaset-expectations", "the ReplicaSet Reconcile: match replicas, never twice under a lagging cache"},
-	{"endpoints-controller", "a whole controller for a kind nobody reconciles: Endpoints"},
+	{"endpoints-controller", "a whole controller, from informers to Reconcile: the endpoints controller"},
 }
 
 const labUsage = `usage: kubesim lab list | kubesim lab check [--reference] NAME
@@ -224,22 +224,28 @@ func (r *testResults) summary() string {
 }
 
 // sentence turns a test's name into what it checks: TestPodsThatAskForAnSSDRunOnTheSSDNode -> "pods
-// that ask for an SSD run on the SSD node".
+// that ask for an SSD run on the SSD node", TestAfter410GoneTheReflectorListsAgain -> "after 410 gone
+// the reflector lists again".
 func sentence(test string) string {
 	name := []rune(strings.TrimPrefix(test, "Test"))
-	var b strings.Builder
+	var words [][]rune
 	for i, r := range name {
-		upper := unicode.IsUpper(r)
-		startsWord := upper && i > 0 && (unicode.IsLower(name[i-1]) || i+1 < len(name) && unicode.IsLower(name[i+1]))
-		if startsWord {
-			b.WriteByte(' ')
+		starts := i == 0 ||
+			unicode.IsUpper(r) && !unicode.IsUpper(name[i-1]) || // fooBar, 410Gone
+			unicode.IsUpper(r) && i+1 < len(name) && unicode.IsLower(name[i+1]) || // the R of SSDRun
+			unicode.IsDigit(r) && !unicode.IsDigit(name[i-1]) // After410
+		if starts {
+			words = append(words, nil)
 		}
-		// A word in capitals (SSD) stays so; any other word is lower-cased.
-		acronym := upper && (i+1 < len(name) && unicode.IsUpper(name[i+1]) || i > 0 && unicode.IsUpper(name[i-1]) && (i+1 == len(name) || !unicode.IsLower(name[i+1])))
-		if !acronym {
-			r = unicode.ToLower(r)
-		}
-		b.WriteRune(r)
+		words[len(words)-1] = append(words[len(words)-1], r)
 	}
-	return b.String()
+	out := make([]string, len(words))
+	for i, w := range words {
+		// A word in capitals (SSD) stays so; any other word (A, Pods) is lower-cased.
+		if len(w) < 2 || strings.ToUpper(string(w)) != string(w) {
+			w = []rune(strings.ToLower(string(w)))
+		}
+		out[i] = string(w)
+	}
+	return strings.Join(out, " ")
 }

@@ -3,6 +3,7 @@
 //	kubesim run create-deployment
 //	kubesim run node-down --speed 60
 //	kubesim run -f examples/scenarios/self-healing.yaml --step
+//	kubesim run taints --with -TaintToleration          (run_with.go: a story diff)
 //
 // Every flag is checked before the cluster starts, and every error is printed, in every trace mode:
 // a failure the text story told in its last line is not repeated on the terminal that shows it.
@@ -13,11 +14,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"kubesim/script"
 	"os"
 	"strings"
 
 	"kubesim/narrate"
+	"kubesim/script"
 	"kubesim/sim"
 )
 
@@ -36,15 +37,18 @@ type runFlags struct {
 	steps, nodes                                       *int
 	speed                                              *float64
 	breaks                                             *breakList
+	with                                               *withList
 }
 
 // newRunFlags defines run's flags (completion.go lists them too).
 func newRunFlags(stderr io.Writer) (*flag.FlagSet, *runFlags) {
 	fs := newFlags("run", runUsage, stderr)
-	breaks := &breakList{}
+	breaks, with := &breakList{}, &withList{}
 	fs.Var(breaks, "break", `pause before an action (repeatable): "scheduler bind", "kubelet StartContainer node-2", "apiserver admit", "etcd put /registry/pods"`)
+	fs.Var(with, "with", `play with another component (repeatable) and show where the story parts from the reference: -PLUGIN or -CONTROLLER turns a default one off ("-TaintToleration", "-endpoints-controller"); lab:LAB plays your code of examples/labs/LAB (go run, in the source tree)`)
 	return fs, &runFlags{
 		breaks:      breaks,
+		with:        with,
 		traceFormat: fs.String("trace", "text", "how to tell the trace: text, json (one object per line) or mermaid"),
 		lang:        fs.String("lang", "en", "language of the text story: en or zh"),
 		seed:        fs.Int64("seed", 1, "seed for every random choice (names, UIDs, tie-breaks): same seed, same trace"),
@@ -100,6 +104,11 @@ func runScenario(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if sc, ok = lookup(name, stderr); !ok {
 			return 2
 		}
+	}
+
+	swaps, code, done := withSwaps(ctx, sc, name, flags, set, stdout, stderr)
+	if done {
+		return code
 	}
 
 	// The flags, each against its range, before anything starts.
@@ -196,6 +205,9 @@ func runScenario(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			con.until, opts.Until = cond, nil
 		}
 		opts.Pause = con.pause
+	}
+	if len(swaps) > 0 {
+		return playWith(ctx, sc, opts, swaps, w, stderr)
 	}
 	err = sim.Play(ctx, sc, opts)
 	switch {

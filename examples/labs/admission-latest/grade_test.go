@@ -3,14 +3,12 @@
 package admissionlatest
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
 
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
-	"kubesim/apiserver"
 	"kubesim/lab"
 )
 
@@ -22,8 +20,7 @@ func pod(name, image string) *api.Pod {
 // started skips (or, grading the reference, fails) while Validate still answers TODO.
 func started(t *testing.T) {
 	t.Helper()
-	lab.NotStarted(t, DisallowLatest{}.Validate(context.Background(),
-		apiserver.AdmissionRequest{Operation: "CREATE", Resource: "pods", Namespace: "default", Name: "probe", Object: pod("probe", "nginx")}))
+	lab.NotStarted(t, Started())
 }
 
 func TestFloatingImagesAreRefused(t *testing.T) {

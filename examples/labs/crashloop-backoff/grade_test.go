@@ -1,6 +1,7 @@
 // grade_test.go: the grader. A one-node cluster whose kubelet uses your Delay runs a container that
 // exits at once; the grader lets 15 minutes pass and measures the time between one start of the
-// container and the next.
+// container and the next. Then the crash-loop scenario, played with your Delay, must tell the story
+// that Kubernetes' own back-off tells.
 package crashloopbackoff
 
 import (
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"kubesim/lab"
+	"kubesim/scenarios"
 	"kubesim/scenarios/manifests"
 	"kubesim/trace"
 )
@@ -17,8 +19,7 @@ import (
 // started skips (or, grading the reference, fails) while Delay still answers TODO.
 func started(t *testing.T) {
 	t.Helper()
-	_, err := Delay(0)
-	lab.NotStarted(t, err)
+	lab.NotStarted(t, Started())
 }
 
 // starts are the times the kubelet started the crasher's container.
@@ -63,6 +64,15 @@ func TestACrashingContainerIsRestartedWithDoublingDelays(t *testing.T) {
 			len(at), len(want)+2, restarts(l.Cluster.Trace.Events()))
 	}
 	l.ExpectEvent("BackOff", "Back-off restarting failed container app in pod crasher_default")
+}
+
+// The crash-loop scenario (kubesim run crash-loop) played with your Delay in every kubelet tells
+// the story Kubernetes' back-off tells, line for line; if not, the failure shows the first line
+// where they part.
+func TestTheCrashLoopScenarioTellsTheSameStory(t *testing.T) {
+	started(t)
+	sc, _ := scenarios.Lookup("crash-loop")
+	lab.SameStory(t, sc, Swap())
 }
 
 func delayOf(d time.Duration) string {

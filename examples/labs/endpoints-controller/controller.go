@@ -1,7 +1,8 @@
-// Package endpointscontroller is lab 8: a whole controller for a kind nothing in kubesim reconciles
-// yet. For every Service with a selector, keep an Endpoints object of the same name that lists the IPs
-// of the pods it selects (ready ones under addresses, the others under notReadyAddresses): what
-// kube-proxy and CoreDNS read to send a Service's traffic somewhere. README.md says what to read.
+// Package endpointscontroller is lab 8: a whole controller, the endpoints controller (swap.go puts it
+// in the place of kube-controller-manager's). For every Service with a selector, keep an Endpoints
+// object of the same name that lists the IPs of the pods it selects (ready ones under addresses, the
+// others under notReadyAddresses): what kube-proxy and CoreDNS read to send a Service's traffic
+// somewhere. README.md says what to read.
 //
 // controller.go holds what is given: the informers, the handlers, the work loop and small helpers.
 // You write PodChanged and Reconcile in reconcile.go.
@@ -11,7 +12,6 @@ import (
 	"context"
 
 	"kubesim/api"
-	"kubesim/apiserver"
 	"kubesim/client"
 	"kubesim/client/workqueue"
 	"kubesim/controllers/workloop"
@@ -36,7 +36,13 @@ type Controller struct {
 
 // NewController builds the controller and adds it to the cluster.
 func NewController(ctx context.Context, c *sim.Cluster) (*Controller, error) {
-	cl := c.Client("kubernetes-admin", Name, apiserver.GroupMasters)
+	ec := build(c)
+	return ec, c.Add(ctx, ec)
+}
+
+// build builds the controller on the cluster's apiserver, not yet added to the cluster.
+func build(c *sim.Cluster) *Controller {
+	cl := c.Client(sim.ControllerManagerUser, Name)
 	o := func(what string) client.InformerOptions {
 		return client.InformerOptions{Clock: c.Clock, Trace: c.Trace, Name: Name + " " + what + " informer"}
 	}
@@ -48,13 +54,13 @@ func NewController(ctx context.Context, c *sim.Cluster) (*Controller, error) {
 		Writer:    client.For[api.Endpoints](cl),
 	}
 	ec.loop = &workloop.Loop{Queue: ec.Queue, Reconcile: workloop.Errors(ec.Reconcile), Component: Name,
-		Actor: "kubernetes-admin", Trace: c.Trace, Resource: "services"}
+		Actor: sim.ControllerManagerUser, Trace: c.Trace, Resource: "services"}
 	enqueue := func(s *api.Service) { ec.Queue.Add(s.Key()) }
 	ec.Services.AddHandler(client.Handler[*api.Service]{OnAdd: enqueue,
 		OnUpdate: func(_, s *api.Service) { enqueue(s) }, OnDelete: enqueue})
 	ec.Pods.AddHandler(client.Handler[*api.Pod]{OnAdd: ec.PodChanged, OnDelete: ec.PodChanged,
 		OnUpdate: func(old, cur *api.Pod) { ec.PodChanged(old); ec.PodChanged(cur) }})
-	return ec, c.Add(ctx, ec)
+	return ec
 }
 
 // Selects reports whether svc's selector selects pod: same namespace, and every key=value of the

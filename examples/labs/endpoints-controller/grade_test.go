@@ -1,6 +1,7 @@
 // grade_test.go: the grader. A cluster with the scheduler and three nodes but no
 // kube-controller-manager runs your controller; the grader creates a Service and pods, changes them,
-// and compares the Endpoints with the pods' IPs.
+// and compares the Endpoints with the pods' IPs; then the service scenarios, played with your
+// controller in the place of the built-in one, must write the same Endpoints.
 package endpointscontroller
 
 import (
@@ -14,6 +15,7 @@ import (
 	"kubesim/api"
 	"kubesim/client"
 	"kubesim/lab"
+	"kubesim/scenarios"
 	"kubesim/sim"
 )
 
@@ -149,5 +151,16 @@ func TestEndpointsFollowThePods(t *testing.T) {
 	l.Advance(5 * time.Second)
 	if _, _, found := endpoints(l); found {
 		t.Fatalf("Service web was deleted, but Endpoints web is still there: when the Service is gone, delete its Endpoints")
+	}
+}
+
+// The service scenarios (kubesim run service, readiness-removes-endpoint) played with your controller
+// in the place of kube-controller-manager's endpoints controller: the rest of the cluster must see
+// the same writes, in the same order, as with the built-in one.
+func TestTheServiceScenariosSeeTheSameEndpoints(t *testing.T) {
+	start(t) // not started: skipped
+	for _, name := range []string{"service", "readiness-removes-endpoint"} {
+		sc, _ := scenarios.Lookup(name)
+		lab.SameStory(t, sc, Swap())
 	}
 }

@@ -20,7 +20,8 @@ func (ec *Controller) PodChanged(pod *api.Pod) {
 // Reconcile makes the Endpoints named like the Service key match the pods the Service selects.
 func (ec *Controller) Reconcile(ctx context.Context, key string) error {
 	// TODO(lab): the Service from ec.Services.Get(key); if it is gone, delete the Endpoints
-	// (ec.Writer.Delete; NotFound is fine). Otherwise build the desired Endpoints (same namespace and
+	// (ec.Writer.Delete; NotFound is fine). A Service without a selector is left alone: its
+	// Endpoints are someone else's (default/kubernetes: the apiserver's). Otherwise build the desired Endpoints (same namespace and
 	// name): one subset with Address(pod) of each selected pod that has an IP (Status.PodIP), under
 	// Addresses if IsReady(pod) and NotReadyAddresses if not, sorted by IP, and Ports(svc); no
 	// subset at all when no pod qualifies. Compare with ec.Endpoints.Get(key): create it if missing,

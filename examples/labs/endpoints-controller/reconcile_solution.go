@@ -32,6 +32,9 @@ func (ec *Controller) Reconcile(ctx context.Context, key string) error {
 		}
 		return nil
 	}
+	if len(svc.Spec.Selector) == 0 {
+		return nil // its Endpoints are written by someone else (for default/kubernetes, the apiserver)
+	}
 	var ready, notReady []api.EndpointAddress
 	for _, pod := range ec.Pods.List() {
 		switch {

@@ -10,7 +10,6 @@ import (
 
 	"kubesim/api"
 	"kubesim/lab"
-	"kubesim/scheduler/framework"
 	"kubesim/sim"
 )
 
@@ -34,10 +33,7 @@ func pod(name string, labels map[string]string) *api.Pod {
 // started skips (or, grading the reference, fails) while Filter still answers TODO.
 func started(t *testing.T) {
 	t.Helper()
-	node := &api.Node{ObjectMeta: api.ObjectMeta{Name: "node-2"}}
-	st := DiskType{}.Filter(context.Background(), framework.NewCycleState(), pod("probe", map[string]string{"disktype": "ssd"}),
-		framework.NewNodeInfo(node))
-	lab.NotStarted(t, st.AsError())
+	lab.NotStarted(t, Started())
 }
 
 func TestPodsThatAskForAnSSDRunOnTheSSDNode(t *testing.T) {

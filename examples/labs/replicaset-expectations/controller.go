@@ -11,7 +11,6 @@ import (
 	"sync/atomic"
 
 	"kubesim/api"
-	"kubesim/apiserver"
 	"kubesim/client"
 	"kubesim/client/workqueue"
 	"kubesim/controllers/workloop"
@@ -36,7 +35,13 @@ type Controller struct {
 
 // NewController builds the controller and adds it to the cluster.
 func NewController(ctx context.Context, c *sim.Cluster) (*Controller, error) {
-	cl := c.Client("kubernetes-admin", Name, apiserver.GroupMasters)
+	rc := build(c)
+	return rc, c.Add(ctx, rc)
+}
+
+// build builds the controller on the cluster's apiserver, not yet added to the cluster.
+func build(c *sim.Cluster) *Controller {
+	cl := c.Client(sim.ControllerManagerUser, Name)
 	rc := &Controller{
 		ReplicaSets:  client.NewInformer[api.ReplicaSet](cl, client.InformerOptions{Clock: c.Clock, Trace: c.Trace, Name: Name + " replicasets informer"}),
 		Pods:         client.NewInformer[api.Pod](cl, client.InformerOptions{Clock: c.Clock, Trace: c.Trace, Name: Name + " pods informer"}),
@@ -45,7 +50,7 @@ func NewController(ctx context.Context, c *sim.Cluster) (*Controller, error) {
 	}
 	rc.lag = &lagging{InformerHandle: rc.Pods}
 	rc.loop = &workloop.Loop{Queue: workqueue.New(c.Clock, Name, workqueue.DefaultControllerRateLimiter[string]()),
-		Reconcile: workloop.Errors(rc.Reconcile), Component: Name, Actor: "kubernetes-admin", Trace: c.Trace, Resource: "replicasets"}
+		Reconcile: workloop.Errors(rc.Reconcile), Component: Name, Actor: sim.ControllerManagerUser, Trace: c.Trace, Resource: "replicasets"}
 	enqueue := func(rs *api.ReplicaSet) { rc.loop.Queue.Add(rs.Key()) }
 	rc.ReplicaSets.AddHandler(client.Handler[*api.ReplicaSet]{OnAdd: enqueue,
 		OnUpdate: func(_, rs *api.ReplicaSet) { enqueue(rs) }, OnDelete: func(rs *api.ReplicaSet) { rc.Expectations.Delete(rs.Key()) }})
@@ -71,7 +76,7 @@ func NewController(ctx context.Context, c *sim.Cluster) (*Controller, error) {
 			}
 		},
 	})
-	return rc, c.Add(ctx, rc)
+	return rc
 }
 
 // OwnedPods are the active pods (not finished, not being deleted) whose controller is rs, as the pod

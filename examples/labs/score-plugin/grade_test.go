@@ -4,7 +4,6 @@
 package scoreplugin
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"testing"
@@ -12,7 +11,6 @@ import (
 
 	"kubesim/api"
 	"kubesim/lab"
-	"kubesim/scheduler/framework"
 )
 
 func pod(name, app, node string) *api.Pod {
@@ -23,11 +21,7 @@ func pod(name, app, node string) *api.Pod {
 // started skips (or, grading the reference, fails) while Score or NormalizeScore still answers TODO.
 func started(t *testing.T) {
 	t.Helper()
-	ctx, p := context.Background(), SpreadByApp{}
-	ni := framework.NewNodeInfo(&api.Node{ObjectMeta: api.ObjectMeta{Name: "node-1"}})
-	_, st := p.Score(ctx, framework.NewCycleState(), pod("probe", "web", ""), ni)
-	lab.NotStarted(t, st.AsError())
-	lab.NotStarted(t, p.NormalizeScore(ctx, framework.NewCycleState(), nil, framework.NodeScoreList{{Name: "node-1"}}).AsError())
+	lab.NotStarted(t, Started())
 }
 
 // placeOneByOne creates pods name-1..name-n of app one at a time, and fails the test for each that

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	crashloopbackoff "kubesim/examples/labs/crashloop-backoff"
+)
+
+func TestRunWithChecksItsFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "crash-loop", "--with", "NoSuch"}, `"NoSuch": give -NAME`},
+		{[]string{"run", "crash-loop", "--with", "-NoSuch"}, `no default scheduler plugin or controller named "NoSuch"`},
+		{[]string{"run", "crash-loop", "--with", "-TaintToleration", "--speed", "10"}, "leave out --speed"},
+		{[]string{"run", "crash-loop", "--with", "-TaintToleration", "--trace", "json"}, "leave out --trace json"},
+		{[]string{"run", "crash-loop", "--with", "lab:crashloop-backoff", "--with", "-TaintToleration"}, "give it alone"},
+		{[]string{"run", "crash-loop", "--with", "lab:crashloop-backoff", "--nodes", "2"}, "takes only --seed and --verbose"},
+	} {
+		code, _, errOut := kubesim(c.args...)
+		assert.Equal(t, 2, code, c.args)
+		assert.Contains(t, errOut, c.want, c.args)
+	}
+}
+
+// Without the endpoints controller the service scenario parts from the reference where the
+// controller would have written Endpoints web, and the diff says so after the story.
+func TestRunWithoutAControllerShowsWhereTheStoryParts(t *testing.T) {
+	code, out, _ := kubesim("run", "service", "--with", "-endpoints-controller", "--color", "never")
+	assert.Equal(t, 1, code, "the scenario expects endpoints:\n%s", out)
+	assert.Contains(t, out, "scenario service failed")
+	assert.Contains(t, out, "story diff (the controller endpoints-controller turned off) against the reference story")
+	assert.Regexp(t, `\d+ lines equal, first difference at line \d+ \(at 0s, from reference endpoints-controller, yours \S+, in step "3\. `, out)
+	assert.Contains(t, out, "endpoints-controller    create: Service default/web: create Endpoints: <none>")
+}
+
+// lab:LAB builds the learner's tree; an untouched skeleton is "not started", with the command that
+// plays the reference solution.
+func TestRunWithALabThatIsNotStarted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds examples/labs/swap")
+	}
+	if crashloopbackoff.Started() == nil {
+		t.Skip("Delay is written in this tree (or graded with -tags solution): nothing is left not started")
+	}
+	code, _, errOut := kubesim("run", "crash-loop", "--with", "lab:crashloop-backoff")
+	assert.Equal(t, 1, code, errOut)
+	assert.Contains(t, errOut, "your code, compiled now: go run ./examples/labs/swap --seed 1 --verbose=false crashloop-backoff crash-loop")
+	assert.Contains(t, errOut, "lab crashloop-backoff is not started: TODO(lab): write Delay")
+	assert.Contains(t, errOut, "go run -tags solution ./examples/labs/swap crashloop-backoff crash-loop")
+}
