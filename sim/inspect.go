@@ -7,6 +7,7 @@
 //	etcd get KEY | etcd get --prefix P  the raw ledger: keys, their revisions, the stored JSON
 //	queue                               the scheduler's activeQ, backoffQ and unschedulablePods
 //	explain POD [-n NS]                 the scheduler's verdict on every node for a pending pod
+//	cache [COMPONENT [RESOURCE]]        a component's informer cache beside etcd (inspect_cache.go)
 //
 //	Cluster.Inspect(ctx, w, line)   runs one command; false when the line is none of them
 //	Cluster.Ledger()                etcd, read-only
@@ -42,7 +43,7 @@ func (c *Cluster) Ledger() Ledger { return c.Store }
 // InspectCommands are the commands Inspect knows, for the prompt's help.
 var InspectCommands = []string{
 	"get KIND [NAME] [-n NS] [-o yaml]", "describe KIND NAME [-n NS]", "logs POD [-n NS]",
-	"etcd get KEY | etcd get --prefix PREFIX", "queue", "explain POD [-n NS]",
+	"etcd get KEY | etcd get --prefix PREFIX", "queue", "explain POD [-n NS]", "cache [COMPONENT [RESOURCE]]",
 }
 
 // Inspect runs one command of the prompt, writing its answer to w. It reports false when the line is
@@ -69,6 +70,8 @@ func (c *Cluster) Inspect(ctx context.Context, w io.Writer, line string) (bool, 
 		return true, c.inspectQueue(ctx, w)
 	case words[0] == "explain" && len(args) == 1:
 		return true, c.inspectExplain(ctx, w, namespace, args[0])
+	case words[0] == "cache" && len(args) <= 2:
+		return true, c.inspectCache(ctx, w, args)
 	}
 	return false, nil
 }

@@ -4,7 +4,8 @@
 //	next [N]      run N more steps (Enter: one)
 //	continue      run to the next breakpoint, or the end
 //	until COND    run until the condition holds (the language of --until)
-//	get, describe, logs, etcd get, queue, explain   look at the cluster (sim.Cluster.Inspect)
+//	section       run to the next heading of the story
+//	get, describe, logs, etcd get, queue, explain, cache   look at the cluster (sim.Cluster.Inspect)
 //	help          these commands
 //	q             stop the run
 //
@@ -31,9 +32,7 @@ type console struct {
 	ask   io.Writer // the prompt itself
 	say   func(format string, args ...any) string
 
-	skip  int           // steps still to run before the next pause (next N)
-	cont  bool          // run to the next breakpoint (continue)
-	until sim.Condition // run until it holds (until COND)
+	resume sim.Resume // how far the learner said to run
 }
 
 // newConsole reads stdin's lines until ctx is cancelled.
@@ -55,24 +54,14 @@ func newConsole(ctx context.Context, stdin io.Reader, out, ask io.Writer, say fu
 
 // pause is sim.PlayOptions.Pause: it reports false when the learner stops the run.
 func (c *console) pause(p sim.Pause) bool {
-	if p.Why == "" {
-		switch {
-		case c.until != nil:
-			if met, err := c.until.Met(c.ctx, p.Cluster); err != nil || !met {
-				return true
-			}
-			fmt.Fprintln(c.out, c.say("%s holds.", c.until))
-			c.until = nil
-		case c.cont || p.Quiet:
-			return true
-		case c.skip > 0:
-			c.skip--
-			return true
-		}
+	if !c.resume.Ask(c.ctx, p) {
+		return true
 	}
-	c.cont = false
+	if c.resume.Held != "" {
+		fmt.Fprintln(c.out, c.say("%s holds.", c.resume.Held))
+	}
 	for {
-		fmt.Fprint(c.ask, c.say("(kubesim) next, continue, until COND, get, describe, etcd get, queue, help, q > "))
+		fmt.Fprint(c.ask, c.say("(kubesim) next, continue, section, until COND, get, describe, etcd get, queue, cache, help, q > "))
 		var line string
 		select {
 		case l, ok := <-c.lines:
@@ -97,18 +86,21 @@ func (c *console) command(p sim.Pause, line string) (resume, stop bool) {
 	case "q", "quit", "exit":
 		return false, true
 	case "", "n", "next":
-		c.skip = 0
+		n := 1
 		if rest != "" {
-			n, err := strconv.Atoi(rest)
-			if err != nil || n < 1 {
+			var err error
+			if n, err = strconv.Atoi(rest); err != nil || n < 1 {
 				fmt.Fprintln(c.out, c.say("next takes a number of steps, 1 or more: next 5"))
 				return false, false
 			}
-			c.skip = n - 1
 		}
+		c.resume.Next(n)
 		return true, false
 	case "c", "continue":
-		c.cont = true
+		c.resume.Continue()
+		return true, false
+	case "s", "section":
+		c.resume.Section(p)
 		return true, false
 	case "until":
 		cond, err := script.ParseCondition(rest)
@@ -116,7 +108,7 @@ func (c *console) command(p sim.Pause, line string) (resume, stop bool) {
 			fmt.Fprintln(c.out, err)
 			return false, false
 		}
-		c.until = cond
+		c.resume.Until(cond)
 		return true, false
 	case "help", "h", "?":
 		fmt.Fprintln(c.out, c.say("At the prompt:"))
@@ -124,6 +116,7 @@ func (c *console) command(p sim.Pause, line string) (resume, stop bool) {
 			c.say("next [N]: run one step (Enter), or N"),
 			c.say("continue: run to the next breakpoint, or the end"),
 			c.say("until COND: run until a condition holds, e.g. until pods bound"),
+			c.say("section: run to the next heading of the story"),
 		} {
 			fmt.Fprintln(c.out, "  "+l)
 		}

@@ -75,3 +75,48 @@ func TestStepPromptSkipsQuietPausesAndRunsOn(t *testing.T) {
 	assert.Regexp(t, `(?m)^nginx-685df88ff7-\w+ +0/1 +\w+ +0 +node-\d`, out)
 	assert.Less(t, strings.Count(errOut, "(kubesim)"), 10, "quiet pauses are skipped")
 }
+
+// section runs to the next heading of the story: each pause it makes comes with the heading it ran to.
+func TestPromptSectionRunsToTheNextHeading(t *testing.T) {
+	var out bytes.Buffer // story and prompt on one stream, as a terminal shows them
+	code := run(context.Background(), []string{"run", "create-deployment", "--step"},
+		strings.NewReader("section\nsection\nsection\nq\n"), &out, &out)
+	require.Equal(t, 0, code, out.String())
+	parts := strings.Split(out.String(), "(kubesim) ")
+	require.Len(t, parts, 5, out.String())
+	headings := []string{
+		"── 2. The control plane and the kubelets take it from here",
+		"▸ the ReplicaSet controller",
+		"▸ the scheduler",
+		"▸ the kubelet and the runtime",
+	}
+	for i := range 3 {
+		told := parts[i+1]
+		assert.Contains(t, told, headings[i], "section %d", i+1)
+		assert.NotContains(t, told, headings[i+1], "section %d ran past its heading", i+1)
+	}
+}
+
+// cache shows what a component's informer holds beside etcd: at the ReplicaSet controller's second pod
+// create, the first pod is in etcd but not yet in the scheduler's cache; right after the last bind,
+// the scheduler's cache has every pod but has not yet seen its own last write.
+func TestPromptCacheShowsTheSchedulersViewBesideEtcd(t *testing.T) {
+	const pod = "nginx-685df88ff7-fbb92" // seed 1: the first pod created
+	code, out, errOut := runWith(t, "continue\ncache scheduler pods\ncache\nq\n",
+		"run", "create-deployment", "--break", "etcd put /registry/pods")
+	require.Equal(t, 0, code, errOut+out)
+	assert.Regexp(t, `kube-scheduler pods informer: 0 objects, resourceVersion \d+ \(etcd is at revision \d+\)`, out)
+	assert.Regexp(t, `default/`+pod+` +- +\d+ +not in the cache yet`, out)
+	assert.Regexp(t, `(?m)^  kube-scheduler/scheduling +pods \d+ \(0\), nodes \d+ \(3\)`, out)
+
+	code, out, errOut = runWith(t, "until pods bound\ncache kube-scheduler/scheduling pods\ncache kubelet/node-3 pods\ncache node-3 pods\ncache scheduler leases\nq\n",
+		"run", "create-deployment", "--step")
+	require.Equal(t, 0, code, errOut+out)
+	assert.Contains(t, out, "kube-scheduler pods informer: 3 objects")
+	assert.Regexp(t, `default/`+pod+` +74 +74 +\n`, out)
+	assert.Regexp(t, `default/nginx-685df88ff7-p965f +69 +78 +the cache is behind`, out)
+	assert.NotContains(t, out, "not in the cache yet")
+	assert.Contains(t, out, "it watches only spec.nodeName=node-3")
+	assert.Contains(t, out, `"node-3" names 2 components: kube-proxy/node-3, kubelet/node-3`)
+	assert.Contains(t, out, "kube-scheduler/scheduling has no informer for leases")
+}
