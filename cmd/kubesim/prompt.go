@@ -27,16 +27,24 @@ import (
 // console is the prompt's state between pauses.
 type console struct {
 	ctx   context.Context
-	lines <-chan string
-	out   io.Writer // the answers to commands
-	ask   io.Writer // the prompt itself
+	lines <-chan string // the learner's commands, one a line; closed at the end of input
+	out   io.Writer     // the answers to commands
+	ask   io.Writer     // the prompt itself
 	say   func(format string, args ...any) string
+	// show, if set, is told of every pause that tells something: one the learner's order lets go by
+	// (asking false), and each time the console is about to read a command (asking true). The web view
+	// shows the cluster then.
+	show func(p sim.Pause, asking bool)
 
 	resume sim.Resume // how far the learner said to run
 }
 
-// newConsole reads stdin's lines until ctx is cancelled.
-func newConsole(ctx context.Context, stdin io.Reader, out, ask io.Writer, say func(string, ...any) string) *console {
+func newConsole(ctx context.Context, lines <-chan string, out, ask io.Writer, say func(string, ...any) string) *console {
+	return &console{ctx: ctx, lines: lines, out: out, ask: ask, say: say}
+}
+
+// readLines reads stdin's lines until ctx is cancelled.
+func readLines(ctx context.Context, stdin io.Reader) <-chan string {
 	lines := make(chan string)
 	go func() {
 		defer close(lines)
@@ -49,18 +57,24 @@ func newConsole(ctx context.Context, stdin io.Reader, out, ask io.Writer, say fu
 			}
 		}
 	}()
-	return &console{ctx: ctx, lines: lines, out: out, ask: ask, say: say}
+	return lines
 }
 
 // pause is sim.PlayOptions.Pause: it reports false when the learner stops the run.
 func (c *console) pause(p sim.Pause) bool {
 	if !c.resume.Ask(c.ctx, p) {
+		if c.show != nil && !p.Quiet {
+			c.show(p, false)
+		}
 		return true
 	}
 	if c.resume.Held != "" {
 		fmt.Fprintln(c.out, c.say("%s holds.", c.resume.Held))
 	}
 	for {
+		if c.show != nil {
+			c.show(p, true)
+		}
 		fmt.Fprint(c.ask, c.say("(kubesim) next, continue, section, until COND, get, describe, etcd get, queue, cache, help, q > "))
 		var line string
 		select {
