@@ -190,7 +190,7 @@ func runScenario(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	in, isFile := stdin.(*os.File)
 	interactive := cond != nil && *flags.speed == 0 && isFile && narrate.TerminalWidth(in) > 0
 	if *flags.step || len(breaks) > 0 || interactive {
-		con := newConsole(ctx, readLines(ctx, stdin), stdout, stderr, narration.Sprintf)
+		con := newConsole(ctx, promptReader(ctx, stdin, stderr), stdout, narration.Sprintf)
 		switch {
 		case interactive:
 			con.resume.Until(cond)

@@ -36,9 +36,6 @@ box takes the others: get, describe, cache, queue, ...). Open the address it pri
 // webShutdownGrace bounds how long the page's requests may take to finish on exit.
 const webShutdownGrace = 500 * time.Millisecond
 
-// webTables are the kinds the page shows at each pause.
-var webTables = []string{"deployments", "replicasets", "pods", "nodes"}
-
 func webCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("web", webUsage, stderr)
 	breaks := &breakList{}
@@ -114,7 +111,7 @@ func webCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 // run's exit status.
 func playOnPage(ctx context.Context, page *web.Server, sc sim.Scenario, narration narrate.Options, seed int64, points []sim.Breakpoint, breaks []string) int {
 	var answer bytes.Buffer
-	con := newConsole(ctx, page.Commands(), &answer, io.Discard, narration.Sprintf)
+	con := newConsole(ctx, promptLines(ctx, page.Commands(), io.Discard), &answer, narration.Sprintf)
 	con.show = func(p sim.Pause, asking bool) {
 		if answer.Len() > 0 {
 			page.Answer(answer.String())
@@ -142,7 +139,7 @@ func pageState(ctx context.Context, p sim.Pause, breaks []string) web.State {
 	c := p.Cluster
 	st := web.State{Why: p.Why, ClusterTime: c.Trace.Since().Round(time.Millisecond).String(), Breakpoints: breaks}
 	st.Revision, _ = c.Ledger().CurrentRevision(ctx)
-	for _, kind := range webTables {
+	for _, kind := range everydayKinds {
 		head, rows, err := c.Table(ctx, kind, "default")
 		if err != nil {
 			continue // the cluster is closing: show what there is
