@@ -1,6 +1,4 @@
-//go:build linux
-
-// lineedit_unix.go: cbreak mode on Linux, through termios: no echo, a key at a time (ICANON and ECHO
+// lineedit_linux.go: cbreak mode on Linux, through termios: no echo, a key at a time (ICANON and ECHO
 // off), signals still on (ISIG), so Ctrl-C stops the run as it does everywhere else in kubesim.
 package main
 
@@ -12,7 +10,7 @@ import (
 
 // termios is a terminal's mode as it was, and the cbreak mode derived from it.
 type termios struct {
-	fd          int
+	fd         int
 	line, cbrk unix.Termios
 }
 
@@ -29,5 +27,5 @@ func cbreak(f *os.File) (terminalMode, error) {
 	return &termios{fd: fd, line: *t, cbrk: raw}, nil
 }
 
-func (t *termios) raw() error { return unix.IoctlSetTermios(t.fd, unix.TCSETS, &t.cbrk) }
+func (t *termios) raw() error     { return unix.IoctlSetTermios(t.fd, unix.TCSETS, &t.cbrk) }
 func (t *termios) restore() error { return unix.IoctlSetTermios(t.fd, unix.TCSETS, &t.line) }
