@@ -100,13 +100,7 @@ func (r *lineReader) read(p sim.Pause, prompt string) (string, bool) {
 				return e.line(), ok
 			}
 		}
-		select {
-		case b, ok := <-r.keys:
-			if !ok {
-				return "", false
-			}
-			r.pending = append(r.pending, b...)
-		case <-r.ctx.Done():
+		if !r.more() {
 			fmt.Fprint(r.out, "\r\n")
 			return "", false
 		}
@@ -121,15 +115,20 @@ func (r *lineReader) readPlain() (string, bool) {
 			r.pending = r.pending[i+1:]
 			return strings.TrimSuffix(line, "\r"), true
 		}
-		select {
-		case b, ok := <-r.keys:
-			if !ok {
-				return "", false
-			}
-			r.pending = append(r.pending, b...)
-		case <-r.ctx.Done():
+		if !r.more() {
 			return "", false
 		}
+	}
+}
+
+// more waits for the next keys; false when the input or the run has ended.
+func (r *lineReader) more() bool {
+	select {
+	case b, ok := <-r.keys:
+		r.pending = append(r.pending, b...)
+		return ok
+	case <-r.ctx.Done():
+		return false
 	}
 }
 

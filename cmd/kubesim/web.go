@@ -28,8 +28,8 @@ import (
 
 const webUsage = `usage: kubesim web [SCENARIO] [flags]
 
-Plays a scenario (create-deployment unless named) in step mode and serves a page that shows it
-stepping: the story in one lane per component, the nodes and their pods, the objects as kubectl get
+Plays a scenario (create-deployment unless named) in step mode, paused at its first step (with
+--break: at the first breakpoint), and serves a page that shows it stepping: the story in one lane per component, the nodes and their pods, the objects as kubectl get
 shows them, and buttons for next, section, continue and until (the prompt's commands; its command
 box takes the others: get, describe, cache, queue, ...). Open the address it prints; Ctrl-C stops.`
 
@@ -93,7 +93,9 @@ func webCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fmt.Fprintf(stdout, "kubesim web: http://%s/ shows scenario %s (Ctrl-C stops)\n", ln.Addr(), sc.Name)
 
 	code := playOnPage(ctx, page, sc, narration, *seed, points, *breaks)
-	fmt.Fprintln(stdout, "kubesim web: the run is over; the page stays up until Ctrl-C")
+	if ctx.Err() == nil {
+		fmt.Fprintln(stdout, "kubesim web: the run is over; the page stays up until Ctrl-C")
+	}
 	<-ctx.Done()
 	page.Close()
 	shutdown, cancel := context.WithTimeout(context.Background(), webShutdownGrace)
@@ -112,6 +114,9 @@ func webCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 func playOnPage(ctx context.Context, page *web.Server, sc sim.Scenario, narration narrate.Options, seed int64, points []sim.Breakpoint, breaks []string) int {
 	var answer bytes.Buffer
 	con := newConsole(ctx, promptLines(ctx, page.Commands(), io.Discard), &answer, narration.Sprintf)
+	if len(points) > 0 {
+		con.resume.Continue() // as run --break: to the first breakpoint (else, as run --step: the first step)
+	}
 	con.show = func(p sim.Pause, asking bool) {
 		if answer.Len() > 0 {
 			page.Answer(answer.String())
