@@ -70,7 +70,7 @@ func TestWebPausesAtBreakpointsBeforeTheAction(t *testing.T) {
 		return web.State{}
 	}
 	st := nextPause()
-	require.Contains(t, st.Why, "scheduler bind: kube-scheduler is about to create pods/binding default/nginx-685df88ff7-fbb92")
+	require.Contains(t, st.Why, "scheduler bind: kube-scheduler is about to create pods/binding default/nginx-685df88ff7-")
 	assert.Equal(t, []string{"scheduler bind"}, st.Breakpoints)
 	var pods web.Table
 	for _, tb := range st.Tables {
