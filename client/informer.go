@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -459,6 +460,41 @@ type InformerHandle interface {
 	Pump(ctx context.Context) (int, error)
 	Run(ctx context.Context)
 	HasSynced() bool
+	// View is the cache as it stands, for a person to compare with etcd (kubesim's cache command).
+	View() CacheView
+}
+
+// CacheView is what an informer holds: its resource, the resourceVersion it has caught up to, and its
+// objects sorted by key (shared with the cache: never modify them).
+type CacheView struct {
+	Name            string // "kube-scheduler pods"
+	Resource        string // "pods"
+	ResourceVersion string
+	// Selection is what the informer lists of the resource ("" = all of it): a namespace, a label or
+	// a field selector (a kubelet's pods: spec.nodeName=node-1).
+	Selection string
+	Objects   []api.Object
+}
+
+// View returns what the informer holds now.
+func (inf *Informer[T, PT]) View() CacheView {
+	inf.mu.RLock()
+	defer inf.mu.RUnlock()
+	v := CacheView{Name: inf.name, Resource: inf.resource.dyn.res.Name, ResourceVersion: inf.lastRV}
+	var sel []string
+	if inf.namespace != "" {
+		sel = append(sel, "namespace "+inf.namespace)
+	}
+	for _, s := range []string{inf.opts.LabelSelector, inf.opts.FieldSelector} {
+		if s != "" {
+			sel = append(sel, s)
+		}
+	}
+	v.Selection = strings.Join(sel, ", ")
+	for _, obj := range inf.sortedLocked(inf.keysLocked()) {
+		v.Objects = append(v.Objects, obj)
+	}
+	return v
 }
 
 var _ InformerHandle = (*Informer[api.Pod, *api.Pod])(nil)

@@ -171,13 +171,14 @@ var zhPause = trace.Catalog{
 	"breakpoint %s":     "断点 %s",
 	"stopped before %s": "在动作之前停下：%s",
 	// the prompt (cmd/kubesim/prompt.go)
-	"(kubesim) next, continue, until COND, get, describe, etcd get, queue, help, q > ": "(kubesim) next 下一步，continue 继续，until 条件，get，describe，etcd get，queue，help 帮助，q 退出 > ",
+	"(kubesim) next, continue, section, until COND, get, describe, etcd get, queue, cache, help, q > ": "(kubesim) next 下一步，continue 继续，section 下一节，until 条件，get，describe，etcd get，queue，cache 缓存，help 帮助，q 退出 > ",
 	"%s holds.": "%s 已成立。",
 	"next takes a number of steps, 1 or more: next 5": "next 后面跟步数，至少 1：next 5",
 	"At the prompt:":                                                 "提示符下可用的命令：",
 	"next [N]: run one step (Enter), or N":                           "next [N]：运行一步（回车），或 N 步",
 	"continue: run to the next breakpoint, or the end":               "continue：运行到下一个断点，或到结束",
 	"until COND: run until a condition holds, e.g. until pods bound": "until 条件：一直运行到条件成立，例如 until pods bound",
+	"section: run to the next heading of the story":                  "section：运行到故事的下一个标题",
 	"stop the run": "停止运行",
 	"unknown command %q: help lists the commands": "未知命令 %q：help 列出所有命令",
 }

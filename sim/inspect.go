@@ -7,6 +7,7 @@
 //	etcd get KEY | etcd get --prefix P  the raw ledger: keys, their revisions, the stored JSON
 //	queue                               the scheduler's activeQ, backoffQ and unschedulablePods
 //	explain POD [-n NS]                 the scheduler's verdict on every node for a pending pod
+//	cache [COMPONENT [RESOURCE]]        a component's informer cache beside etcd (inspect_cache.go)
 //
 //	Cluster.Inspect(ctx, w, line)   runs one command; false when the line is none of them
 //	Cluster.Ledger()                etcd, read-only
@@ -42,7 +43,7 @@ func (c *Cluster) Ledger() Ledger { return c.Store }
 // InspectCommands are the commands Inspect knows, for the prompt's help.
 var InspectCommands = []string{
 	"get KIND [NAME] [-n NS] [-o yaml]", "describe KIND NAME [-n NS]", "logs POD [-n NS]",
-	"etcd get KEY | etcd get --prefix PREFIX", "queue", "explain POD [-n NS]",
+	"etcd get KEY | etcd get --prefix PREFIX", "queue", "explain POD [-n NS]", "cache [COMPONENT [RESOURCE]]",
 }
 
 // Inspect runs one command of the prompt, writing its answer to w. It reports false when the line is
@@ -69,6 +70,8 @@ func (c *Cluster) Inspect(ctx context.Context, w io.Writer, line string) (bool, 
 		return true, c.inspectQueue(ctx, w)
 	case words[0] == "explain" && len(args) == 1:
 		return true, c.inspectExplain(ctx, w, namespace, args[0])
+	case words[0] == "cache" && len(args) <= 2:
+		return true, c.inspectCache(ctx, w, args)
 	}
 	return false, nil
 }
@@ -131,15 +134,34 @@ func (c *Cluster) inspectGet(ctx context.Context, w io.Writer, args []string, na
 	for i, o := range objs {
 		head, row := tableRow(o)
 		if i == 0 {
-			fmt.Fprintln(tw, head)
+			fmt.Fprintln(tw, strings.Join(head, "\t"))
 		}
-		fmt.Fprintln(tw, row)
+		fmt.Fprintln(tw, strings.Join(row, "\t"))
 	}
 	return nil
 }
 
+// Table is kubectl get's table of a resource (pods, nodes, ...) in a namespace: its head and its rows,
+// a cell a column (the web view shows it).
+func (c *Cluster) Table(ctx context.Context, resource, namespace string) (head []string, rows [][]string, err error) {
+	res, ok := api.ResourceFor(resource)
+	if !ok {
+		return nil, nil, fmt.Errorf("the server doesn't have a resource type %q", resource)
+	}
+	objs, err := c.Objects(ctx, res, namespace, "", "")
+	if err != nil {
+		return nil, nil, err
+	}
+	head, _ = tableRow(res.New())
+	for _, o := range objs {
+		_, row := tableRow(o)
+		rows = append(rows, row)
+	}
+	return head, rows, nil
+}
+
 // tableRow is an object's row of kubectl get's table, with the table's head.
-func tableRow(o api.Object) (head, row string) {
+func tableRow(o api.Object) (head, row []string) {
 	name := o.GetObjectMeta().Name
 	switch o := o.(type) {
 	case *api.Pod:
@@ -154,14 +176,14 @@ func tableRow(o api.Object) (head, row string) {
 		if node == "" {
 			node = "<none>"
 		}
-		return "NAME\tREADY\tSTATUS\tRESTARTS\tNODE\tRESOURCEVERSION",
-			fmt.Sprintf("%s\t%d/%d\t%s\t%d\t%s\t%s", name, ready, len(o.Spec.Containers), podStatus(o), restarts, node, o.ResourceVersion)
+		return []string{"NAME", "READY", "STATUS", "RESTARTS", "NODE", "RESOURCEVERSION"},
+			[]string{name, fmt.Sprintf("%d/%d", ready, len(o.Spec.Containers)), podStatus(o), fmt.Sprint(restarts), node, o.ResourceVersion}
 	case *api.Deployment:
-		return "NAME\tREADY\tUP-TO-DATE\tAVAILABLE\tRESOURCEVERSION",
-			fmt.Sprintf("%s\t%d/%d\t%d\t%d\t%s", name, o.Status.ReadyReplicas, replicas(o.Spec.Replicas), o.Status.UpdatedReplicas, o.Status.AvailableReplicas, o.ResourceVersion)
+		return []string{"NAME", "READY", "UP-TO-DATE", "AVAILABLE", "RESOURCEVERSION"},
+			[]string{name, fmt.Sprintf("%d/%d", o.Status.ReadyReplicas, replicas(o.Spec.Replicas)), fmt.Sprint(o.Status.UpdatedReplicas), fmt.Sprint(o.Status.AvailableReplicas), o.ResourceVersion}
 	case *api.ReplicaSet:
-		return "NAME\tDESIRED\tCURRENT\tREADY\tRESOURCEVERSION",
-			fmt.Sprintf("%s\t%d\t%d\t%d\t%s", name, replicas(o.Spec.Replicas), o.Status.Replicas, o.Status.ReadyReplicas, o.ResourceVersion)
+		return []string{"NAME", "DESIRED", "CURRENT", "READY", "RESOURCEVERSION"},
+			[]string{name, fmt.Sprint(replicas(o.Spec.Replicas)), fmt.Sprint(o.Status.Replicas), fmt.Sprint(o.Status.ReadyReplicas), o.ResourceVersion}
 	case *api.Node:
 		status := "NotReady"
 		for _, cond := range o.Status.Conditions {
@@ -172,9 +194,9 @@ func tableRow(o api.Object) (head, row string) {
 		if o.Spec.Unschedulable {
 			status += ",SchedulingDisabled"
 		}
-		return "NAME\tSTATUS\tRESOURCEVERSION", fmt.Sprintf("%s\t%s\t%s", name, status, o.ResourceVersion)
+		return []string{"NAME", "STATUS", "RESOURCEVERSION"}, []string{name, status, o.ResourceVersion}
 	}
-	return "NAME\tRESOURCEVERSION", fmt.Sprintf("%s\t%s", name, o.GetObjectMeta().ResourceVersion)
+	return []string{"NAME", "RESOURCEVERSION"}, []string{name, o.GetObjectMeta().ResourceVersion}
 }
 
 func replicas(r *int32) int32 {

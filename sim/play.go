@@ -2,6 +2,7 @@
 package sim
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -51,6 +52,9 @@ type Pause struct {
 	Why string
 	// Quiet is set when the story told nothing since the last pause: a prompt may skip such a pause.
 	Quiet bool
+	// Headings counts the headings the text story has told so far (sections, and the short story's
+	// steps of the timeline): a prompt's section runs until it grows.
+	Headings int
 }
 
 // errStopped ends a run that stopped where the learner asked: a breakpoint, MaxSteps, or Pause.
@@ -168,7 +172,7 @@ func Play(ctx context.Context, sc Scenario, o PlayOptions) error {
 		narrate.Flush(n)
 		narrMu.Unlock()
 		quiet := told.n.Load() == toldAtPause
-		ok := o.Pause(Pause{Cluster: c, Why: why, Quiet: quiet})
+		ok := o.Pause(Pause{Cluster: c, Why: why, Quiet: quiet, Headings: int(told.headings.Load())})
 		toldAtPause = told.n.Load()
 		return ok
 	}
@@ -244,14 +248,30 @@ func Play(ctx context.Context, sc Scenario, o PlayOptions) error {
 	return nil
 }
 
-// countingWriter counts what the story has told, so a pause knows whether anything is new.
+// countingWriter counts what the story has told, so a pause knows whether anything is new, and its
+// headings, so a prompt can run to the next one.
 type countingWriter struct {
-	w io.Writer
-	n atomic.Int64
+	w        io.Writer
+	n        atomic.Int64
+	headings atomic.Int64
+	midLine  bool // the last write did not end its line; guarded by the narrator's lock
 }
 
 func (c *countingWriter) Write(p []byte) (int, error) {
 	n, err := c.w.Write(p)
 	c.n.Add(int64(n))
+	for _, line := range bytes.SplitAfter(p[:n], []byte("\n")) {
+		if !c.midLine && isHeading(line) {
+			c.headings.Add(1)
+		}
+		c.midLine = len(line) > 0 && line[len(line)-1] != '\n'
+	}
 	return n, err
+}
+
+// isHeading reports whether a line of the text story is a heading: "── 1. kubectl apply ... ──" or
+// the short story's "▸ the scheduler ...", perhaps in bold.
+func isHeading(line []byte) bool {
+	line = bytes.TrimPrefix(line, []byte("\x1b[1m"))
+	return bytes.HasPrefix(line, []byte("── ")) || bytes.HasPrefix(line, []byte("▸ "))
 }

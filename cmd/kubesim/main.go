@@ -36,6 +36,7 @@ Usage:
   kubesim explain -f MANIFEST --pod NS/NAME   why the scheduler puts a pod where it does
   kubesim serve [flags]        a cluster the real kubectl drives (prints the export KUBECONFIG line)
   kubesim step [N | --until COND]  move a kubesim serve --step cluster on (from another terminal)
+  kubesim web [NAME]           a page that shows a scenario stepping, with next/section/continue buttons
   kubesim net trace|rules      can a pod reach NAME:PORT, hop by hop; a node's kube-proxy rules
   kubesim lab list | check NAME  teaching exercises graded by go test (examples/labs)
   kubesim snapshot save|restore   etcd's snapshot of the cluster, and a new etcd restored from one
@@ -47,7 +48,7 @@ Usage:
 `
 
 // commands are the names run dispatches on, in the order usage lists them (completion offers them).
-var commands = []string{"list", "describe", "run", "explain", "serve", "step", "net", "lab", "snapshot", "bench", "chaos", "version", "completion", "help"}
+var commands = []string{"list", "describe", "run", "explain", "serve", "step", "web", "net", "lab", "snapshot", "bench", "chaos", "version", "completion", "help"}
 
 func main() {
 	debug.SetGCPercent(sim.GCPercent)
@@ -95,6 +96,8 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return serve(ctx, args[1:], stdin, stdout, stderr)
 	case "step":
 		return step(ctx, args[1:], stdout, stderr)
+	case "web":
+		return webCommand(ctx, args[1:], stdout, stderr)
 	case "lab":
 		return labCommand(ctx, args[1:], stdout, stderr)
 	case "snapshot":

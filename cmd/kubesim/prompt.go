@@ -4,7 +4,8 @@
 //	next [N]      run N more steps (Enter: one)
 //	continue      run to the next breakpoint, or the end
 //	until COND    run until the condition holds (the language of --until)
-//	get, describe, logs, etcd get, queue, explain   look at the cluster (sim.Cluster.Inspect)
+//	section       run to the next heading of the story
+//	get, describe, logs, etcd get, queue, explain, cache   look at the cluster (sim.Cluster.Inspect)
 //	help          these commands
 //	q             stop the run
 //
@@ -25,19 +26,39 @@ import (
 
 // console is the prompt's state between pauses.
 type console struct {
-	ctx   context.Context
-	lines <-chan string
-	out   io.Writer // the answers to commands
-	ask   io.Writer // the prompt itself
-	say   func(format string, args ...any) string
+	ctx context.Context
+	// read shows the prompt and returns the learner's next command; false at the end of input. At a
+	// terminal it is the line editor (lineedit.go), elsewhere plain lines (promptLines).
+	read func(p sim.Pause, prompt string) (string, bool)
+	out  io.Writer // the answers to commands
+	say  func(format string, args ...any) string
+	// show, if set, is told of every pause that tells something: one the learner's order lets go by
+	// (asking false), and each time the console is about to read a command (asking true). The web view
+	// shows the cluster then.
+	show func(p sim.Pause, asking bool)
 
-	skip  int           // steps still to run before the next pause (next N)
-	cont  bool          // run to the next breakpoint (continue)
-	until sim.Condition // run until it holds (until COND)
+	resume sim.Resume // how far the learner said to run
 }
 
-// newConsole reads stdin's lines until ctx is cancelled.
-func newConsole(ctx context.Context, stdin io.Reader, out, ask io.Writer, say func(string, ...any) string) *console {
+func newConsole(ctx context.Context, read func(sim.Pause, string) (string, bool), out io.Writer, say func(string, ...any) string) *console {
+	return &console{ctx: ctx, read: read, out: out, say: say}
+}
+
+// promptLines reads commands from lines, writing each prompt to ask.
+func promptLines(ctx context.Context, lines <-chan string, ask io.Writer) func(sim.Pause, string) (string, bool) {
+	return func(_ sim.Pause, prompt string) (string, bool) {
+		fmt.Fprint(ask, prompt)
+		select {
+		case l, ok := <-lines:
+			return l, ok
+		case <-ctx.Done():
+			return "", false
+		}
+	}
+}
+
+// readLines reads stdin's lines until ctx is cancelled.
+func readLines(ctx context.Context, stdin io.Reader) <-chan string {
 	lines := make(chan string)
 	go func() {
 		defer close(lines)
@@ -50,39 +71,29 @@ func newConsole(ctx context.Context, stdin io.Reader, out, ask io.Writer, say fu
 			}
 		}
 	}()
-	return &console{ctx: ctx, lines: lines, out: out, ask: ask, say: say}
+	return lines
 }
 
 // pause is sim.PlayOptions.Pause: it reports false when the learner stops the run.
 func (c *console) pause(p sim.Pause) bool {
-	if p.Why == "" {
-		switch {
-		case c.until != nil:
-			if met, err := c.until.Met(c.ctx, p.Cluster); err != nil || !met {
-				return true
-			}
-			fmt.Fprintln(c.out, c.say("%s holds.", c.until))
-			c.until = nil
-		case c.cont || p.Quiet:
-			return true
-		case c.skip > 0:
-			c.skip--
-			return true
+	if !c.resume.Ask(c.ctx, p) {
+		if c.show != nil && !p.Quiet {
+			c.show(p, false)
 		}
+		return true
 	}
-	c.cont = false
+	if c.resume.Held != "" {
+		fmt.Fprintln(c.out, c.say("%s holds.", c.resume.Held))
+	}
 	for {
-		fmt.Fprint(c.ask, c.say("(kubesim) next, continue, until COND, get, describe, etcd get, queue, help, q > "))
-		var line string
-		select {
-		case l, ok := <-c.lines:
-			if !ok {
-				return false
-			}
-			line = strings.TrimSpace(l)
-		case <-c.ctx.Done():
+		if c.show != nil {
+			c.show(p, true)
+		}
+		line, ok := c.read(p, c.say("(kubesim) next, continue, section, until COND, get, describe, etcd get, queue, cache, help, q > "))
+		if !ok || c.ctx.Err() != nil {
 			return false
 		}
+		line = strings.TrimSpace(line)
 		if resume, stop := c.command(p, line); stop || resume {
 			return !stop
 		}
@@ -97,18 +108,21 @@ func (c *console) command(p sim.Pause, line string) (resume, stop bool) {
 	case "q", "quit", "exit":
 		return false, true
 	case "", "n", "next":
-		c.skip = 0
+		n := 1
 		if rest != "" {
-			n, err := strconv.Atoi(rest)
-			if err != nil || n < 1 {
+			var err error
+			if n, err = strconv.Atoi(rest); err != nil || n < 1 {
 				fmt.Fprintln(c.out, c.say("next takes a number of steps, 1 or more: next 5"))
 				return false, false
 			}
-			c.skip = n - 1
 		}
+		c.resume.Next(n)
 		return true, false
 	case "c", "continue":
-		c.cont = true
+		c.resume.Continue()
+		return true, false
+	case "s", "section":
+		c.resume.Section(p)
 		return true, false
 	case "until":
 		cond, err := script.ParseCondition(rest)
@@ -116,7 +130,7 @@ func (c *console) command(p sim.Pause, line string) (resume, stop bool) {
 			fmt.Fprintln(c.out, err)
 			return false, false
 		}
-		c.until = cond
+		c.resume.Until(cond)
 		return true, false
 	case "help", "h", "?":
 		fmt.Fprintln(c.out, c.say("At the prompt:"))
@@ -124,6 +138,7 @@ func (c *console) command(p sim.Pause, line string) (resume, stop bool) {
 			c.say("next [N]: run one step (Enter), or N"),
 			c.say("continue: run to the next breakpoint, or the end"),
 			c.say("until COND: run until a condition holds, e.g. until pods bound"),
+			c.say("section: run to the next heading of the story"),
 		} {
 			fmt.Fprintln(c.out, "  "+l)
 		}
@@ -141,4 +156,59 @@ func (c *console) command(p sim.Pause, line string) (resume, stop bool) {
 		fmt.Fprintln(c.out, c.say("unknown command %q: help lists the commands", line))
 	}
 	return false, false
+}
+
+// everydayKinds are the kinds a learner looks at most: the web view's tables, and what the prompt
+// completes after get and describe.
+var everydayKinds = []string{"deployments", "replicasets", "pods", "nodes"}
+
+// words are the prompt's first words, for completion.
+var words = []string{"next", "continue", "section", "until", "get", "describe", "logs", "etcd", "queue", "explain", "cache", "help", "q"}
+
+// completer completes the prompt's commands at pause p: the first word, the kind after get and
+// describe, and the names of the objects the cluster holds now (pods after logs and explain).
+func completer(ctx context.Context, p sim.Pause) func(before string) []string {
+	return func(before string) []string {
+		f := strings.Fields(before)
+		if strings.HasSuffix(before, " ") || len(f) == 0 {
+			f = append(f, "")
+		}
+		word := f[len(f)-1]
+		var choices []string
+		switch {
+		case len(f) == 1:
+			choices = words
+		case len(f) == 2 && (f[0] == "get" || f[0] == "describe"):
+			choices = everydayKinds
+		case len(f) == 2 && f[0] == "etcd":
+			choices = []string{"get"}
+		case len(f) == 3 && (f[0] == "get" || f[0] == "describe"):
+			choices = objectNames(ctx, p, f[1])
+		case len(f) == 2 && (f[0] == "logs" || f[0] == "explain"):
+			choices = objectNames(ctx, p, "pods")
+		}
+		var out []string
+		for _, c := range choices {
+			if strings.HasPrefix(c, word) {
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+}
+
+// objectNames are the names of the objects of a kind in the default namespace (and the cluster).
+func objectNames(ctx context.Context, p sim.Pause, kind string) []string {
+	if p.Cluster == nil {
+		return nil
+	}
+	_, rows, err := p.Cluster.Table(ctx, kind, "default")
+	if err != nil {
+		return nil
+	}
+	var names []string
+	for _, r := range rows {
+		names = append(names, r[0])
+	}
+	return names
 }

@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -19,14 +21,38 @@ func runWith(t *testing.T, input string, args ...string) (code int, stdout, stde
 	return code, out.String(), errOut.String()
 }
 
+// runAnswering plays kubesim and, at its first prompt, types what answer makes of the story so far
+// (so a test can name the pods the seed generated), then ends the input.
+func runAnswering(t *testing.T, answer func(story string) string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	in, typed := io.Pipe()
+	out, errOut := &lockedBuffer{}, &lockedBuffer{}
+	done := make(chan int)
+	go func() { done <- run(context.Background(), args, in, out, errOut) }()
+	for deadline := time.Now().Add(time.Minute); !strings.Contains(errOut.String(), "(kubesim)"); {
+		require.True(t, time.Now().Before(deadline), "no prompt within a minute (a hang guard):\n%s", out.String())
+		time.Sleep(5 * time.Millisecond)
+	}
+	io.WriteString(typed, answer(out.String()))
+	typed.Close()
+	code = <-done
+	return code, out.String(), errOut.String()
+}
+
+// The pod a breakpoint before a bind is about to bind.
+var aboutToBind = regexp.MustCompile(`about to create pods/binding default/(\S+)`)
+
 // At the pause before the first bind, the prompt shows the cluster as it stands: three Pending pods
 // with no node, the pod's description with its Events, the scheduler's queues, the raw etcd key.
 // The bind has not happened: the breakpoint comes before the action (issue 12).
 func TestPromptAtTheBreakpointBeforeTheFirstBind(t *testing.T) {
-	const pod = "nginx-685df88ff7-fbb92" // seed 1
-	code, out, errOut := runWith(t, strings.Join([]string{
-		"get pods", "describe pod " + pod, "queue", "etcd get /registry/pods/default/" + pod, "help", "q",
-	}, "\n"), "run", "create-deployment", "--break", "scheduler bind")
+	var pod string
+	code, out, errOut := runAnswering(t, func(story string) string {
+		m := aboutToBind.FindStringSubmatch(story)
+		require.NotNil(t, m, story)
+		pod = m[1]
+		return strings.Join([]string{"get pods", "describe pod " + pod, "queue", "etcd get /registry/pods/default/" + pod, "help", "q"}, "\n")
+	}, "run", "create-deployment", "--break", "scheduler bind")
 	require.Equal(t, 0, code, errOut+out)
 	assert.Contains(t, out, "breakpoint scheduler bind: kube-scheduler is about to create pods/binding default/"+pod)
 	// get pods: 3 Pending, none on a node.
@@ -74,4 +100,56 @@ func TestStepPromptSkipsQuietPausesAndRunsOn(t *testing.T) {
 	assert.Contains(t, out, "pods bound holds.")
 	assert.Regexp(t, `(?m)^nginx-685df88ff7-\w+ +0/1 +\w+ +0 +node-\d`, out)
 	assert.Less(t, strings.Count(errOut, "(kubesim)"), 10, "quiet pauses are skipped")
+}
+
+// section runs to the next heading of the story: each pause it makes comes with the heading it ran to.
+func TestPromptSectionRunsToTheNextHeading(t *testing.T) {
+	var out bytes.Buffer // story and prompt on one stream, as a terminal shows them
+	code := run(context.Background(), []string{"run", "create-deployment", "--step"},
+		strings.NewReader("section\nsection\nsection\nq\n"), &out, &out)
+	require.Equal(t, 0, code, out.String())
+	parts := strings.Split(out.String(), "(kubesim) ")
+	require.Len(t, parts, 5, out.String())
+	headings := []string{
+		"── 2. The control plane and the kubelets take it from here",
+		"▸ the ReplicaSet controller",
+		"▸ the scheduler",
+		"▸ the kubelet and the runtime",
+	}
+	for i := range 3 {
+		told := parts[i+1]
+		assert.Contains(t, told, headings[i], "section %d", i+1)
+		assert.NotContains(t, told, headings[i+1], "section %d ran past its heading", i+1)
+	}
+}
+
+// cache shows what a component's informer holds beside etcd: at the ReplicaSet controller's second pod
+// create, the first pod is in etcd but not yet in the scheduler's cache; right after the last bind,
+// the scheduler's cache has every pod but has not yet seen its own last write.
+func TestPromptCacheShowsTheSchedulersViewBesideEtcd(t *testing.T) {
+	code, out, errOut := runWith(t, "continue\ncache scheduler pods\ncache\nq\n",
+		"run", "create-deployment", "--break", "etcd put /registry/pods")
+	require.Equal(t, 0, code, errOut+out)
+	assert.Regexp(t, `kube-scheduler pods informer: 0 objects, resourceVersion \d+ \(etcd is at revision \d+\)`, out)
+	assert.Len(t, regexp.MustCompile(`default/nginx-685df88ff7-\w+ +- +\d+ +not in the cache yet`).FindAllString(out, -1), 1, out)
+	assert.Regexp(t, `(?m)^  kube-scheduler/scheduling +pods \d+ \(0\), nodes \d+ \(3\)`, out)
+
+	code, out, errOut = runWith(t, "until pods bound\ncache kube-scheduler/scheduling pods\ncache kubelet/node-3 pods\ncache node-3 pods\ncache scheduler leases\nq\n",
+		"run", "create-deployment", "--step")
+	require.Equal(t, 0, code, errOut+out)
+	assert.Contains(t, out, "kube-scheduler pods informer: 3 objects")
+	rows := regexp.MustCompile(`(?m)^default/nginx-685df88ff7-\w+ +(\d+) +(\d+) +(.*)$`).FindAllStringSubmatch(out, -1)
+	require.Len(t, rows, 4, "three pods in the scheduler's cache, one in node-3's:\n%s", out)
+	behind := 0
+	for _, r := range rows {
+		if r[1] != r[2] {
+			behind++
+			assert.Equal(t, "the cache is behind", r[3])
+		}
+	}
+	assert.Equal(t, 1, behind, "the last bind is the one write the scheduler's cache has not seen")
+	assert.NotContains(t, out, "not in the cache yet")
+	assert.Contains(t, out, "it watches only spec.nodeName=node-3")
+	assert.Contains(t, out, `"node-3" names 2 components: kube-proxy/node-3, kubelet/node-3`)
+	assert.Contains(t, out, "kube-scheduler/scheduling has no informer for leases")
 }

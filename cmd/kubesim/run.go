@@ -199,10 +199,13 @@ func runScenario(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	in, isFile := stdin.(*os.File)
 	interactive := cond != nil && *flags.speed == 0 && isFile && narrate.TerminalWidth(in) > 0
 	if *flags.step || len(breaks) > 0 || interactive {
-		con := newConsole(ctx, stdin, stdout, stderr, narration.Sprintf)
-		con.cont = !*flags.step
-		if interactive {
-			con.until, opts.Until = cond, nil
+		con := newConsole(ctx, promptReader(ctx, stdin, stderr), stdout, narration.Sprintf)
+		switch {
+		case interactive:
+			con.resume.Until(cond)
+			opts.Until = nil
+		case !*flags.step:
+			con.resume.Continue()
 		}
 		opts.Pause = con.pause
 	}

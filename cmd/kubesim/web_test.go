@@ -1,0 +1,95 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"kubesim/web"
+)
+
+func TestWebRefusesBadFlagsBeforeServing(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"web", "no-such-scenario"}, `no scenario named "no-such-scenario"`},
+		{[]string{"web", "--break", "scheduler sleep"}, "scheduler bind"},
+		{[]string{"web", "--lang", "fr"}, "--lang"},
+		{[]string{"web", "create-deployment", "node-down"}, "one"},
+	} {
+		code, out, errOut := runWith(t, "", tc.args...)
+		assert.Equal(t, 2, code, "%v", tc.args)
+		assert.Contains(t, errOut, tc.says, "%v", tc.args)
+		assert.NotContains(t, out, "http://", "%v", tc.args)
+	}
+}
+
+// The page pauses at the same breakpoints as the prompt, before the action: at scheduler bind the
+// state says so and the pod has no node yet; continue runs to the next one.
+func TestWebPausesAtBreakpointsBeforeTheAction(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stdout, stderr := &lockedBuffer{}, &lockedBuffer{}
+	done := make(chan int)
+	go func() {
+		done <- webCommand(ctx, []string{"--addr", "127.0.0.1:0", "--break", "scheduler bind"}, stdout, stderr)
+	}()
+	url := ""
+	for deadline := time.Now().Add(time.Minute); url == ""; url = regexp.MustCompile(`http://\S+/`).FindString(stdout.String()) {
+		require.True(t, time.Now().Before(deadline), "no address: %s", stderr.String())
+		time.Sleep(10 * time.Millisecond)
+	}
+	resp, err := http.Get(url + "events")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	events := bufio.NewScanner(resp.Body)
+	events.Buffer(nil, 1<<20)
+	// nextPause reads the stream up to the next state that waits for the learner.
+	nextPause := func() web.State {
+		t.Helper()
+		for events.Scan() {
+			data, ok := strings.CutPrefix(events.Text(), "data: ")
+			var e struct {
+				Type  string
+				State *web.State
+			}
+			if ok && json.Unmarshal([]byte(data), &e) == nil && e.Type == "state" && !e.State.Running {
+				return *e.State
+			}
+		}
+		t.Fatal("the event stream ended before a pause")
+		return web.State{}
+	}
+	st := nextPause()
+	require.Contains(t, st.Why, "scheduler bind: kube-scheduler is about to create pods/binding default/nginx-685df88ff7-")
+	assert.Equal(t, []string{"scheduler bind"}, st.Breakpoints)
+	var pods web.Table
+	for _, tb := range st.Tables {
+		if tb.Kind == "pods" {
+			pods = tb
+		}
+	}
+	require.Len(t, pods.Rows, 3)
+	for _, r := range pods.Rows {
+		assert.Equal(t, "<none>", r[4], "no pod is bound before the first bind")
+	}
+
+	post := func(cmd string) {
+		resp, err := http.Post(url+"command", "text/plain", strings.NewReader(cmd))
+		require.NoError(t, err)
+		resp.Body.Close()
+	}
+	post("continue")
+	assert.Contains(t, nextPause().Why, "scheduler bind: kube-scheduler is about to create pods/binding default/nginx-685df88ff7-")
+	cancel()
+	assert.Equal(t, 1, <-done, "an interrupted run")
+}
