@@ -52,18 +52,21 @@ func (r *Runtime) RunPodSandbox(ctx context.Context, config *PodSandboxConfig) (
 	defer r.mu.Unlock()
 	id := r.newIDLocked()
 	var ip netip.Addr
-	network := "the node's network namespace (hostNetwork: no CNI ADD)"
 	if !config.HostNetwork {
 		var err error
 		if ip, err = r.cniAddLocked(id, config); err != nil {
 			return "", err
 		}
-		network = "IP " + ip.String()
 	}
 	s := &sandbox{id: id, seq: r.nextID, config: copySandboxConfig(config), state: SandboxReady, createdAt: r.clk.Now(), ip: ip, containers: map[string]bool{}}
 	r.sandboxes[s.id] = s
-	r.record("run-sandbox", s.object(), "started sandbox %s (%s) for pod %s/%s, attempt %d, %s",
-		shortID(s.id), PauseImage, config.Metadata.Namespace, config.Metadata.Name, config.Metadata.Attempt, network)
+	if config.HostNetwork {
+		r.record("run-sandbox", s.object(), "started sandbox %s (%s) for pod %s/%s, attempt %d, in the node's network namespace (hostNetwork: no CNI ADD, no pod IP)",
+			shortID(s.id), PauseImage, config.Metadata.Namespace, config.Metadata.Name, config.Metadata.Attempt)
+		return s.id, nil
+	}
+	r.record("run-sandbox", s.object(), "started sandbox %s (%s) for pod %s/%s, attempt %d, IP %s",
+		shortID(s.id), PauseImage, config.Metadata.Namespace, config.Metadata.Name, config.Metadata.Attempt, ip)
 	return s.id, nil
 }
 
