@@ -62,7 +62,7 @@ steps:
 		{"a step nobody knows", `name: x
 steps:
   - xyzzy: now
-`, `line 3: unknown step "xyzzy": the steps are advance, apply, apply-file, delete, expect, expect-error, expect-event, fault, get, heal, say, scale, set-image, wait`},
+`, `line 3: unknown step "xyzzy": the steps are advance, apply, apply-file, delete, expect, expect-error, expect-event, fault, get, heal, say, scale, set-image, trace, wait`},
 		{"a missing argument", `name: x
 steps:
   - say: scale it
