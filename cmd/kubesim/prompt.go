@@ -5,6 +5,7 @@
 //	continue      run to the next breakpoint, or the end
 //	until COND    run until the condition holds (the language of --until)
 //	get, describe, logs, etcd get, queue, explain   look at the cluster (sim.Cluster.Inspect)
+//	net trace, net rules                           the network as it stands (net_prompt.go)
 //	help          these commands
 //	q             stop the run
 //
@@ -16,6 +17,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -118,6 +120,9 @@ func (c *console) command(p sim.Pause, line string) (resume, stop bool) {
 		}
 		c.until = cond
 		return true, false
+	case "net":
+		netAtPrompt(c.ctx, c.out, p.Cluster, rest)
+		return false, false
 	case "help", "h", "?":
 		fmt.Fprintln(c.out, c.say("At the prompt:"))
 		for _, l := range []string{
@@ -127,7 +132,7 @@ func (c *console) command(p sim.Pause, line string) (resume, stop bool) {
 		} {
 			fmt.Fprintln(c.out, "  "+l)
 		}
-		for _, cmd := range sim.InspectCommands {
+		for _, cmd := range slices.Concat(sim.InspectCommands, netPromptCommands) {
 			fmt.Fprintln(c.out, "  "+cmd)
 		}
 		fmt.Fprintln(c.out, "  q: "+c.say("stop the run"))
