@@ -14,6 +14,8 @@ import (
 	"fmt"
 	"strings"
 
+	"gopkg.in/yaml.v3"
+
 	"kubesim/nettrace"
 	"kubesim/sim"
 )
@@ -25,11 +27,14 @@ func parseTrace(p *fileParser, st *stepSpec) stepFunc {
 	for _, e := range p.pairs(st.value, "trace") {
 		if !contains(known, e.key) {
 			p.unknown(e, " in trace", known)
-			continue
+			return nil // the misspelt key is the problem to report, not the key it should have been
 		}
 		fields[e.key], _ = p.text(e.value, e.key)
 	}
 	from, to := fields["from"], fields["to"]
+	if deref(st.value).Kind != yaml.MappingNode {
+		return nil // pairs said what a trace takes
+	}
 	if from == "" || to == "" {
 		p.problem(st.line, `trace needs from and to: "trace: {from: client, to: web:80}" (from a pod, to NAME:PORT)`)
 		return nil
