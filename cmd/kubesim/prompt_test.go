@@ -23,7 +23,7 @@ func runWith(t *testing.T, input string, args ...string) (code int, stdout, stde
 // with no node, the pod's description with its Events, the scheduler's queues, the raw etcd key.
 // The bind has not happened: the breakpoint comes before the action (issue 12).
 func TestPromptAtTheBreakpointBeforeTheFirstBind(t *testing.T) {
-	const pod = "nginx-685df88ff7-fbb92" // seed 1
+	const pod = "nginx-685df88ff7-hjlnt" // seed 1
 	code, out, errOut := runWith(t, strings.Join([]string{
 		"get pods", "describe pod " + pod, "queue", "etcd get /registry/pods/default/" + pod, "help", "q",
 	}, "\n"), "run", "create-deployment", "--break", "scheduler bind")
