@@ -23,6 +23,7 @@ package kubelet
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -65,7 +66,7 @@ func (k *Kubelet) networkReady(ctx context.Context, pod *api.Pod) error {
 		return err
 	}
 	if msg := networkNotReady(status); msg != "" {
-		return fmt.Errorf("%s", msg)
+		return errors.New(msg)
 	}
 	return nil
 }
