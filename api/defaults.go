@@ -288,6 +288,10 @@ func (d *defaulter) requestsFromLimits(pod *Pod) {
 }
 
 func (d *defaulter) service(o *Service) {
+	if o.Spec.SessionAffinity == "" {
+		o.Spec.SessionAffinity = ServiceAffinityNone
+		d.note("spec.sessionAffinity", string(ServiceAffinityNone))
+	}
 	if o.Spec.Type == "" {
 		o.Spec.Type = ServiceTypeClusterIP
 		d.note("spec.type", string(ServiceTypeClusterIP))
@@ -300,6 +304,15 @@ func (d *defaulter) service(o *Service) {
 			port.TargetPort = FromInt32(port.Port)
 			d.note(at+"targetPort", "%d (same as port)", port.Port)
 		}
+	}
+	external := o.Spec.Type == ServiceTypeNodePort || o.Spec.Type == ServiceTypeLoadBalancer
+	if external && o.Spec.ExternalTrafficPolicy == "" {
+		o.Spec.ExternalTrafficPolicy = ServiceTrafficPolicyCluster
+		d.note("spec.externalTrafficPolicy", string(ServiceTrafficPolicyCluster))
+	}
+	if o.Spec.Type != ServiceTypeExternalName && o.Spec.InternalTrafficPolicy == nil {
+		o.Spec.InternalTrafficPolicy = Ptr(ServiceTrafficPolicyCluster)
+		d.note("spec.internalTrafficPolicy", string(ServiceTrafficPolicyCluster))
 	}
 }
 

@@ -109,10 +109,12 @@ func TestTemplatesDoNotGetRequestsFromLimits(t *testing.T) {
 func TestSetDefaultsOfOtherKinds(t *testing.T) {
 	svc := &Service{Spec: ServiceSpec{Ports: []ServicePort{{Port: 80}, {Port: 443, TargetPort: FromString("https")}}}}
 	assert.Equal(t, []string{
+		"spec.sessionAffinity: None",
 		"spec.type: ClusterIP",
 		"spec.ports[0].protocol: TCP",
 		"spec.ports[0].targetPort: 80 (same as port)",
 		"spec.ports[1].protocol: TCP",
+		"spec.internalTrafficPolicy: Cluster",
 	}, SetDefaults(svc))
 	assert.Equal(t, FromString("https"), svc.Spec.Ports[1].TargetPort)
 

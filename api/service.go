@@ -32,7 +32,48 @@ type ServiceSpec struct {
 	ClusterIP  string            `json:"clusterIP,omitempty"`
 	ClusterIPs []string          `json:"clusterIPs,omitempty"`
 	Ports      []ServicePort     `json:"ports,omitempty"`
+	// SessionAffinity is None (each connection picks an endpoint) or ClientIP (kube-proxy's "recent"
+	// match sends a client back to the same one).
+	SessionAffinity ServiceAffinity `json:"sessionAffinity,omitempty"`
+	// IPFamilies and IPFamilyPolicy say which address families the cluster IPs come from: kubesim's
+	// cluster is IPv4 only, so [IPv4] and SingleStack, set when the cluster IP is allocated.
+	IPFamilies     []IPFamily      `json:"ipFamilies,omitempty"`
+	IPFamilyPolicy *IPFamilyPolicy `json:"ipFamilyPolicy,omitempty"`
+	// InternalTrafficPolicy (Cluster or Local) says whether traffic from inside the cluster may go to
+	// any node's endpoints; ExternalTrafficPolicy the same for node ports and load balancers.
+	InternalTrafficPolicy *ServiceTrafficPolicy `json:"internalTrafficPolicy,omitempty"`
+	ExternalTrafficPolicy ServiceTrafficPolicy  `json:"externalTrafficPolicy,omitempty"`
 }
+
+// ServiceAffinity is a Service's session affinity.
+type ServiceAffinity string
+
+// The session affinities.
+const (
+	ServiceAffinityNone     ServiceAffinity = "None"
+	ServiceAffinityClientIP ServiceAffinity = "ClientIP"
+)
+
+// IPFamily is an address family of a cluster IP.
+type IPFamily string
+
+// IPv4Protocol is the only family kubesim allocates from.
+const IPv4Protocol IPFamily = "IPv4"
+
+// IPFamilyPolicy says how many families a Service wants.
+type IPFamilyPolicy string
+
+// IPFamilyPolicySingleStack is one family.
+const IPFamilyPolicySingleStack IPFamilyPolicy = "SingleStack"
+
+// ServiceTrafficPolicy is a Service's internal or external traffic policy.
+type ServiceTrafficPolicy string
+
+// The traffic policies.
+const (
+	ServiceTrafficPolicyCluster ServiceTrafficPolicy = "Cluster"
+	ServiceTrafficPolicyLocal   ServiceTrafficPolicy = "Local"
+)
 
 // ServicePort maps the service's port to targetPort on the pods, a number or a container port name.
 type ServicePort struct {

@@ -4,7 +4,7 @@
 // turns a Service into a NodePort one takes its node ports then.
 //
 //	ServiceClusterIPRange, ServiceNodePortRange   --service-cluster-ip-range, --service-node-port-range
-//	(*Server).allocateService(ctx, svc, old)       fill in spec.clusterIP(s) and nodePorts, or refuse
+//	(*Server).allocateService(ctx, svc, old)       fill in spec.clusterIP(s), ipFamilies and nodePorts, or refuse
 //
 // A value the user asks for must be free and in range; a conflict is refused as 422 Invalid with
 // Kubernetes' words ("provided port is already allocated"). Free values are chosen at random from the
@@ -63,6 +63,7 @@ func (s *Server) allocateService(ctx context.Context, svc, old *api.Service) (fu
 		unlock()
 		return nil, err
 	}
+	setIPFamilies(svc)
 	if err := s.allocateNodePorts(svc, usedPorts); err != nil {
 		unlock()
 		return nil, err
@@ -72,10 +73,14 @@ func (s *Server) allocateService(ctx context.Context, svc, old *api.Service) (fu
 
 // keepAllocatedValues does what Kubernetes' update does with values the user left out: an update
 // (kubectl apply of the same manifest) keeps each port's node port, and a Service that stops being
-// a NodePort one drops its node ports (patchAllocatedValues, dropTypeDependentFields).
+// a NodePort one drops its node ports and its unchanged externalTrafficPolicy
+// (patchAllocatedValues, dropTypeDependentFields).
 func keepAllocatedValues(svc, old *api.Service) {
 	nodePorts := svc.Spec.Type == api.ServiceTypeNodePort || svc.Spec.Type == api.ServiceTypeLoadBalancer
 	wasNodePorts := old.Spec.Type == api.ServiceTypeNodePort || old.Spec.Type == api.ServiceTypeLoadBalancer
+	if !nodePorts && wasNodePorts && svc.Spec.ExternalTrafficPolicy == old.Spec.ExternalTrafficPolicy {
+		svc.Spec.ExternalTrafficPolicy = ""
+	}
 	for i := range svc.Spec.Ports {
 		p := &svc.Spec.Ports[i]
 		for _, op := range old.Spec.Ports {
@@ -161,6 +166,20 @@ func (s *Server) allocateClusterIP(svc, old *api.Service, used map[netip.Addr]bo
 		return invalid("provided IP is already allocated")
 	}
 	return nil
+}
+
+// setIPFamilies records the family of the cluster IPs, as the registry does when it allocates them
+// (a single-stack IPv4 cluster: [IPv4], SingleStack); an ExternalName Service has none.
+func setIPFamilies(svc *api.Service) {
+	if svc.Spec.Type == api.ServiceTypeExternalName || len(svc.Spec.ClusterIPs) == 0 {
+		return
+	}
+	if len(svc.Spec.IPFamilies) == 0 {
+		svc.Spec.IPFamilies = []api.IPFamily{api.IPv4Protocol}
+	}
+	if svc.Spec.IPFamilyPolicy == nil {
+		svc.Spec.IPFamilyPolicy = api.Ptr(api.IPFamilyPolicySingleStack)
+	}
 }
 
 // nextServiceIP picks a free IP: at random in the upper band of the range, then anywhere.

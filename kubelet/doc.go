@@ -26,7 +26,10 @@
 //  5. It notices runtime trouble: Ready=False with "container runtime is down" 30 seconds after the
 //     runtime last answered its 5-second status check, and "PLEG is not healthy" after 3 minutes
 //     without a relist; runtime calls time out after 2 minutes (--runtime-request-timeout). It notices
-//     memory pressure through its eviction manager, which evicts pods in Kubernetes' order.
+//     memory pressure through its eviction manager, which evicts pods in Kubernetes' order. Until
+//     its Node has a podCIDR for the CNI plugin, the node is NotReady with "container runtime
+//     network not ready" and only hostNetwork pods start (they get the node's IP); a starting
+//     kubelet checks every 100ms so that Ready follows the podCIDR at once.
 //  6. It stays autonomous: when the apiserver cannot be reached, or rejects its credential, running
 //     containers keep running and pods keep being synced from what it last saw; status writes catch
 //     up later. Only the control plane's view suffers: no Lease renewals, so the node goes NotReady.

@@ -65,6 +65,7 @@ type Kubelet struct {
 	recorder *client.EventRecorder
 	runtime  Runtime
 	cri      *CRIClock
+	started  time.Time // when the kubelet was built: the start of its fast status checks
 
 	pods  *client.Informer[api.Pod, *api.Pod]   // pods bound to this node (fieldSelector spec.nodeName)
 	nodes *client.Informer[api.Node, *api.Node] // this node only (fieldSelector metadata.name)
@@ -77,7 +78,10 @@ type Kubelet struct {
 	due     map[task]bool        // periodic tasks whose timer has fired
 	timers  map[task]clock.Timer // the armed timer of each periodic task
 	health  runtimeHealth        // what the pod side learned that the node status reports
-	wake    [2]chan struct{}     // nudges the node and pod loops in real time
+	// readyExpected: the node has been Ready once, or nodeReadyGracePeriod has passed since started;
+	// the starting kubelet's fast status checks are over (network.go).
+	readyExpected bool
+	wake          [2]chan struct{} // nudges the node and pod loops in real time
 	// pullingUntil is, per image, when a step-mode pull still running in virtual time completes.
 	pullingUntil map[string]time.Time
 
@@ -97,6 +101,7 @@ func New(o Options) *Kubelet {
 		recorder: o.Recorder,
 		runtime:  o.Runtime,
 		cri:      o.RuntimeClock,
+		started:  o.Clock.Now(),
 		queue:    workqueue.New[string](o.Clock, "kubelet/"+o.NodeName, workqueue.DefaultControllerRateLimiter[string]()),
 		due:      map[task]bool{},
 		timers:   map[task]clock.Timer{},

@@ -1,28 +1,45 @@
-// network.go: the kubelet and the pod network (pkg/kubelet/kubelet_network.go).
+// network.go: the kubelet and the pod network (pkg/kubelet/kubelet_network.go, and the network half
+// of runtimeState and fastStatusUpdateOnce in pkg/kubelet).
 //
 //	updatePodCIDR(ctx)        pass the Node's spec.podCIDR to the runtime (CRI UpdateRuntimeConfig)
+//	networkNotReady(status)   the runtime's NetworkReady=false, as the node's Ready condition words it
 //	networkReady(ctx, pod)    nil once the runtime's CNI can give the pod an IP
+//	podIPFor(pod, sandboxIP)  the pod's IP: the sandbox's, or the node's for a hostNetwork pod
+//	nextStatusCheck()         10s, or 100ms while a starting kubelet waits for its node to be Ready
 //
 // The node IPAM controller sets the Node's podCIDR after the kubelet registers it; the kubelet sees it
-// in its Node informer and hands it to the runtime, whose CNI plugin (host-local IPAM) allocates pod
-// IPs inside it. Until then the runtime reports NetworkReady=false and the kubelet creates no sandbox
-// for a pod that needs the pod network: it records the event NetworkNotReady and retries.
+// in its Node informer and hands it to the runtime, whose CNI plugin (Flannel's bridge and host-local
+// IPAM) allocates pod IPs inside it. Until then the runtime reports NetworkReady=false, and so does
+// the node: it registers NotReady with "container runtime network not ready: NetworkReady=false
+// reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized", the
+// node lifecycle controller taints it node.kubernetes.io/not-ready, and the kubelet creates no
+// sandbox for a pod that needs the pod network (the event NetworkNotReady). Pods on the host's
+// network need none, which is how a CNI plugin's own DaemonSet starts on a node that is not Ready.
 //
-// kubesim simplification: a real node is also NotReady while its network is not ready ("container
-// runtime network not ready"); kubesim keeps the node Ready and holds back only the sandboxes, so a
-// cluster's boot does not wait a status period for the controller manager.
+// A starting kubelet does not wait 10s between status reports for that: until its node is first
+// Ready (or for at most 2 minutes) it checks its runtime and status every 100ms, so the node turns
+// Ready a moment after the podCIDR arrives.
 package kubelet
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"time"
 
 	"kubesim/api"
 	fakeruntime "kubesim/runtime"
 )
 
-// networkNotReadyErrorMsg prefixes the error and event while the pod network is not ready.
-const networkNotReadyErrorMsg = "network is not ready"
+const (
+	// networkNotReadyErrorMsg prefixes the error and event while the pod network is not ready.
+	networkNotReadyErrorMsg = "network is not ready"
+	// fastStatusPeriod is how often a starting kubelet checks its runtime and computes its status
+	// until its node is Ready (fastStatusUpdateOnce's wait.Until period).
+	fastStatusPeriod = 100 * time.Millisecond
+	// nodeReadyGracePeriod is how long it keeps checking that often before it gives up.
+	nodeReadyGracePeriod = 120 * time.Second
+)
 
 // updatePodCIDR gives the runtime the Node's podCIDR, if the Node has one. The runtime ignores a
 // range it already has, so calling it again is cheap.
@@ -39,7 +56,7 @@ func (k *Kubelet) updatePodCIDR(ctx context.Context) error {
 }
 
 // networkReady reports why the pod cannot get a sandbox yet, or nil. Pods on the host's network need
-// no pod network (kubesim simplification: the runtime still gives them an IP from the podCIDR).
+// no pod network: their sandbox joins the node's network namespace.
 func (k *Kubelet) networkReady(ctx context.Context, pod *api.Pod) error {
 	if err := k.updatePodCIDR(ctx); err != nil || pod.Spec.HostNetwork {
 		return err
@@ -48,10 +65,59 @@ func (k *Kubelet) networkReady(ctx context.Context, pod *api.Pod) error {
 	if err != nil {
 		return err
 	}
-	for _, c := range status.Conditions {
-		if c.Type == fakeruntime.NetworkReady && !c.Status {
-			return fmt.Errorf("container runtime network not ready: NetworkReady=false reason:%s message:%s", c.Reason, c.Message)
-		}
+	if msg := networkNotReady(status); msg != "" {
+		return errors.New(msg)
 	}
 	return nil
+}
+
+// networkNotReady is the runtime's NetworkReady condition when it is false (or missing), worded as
+// updateRuntimeUp words it for the node's Ready condition, or "" when the pod network is ready.
+func networkNotReady(status *fakeruntime.RuntimeStatus) string {
+	for _, c := range status.Conditions {
+		if c.Type == fakeruntime.NetworkReady {
+			if c.Status {
+				return ""
+			}
+			// kubecontainer.RuntimeCondition's String form.
+			return fmt.Sprintf("container runtime network not ready: %s=%t reason:%s message:%s", c.Type, c.Status, c.Reason, c.Message)
+		}
+	}
+	return "container runtime network not ready: <nil>"
+}
+
+// podIPFor is the pod's IP as the kubelet reports it in status.podIP. A hostNetwork sandbox has no
+// address of its own, so the pod's IP is the node's (generateAPIPodStatus: podIPs = hostIPs).
+func (k *Kubelet) podIPFor(pod *api.Pod, sandboxIP string) string {
+	if pod.Spec.HostNetwork && sandboxIP == "" {
+		return k.cfg.InternalIP
+	}
+	return sandboxIP
+}
+
+// nextStatusCheck is the node side's delay until it computes its status again: nodeStatusUpdateFrequency,
+// or fastStatusPeriod while the starting kubelet waits for its node's first Ready. That first Ready,
+// or the end of nodeReadyGracePeriod, ends the fast checks for good, on both sides.
+func (k *Kubelet) nextStatusCheck() time.Duration {
+	ready := conditionStatus(k.node.conditions, api.NodeReady) == api.ConditionTrue
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if ready || k.clock.Since(k.started) >= nodeReadyGracePeriod {
+		k.readyExpected = true
+	}
+	if k.readyExpected {
+		return nodeStatusUpdateFrequency
+	}
+	return fastStatusPeriod
+}
+
+// nextRuntimeCheck is the pod side's delay until updateRuntimeUp runs again: runtimeUpPeriod, or
+// fastStatusPeriod while the node side checks fast.
+func (k *Kubelet) nextRuntimeCheck() time.Duration {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.readyExpected || k.clock.Since(k.started) >= nodeReadyGracePeriod {
+		return runtimeUpPeriod
+	}
+	return fastStatusPeriod
 }

@@ -7,8 +7,8 @@
 //
 // The status is built by setters, as in Kubernetes: capacity and allocatable from NodeConfig,
 // addresses, nodeInfo, images, and four conditions. Ready says whether the kubelet can run pods: it is
-// False when the runtime has not answered for 30 seconds (runtime_state.go) or the PLEG has not
-// relisted for 3 minutes. The
+// False when the runtime has not answered for 30 seconds (runtime_state.go), the PLEG has not
+// relisted for 3 minutes, or the pod network is not ready (network.go). The
 // pressure conditions come from the eviction manager. Each transition records an event
 // (`Node node-1 status is now: NodeReady`), and lastTransitionTime moves only on a transition.
 package kubelet
@@ -47,6 +47,7 @@ type runtimeHealth struct {
 	lastRuntimeSync time.Time // when the runtime last answered Status with RuntimeReady; zero: never
 	runtimeCheckErr string    // the last Status call's error, "" when it answered
 	runtimeNotReady string    // "container runtime not ready: ..." when RuntimeReady is false
+	networkNotReady string    // "container runtime network not ready: ..." when NetworkReady is false
 	plegLastSeen    time.Time // when a relist last completed; zero: never
 	runtimeVersion  string    // "containerd://2.0.2"
 	images          []api.ContainerImage
@@ -80,7 +81,7 @@ func (k *Kubelet) nodeStep(ctx context.Context) bool {
 	}
 	if k.takeDue(taskNodeStatus) {
 		wrote := k.updateNodeStatus(ctx)
-		k.after(taskNodeStatus, nodeStatusUpdateFrequency)
+		k.after(taskNodeStatus, k.nextStatusCheck())
 		return wrote
 	}
 	return false
@@ -119,7 +120,7 @@ func (k *Kubelet) registerNode(ctx context.Context) {
 	for _, c := range created.Status.Conditions {
 		k.recordConditionEvent(ctx, c)
 	}
-	k.after(taskNodeStatus, nodeStatusUpdateFrequency)
+	k.after(taskNodeStatus, k.nextStatusCheck())
 }
 
 // initialNode is the Node a kubelet registers (Kubelet.initialNode).
@@ -188,9 +189,13 @@ func pressureCondition(t api.NodeConditionType, pressure bool, yesReason, yesMsg
 	return api.NodeCondition{Type: t, Status: api.ConditionFalse, Reason: noReason, Message: noMsg}
 }
 
-// readyCondition is the Ready setter: the kubelet is ready when runtimeErrors finds nothing.
+// readyCondition is the Ready setter: the kubelet is ready when neither runtimeErrors nor the pod
+// network's readiness finds anything.
 func (k *Kubelet) readyCondition(h runtimeHealth, now time.Time) api.NodeCondition {
 	errs := runtimeErrors(h, now)
+	if h.networkNotReady != "" {
+		errs = append(errs, h.networkNotReady)
+	}
 	if len(errs) == 0 {
 		return api.NodeCondition{Type: api.NodeReady, Status: api.ConditionTrue, Reason: "KubeletReady",
 			Message: "kubelet is posting ready status"}

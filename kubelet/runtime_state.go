@@ -53,7 +53,7 @@ func (k *Kubelet) updateRuntimeUp(ctx context.Context) {
 		}
 		return err
 	})
-	next := runtimeUpPeriod
+	next := k.nextRuntimeCheck()
 	if pending && err == nil {
 		// As for the PLEG's relist: only a slow answer, not a failed call, holds the next check back.
 		k.runtimeUpBusyUntil = now.Add(took)
@@ -62,10 +62,11 @@ func (k *Kubelet) updateRuntimeUp(ctx context.Context) {
 	defer k.after(taskRuntimeUp, next)
 
 	failure := ""
-	notReady := ""
+	notReady, networkErr := "", ""
 	if err != nil {
 		failure = err.Error()
 	} else {
+		networkErr = networkNotReady(status)
 		for _, c := range status.Conditions {
 			if !c.Status && c.Type == fakeruntime.RuntimeReady {
 				// kubecontainer.RuntimeCondition's String form.
@@ -78,7 +79,7 @@ func (k *Kubelet) updateRuntimeUp(ctx context.Context) {
 	k.health.checked = true
 	k.health.runtimeCheckErr = failure
 	if err == nil {
-		k.health.runtimeNotReady = notReady
+		k.health.runtimeNotReady, k.health.networkNotReady = notReady, networkErr
 		if notReady == "" {
 			k.health.lastRuntimeSync = now.Add(took)
 		}

@@ -148,7 +148,7 @@ func (k *Kubelet) ensureSandbox(ctx context.Context, w *podWorker, s *syncResult
 				k.runtimeFailed(w, s, err)
 				return false
 			}
-			w.sandboxID, w.podIP, w.sandboxAttempt = sb.ID, st.Network.IP, sb.Metadata.Attempt
+			w.sandboxID, w.podIP, w.sandboxAttempt = sb.ID, k.podIPFor(w.pod, st.Network.IP), sb.Metadata.Attempt
 		}
 		return true
 	}
@@ -180,7 +180,7 @@ func (k *Kubelet) ensureSandbox(ctx context.Context, w *podWorker, s *syncResult
 		k.runtimeFailed(w, s, err)
 		return false
 	}
-	w.sandboxID, w.podIP, w.sandboxAttempt = id, st.Network.IP, attempt
+	w.sandboxID, w.podIP, w.sandboxAttempt = id, k.podIPFor(w.pod, st.Network.IP), attempt
 	s.add("RunPodSandbox for %s: sandbox %s (pause), attempt %d, pod IP %s", w.key, shortID(id), attempt, w.podIP)
 	return true
 }
@@ -314,6 +314,7 @@ func (k *Kubelet) sandboxConfig(p *api.Pod, attempt uint32) *fakeruntime.PodSand
 	c := &fakeruntime.PodSandboxConfig{
 		Metadata:     fakeruntime.PodSandboxMetadata{Name: p.Name, UID: p.UID, Namespace: p.Namespace, Attempt: attempt},
 		Hostname:     p.Name,
+		HostNetwork:  p.Spec.HostNetwork,
 		LogDirectory: fmt.Sprintf("/var/log/pods/%s_%s_%s", p.Namespace, p.Name, p.UID),
 		Labels: map[string]string{fakeruntime.LabelPodName: p.Name, fakeruntime.LabelPodNamespace: p.Namespace,
 			fakeruntime.LabelPodUID: p.UID},

@@ -28,10 +28,13 @@ type Input struct {
 
 // Hop is one step of the walk.
 type Hop struct {
-	Kind   string   // source, dns, service, rules, endpoint, pod
+	Kind   string   // one of HopKinds
 	Lines  []string // what happened, first line first
 	Failed bool
 }
+
+// HopKinds are the hops a trace walks, in order ("target" only fails: the target is not NAME:PORT).
+var HopKinds = []string{"target", "source", "dns", "service", "rules", "endpoint", "pod"}
 
 // Result is a whole trace.
 type Result struct {

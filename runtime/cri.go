@@ -167,8 +167,11 @@ type PodSandboxConfig struct {
 	Hostname     string
 	LogDirectory string // /var/log/pods/<namespace>_<name>_<uid>
 	PortMappings []PortMapping
-	Labels       map[string]string
-	Annotations  map[string]string
+	// HostNetwork puts the sandbox in the node's network namespace (CRI:
+	// linux.security_context.namespace_options.network = NODE): no CNI ADD, no pod IP.
+	HostNetwork bool
+	Labels      map[string]string
+	Annotations map[string]string
 }
 
 // PodSandboxState is a sandbox's state.
@@ -187,7 +190,8 @@ func (s PodSandboxState) String() string {
 	return "SANDBOX_NOTREADY"
 }
 
-// PodSandboxNetworkStatus is the sandbox's network: the pod IP.
+// PodSandboxNetworkStatus is the sandbox's network: the pod IP, empty for a sandbox on the host's
+// network (the kubelet then reports the node's IP as the pod's).
 type PodSandboxNetworkStatus struct {
 	IP string
 }

@@ -13,7 +13,8 @@
 //
 //  1. New(Options{Clock, NodeName}) once per node; the pause image is already present. Once the
 //     Node has its podCIDR, UpdateRuntimeConfig (cni.go); until then sandboxes fail.
-//  2. Per pod: RunPodSandbox (CNI ADD: the pod IP comes from the podCIDR), then for each container PullImage
+//  2. Per pod: RunPodSandbox (CNI ADD: the pod IP comes from the podCIDR; a hostNetwork sandbox
+//     skips CNI and has no IP of its own), then for each container PullImage
 //     (if the image policy asks), CreateContainer, StartContainer.
 //  3. Relist: ListPodSandbox and ListContainers, compare with the last relist, and ask
 //     ContainerStatus for what changed. The runtime never calls back; exits are found this way.

@@ -10,6 +10,8 @@
 // share an IP and reach each other on localhost. The kubelet creates the sandbox first (after the
 // event "Successfully assigned ..."), and if the sandbox dies it kills the pod's containers and
 // creates a new sandbox with Attempt+1: a pod's IP can change without the pod being recreated.
+// A hostNetwork pod's sandbox joins the node's network namespace instead: the CNI plugin is not
+// called, no address is taken from the podCIDR, and the sandbox reports no IP of its own.
 
 package fakeruntime
 
@@ -28,7 +30,7 @@ type sandbox struct {
 	config    PodSandboxConfig // a private copy
 	state     PodSandboxState
 	createdAt time.Time
-	ip        netip.Addr
+	ip        netip.Addr // invalid (zero) for a sandbox on the host's network
 	// containers holds the IDs of the sandbox's containers (all of them, running or not).
 	containers map[string]bool
 }
@@ -49,12 +51,20 @@ func (r *Runtime) RunPodSandbox(ctx context.Context, config *PodSandboxConfig) (
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	id := r.newIDLocked()
-	ip, err := r.cniAddLocked(id, config)
-	if err != nil {
-		return "", err
+	var ip netip.Addr
+	if !config.HostNetwork {
+		var err error
+		if ip, err = r.cniAddLocked(id, config); err != nil {
+			return "", err
+		}
 	}
 	s := &sandbox{id: id, seq: r.nextID, config: copySandboxConfig(config), state: SandboxReady, createdAt: r.clk.Now(), ip: ip, containers: map[string]bool{}}
 	r.sandboxes[s.id] = s
+	if config.HostNetwork {
+		r.record("run-sandbox", s.object(), "started sandbox %s (%s) for pod %s/%s, attempt %d, in the node's network namespace (hostNetwork: no CNI ADD, no pod IP)",
+			shortID(s.id), PauseImage, config.Metadata.Namespace, config.Metadata.Name, config.Metadata.Attempt)
+		return s.id, nil
+	}
 	r.record("run-sandbox", s.object(), "started sandbox %s (%s) for pod %s/%s, attempt %d, IP %s",
 		shortID(s.id), PauseImage, config.Metadata.Namespace, config.Metadata.Name, config.Metadata.Attempt, ip)
 	return s.id, nil
@@ -102,8 +112,12 @@ func (r *Runtime) RemovePodSandbox(ctx context.Context, podSandboxID string) err
 	for _, c := range doomed {
 		r.removeContainerLocked(c, now)
 	}
-	r.cniDelLocked(s)
 	delete(r.sandboxes, s.id)
+	if s.config.HostNetwork {
+		r.recordDetail("remove-sandbox", s.object(), "removed sandbox %s (host network: no IP to release)", shortID(s.id))
+		return nil
+	}
+	r.cniDelLocked(s)
 	r.recordDetail("remove-sandbox", s.object(), "removed sandbox %s, released IP %s", shortID(s.id), s.ip)
 	return nil
 }
@@ -121,7 +135,7 @@ func (r *Runtime) PodSandboxStatus(ctx context.Context, podSandboxID string) (*P
 	}
 	return &PodSandboxStatus{
 		ID: s.id, Metadata: s.config.Metadata, State: s.state, CreatedAt: s.createdAt,
-		Network: PodSandboxNetworkStatus{IP: s.ip.String()},
+		Network: PodSandboxNetworkStatus{IP: sandboxIP(s.ip)},
 		Labels:  s.config.Labels, Annotations: s.config.Annotations,
 	}, nil
 }
@@ -154,6 +168,14 @@ func (r *Runtime) sandboxLocked(id string) (*sandbox, error) {
 		return nil, errorf(NotFound, "an error occurred when try to find sandbox %q: not found", id)
 	}
 	return s, nil
+}
+
+// sandboxIP is the address PodSandboxStatus reports: none for a sandbox on the host's network.
+func sandboxIP(ip netip.Addr) string {
+	if !ip.IsValid() {
+		return ""
+	}
+	return ip.String()
 }
 
 func copySandboxConfig(c *PodSandboxConfig) PodSandboxConfig {

@@ -100,3 +100,30 @@ func TestStopPodSandboxKillsItsContainers(t *testing.T) {
 	_, err = n.rt.PodSandboxStatus(ctx, "nope")
 	assert.EqualError(t, err, `rpc error: code = NotFound desc = an error occurred when try to find sandbox "nope": not found`)
 }
+
+// A hostNetwork pod's sandbox shares the node's network namespace: containerd calls no CNI plugin, so
+// it starts before the node has a podCIDR, reports no IP of its own and takes none from the range.
+func TestHostNetworkSandboxSkipsCNI(t *testing.T) {
+	ctx := context.Background()
+	rt, err := fakeruntime.New(fakeruntime.Options{Clock: clock.NewVirtual(t0), NodeName: "fresh"})
+	require.NoError(t, err)
+	pod := sandboxConfig("pod-net")
+	_, err = rt.RunPodSandbox(ctx, pod)
+	require.ErrorContains(t, err, "cni plugin not initialized", "a pod-network sandbox needs the podCIDR")
+
+	agent := sandboxConfig("agent")
+	agent.HostNetwork = true
+	id, err := rt.RunPodSandbox(ctx, agent)
+	require.NoError(t, err, "a hostNetwork sandbox does not wait for the pod network")
+	st, err := rt.PodSandboxStatus(ctx, id)
+	require.NoError(t, err)
+	assert.Equal(t, "", st.Network.IP)
+
+	require.NoError(t, rt.UpdateRuntimeConfig(ctx, &fakeruntime.RuntimeConfig{NetworkConfig: &fakeruntime.NetworkConfig{PodCidr: "10.244.7.0/24"}}))
+	id2, err := rt.RunPodSandbox(ctx, pod)
+	require.NoError(t, err)
+	st2, err := rt.PodSandboxStatus(ctx, id2)
+	require.NoError(t, err)
+	assert.Equal(t, "10.244.7.2", st2.Network.IP, "the host-network sandbox took no address from the range")
+	require.NoError(t, rt.RemovePodSandbox(ctx, id))
+}

@@ -30,7 +30,8 @@ record per ready pod, and clients connect to the pods directly.
 
 Two pods do not use the cluster DNS: one with dnsPolicy Default (the node's resolver, which knows no
 cluster names), and one with hostNetwork: true and the default ClusterFirst, which the kubelet silently
-treats as Default; ClusterFirstWithHostNet is the fix.
+treats as Default; ClusterFirstWithHostNet is the fix. A hostNetwork pod shares the node's network
+namespace: no CNI ADD, and its pod IP is the node's own (status.podIP == status.hostIP).
 
 Signs to look for: the client's resolv.conf; traces reaching web three ways; db.default.svc.cluster.local
 answering two pod IPs; the Default and hostNetwork pods failing at the dns hop with "the node's resolver,
@@ -47,7 +48,8 @@ Pod 一条 A 记录，客户端直接连接 Pod。
 
 有两个 Pod 不用集群 DNS：一个的 dnsPolicy 是 Default（节点的解析器，它不认识集群里的名字）；另一个是
 hostNetwork: true 加默认的 ClusterFirst，kubelet 会悄悄把它当作 Default；解决办法是
-ClusterFirstWithHostNet。
+ClusterFirstWithHostNet。hostNetwork 的 Pod 共用节点的网络命名空间：不调用 CNI ADD，它的 Pod IP 就是
+节点自己的 IP（status.podIP == status.hostIP）。
 
 要看的信号：客户端的 resolv.conf；用三种方式到达 web 的 trace；db.default.svc.cluster.local 返回两个
 Pod IP；Default 和 hostNetwork 两个 Pod 在 dns 那一跳失败，提示 "the node's resolver, which knows no
@@ -67,6 +69,7 @@ cluster names"；ClusterFirstWithHostNet 的 Pod 到达 web。`,
 			"%d. dnsPolicy Default: the node's resolver knows no cluster names":                                                        "%d. dnsPolicy Default：节点的解析器不认识集群内的名字",
 			"%d. hostNetwork: true with the default dnsPolicy ClusterFirst falls back to Default; ClusterFirstWithHostNet fixes it":    "%d. hostNetwork: true 时，默认的 dnsPolicy ClusterFirst 会退回 Default；改用 ClusterFirstWithHostNet 才行",
 			"%s host-net's resolver is the node's: %s":                                                                                 "%s host-net 用的是节点的解析器：%s",
+			"%s host-net's pod IP is its node's: status.podIP %s == status.hostIP %s (no CNI ADD, nothing taken from the podCIDR)":     "%s host-net 的 Pod IP 就是节点的 IP：status.podIP %s == status.hostIP %s（不调用 CNI ADD，不占 podCIDR 里的地址）",
 		}),
 	})
 }
@@ -122,6 +125,8 @@ func runDNS(ctx context.Context, s *sim.Session) error {
 	if err != nil {
 		return err
 	}
+	s.Expect(hostNet.Status.PodIP != "" && hostNet.Status.PodIP == hostNet.Status.HostIP,
+		"host-net's pod IP is its node's: status.podIP %s == status.hostIP %s (no CNI ADD, nothing taken from the podCIDR)", hostNet.Status.PodIP, hostNet.Status.HostIP)
 	s.Expect(dns.ResolvConfFor(hostNet).Policy == api.DNSDefault, "host-net's resolver is the node's: %s", dns.ResolvConfFor(hostNet).Note)
 	expectUnreachable(s, netTrace(ctx, s, "host-net", "web:80"), "dns", "the node's resolver, which knows no cluster names")
 	expectReached(s, netTrace(ctx, s, "host-net-fixed", "web:80"))

@@ -19,7 +19,6 @@ import (
 // netZH is the Chinese of the lines these helpers narrate (a trace's hops and verdict, a node's rules)
 // and of the signs and step headings the networking scenarios share.
 var netZH = catalog{
-	"hop %d %s: %s":                                                         "第 %d 跳 %s：%s",
 	"iptables-save | grep %s on %s:\n%s":                                    "iptables-save | grep %s，节点 %s：\n%s",
 	"%s kubesim net trace --from %s --to %s: reached %s%s":                  "%s kubesim net trace --from %s --to %s：到达了，路径 %s%s",
 	"%s kubesim net trace --from %s --to %s: unreachable at the %s hop: %s": "%s kubesim net trace --from %s --to %s：在 %s 这一跳不通：%s",
@@ -32,9 +31,9 @@ var netZH = catalog{
 	"%d. kubesim net trace --from client --to web:80":                       "%d. 追踪连接：kubesim net trace --from client --to web:80",
 }
 
-// netCatalog is a networking scenario's Chinese: netZH, then the scenario's own lines.
+// netCatalog is a networking scenario's Chinese: the tracer's, netZH, then the scenario's own lines.
 func netCatalog(own catalog) catalog {
-	return trace.Merge(netZH, own)
+	return trace.Merge(nettrace.ZH, netZH, own)
 }
 
 // settleNetwork lets the controllers and every node's kube-proxy catch up with the last change, as
@@ -54,14 +53,7 @@ func netTrace(ctx context.Context, s *sim.Session, from, to string) nettrace.Res
 		s.Expect(false, "kubesim net trace --from %s --to %s: %v", from, to, err)
 		return r
 	}
-	for i, h := range r.Hops {
-		mark := "ok"
-		if h.Failed {
-			mark = "FAILED"
-		}
-		s.Trace.Record(trace.Event{Component: "kubesim net trace", Action: h.Kind}.
-			Msgf("hop %d %s: %s", i+1, mark, strings.Join(h.Lines, "; ")))
-	}
+	r.Tell(s.Trace)
 	return r
 }
 
@@ -72,11 +64,7 @@ func expectReached(s *sim.Session, r nettrace.Result) {
 
 // expectUnreachable checks that a trace stopped at hop kind, for a reason containing why.
 func expectUnreachable(s *sim.Session, r nettrace.Result, kind, why string) {
-	var at string
-	if n := len(r.Hops); n > 0 {
-		at = r.Hops[n-1].Kind
-	}
-	s.Expect(!r.Reached && at == kind && strings.Contains(r.Reason, why),
+	s.Expect(r.StoppedAt() == kind && strings.Contains(r.Reason, why),
 		"kubesim net trace --from %s --to %s: unreachable at the %s hop: %s", r.From, r.To, kind, orWanted(r.Reason, why))
 }
 

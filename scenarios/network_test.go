@@ -25,6 +25,7 @@ func TestNetworkScenariosShowTheirSigns(t *testing.T) {
 			"search default.svc.cluster.local svc.cluster.local cluster.local",
 			"headless Service default/db",
 			"falls back to Default",
+			"host-net's pod IP is its node's: status.podIP 10.0.0.2 == status.hostIP 10.0.0.2",
 		},
 		"wrong-target-port": {
 			"does not listen on 8080",

@@ -3,6 +3,7 @@
 //
 //	deployment nginx available           pods -l app=nginx running        node node-2 notready
 //	pod nginx-* reason CrashLoopBackOff  event FailedScheduling           namespace team gone
+//	trace client web:80 reached          trace client web:80 unreachable at rules   (trace.go)
 //
 // Interface: ParseCondition turns a line into a Condition; Condition.Met asks the cluster;
 // sim.Cluster.Wait runs the cluster until a condition holds or a budget is spent. A condition
@@ -40,7 +41,9 @@ and -l SELECTOR may go anywhere):
   node NAME tainted KEY[:EFFECT]
   nodes ready | nodes count N
   event REASON [for KIND/NAME] [MESSAGE]   an Event with that reason (and a message containing MESSAGE)
-  namespace NAME gone`
+  namespace NAME gone
+  trace FROM NAME:PORT reached | trace FROM NAME:PORT unreachable [at HOP]
+                                     kubesim net trace's verdict from pod FROM (HOP: dns, service, rules, endpoint, pod)`
 
 // ConditionError says why a condition could not be parsed; its message ends with ConditionUsage.
 type ConditionError struct {
@@ -100,14 +103,17 @@ func ParseCondition(s string) (sim.Condition, error) {
 	if words[0] == "event" || words[0] == "events" {
 		return parseEventCondition(s, words[1:], namespace)
 	}
+	if words[0] == "trace" {
+		return parseTraceCondition(s, words[1:], namespace)
+	}
 	res, ok := api.ResourceFor(words[0])
 	if !ok || !contains(conditionKinds, res.Name) || words[0] != res.Name && words[0] != res.Singular {
-		known := []string{"event", "events"}
+		known := []string{"event", "events", "trace"}
 		for _, k := range conditionKinds {
 			known = append(known, strings.TrimSuffix(k, "s"), k)
 		}
 		return fail("%q is not something a condition can be about%s", words[0],
-			didYouMean(words[0], known, "say deployment, pod, node, namespace or event (or their plurals)"))
+			didYouMean(words[0], known, "say deployment, pod, node, namespace or event (or their plurals), or trace"))
 	}
 	o := &objectCondition{res: res, every: words[0] == res.Name, namespace: namespace, selector: selector}
 	rest := words[1:]

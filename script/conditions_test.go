@@ -49,6 +49,10 @@ func TestParseConditionReadsEveryFormAndPrintsItBack(t *testing.T) {
 		"event Killing for pod/nginx-* -n team":           "event Killing for pod/nginx-* -n team",
 		"namespace team gone":                             "namespace team gone",
 		"replicasets -l app=nginx count 0":                "replicasets -l app=nginx count 0",
+		"trace client web:80 reached":                     "trace client web:80 reached",
+		"trace shop/client cart:8080 unreachable":         "trace shop/client cart:8080 unreachable",
+		"trace client web:80 unreachable at rules":        "trace client web:80 unreachable at rules",
+		"trace client web.shop:80 reached -n shop":        "trace shop/client web.shop:80 reached",
 	} {
 		cond, err := script.ParseCondition(in)
 		if assert.NoError(t, err, in) {
@@ -80,6 +84,11 @@ func TestParseConditionNamesTheProblemAndListsTheForms(t *testing.T) {
 		"event":                      "event needs a REASON",
 		"event Killing for pod":      `for takes KIND/NAME, like pod/nginx-* or node/node-2, not "pod"`,
 		`event Killing "unclosed`:    "a quote is not closed",
+		"trace client web:80":        "write it as trace FROM NAME:PORT reached",
+		"trace client web reached":   `"web" is not NAME:PORT`,
+		"trace client web:80 maybe":  `say reached, unreachable, or unreachable at HOP, not "maybe"`,
+		"trace client web:80 unreachable at rule": `"rule" is not a hop: did you mean "rules"?`,
+		"trace client web:80 reached at rules":    `not "reached at rules"`,
 	} {
 		_, err := script.ParseCondition(in)
 		var ce *script.ConditionError

@@ -1,12 +1,13 @@
 // Package script holds kubesim's two small languages, for a learner who writes stories without Go:
 //
 //   - scenario files (scenariofile.go, scenariofile_steps.go): a YAML file that names a scenario,
-//     sizes its cluster and lists steps (kubectl commands, faults, waits, expectations), played by
-//     `kubesim run -f FILE` like a built-in scenario; examples/scenarios holds examples and the
-//     reference of the format;
+//     sizes its cluster and lists steps (kubectl commands, faults, waits, expectations, reachability
+//     traces), played by `kubesim run -f FILE` like a built-in scenario; examples/scenarios holds
+//     examples and the reference of the format;
 //   - conditions (conditions.go): one line naming a state of the cluster, as a scenario file's `wait`
 //     and `expect` steps, the CLI's `--until` breakpoint and lab.Until write it: "deployment nginx
-//     available", "pods -l app=nginx ready", "node node-2 unknown", "event FailedScheduling".
+//     available", "pods -l app=nginx ready", "node node-2 unknown", "event FailedScheduling",
+//     "trace client web:80 reached" (trace.go: the verdict of `kubesim net trace`).
 //
 // Read next: examples/scenarios/README.md for the format, then scenariofile.go.
 //
@@ -25,6 +26,7 @@
 // # What it simplifies
 //
 // The languages cover what the catalogue's stories need, not kubectl's whole surface: no patch, no
-// exec, no JSONPath; conditions know deployments, replicasets, pods, nodes, namespaces and events.
+// exec, no JSONPath; conditions know deployments, replicasets, pods, nodes, namespaces, events and
+// reachability traces.
 // sim does not depend on this package: the cluster's own waits are written in Go.
 package script

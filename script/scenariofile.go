@@ -18,7 +18,8 @@
 //
 // The steps: say; kubectl's apply (inline), apply-file, get, scale, set-image and delete, which take
 // `as: USER` to run as another user; fault and heal (sim/faults.go); advance (let time pass); wait;
-// expect; expect-event; expect-error (the step before failed with this HTTP code). An unmet
+// expect; expect-event; expect-error (the step before failed with this HTTP code); trace (kubesim net
+// trace from a pod to NAME:PORT, each hop told; trace.go). An unmet
 // expectation, or a command that fails with no expect-error after it, fails the run at the end.
 package script
 
@@ -333,6 +334,7 @@ var stepKinds = map[string]stepKind{
 	"expect":       {parse: parseExpect},
 	"expect-event": {parse: parseExpectEvent},
 	"expect-error": {options: []string{"message"}, parse: parseExpectError},
+	"trace":        {parse: parseTrace},
 }
 
 func (k stepKind) keys() []string {

@@ -19,6 +19,7 @@ import (
 	apierrors "kubesim/api/errors"
 	"kubesim/api/labels"
 	"kubesim/client"
+	"kubesim/nettrace"
 	"kubesim/sim"
 	"kubesim/trace"
 )
@@ -624,9 +625,12 @@ func sortedKeys[V any](m map[string]V) []string {
 	return out
 }
 
-// ZH translates the lines a scenario file's steps record (--lang zh); every scenario that Parse
-// returns carries it.
-var ZH = trace.Catalog{
+// ZH translates the lines a scenario file's steps record (--lang zh), and the trace step's hops
+// (nettrace.ZH); every scenario that Parse returns carries it.
+var ZH = trace.Merge(nettrace.ZH, trace.Catalog{
+	"$ kubesim net trace --from %s --to %s":           "$ kubesim net trace --from %s --to %s",
+	"reached: %s":                                     "到达了：%s",
+	"unreachable: stopped at the %s hop":              "不通：停在 %s 这一跳",
 	"letting %s of cluster time pass":                 "让集群时间流逝 %s",
 	"waiting until %s (at most %s)":                   "等待直到 %s（最多 %s）",
 	"%s %s (after %d steps, %s)":                      "%s %s（经过 %d 步，%s）",
@@ -635,4 +639,4 @@ var ZH = trace.Catalog{
 	"%s %s (saw %s)":                                  "%s %s（看到的是 %s）",
 	"%s line %d: %s failed: %v":                       "%s 第 %d 行：%s 失败：%v",
 	"No resources found in %s namespace.":             "No resources found in %s namespace.",
-}
+})

@@ -62,7 +62,7 @@ steps:
 		{"a step nobody knows", `name: x
 steps:
   - xyzzy: now
-`, `line 3: unknown step "xyzzy": the steps are advance, apply, apply-file, delete, expect, expect-error, expect-event, fault, get, heal, say, scale, set-image, wait`},
+`, `line 3: unknown step "xyzzy": the steps are advance, apply, apply-file, delete, expect, expect-error, expect-event, fault, get, heal, say, scale, set-image, trace, wait`},
 		{"a missing argument", `name: x
 steps:
   - say: scale it
@@ -171,6 +171,22 @@ steps:
 steps:
   - expect-event: {message: Scaled up}
 `, `line 3: expect-event needs a reason: "expect-event: Scheduled" or "expect-event: {reason: Scheduled, message: ...}"`},
+		{"a trace without to", `name: x
+steps:
+  - trace: {from: client}
+`, `line 3: trace needs from and to: "trace: {from: client, to: web:80}" (from a pod, to NAME:PORT)`},
+		{"a trace to no port", `name: x
+steps:
+  - trace: {from: client, to: web}
+`, `line 3: trace: to is NAME:PORT (a Service name, a DNS name or an IP, and a port), not "web"`},
+		{"a trace with a misspelt key", `name: x
+steps:
+  - trace: {from: client, too: web:80}
+`, `line 3: unknown field "too" in trace: did you mean "to"?`},
+		{"a trace written as a line", `name: x
+steps:
+  - trace: client web:80
+`, `line 3: trace is a mapping of keys to values (key: value), not "client web:80"`},
 		{"steps that are not a list", `name: x
 steps:
   say: hi

@@ -103,6 +103,11 @@ func TestExampleScenarioFilesFailWhenTheirClaimIsBroken(t *testing.T) {
 		assert.Regexp(t, `event SuccessfulCreate "Created pod: nginx-": still not, after \d+ steps and 1m: saw none since line \d+ \(3 from before it\)`, err.Error())
 		assert.Regexp(t, `pods -l app=nginx count 3: still not, after \d+ steps and 2m: saw 2 pods: 2 Running`, err.Error())
 	})
+	t.Run("service-reachability without the EndpointSlice controller", func(t *testing.T) {
+		story, err := breakExample(t, "service-reachability.yaml", "  - say: The pods run", "  - fault: stop endpointslice-controller\n")
+		require.Error(t, err, story)
+		assert.Regexp(t, `trace client web:80 reached: still not, after \d+ steps and 1m: saw unreachable at the rules hop: Service default/web has no endpoints`, err.Error())
+	})
 	t.Run("rolling-update without the deployment controller", func(t *testing.T) {
 		story, err := breakExample(t, "rolling-update.yaml", "  - set-image: deployment/nginx", "  - fault: stop deployment-controller\n")
 		require.Error(t, err, story)
@@ -114,7 +119,8 @@ func TestExampleScenarioFilesFailWhenTheirClaimIsBroken(t *testing.T) {
 // fail included: play the examples, whole and broken, and look up each line kubesim records.
 func TestScenarioFileLinesHaveChinese(t *testing.T) {
 	cat := sim.Catalog(script.ZH)
-	files := map[string]string{"broken self-healing": "self-healing.yaml", "rolling-update": "rolling-update.yaml"}
+	files := map[string]string{"broken self-healing": "self-healing.yaml", "rolling-update": "rolling-update.yaml",
+		"service-reachability": "service-reachability.yaml"}
 	for name, file := range files {
 		data, err := os.ReadFile("../examples/scenarios/" + file)
 		require.NoError(t, err)

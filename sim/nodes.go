@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"net/netip"
+	"slices"
 
 	"kubesim/api"
 	"kubesim/api/resource"
@@ -142,8 +143,9 @@ func (c *Cluster) NodeNames() []string {
 	return append([]string(nil), c.nodeOrder...)
 }
 
-// NodesReady reports whether exactly n nodes have registered and every one reports Ready: the end of
-// the boot sequence.
+// NodesReady reports whether exactly n nodes have registered and every one reports Ready, without the
+// not-ready taint the node lifecycle controller put on it while it waited for its podCIDR: the end
+// of the boot sequence.
 func (c *Cluster) NodesReady(ctx context.Context, n int) (bool, error) {
 	nodes, err := List[api.Node](ctx, c, "", "", "")
 	if err != nil || len(nodes) != n {
@@ -156,7 +158,7 @@ func (c *Cluster) NodesReady(ctx context.Context, n int) (bool, error) {
 				ready = cond.Status == api.ConditionTrue
 			}
 		}
-		if !ready {
+		if !ready || slices.ContainsFunc(node.Spec.Taints, func(t api.Taint) bool { return t.Key == api.TaintNodeNotReady }) {
 			return false, nil
 		}
 	}

@@ -48,6 +48,7 @@ func ValidateService(svc *api.Service) field.ErrorList {
 	}
 	errs = append(errs, ValidateLabels(spec.Selector, specPath.Child("selector"))...)
 	errs = append(errs, validateClusterIPs(spec, specPath)...)
+	errs = append(errs, validateServicePolicies(spec, specPath)...)
 	// A node port forwards to the cluster IP's rules: a headless Service has none to forward to.
 	if headless && len(spec.ClusterIPs) > 0 && (spec.Type == api.ServiceTypeNodePort || spec.Type == api.ServiceTypeLoadBalancer) {
 		errs = append(errs, field.Invalid(specPath.Child("clusterIPs").Index(0), spec.ClusterIPs[0],
@@ -170,4 +171,26 @@ func validateEndpointPort(port api.EndpointPort, requireName bool, path *field.P
 		errs = append(errs, field.Invalid(path.Child("port"), port.Port, msg))
 	}
 	return append(errs, validateEnum(port.Protocol, supportedPortProtocols, path.Child("protocol"))...)
+}
+
+// validateServicePolicies checks the enumerations a Service's defaulting fills in, with the values
+// Kubernetes accepts.
+func validateServicePolicies(spec *api.ServiceSpec, path *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	affinities := []api.ServiceAffinity{api.ServiceAffinityClientIP, api.ServiceAffinityNone}
+	if spec.SessionAffinity != "" && !slices.Contains(affinities, spec.SessionAffinity) { // "": not defaulted yet
+		errs = append(errs, field.NotSupported(path.Child("sessionAffinity"), spec.SessionAffinity, affinities))
+	}
+	policies := []api.ServiceTrafficPolicy{api.ServiceTrafficPolicyCluster, api.ServiceTrafficPolicyLocal}
+	if p := spec.InternalTrafficPolicy; p != nil && !slices.Contains(policies, *p) {
+		errs = append(errs, field.NotSupported(path.Child("internalTrafficPolicy"), *p, policies))
+	}
+	external := spec.Type == api.ServiceTypeNodePort || spec.Type == api.ServiceTypeLoadBalancer
+	switch p := spec.ExternalTrafficPolicy; {
+	case p != "" && !external:
+		errs = append(errs, field.Invalid(path.Child("externalTrafficPolicy"), p, "may only be set for externally-accessible services"))
+	case p != "" && !slices.Contains(policies, p):
+		errs = append(errs, field.NotSupported(path.Child("externalTrafficPolicy"), p, policies))
+	}
+	return errs
 }

@@ -45,6 +45,7 @@ func (h *Handler) serveResource(ctx context.Context, w http.ResponseWriter, r *h
 		writeError(w, notRunningProcesses(rt))
 		return
 	}
+	warn(w, deprecationWarnings(rt.res))
 	switch {
 	case r.Method == http.MethodGet && rt.subresource == "log":
 		h.serveLog(ctx, w, r, req)

@@ -6,6 +6,7 @@
 //	until COND    run until the condition holds (the language of --until)
 //	section       run to the next heading of the story
 //	get, describe, logs, etcd get, queue, explain, cache   look at the cluster (sim.Cluster.Inspect)
+//	net trace, net rules                           the network as it stands (net_prompt.go)
 //	help          these commands
 //	q             stop the run
 //
@@ -17,6 +18,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -132,6 +134,9 @@ func (c *console) command(p sim.Pause, line string) (resume, stop bool) {
 		}
 		c.resume.Until(cond)
 		return true, false
+	case "net":
+		netAtPrompt(c.ctx, c.out, p.Cluster, rest)
+		return false, false
 	case "help", "h", "?":
 		fmt.Fprintln(c.out, c.say("At the prompt:"))
 		for _, l := range []string{
@@ -142,7 +147,7 @@ func (c *console) command(p sim.Pause, line string) (resume, stop bool) {
 		} {
 			fmt.Fprintln(c.out, "  "+l)
 		}
-		for _, cmd := range sim.InspectCommands {
+		for _, cmd := range slices.Concat(sim.InspectCommands, netPromptCommands) {
 			fmt.Fprintln(c.out, "  "+cmd)
 		}
 		fmt.Fprintln(c.out, "  q: "+c.say("stop the run"))

@@ -95,7 +95,7 @@ func (ec *Controller) Reconcile(ctx context.Context, key string) (workloop.Resul
 		return workloop.Result{Idle: true}, nil
 	}
 	if !exists {
-		ep := &api.Endpoints{ObjectMeta: api.ObjectMeta{Name: name, Namespace: namespace, Labels: svc.Labels}, Subsets: subsets}
+		ep := &api.Endpoints{ObjectMeta: api.ObjectMeta{Name: name, Namespace: namespace, Labels: endpointsLabels(svc)}, Subsets: subsets}
 		ec.record("create", ep, "Service %s: create Endpoints: %s", key, Summary(ep))
 		_, err := epClient.Create(ctx, ep)
 		return workloop.Result{}, err
@@ -105,6 +105,20 @@ func (ec *Controller) Reconcile(ctx context.Context, key string) (workloop.Resul
 	ec.record("update", ep, "Service %s: update Endpoints: %s", key, Summary(ep))
 	_, err := epClient.Update(ctx, ep)
 	return workloop.Result{}, err
+}
+
+// LabelManagedBy marks the Endpoints this controller writes (endpoints.kubernetes.io/managed-by:
+// endpoint-controller): the apiserver skips its IP warnings for them, and the EndpointSlice mirroring
+// controller leaves them alone.
+const LabelManagedBy = "endpoints.kubernetes.io/managed-by"
+
+// endpointsLabels are the Service's labels and the managed-by label.
+func endpointsLabels(svc *api.Service) map[string]string {
+	labels := map[string]string{LabelManagedBy: "endpoint-controller"}
+	for k, v := range svc.Labels {
+		labels[k] = v
+	}
+	return labels
 }
 
 // subsets builds the Service's subsets from the pods it selects.

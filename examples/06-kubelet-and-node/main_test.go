@@ -10,7 +10,7 @@ func Example_run() {
 	// Output:
 	// 1. Three nginx pods run, one per node; each kubelet renews its node's Lease.
 	// 2. node-2's kubelet stops. After the 50s grace period the node is Unknown and tainted.
-	//   3.339s    kubesim                   kubelet/node-2 stopped
+	//   3.539s    kubesim                   kubelet/node-2 stopped
 	//   1m0s      node-lifecycle-controller node node-2: no Lease renewal or status for 55s (grace period 50s): set Ready and the other conditions to Unknown (Kubelet stopped posting node status.)
 	//   1m0s      node-lifecycle-controller pod default/nginx-685df88ff7-wrwn9 runs on node node-2, which stopped reporting: set its Ready condition to False
 	//   1m0s      node-lifecycle-controller zone "zone-b": Normal -> FullDisruption (1 of 1 nodes not Ready): NoExecute taints at 0.1 nodes/s

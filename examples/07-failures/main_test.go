@@ -9,9 +9,9 @@ func Example_run() {
 	}
 	// Output:
 	// 1. ngnix:1.25 (a typo): the pull fails, then the kubelet backs off. Read the events:
-	//   500ms     kubelet/node-1            event Warning Failed: Failed to pull image "ngnix:1.25": rpc error: code = Unknown desc = failed to pull and unpack image "docker.io/library/ngnix:1.25": failed to resolve reference "docker.io/library/ngnix:1.25": pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed
-	//   500ms     kubelet/node-1            event Warning Failed: Error: ErrImagePull
-	//   500ms     kubelet/node-1            event Warning Failed: Error: ImagePullBackOff
+	//   700ms     kubelet/node-1            event Warning Failed: Failed to pull image "ngnix:1.25": rpc error: code = Unknown desc = failed to pull and unpack image "docker.io/library/ngnix:1.25": failed to resolve reference "docker.io/library/ngnix:1.25": pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed
+	//   700ms     kubelet/node-1            event Warning Failed: Error: ErrImagePull
+	//   700ms     kubelet/node-1            event Warning Failed: Error: ImagePullBackOff
 	// 2. A container that exits with code 1: after 4 restarts it waits in CrashLoopBackOff.
 	//   1.086s    kubelet/node-1            event Warning BackOff: Back-off restarting failed container app in pod crasher_default(ba3788b2-46bf-42e9-a284-7a3df212c9b5)
 	//   11.086s   kubelet/node-1            event Warning BackOff: Back-off restarting failed container app in pod crasher_default(ba3788b2-46bf-42e9-a284-7a3df212c9b5) (x2)
