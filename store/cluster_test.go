@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"errors"
+	"strconv"
 	"testing"
 	"time"
 
@@ -66,7 +67,7 @@ func TestSnapshotSaveAndRestore(t *testing.T) {
 	require.NoError(t, err)
 
 	dir := t.TempDir() + "/restored"
-	require.NoError(t, store.RestoreSnapshot(file, dir, nil))
+	require.NoError(t, store.RestoreSnapshot(file, dir, 0, nil))
 	r := openStore(t, store.Config{DataDir: dir})
 	kv, err := r.Get(ctx, "/registry/namespaces/shop")
 	require.NoError(t, err)
@@ -85,10 +86,42 @@ func TestSnapshotOfTheDefaultMember(t *testing.T) {
 	require.NoError(t, err)
 	require.Positive(t, rev)
 	dir := t.TempDir() + "/restored"
-	require.NoError(t, store.RestoreSnapshot(file, dir, nil))
+	require.NoError(t, store.RestoreSnapshot(file, dir, 0, nil))
 	r := openStore(t, store.Config{DataDir: dir})
 	_, err = r.Get(ctx, "/registry/namespaces/shop")
 	require.NoError(t, err)
+}
+
+// Open with Restore starts from a snapshot with etcdutl's --bump-revision and --mark-compacted, as
+// etcd's guide restores under Kubernetes: the revision is past every one a client saw, and a watch
+// from one of those is told it was compacted (so an informer relists instead of resuming).
+func TestRestoreBumpsAndCompactsTheRevision(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t, store.Config{})
+	_, err := s.Create(ctx, "/registry/namespaces/shop", []byte("{}"))
+	require.NoError(t, err)
+	file := t.TempDir() + "/snap.db"
+	_, err = s.SaveSnapshot(ctx, file)
+	require.NoError(t, err)
+	for i := range 5 {
+		_, err = s.Create(ctx, "/registry/events/default/e"+strconv.Itoa(i), []byte("{}"))
+		require.NoError(t, err)
+	}
+	seen, err := s.CurrentRevision(ctx)
+	require.NoError(t, err)
+
+	snapRev, err := store.SnapshotRevision(file)
+	require.NoError(t, err)
+	r := openStore(t, store.Config{Restore: file, RevisionBump: seen - snapRev + 1})
+	rev, err := r.CurrentRevision(ctx)
+	require.NoError(t, err)
+	require.Equal(t, seen+1, rev, "the restored revision is past every one a client saw")
+	_, err = r.Get(ctx, "/registry/namespaces/shop")
+	require.NoError(t, err)
+	w := r.Watch(ctx, "/registry/", seen)
+	for range w.Events() {
+	}
+	require.True(t, store.IsCompacted(w.Err()), "a watch from a revision a client saw: %v", w.Err())
 }
 
 // A partition cuts the leader off: the others elect a new leader among themselves; when the links
