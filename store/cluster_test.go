@@ -21,14 +21,16 @@ func TestClusterQuorumLostAndRegained(t *testing.T) {
 	c := s.Cluster()
 	_, err := s.Create(ctx, "/a", []byte("1"))
 	require.NoError(t, err)
-	require.Equal(t, "etcd-0", c.Status()[0].Leader, "kubesim hands the leadership to the lowest-numbered member")
+	require.Equal(t, "etcd-0", c.Status()[0].Leader, "the lowest-numbered member campaigns first")
+	require.Equal(t, uint64(2), c.Status()[0].Term, "the bootstrap is term 1, the first election term 2")
 
 	require.NoError(t, c.Stop("etcd-0"))
 	wctx, cancel := context.WithTimeout(ctx, waitLimit)
 	defer cancel()
 	l, err := c.WaitForLeader(wctx)
 	require.NoError(t, err)
-	require.Equal(t, "etcd-1", l.Name, "the lowest-numbered member that runs leads")
+	require.Equal(t, "etcd-1", l.Name, "the designated member, the lowest-numbered that runs, wins")
+	require.Equal(t, uint64(3), l.Term, "one election, no split vote")
 
 	require.NoError(t, c.Stop("etcd-1"))
 	require.NoError(t, c.WaitLeaderless(wctx))
@@ -44,8 +46,11 @@ func TestClusterQuorumLostAndRegained(t *testing.T) {
 	wctx, cancel = context.WithTimeout(ctx, waitLimit)
 	defer cancel()
 	require.NoError(t, c.Start(wctx, "etcd-1"))
-	_, err = c.WaitForLeader(wctx)
+	l, err = c.WaitForLeader(wctx)
 	require.NoError(t, err)
+	require.Equal(t, "etcd-1", l.Name)
+	// etcd-2, alone, campaigned in vain: with pre-vote, a campaign no quorum answers costs no term.
+	require.Equal(t, uint64(4), l.Term, "one election when etcd-1 is back")
 	require.NoError(t, c.WaitCaughtUp(wctx, "etcd-1"))
 	require.Eventually(t, func() bool {
 		_, err := s.Create(ctx, "/d", []byte("1"))

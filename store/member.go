@@ -129,6 +129,10 @@ func (m *Member) stop() error {
 	}
 	stopped := make(chan error, 1)
 	go func() {
+		// A hard stop first: Close alone would hand a leadership over
+		// before it stops, as `systemctl stop etcd` does; a dying machine
+		// does not.
+		e.Server.HardStop()
 		e.Close()
 		var errs []error
 		for err := range e.Err() {
