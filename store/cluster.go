@@ -332,8 +332,11 @@ func (c *Cluster) WaitForLeader(ctx context.Context) (MemberStatus, error) {
 		if l, ok := c.leader(); ok {
 			first := c.firstCandidate(nil)
 			if first == nil || first.Name == l.Name {
-				c.tell(l)
-				return l, nil
+				if l, ok := c.settle(ctx, l.Name); ok {
+					c.tell(l)
+					return l, nil
+				}
+				continue
 			}
 			if err := c.handOver(ctx, l.Name, first); err != nil {
 				return MemberStatus{}, err
@@ -344,6 +347,31 @@ func (c *Cluster) WaitForLeader(ctx context.Context) (MemberStatus, error) {
 				c.running(), len(c.members), c.Quorum(), err)
 		}
 	}
+}
+
+// settle waits until the leader has applied an entry of its own term and
+// returns its status then, or false if it no longer leads. etcd's Term is the
+// term of the last entry a member applied, so a leader elected a moment ago
+// still shows the term before; a linearizable read, which Raft serves only
+// once the leader has committed an entry of its term, waits that moment out.
+func (c *Cluster) settle(ctx context.Context, leader string) (MemberStatus, bool) {
+	m, err := c.member(leader)
+	if err != nil {
+		return MemberStatus{}, false
+	}
+	m.mu.Lock()
+	e := m.etcd
+	m.mu.Unlock()
+	if e == nil {
+		return MemberStatus{}, false
+	}
+	rctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	if err := e.Server.LinearizableReadNotify(rctx); err != nil {
+		return MemberStatus{}, false
+	}
+	st := m.status(c.name)
+	return st, st.Leader == leader
 }
 
 // tell records a leader the trace has not been told yet.
