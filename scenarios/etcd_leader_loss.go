@@ -21,7 +21,7 @@ func init() {
 		StepOnly: true,
 		Summary:  "the etcd leader dies mid-rollout: a new election, a short write stall, and the rollout finishes",
 		Teaches: `In Raft every write goes through the leader. When the leader's machine dies, the followers notice the
-missing heartbeats after an election timeout (etcd's default 1s; 100ms in kubesim's cluster),
+missing heartbeats after an election timeout (etcd's default 1s; 300ms in kubesim's cluster),
 one of them campaigns for the next term, and with a quorum's votes (2 of the 3 members) becomes the
 leader. Meanwhile writes wait: a few hundred milliseconds in which the apiserver's requests to etcd
 stall. Nothing is lost: every write the old leader acknowledged was already on a quorum's disks, so
@@ -35,7 +35,7 @@ cost a term; kubesim lets only the lowest-numbered member that runs campaign, so
 the same term every run.`,
 		SummaryZH: "etcd 的 leader 在滚动更新中途宕机：重新选举，写入短暂停顿，滚动更新照样完成",
 		TeachesZH: `在 Raft 里每一次写入都经过 leader。leader 所在的机器宕机后，follower 们在一个选举超时（etcd 默认
-1s；kubesim 的集群里是 100ms）之后发现心跳没了，其中一个为下一个任期发起竞选，拿到法定人数的选票
+1s；kubesim 的集群里是 300ms）之后发现心跳没了，其中一个为下一个任期发起竞选，拿到法定人数的选票
 （3 个成员中的 2 个）就成为 leader。这期间写入要等待：apiserver 发往 etcd 的请求停顿几百毫秒。什么都
 不会丢：旧 leader 确认过的每一次写入都已经落在法定人数成员的磁盘上，新 leader 手里都有。控制器只感到
 一次短暂的停顿。

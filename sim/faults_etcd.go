@@ -22,7 +22,7 @@ import (
 )
 
 // raftWait bounds how long a fault waits for Raft: an election takes a few election timeouts at
-// most (100ms to 1.6s in kubesim's cluster), a catch-up less.
+// most (300ms to a few seconds in kubesim's cluster), a catch-up less.
 const raftWait = 20 * time.Second
 
 // etcdCluster is the store's multi-member cluster, or an error saying the scenario needs one.

@@ -34,7 +34,7 @@ func TestClusterQuorumLostAndRegained(t *testing.T) {
 
 	require.NoError(t, c.Stop("etcd-1"))
 	require.NoError(t, c.WaitLeaderless(wctx))
-	// A member that knows no leader holds a proposal until etcd's request timeout (5.2s here) and
+	// A member that knows no leader holds a proposal until etcd's request timeout (5.6s here) and
 	// etcd's client tries again, until the caller's deadline; a member that still believes in a
 	// leader answers "etcdserver: request timed out" at the request timeout.
 	cctx, ccancel := context.WithTimeout(ctx, 8*time.Second)

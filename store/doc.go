@@ -80,8 +80,9 @@
 //     requests go through etcd's in-process client and never touch a socket.
 //     A cluster's members listen on unix sockets too and are reached through
 //     them; only their peer links are loopback TCP, on ports the kernel picks.
-//   - Ticks are 10ms and the election timeout 100ms (etcd's defaults are
-//     100ms and 1s), so a fresh member elects itself in a few milliseconds;
+//   - Ticks are 10ms and the election timeout 100ms (300ms in a cluster;
+//     etcd's defaults are 100ms and 1s), so a fresh member elects itself in
+//     a few milliseconds;
 //     in a cluster only the lowest-numbered member that runs and reaches
 //     its peers may campaign (its peer links drop the others' vote
 //     requests, election.go), so every election has one winner and one

@@ -27,10 +27,13 @@ import (
 )
 
 // tickMs is etcd's heartbeat interval in the embedded cluster and
-// electionMs its election timeout (etcd's defaults are 100ms and 1s).
+// electionMs its election timeout (etcd's defaults are 100ms and 1s). The
+// timeout leaves a loaded machine time to deliver a candidate's votes and a
+// leader's heartbeats: one that runs out anyway costs a term, and the story
+// names the terms.
 const (
 	tickMs     = 10
-	electionMs = 100
+	electionMs = 300
 )
 
 // Member is one etcd member of a Cluster.
