@@ -216,7 +216,7 @@ func (c *Cluster) Stop(name string) error {
 		return err
 	}
 	c.syncEndpoints(m)
-	if err := m.stop(); err != nil {
+	if err := m.kill(); err != nil {
 		return err
 	}
 	c.record("stop", name, "member %s stopped: %d of %d members run, a quorum is %d", name, c.running(), len(c.members), c.Quorum())
@@ -511,7 +511,7 @@ func (c *Cluster) recordIndexes() {
 func (c *Cluster) close() error {
 	var errs []error
 	for _, m := range c.members {
-		errs = append(errs, m.stop())
+		errs = append(errs, m.kill())
 		if m.link != nil {
 			m.link.close()
 		}

@@ -5,7 +5,7 @@
 //
 //	Member                     one etcd member
 //	(*Member).Running          whether its server is up
-//	(*Member).start, stop      the process starting and dying
+//	(*Member).start, kill      the process starting and dying
 //	(*Member).status           its view of Raft: leader, term, indexes
 //
 // Members are named etcd-0, etcd-1, ... as kubeadm names them after their
@@ -120,9 +120,15 @@ func (m *Member) ready(ctx context.Context) error {
 	}
 }
 
-// stop stops the member's server, as if its process died; its data
-// directory stays. Stopping a stopped member does nothing.
-func (m *Member) stop() error {
+// kill stops the member's server without a word to its peers, as if its
+// machine died; its data directory stays. Killing a stopped member does
+// nothing. A leader killed this way hands nothing over: its followers
+// notice the missing heartbeats and elect a successor (election.go decides
+// which). etcd's own Close would hand the leadership over first, to the
+// follower it has heard from longest, and when the whole cluster goes away
+// it would only wait, up to etcd's request timeout, for a peer that is
+// stopping too.
+func (m *Member) kill() error {
 	m.mu.Lock()
 	e := m.etcd
 	m.etcd = nil
@@ -132,9 +138,8 @@ func (m *Member) stop() error {
 	}
 	stopped := make(chan error, 1)
 	go func() {
-		// A hard stop first: Close alone would hand a leadership over
-		// before it stops, as `systemctl stop etcd` does; a dying machine
-		// does not.
+		// HardStop ends the server's loop, which cancels its context: the Close that follows finds
+		// it cancelled and tries no hand-over.
 		e.Server.HardStop()
 		e.Close()
 		var errs []error
@@ -158,7 +163,7 @@ func (m *Member) stop() error {
 	}
 }
 
-// memberStopTimeout bounds how long stop waits for etcd's own Close.
+// memberStopTimeout bounds how long kill waits for etcd's own Close.
 const memberStopTimeout = 15 * time.Second
 
 // MemberStatus is one member's view of Raft.
