@@ -3,7 +3,7 @@
 // timeout runs out campaigns, wins a quorum's votes for the next term, and writes go on: the control
 // plane sees a pause of a few hundred milliseconds, and the rollout finishes as if nothing happened.
 // Step mode with a real wait inside the fault (etcd's elections run on its own wall-clock timers): the
-// story prints the members and the leader, never a measured time or a term's number.
+// story prints the members, the leader and its term, never a measured time.
 package scenarios
 
 import (
@@ -21,30 +21,30 @@ func init() {
 		StepOnly: true,
 		Summary:  "the etcd leader dies mid-rollout: a new election, a short write stall, and the rollout finishes",
 		Teaches: `In Raft every write goes through the leader. When the leader's machine dies, the followers notice the
-missing heartbeats after an election timeout (etcd's default 1s; 100ms in kubesim's cluster),
+missing heartbeats after an election timeout (etcd's default 1s; 300ms in kubesim's cluster),
 one of them campaigns for the next term, and with a quorum's votes (2 of the 3 members) becomes the
 leader. Meanwhile writes wait: a few hundred milliseconds in which the apiserver's requests to etcd
 stall. Nothing is lost: every write the old leader acknowledged was already on a quorum's disks, so
 the new leader has it. The controllers notice nothing but a short pause.
 
-Signs to look for: the etcd lines "member etcd-0 stopped" and "election: etcd-1 is the leader of a
-new term (etcd-0 led the last)", and the rollout finishing with 3 pods of the new image.
+Signs to look for: the etcd lines "member etcd-0 stopped" and "election: etcd-1 became leader at
+term 3 (etcd-0 led term 2)", and the rollout finishing with 3 pods of the new image.
 
-Real etcd randomizes each member's election timeout, so any follower may win; kubesim then hands the
-new term's leadership to the lowest-numbered member that runs (etcdctl move-leader), so the same
-member leads every run.`,
+Real etcd randomizes each member's election timeout, so any follower may win, and a split vote can
+cost a term; kubesim lets only the lowest-numbered member that runs campaign, so the same member wins
+the same term every run.`,
 		SummaryZH: "etcd 的 leader 在滚动更新中途宕机：重新选举，写入短暂停顿，滚动更新照样完成",
 		TeachesZH: `在 Raft 里每一次写入都经过 leader。leader 所在的机器宕机后，follower 们在一个选举超时（etcd 默认
-1s；kubesim 的集群里是 100ms）之后发现心跳没了，其中一个为下一个任期发起竞选，拿到法定人数的选票
+1s；kubesim 的集群里是 300ms）之后发现心跳没了，其中一个为下一个任期发起竞选，拿到法定人数的选票
 （3 个成员中的 2 个）就成为 leader。这期间写入要等待：apiserver 发往 etcd 的请求停顿几百毫秒。什么都
 不会丢：旧 leader 确认过的每一次写入都已经落在法定人数成员的磁盘上，新 leader 手里都有。控制器只感到
 一次短暂的停顿。
 
-要看的信号：etcd 的 "member etcd-0 stopped" 和 "election: etcd-1 is the leader of a new term (etcd-0
-led the last)"，以及滚动更新完成，3 个 Pod 都是新镜像。
+要看的信号：etcd 的 "member etcd-0 stopped" 和 "election: etcd-1 became leader at term 3 (etcd-0 led
+term 2)"，以及滚动更新完成，3 个 Pod 都是新镜像。
 
-真实的 etcd 给每个成员随机的选举超时，所以哪个 follower 都可能赢；kubesim 随后把新任期的领导权交给
-正在运行的编号最小的成员（etcdctl move-leader），所以每次运行都是同一个成员当 leader。`,
+真实的 etcd 给每个成员随机的选举超时，所以哪个 follower 都可能赢，平票还会多耗掉一个任期；kubesim 只让
+正在运行的编号最小的成员参选，所以每次运行都是同一个成员在同一个任期当选。`,
 		Cluster: cfg,
 		ZH: catalog{
 			"%s etcd-0 leads": "%s etcd-0 是 leader",

@@ -3,7 +3,7 @@
 // client sees; losing the majority stops every write, while the apiserver's watch cache keeps
 // answering the reads it can; one member back, and everything recovers. Both scenarios run in step
 // mode with real waits inside the faults (etcd's elections run on its own wall-clock timers): the
-// story prints members and leaders, never measured times or terms' numbers, so it reads the same every run.
+// story prints members, leaders and their terms, never measured times, so it reads the same every run.
 package scenarios
 
 import (
@@ -41,7 +41,7 @@ with) still answer, with what the cache last saw. /readyz reports etcd-readiness
 member comes back, a leader is elected, the returning member catches up from the leader's log, and
 the control plane resumes as if nothing happened.
 
-Signs to look for: the etcd lines (members stopped, "no leader", the election, who was behind), the
+Signs to look for: the etcd lines (members stopped, "no leader", the election and its term, who was behind), the
 write that succeeds with a minority gone, the 500 "etcdserver: request timed out", the cached list that
 still answers, /readyz's "[-]etcd-readiness failed", and the same write succeeding after the return.
 
@@ -57,7 +57,7 @@ clock: each fault and the failing write take real seconds and no cluster time.`,
 failed。某个成员回来后，选出 leader，回来的成员从 leader 的日志追上进度，控制平面就像什么都没发生过
 一样继续工作。
 
-要看的信号：etcd 的各行（成员停止、"no leader"、选举、谁落后了），少数成员宕机时依然成功的写入，500
+要看的信号：etcd 的各行（成员停止、"no leader"、选举及其任期、谁落后了），少数成员宕机时依然成功的写入，500
 "etcdserver: request timed out"，仍然应答的缓存 list，/readyz 的 "[-]etcd-readiness failed"，以及成员
 回来后同样的写入再次成功。
 

@@ -128,6 +128,11 @@ type Cluster struct {
 	ctx     context.Context // lives as long as the cluster: real-time components run under it
 	cancel  context.CancelFunc
 
+	// stopAPIServer ends the running kube-apiserver's watch cache and timers; apiserverStarts counts
+	// its starts (restore.go restarts it).
+	stopAPIServer   context.CancelFunc
+	apiserverStarts int
+
 	// credMu guards tokens, groups, credRand and links: the credentials the cluster has issued and
 	// each component's connection to the apiserver.
 	credMu   sync.Mutex
@@ -183,9 +188,7 @@ func New(ctx context.Context, cfg Config) (*Cluster, error) {
 	c.Store = st
 
 	// kube-apiserver: the only component that talks to etcd; it bootstraps namespaces and RBAC.
-	c.APIServer = apiserver.New(apiserver.Config{Store: st, Clock: c.Clock, Trace: c.Trace, Seed: cfg.Seed,
-		ValidatingAdmission: cfg.ValidatingAdmission})
-	if err := c.APIServer.Start(ctx); err != nil {
+	if err := c.startAPIServer(); err != nil {
 		c.Close()
 		return nil, fmt.Errorf("starting kube-apiserver: %w", err)
 	}

@@ -133,8 +133,8 @@ func (c *Cluster) Start(name string) error {
 // link is one component's connection to the apiserver: a transport that a partition can cut, and
 // whose TLS handshake checks the apiserver's serving certificate against the component's own clock.
 type link struct {
-	server *apiserver.Server
-	clock  clock.Clock // the cluster's clock
+	server atomic.Pointer[apiserver.Server] // the running kube-apiserver (restore.go restarts it)
+	clock  clock.Clock                      // the cluster's clock
 	agent  string
 	before func(context.Context, *wire.Request)
 	down   atomic.Bool
@@ -165,7 +165,7 @@ func (l *link) Do(ctx context.Context, req *wire.Request) (*wire.Response, error
 		}
 	}
 	l.before(ctx, req) // a breakpoint before the request is sent (breakpoint.go)
-	resp, err := l.server.Do(ctx, req)
+	resp, err := l.server.Load().Do(ctx, req)
 	if err == nil && resp.Watch != nil {
 		l.mu.Lock()
 		open := l.watches[:0]
@@ -182,9 +182,13 @@ func (l *link) Do(ctx context.Context, req *wire.Request) (*wire.Response, error
 
 func (l *link) cut(down bool) {
 	l.down.Store(down)
-	if !down {
-		return
+	if down {
+		l.breakWatches()
 	}
+}
+
+// breakWatches ends every watch open on the link, as a broken connection does.
+func (l *link) breakWatches() {
 	l.mu.Lock()
 	ws := l.watches
 	l.watches = nil
@@ -199,7 +203,8 @@ func (c *Cluster) link(agent string) *link {
 	defer c.credMu.Unlock()
 	l, ok := c.links[agent]
 	if !ok {
-		l = &link{server: c.APIServer, clock: c.Clock, agent: agent, before: c.beforeRequest}
+		l = &link{clock: c.Clock, agent: agent, before: c.beforeRequest}
+		l.server.Store(c.APIServer)
 		c.links[agent] = l
 	}
 	return l

@@ -9,7 +9,8 @@
 //	PartitionEtcdMember(name, cut)     a member is cut off from its peers, and reconnected
 //	SlowEtcdMember(name, d)            a member's disk turns slow (0 heals)
 //	SnapshotEtcd(ctx, file)            etcdctl snapshot save
-//	RestoreEtcdSnapshot(ctx, file, dir)  etcdutl snapshot restore into a new etcd
+//
+// RestoreEtcdSnapshot, the restore under a running control plane, is in restore.go.
 package sim
 
 import (
@@ -21,7 +22,7 @@ import (
 )
 
 // raftWait bounds how long a fault waits for Raft: an election takes a few election timeouts at
-// most (100ms to 1.6s in kubesim's cluster), a catch-up less.
+// most (300ms to a few seconds in kubesim's cluster), a catch-up less.
 const raftWait = 20 * time.Second
 
 // etcdCluster is the store's multi-member cluster, or an error saying the scenario needs one.
@@ -123,25 +124,4 @@ func quorate(ec *store.Cluster) bool {
 		}
 	}
 	return n >= ec.Quorum()
-}
-
-// RestoredEtcd is an etcd started from a snapshot, read-only to its caller.
-type RestoredEtcd interface {
-	Ledger
-	Close() error
-}
-
-// RestoreEtcdSnapshot restores a snapshot into dataDir, which must not exist yet (etcdutl snapshot
-// restore), and starts a new etcd from it, as an administrator does before pointing a rebuilt
-// control plane at it. The caller reads it through the returned Ledger and closes it.
-func (c *Cluster) RestoreEtcdSnapshot(ctx context.Context, file, dataDir string) (RestoredEtcd, error) {
-	if err := store.RestoreSnapshot(file, dataDir, nil); err != nil {
-		return nil, err
-	}
-	st, err := store.Open(ctx, store.Config{DataDir: dataDir})
-	if err != nil {
-		return nil, err
-	}
-	c.fault("restore", "etcdutl snapshot restore: a new etcd, a new cluster, whose data is the snapshot's")
-	return st, nil
 }

@@ -55,10 +55,14 @@ type Cluster struct {
 	links          linkState
 	client         *clientv3.Client // the store's, told which members run
 
-	// mu guards told: the leader and term the trace was last told, so each
-	// election is told once.
-	mu   sync.Mutex
-	told MemberStatus
+	// mu guards told, the leader and term the trace was last told, so each
+	// election is told once; handoverTo, the member a leader is handing
+	// over to; and freeElection, set while every member may campaign
+	// (election.go).
+	mu           sync.Mutex
+	told         MemberStatus
+	handoverTo   *Member
+	freeElection bool
 }
 
 // startCluster starts n members with their data under dataDir (a fresh
@@ -204,14 +208,15 @@ func (c *Cluster) running() int {
 	return n
 }
 
-// Stop stops a member's server, as if its machine died. Its data stays.
+// Stop stops a member's server, as if its machine died: no goodbye, no
+// handing over of a leadership. Its data stays.
 func (c *Cluster) Stop(name string) error {
 	m, err := c.member(name)
 	if err != nil {
 		return err
 	}
 	c.syncEndpoints(m)
-	if err := m.stop(); err != nil {
+	if err := m.kill(); err != nil {
 		return err
 	}
 	c.record("stop", name, "member %s stopped: %d of %d members run, a quorum is %d", name, c.running(), len(c.members), c.Quorum())
@@ -310,22 +315,28 @@ func (c *Cluster) leader() (MemberStatus, bool) {
 
 // WaitForLeader waits until a quorum of members follows one leader, the
 // lowest-numbered member that can lead, and tells the trace when the leader
-// changed since it last told. It fails when ctx ends first, as it will
-// without a quorum.
+// or the term changed since it last told. It fails when ctx ends first, as
+// it will without a quorum.
 //
-// Raft's elections are races: each member waits a random part of its
-// election timeout before it campaigns. So that a story reads the same every
-// run, kubesim hands the leadership of a new term to the lowest-numbered
-// member that runs and reaches its peers, as `etcdctl move-leader` would,
-// before it tells the trace who leads; and the trace names the leader, not
-// the term's number, which a handover moves on by one.
+// The designated member wins each election (election.go); a leader that is
+// not the lowest-numbered member that runs and reaches its peers (after a
+// lower one came back) hands its leadership over, as `etcdctl move-leader`
+// would, which is one more election, before the trace is told.
 func (c *Cluster) WaitForLeader(ctx context.Context) (MemberStatus, error) {
+	began := time.Now()
+	defer c.setFreeElection(false)
 	for {
+		if time.Since(began) > freeElectionAfter {
+			c.setFreeElection(true) // the designated member cannot win: let Raft decide
+		}
 		if l, ok := c.leader(); ok {
-			first := c.firstCandidate()
+			first := c.firstCandidate(nil)
 			if first == nil || first.Name == l.Name {
-				c.tell(l)
-				return l, nil
+				if l, ok := c.settle(ctx, l.Name); ok {
+					c.tell(l)
+					return l, nil
+				}
+				continue
 			}
 			if err := c.handOver(ctx, l.Name, first); err != nil {
 				return MemberStatus{}, err
@@ -338,6 +349,31 @@ func (c *Cluster) WaitForLeader(ctx context.Context) (MemberStatus, error) {
 	}
 }
 
+// settle waits until the leader has applied an entry of its own term and
+// returns its status then, or false if it no longer leads. etcd's Term is the
+// term of the last entry a member applied, so a leader elected a moment ago
+// still shows the term before; a linearizable read, which Raft serves only
+// once the leader has committed an entry of its term, waits that moment out.
+func (c *Cluster) settle(ctx context.Context, leader string) (MemberStatus, bool) {
+	m, err := c.member(leader)
+	if err != nil {
+		return MemberStatus{}, false
+	}
+	m.mu.Lock()
+	e := m.etcd
+	m.mu.Unlock()
+	if e == nil {
+		return MemberStatus{}, false
+	}
+	rctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	if err := e.Server.LinearizableReadNotify(rctx); err != nil {
+		return MemberStatus{}, false
+	}
+	st := m.status(c.name)
+	return st, st.Leader == leader
+}
+
 // tell records a leader the trace has not been told yet.
 func (c *Cluster) tell(l MemberStatus) {
 	c.mu.Lock()
@@ -346,19 +382,19 @@ func (c *Cluster) tell(l MemberStatus) {
 	c.mu.Unlock()
 	switch {
 	case before.Name == "":
-		c.record("leader", l.Name, "%s is the leader", l.Name)
+		c.record("leader", l.Name, "%s became leader at term %d", l.Name, l.Term)
 	case before.Term != l.Term:
-		c.record("election", l.Name, "election: %s is the leader of a new term (%s led the last)", l.Name, before.Name)
+		c.record("election", l.Name, "election: %s became leader at term %d (%s led term %d)", l.Name, l.Term, before.Name, before.Term)
 	}
 }
 
-// firstCandidate is the lowest-numbered member that runs and reaches its
-// peers.
-func (c *Cluster) firstCandidate() *Member {
+// firstCandidate is the lowest-numbered member but except that runs and
+// reaches its peers.
+func (c *Cluster) firstCandidate(except *Member) *Member {
 	c.links.mu.Lock()
 	defer c.links.mu.Unlock()
 	for _, m := range c.members {
-		if m.Running() && !c.links.cut[m] {
+		if m != except && m.Running() && !c.links.cut[m] {
 			return m
 		}
 	}
@@ -380,10 +416,26 @@ func (c *Cluster) handOver(ctx context.Context, leader string, to *Member) error
 	if e == nil {
 		return nil // it stopped meanwhile: the next look finds the next leader
 	}
+	c.mu.Lock()
+	c.handoverTo = to
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		c.handoverTo = nil
+		c.mu.Unlock()
+	}()
 	if err := e.Server.MoveLeader(ctx, lead, target); err != nil && ctx.Err() != nil {
 		return fmt.Errorf("hand the leadership to %s: %w", to.Name, err)
 	}
 	return nil
+}
+
+// setFreeElection lets every member campaign (free) or only the designated
+// one.
+func (c *Cluster) setFreeElection(free bool) {
+	c.mu.Lock()
+	c.freeElection = free
+	c.mu.Unlock()
 }
 
 // WaitLeaderless waits until no running member follows a leader any more,
@@ -396,9 +448,6 @@ func (c *Cluster) WaitLeaderless(ctx context.Context) error {
 			led = led || (st.Running && st.Leader != "")
 		}
 		if !led {
-			c.mu.Lock()
-			c.told.Term = 0 // the next leader leads a new term
-			c.mu.Unlock()
 			c.record("no-leader", "", "no leader: %d of %d members run and a quorum is %d, so no one can win an election; writes wait",
 				c.running(), len(c.members), c.Quorum())
 			return nil
@@ -424,13 +473,38 @@ func (c *Cluster) WaitCaughtUp(ctx context.Context, name string) error {
 	// A member that was away is behind: at least the new term's first
 	// entry was committed without it.
 	c.record("behind", name, "member %s is behind the leader %s: the leader sends it the entries it missed", name, l.Name)
+	c.recordIndexes()
 	for m.status(c.name).Applied < l.Applied {
 		if err := sleepCtx(ctx, pollEvery); err != nil {
 			return fmt.Errorf("%s did not catch up: %w", name, err)
 		}
 	}
 	c.record("caught-up", name, "member %s has caught up with the leader", name)
+	c.recordIndexes()
 	return nil
+}
+
+// recordIndexes tells the trace, as a detail (`--verbose`), every member's
+// Raft state: its term, whom it follows and the last log index it applied,
+// as `etcdctl endpoint status` prints them. The indexes count etcd's own
+// entries too (one per new term, one per member start), whose timing varies
+// from run to run, so the story's own lines do not show them.
+func (c *Cluster) recordIndexes() {
+	if c.trace == nil {
+		return
+	}
+	var parts []string
+	for _, st := range c.Status() {
+		switch {
+		case !st.Running:
+			parts = append(parts, st.Name+" stopped")
+		case st.Leader == st.Name:
+			parts = append(parts, fmt.Sprintf("%s leader, term %d, applied index %d", st.Name, st.Term, st.Applied))
+		default:
+			parts = append(parts, fmt.Sprintf("%s follower, term %d, applied index %d", st.Name, st.Term, st.Applied))
+		}
+	}
+	c.trace.Record(trace.Event{Component: "etcd", Action: "status", Detail: true}.Msgf("raft: %s", strings.Join(parts, "; ")))
 }
 
 // close stops every member and link.

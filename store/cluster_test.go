@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"errors"
+	"strconv"
 	"testing"
 	"time"
 
@@ -20,18 +21,20 @@ func TestClusterQuorumLostAndRegained(t *testing.T) {
 	c := s.Cluster()
 	_, err := s.Create(ctx, "/a", []byte("1"))
 	require.NoError(t, err)
-	require.Equal(t, "etcd-0", c.Status()[0].Leader, "kubesim hands the leadership to the lowest-numbered member")
+	require.Equal(t, "etcd-0", c.Status()[0].Leader, "the lowest-numbered member campaigns first")
+	require.Equal(t, uint64(2), c.Status()[0].Term, "the bootstrap is term 1, the first election term 2")
 
 	require.NoError(t, c.Stop("etcd-0"))
 	wctx, cancel := context.WithTimeout(ctx, waitLimit)
 	defer cancel()
 	l, err := c.WaitForLeader(wctx)
 	require.NoError(t, err)
-	require.Equal(t, "etcd-1", l.Name, "the lowest-numbered member that runs leads")
+	require.Equal(t, "etcd-1", l.Name, "the designated member, the lowest-numbered that runs, wins")
+	require.Equal(t, uint64(3), l.Term, "one election, no split vote")
 
 	require.NoError(t, c.Stop("etcd-1"))
 	require.NoError(t, c.WaitLeaderless(wctx))
-	// A member that knows no leader holds a proposal until etcd's request timeout (5.2s here) and
+	// A member that knows no leader holds a proposal until etcd's request timeout (5.6s here) and
 	// etcd's client tries again, until the caller's deadline; a member that still believes in a
 	// leader answers "etcdserver: request timed out" at the request timeout.
 	cctx, ccancel := context.WithTimeout(ctx, 8*time.Second)
@@ -43,8 +46,11 @@ func TestClusterQuorumLostAndRegained(t *testing.T) {
 	wctx, cancel = context.WithTimeout(ctx, waitLimit)
 	defer cancel()
 	require.NoError(t, c.Start(wctx, "etcd-1"))
-	_, err = c.WaitForLeader(wctx)
+	l, err = c.WaitForLeader(wctx)
 	require.NoError(t, err)
+	require.Equal(t, "etcd-1", l.Name)
+	// etcd-2, alone, campaigned in vain: with pre-vote, a campaign no quorum answers costs no term.
+	require.Equal(t, uint64(4), l.Term, "one election when etcd-1 is back")
 	require.NoError(t, c.WaitCaughtUp(wctx, "etcd-1"))
 	require.Eventually(t, func() bool {
 		_, err := s.Create(ctx, "/d", []byte("1"))
@@ -66,7 +72,7 @@ func TestSnapshotSaveAndRestore(t *testing.T) {
 	require.NoError(t, err)
 
 	dir := t.TempDir() + "/restored"
-	require.NoError(t, store.RestoreSnapshot(file, dir, nil))
+	require.NoError(t, store.RestoreSnapshot(file, dir, 0, nil))
 	r := openStore(t, store.Config{DataDir: dir})
 	kv, err := r.Get(ctx, "/registry/namespaces/shop")
 	require.NoError(t, err)
@@ -85,10 +91,42 @@ func TestSnapshotOfTheDefaultMember(t *testing.T) {
 	require.NoError(t, err)
 	require.Positive(t, rev)
 	dir := t.TempDir() + "/restored"
-	require.NoError(t, store.RestoreSnapshot(file, dir, nil))
+	require.NoError(t, store.RestoreSnapshot(file, dir, 0, nil))
 	r := openStore(t, store.Config{DataDir: dir})
 	_, err = r.Get(ctx, "/registry/namespaces/shop")
 	require.NoError(t, err)
+}
+
+// Open with Restore starts from a snapshot with etcdutl's --bump-revision and --mark-compacted, as
+// etcd's guide restores under Kubernetes: the revision is past every one a client saw, and a watch
+// from one of those is told it was compacted (so an informer relists instead of resuming).
+func TestRestoreBumpsAndCompactsTheRevision(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t, store.Config{})
+	_, err := s.Create(ctx, "/registry/namespaces/shop", []byte("{}"))
+	require.NoError(t, err)
+	file := t.TempDir() + "/snap.db"
+	_, err = s.SaveSnapshot(ctx, file)
+	require.NoError(t, err)
+	for i := range 5 {
+		_, err = s.Create(ctx, "/registry/events/default/e"+strconv.Itoa(i), []byte("{}"))
+		require.NoError(t, err)
+	}
+	seen, err := s.CurrentRevision(ctx)
+	require.NoError(t, err)
+
+	snapRev, err := store.SnapshotRevision(file)
+	require.NoError(t, err)
+	r := openStore(t, store.Config{Restore: file, RevisionBump: seen - snapRev + 1})
+	rev, err := r.CurrentRevision(ctx)
+	require.NoError(t, err)
+	require.Equal(t, seen+1, rev, "the restored revision is past every one a client saw")
+	_, err = r.Get(ctx, "/registry/namespaces/shop")
+	require.NoError(t, err)
+	w := r.Watch(ctx, "/registry/", seen)
+	for range w.Events() {
+	}
+	require.True(t, store.IsCompacted(w.Err()), "a watch from a revision a client saw: %v", w.Err())
 }
 
 // A partition cuts the leader off: the others elect a new leader among themselves; when the links

@@ -60,7 +60,9 @@
 //  6. Config.Members runs a real cluster of 1, 3 or 5 members (cluster.go)
 //     whose members can be stopped, started, cut off and slowed, and which
 //     tells the trace its elections; SaveSnapshot and RestoreSnapshot are
-//     etcd's own backup and restore (snapshot.go).
+//     etcd's own backup and restore (snapshot.go); Config.Restore starts
+//     the member from a snapshot, with etcdutl's --bump-revision and
+//     --mark-compacted for a restore under a running control plane.
 //
 // # fsync
 //
@@ -78,10 +80,13 @@
 //     requests go through etcd's in-process client and never touch a socket.
 //     A cluster's members listen on unix sockets too and are reached through
 //     them; only their peer links are loopback TCP, on ports the kernel picks.
-//   - Ticks are 10ms and the election timeout 100ms (etcd's defaults are
-//     100ms and 1s), so a fresh member elects itself in a few milliseconds;
-//     a cluster hands each new term's leadership to its lowest-numbered
-//     member that can lead, so that every election has one outcome
+//   - Ticks are 10ms and the election timeout 100ms (300ms in a cluster;
+//     etcd's defaults are 100ms and 1s), so a fresh member elects itself in
+//     a few milliseconds;
+//     in a cluster only the lowest-numbered member that runs and reaches
+//     its peers may campaign (its peer links drop the others' vote
+//     requests, election.go), so every election has one winner and one
+//     term, and a leader that is not that member hands over to it
 //     (Cluster.WaitForLeader).
 //   - A cluster's peer ports are chosen anew by each process, so a cluster
 //     kept in a DataDir reopens only in the process that made it; a restored

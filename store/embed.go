@@ -38,9 +38,10 @@ const (
 const maxSocketPath = 100
 
 // startEmbedded starts a single-member etcd in dataDir (a fresh temporary
-// directory if empty, after sweeping the ones killed processes left) and
-// connects s to it in-process.
-func (s *Store) startEmbedded(ctx context.Context, dataDir string, lg *zap.Logger) error {
+// directory if empty, after sweeping the ones killed processes left), first
+// restoring the snapshot file restore into it if one is given, and connects
+// s to it in-process.
+func (s *Store) startEmbedded(ctx context.Context, dataDir, restore string, bump int64, lg *zap.Logger) error {
 	temporary := dataDir == ""
 	if temporary {
 		dir, err := NewTempDir("etcd")
@@ -49,6 +50,11 @@ func (s *Store) startEmbedded(ctx context.Context, dataDir string, lg *zap.Logge
 		}
 		s.removeDirs = append(s.removeDirs, dir)
 		dataDir = dir
+		if restore != "" {
+			// A restore needs an empty directory, and the temporary one
+			// holds its owner's mark.
+			dataDir = filepath.Join(dir, "restored")
+		}
 	}
 	dataDir, err := filepath.Abs(dataDir)
 	if err != nil {
@@ -62,6 +68,13 @@ func (s *Store) startEmbedded(ctx context.Context, dataDir string, lg *zap.Logge
 	sockets, err := s.socketDir(dataDir)
 	if err != nil {
 		return err
+	}
+	if restore != "" {
+		// etcdutl writes the member's directories; the sockets come later,
+		// when etcd starts.
+		if err := RestoreSnapshot(restore, dataDir, bump, nil); err != nil {
+			return err
+		}
 	}
 
 	cfg := embed.NewConfig()

@@ -5,7 +5,7 @@
 //
 //	Member                     one etcd member
 //	(*Member).Running          whether its server is up
-//	(*Member).start, stop      the process starting and dying
+//	(*Member).start, kill      the process starting and dying
 //	(*Member).status           its view of Raft: leader, term, indexes
 //
 // Members are named etcd-0, etcd-1, ... as kubeadm names them after their
@@ -27,10 +27,13 @@ import (
 )
 
 // tickMs is etcd's heartbeat interval in the embedded cluster and
-// electionMs its election timeout (etcd's defaults are 100ms and 1s).
+// electionMs its election timeout (etcd's defaults are 100ms and 1s). The
+// timeout leaves a loaded machine time to deliver a candidate's votes and a
+// leader's heartbeats: one that runs out anyway costs a term, and the story
+// names the terms.
 const (
 	tickMs     = 10
-	electionMs = 100
+	electionMs = 300
 )
 
 // Member is one etcd member of a Cluster.
@@ -117,18 +120,15 @@ func (m *Member) ready(ctx context.Context) error {
 	}
 }
 
-// stop stops the member's server, as if its process died; its data
-// directory stays. Stopping a stopped member does nothing. A leader that
-// stops while its peers run hands its leadership over first, as etcd's
-// Close does.
-func (m *Member) stop() error { return m.shutdown(false) }
-
-// kill stops the member's server without a word to its peers: when the whole
-// cluster goes away, a leader's hand-over would only wait, up to etcd's
-// request timeout (over 5 s), for a peer that is stopping too.
-func (m *Member) kill() error { return m.shutdown(true) }
-
-func (m *Member) shutdown(hard bool) error {
+// kill stops the member's server without a word to its peers, as if its
+// machine died; its data directory stays. Killing a stopped member does
+// nothing. A leader killed this way hands nothing over: its followers
+// notice the missing heartbeats and elect a successor (election.go decides
+// which). etcd's own Close would hand the leadership over first, to the
+// follower it has heard from longest, and when the whole cluster goes away
+// it would only wait, up to etcd's request timeout, for a peer that is
+// stopping too.
+func (m *Member) kill() error {
 	m.mu.Lock()
 	e := m.etcd
 	m.etcd = nil
@@ -138,11 +138,9 @@ func (m *Member) shutdown(hard bool) error {
 	}
 	stopped := make(chan error, 1)
 	go func() {
-		if hard {
-			// HardStop ends the server's loop, which cancels its context: the Close that follows
-			// finds it cancelled and tries no hand-over.
-			e.Server.HardStop()
-		}
+		// HardStop ends the server's loop, which cancels its context: the Close that follows finds
+		// it cancelled and tries no hand-over.
+		e.Server.HardStop()
 		e.Close()
 		var errs []error
 		for err := range e.Err() {
@@ -165,7 +163,7 @@ func (m *Member) shutdown(hard bool) error {
 	}
 }
 
-// memberStopTimeout bounds how long stop waits for etcd's own Close.
+// memberStopTimeout bounds how long kill waits for etcd's own Close.
 const memberStopTimeout = 15 * time.Second
 
 // MemberStatus is one member's view of Raft.

@@ -14,6 +14,8 @@
 // request names its sender in the X-Server-From header, so the proxy knows
 // both ends of each request and can refuse it, or break it off mid-stream,
 // exactly when one end is cut off: a network partition, from both sides.
+// The links also carry out kubesim's choice of who wins an election
+// (election.go).
 
 package store
 
@@ -57,6 +59,9 @@ func newPeerLink(c *Cluster, m *Member) (*peerLink, error) {
 		ModifyResponse: func(resp *http.Response) error {
 			from, _ := resp.Request.Context().Value(senderKey{}).(*Member)
 			resp.Body = &delayedBody{body: resp.Body, delay: func() time.Duration { return c.pairDelay(from, m) }}
+			if isMessageStream(resp.Request) {
+				resp.Body = &voteFilter{c: c, body: resp.Body} // election.go
+			}
 			return nil
 		},
 		ErrorLog: discardLog,
@@ -71,6 +76,10 @@ func newPeerLink(c *Cluster, m *Member) (*peerLink, error) {
 				panic(http.ErrAbortHandler)
 			}
 			defer release()
+			if isPipeline(r) && !c.admitVote(r) {
+				w.WriteHeader(http.StatusNoContent) // as if delivered: it is lost on the way (election.go)
+				return
+			}
 			if d := c.pairDelay(from, m); d > 0 {
 				time.Sleep(d)
 			}

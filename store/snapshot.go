@@ -2,6 +2,7 @@
 // cluster from an accidental `kubectl delete namespace`.
 //
 //	(*Store).SaveSnapshot    etcdctl snapshot save: the whole keyspace in one file
+//	SnapshotRevision         etcdutl snapshot status: the revision a file holds
 //	RestoreSnapshot          etcdutl snapshot restore: a new data directory from that file
 //
 // A snapshot is etcd's own: the member streams its bolt database
@@ -12,6 +13,15 @@
 // is a new cluster, with a new cluster ID, whose data is the snapshot's;
 // everything written after the snapshot is gone, which is why Kubernetes'
 // backup guides ask for snapshots on a schedule.
+//
+// A restore under a running control plane takes its revision back in time:
+// the snapshot's revision is lower than the ones the apiserver and every
+// informer have seen, and a watch resumed from one of those would wait for
+// revisions that mean something else now. etcd's guide for Kubernetes
+// restores with --bump-revision and --mark-compacted: the revision jumps past
+// every one a client saw and everything before it reads as compacted, so
+// every watch that tries to resume is told its revision is gone (410 Gone
+// at the apiserver) and lists again.
 
 package store
 
@@ -74,10 +84,25 @@ func (s *Store) SaveSnapshot(ctx context.Context, path string) (int64, error) {
 	return rev, nil
 }
 
+// SnapshotRevision returns the revision a snapshot file holds, as
+// `etcdutl snapshot status` prints it.
+func SnapshotRevision(file string) (int64, error) {
+	st, err := snapshot.NewV3(zap.NewNop()).Status(file)
+	if err != nil {
+		return 0, fmt.Errorf("status of %s: %w", file, err)
+	}
+	return st.Revision, nil
+}
+
 // RestoreSnapshot makes dataDir, which must not exist or be empty, the data
 // directory of a new one-member cluster holding the snapshot's keys: Open
-// with Config{DataDir: dataDir} starts it.
-func RestoreSnapshot(file, dataDir string, logs io.Writer) error {
+// with Config{DataDir: dataDir} starts it. A bump above zero is etcdutl's
+// `--bump-revision bump --mark-compacted`: the restored etcd's revision is
+// the snapshot's plus bump, and every revision up to it is compacted.
+func RestoreSnapshot(file, dataDir string, bump int64, logs io.Writer) error {
+	if bump < 0 {
+		return fmt.Errorf("restore %s: a negative revision bump (%d)", file, bump)
+	}
 	// The member is configured exactly as the one Open embeds (embed.go),
 	// so the restored membership is the one it will find.
 	cfg := embed.NewConfig()
@@ -92,6 +117,8 @@ func RestoreSnapshot(file, dataDir string, logs io.Writer) error {
 		PeerURLs:            peers,
 		InitialCluster:      cfg.InitialClusterFromName(cfg.Name),
 		InitialClusterToken: cfg.InitialClusterToken,
+		RevisionBump:        uint64(bump),
+		MarkCompacted:       bump > 0,
 	})
 	if err != nil {
 		return fmt.Errorf("restore %s into %s: %w", file, dataDir, err)

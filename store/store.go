@@ -59,6 +59,12 @@ type Config struct {
 	// Trace, if set, is told what the cluster's members do: stops, starts,
 	// partitions, elections.
 	Trace *trace.Recorder
+	// Restore, if set, is a snapshot file the embedded member starts from:
+	// Open restores it into the member's data directory (which must be new)
+	// with RestoreSnapshot, bumping the revision by RevisionBump, then starts
+	// the member on it. Only for the one in-process member (Members 0).
+	Restore      string
+	RevisionBump int64
 	// Logger receives etcd's own JSON logs. Nil discards them: etcd logs
 	// several lines for every start, election and shutdown.
 	Logger io.Writer
@@ -94,13 +100,16 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		s.clock = wallClock{}
 	}
 	lg := zapLogger(cfg.Logger)
+	if cfg.Restore != "" && (cfg.Members > 0 || len(cfg.Endpoints) > 0) {
+		return nil, errors.New("a snapshot restores into the one in-process member (Members 0, no Endpoints)")
+	}
 	var err error
 	if len(cfg.Endpoints) > 0 {
 		err = s.connect(ctx, cfg.Endpoints, lg)
 	} else if cfg.Members > 0 {
 		err = s.startCluster(ctx, cfg.Members, cfg.DataDir, cfg.Trace, lg)
 	} else {
-		err = s.startEmbedded(ctx, cfg.DataDir, lg)
+		err = s.startEmbedded(ctx, cfg.DataDir, cfg.Restore, cfg.RevisionBump, lg)
 	}
 	if err != nil {
 		s.Close()

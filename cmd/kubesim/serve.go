@@ -215,7 +215,10 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 	}
 	fmt.Fprintf(stderr, "kube-apiserver is serving on %s (contexts kubesim-admin and kubesim-alice). Ctrl-C stops the cluster.\n", server)
 	if urls := c.Store.ClientURLs(); len(urls) > 0 {
-		fmt.Fprintf(stderr, "etcd: etcdctl --endpoints %s get --prefix --keys-only /registry/pods\n", urls[0])
+		// etcd's client URL, where etcdctl (and a backup job) reaches it as on a control-plane node.
+		endpoints := strings.Join(urls, ",")
+		fmt.Fprintf(stderr, "etcd: etcdctl --endpoints %s get --prefix --keys-only /registry/pods\n", endpoints)
+		fmt.Fprintf(stderr, "backup: kubesim snapshot save FILE --endpoints %s (or etcdctl --endpoints %s snapshot save FILE)\n", endpoints, endpoints)
 	}
 	if o.auditLog != "" {
 		fmt.Fprintf(stderr, "audit: a JSON line per request in %s; read it with\n  %s\n", o.auditLog, auditReadHint(o.auditLog))

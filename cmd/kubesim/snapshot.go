@@ -4,6 +4,7 @@
 //	kubesim snapshot save FILE --data-dir D          snapshot the etcd kept in D (not running)
 //	kubesim snapshot save FILE --endpoints URL       snapshot a running etcd (e.g. its unix socket)
 //	kubesim snapshot restore FILE --data-dir NEW     a new one-member etcd in NEW, holding FILE's keys
+//	    [--bump-revision N --mark-compacted]         its revision N past the snapshot's, all before compacted
 //
 // A restored etcd is a new cluster; `kubesim run --data-dir NEW` (and serve) start from it.
 package main
@@ -20,7 +21,7 @@ import (
 
 const snapshotUsage = `usage:
   kubesim snapshot save FILE (--data-dir DIR | --endpoints URL[,URL...])
-  kubesim snapshot restore FILE --data-dir NEW_DIR
+  kubesim snapshot restore FILE --data-dir NEW_DIR [--bump-revision N --mark-compacted]
 `
 
 func snapshot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -32,6 +33,8 @@ func snapshot(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.SetOutput(stderr)
 	dataDir := fs.String("data-dir", "", "etcd's data directory")
 	endpoints := fs.String("endpoints", "", "client URLs of a running etcd, comma-separated (save only)")
+	bump := fs.Int64("bump-revision", 0, "restore only: how far past the snapshot's revision the restored etcd starts (with --mark-compacted)")
+	compacted := fs.Bool("mark-compacted", false, "restore only: mark every revision before the bumped one compacted, so watchers relist (with --bump-revision)")
 	// FILE may come before or after the flags.
 	var file string
 	rest := args[1:]
@@ -53,18 +56,18 @@ func snapshot(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 2
 	}
 	if args[0] == "restore" {
-		if *dataDir == "" || *endpoints != "" {
+		if *dataDir == "" || *endpoints != "" || (*bump > 0) != *compacted || *bump < 0 {
 			fmt.Fprint(stderr, snapshotUsage)
 			return 2
 		}
-		if err := store.RestoreSnapshot(file, *dataDir, nil); err != nil {
+		if err := store.RestoreSnapshot(file, *dataDir, *bump, nil); err != nil {
 			fmt.Fprintf(stderr, "kubesim snapshot restore: %v\n", err)
 			return 1
 		}
 		fmt.Fprintf(stdout, "restored %s into %s: a new etcd; start it with kubesim run --data-dir %s\n", file, *dataDir, *dataDir)
 		return 0
 	}
-	if (*dataDir == "") == (*endpoints == "") {
+	if (*dataDir == "") == (*endpoints == "") || *bump != 0 || *compacted {
 		fmt.Fprint(stderr, snapshotUsage)
 		return 2
 	}

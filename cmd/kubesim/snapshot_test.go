@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"path/filepath"
+	"regexp"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -36,4 +37,39 @@ func TestSnapshotSaveAndRestore(t *testing.T) {
 	kv, err := r.Get(ctx, "/registry/namespaces/shop")
 	require.NoError(t, err)
 	require.Equal(t, `{"kind":"Namespace"}`, string(kv.Value))
+}
+
+// A running `kubesim serve` prints its etcd's client URL, and a backup taken there while the cluster
+// runs, as an administrator takes one with etcdctl on a control-plane node, holds what kubectl
+// created; restored with a bumped revision, it starts past the snapshot's revision.
+func TestSnapshotOfARunningServe(t *testing.T) {
+	ctx := context.Background()
+	s := startServe(t, serveOptions{speed: 1, port: freePort(t)})
+	s.expect(a("create namespace shop"), `^namespace/shop created`)
+	m := regexp.MustCompile(`backup: kubesim snapshot save FILE --endpoints (\S+) \(or etcdctl --endpoints (\S+) snapshot save FILE\)`).
+		FindStringSubmatch(s.told.String())
+	require.NotNil(t, m, "serve names its etcd's endpoints:\n%s", s.told.String())
+	require.Equal(t, m[1], m[2])
+
+	dir := t.TempDir()
+	file, restored := filepath.Join(dir, "snap.db"), filepath.Join(dir, "restored")
+	var out, errOut bytes.Buffer
+	require.Equal(t, 0, run(ctx, []string{"snapshot", "save", file, "--endpoints", m[1]}, nil, &out, &errOut), errOut.String())
+	rev, err := store.SnapshotRevision(file)
+	require.NoError(t, err)
+	require.Contains(t, out.String(), "saved a snapshot of etcd at revision ")
+	s.stopServe()
+
+	require.Equal(t, 2, run(ctx, []string{"snapshot", "restore", file, "--data-dir", restored, "--bump-revision", "100"}, nil, &out, &errOut),
+		"--bump-revision goes with --mark-compacted, as etcdutl wants")
+	require.Equal(t, 0, run(ctx, []string{"snapshot", "restore", file, "--data-dir", restored, "--bump-revision", "100", "--mark-compacted"}, nil, &out, &errOut),
+		errOut.String())
+	r, err := store.Open(ctx, store.Config{DataDir: restored})
+	require.NoError(t, err)
+	defer r.Close()
+	_, err = r.Get(ctx, "/registry/namespaces/shop")
+	require.NoError(t, err, "the namespace kubectl created is in the backup")
+	now, err := r.CurrentRevision(ctx)
+	require.NoError(t, err)
+	require.Equal(t, rev+100, now)
 }
