@@ -4,8 +4,8 @@
 //
 //	Describe(ctx, resource, namespace, name) (string, error)
 //
-// kubesim simplification: the sections show the fields kubesim models (no volumes, mounts,
-// environment or resource allocation tables).
+// kubesim simplification: the sections show the fields kubesim models (no resource allocation
+// tables).
 package kubectl
 
 import (
@@ -51,6 +51,10 @@ func (k *Kubectl) Describe(ctx context.Context, resource, namespace, name string
 		describeNode(w, o)
 	case *api.ResourceQuota:
 		describeQuota(w, o)
+	case *api.ConfigMap:
+		describeConfigMap(w, o)
+	case *api.Secret:
+		describeSecret(w, o)
 	default:
 		describeMeta(w, o.GetObjectMeta())
 	}
@@ -129,11 +133,13 @@ func describePod(w *tabwriter.Writer, p *api.Pod) {
 				fmt.Fprintf(w, "    Restart Count:\t%d\n", s.RestartCount)
 			}
 		}
+		describeContainerConfig(w, &c)
 	}
 	fmt.Fprintf(w, "Conditions:\n  Type\tStatus\n")
 	for _, c := range p.Status.Conditions {
 		fmt.Fprintf(w, "  %s\t%s\n", c.Type, c.Status)
 	}
+	describeVolumes(w, p.Spec.Volumes)
 	fmt.Fprintf(w, "QoS Class:\t%s\n", p.Status.QOSClass)
 	describeMap(w, "Node-Selectors", p.Spec.NodeSelector, "=")
 	var tolerations []string

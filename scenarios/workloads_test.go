@@ -137,3 +137,13 @@ func TestWorkloadScenariosTellTheirStepsInChinese(t *testing.T) {
 	assert.Contains(t, told, "集群收敛了")
 	assert.Contains(t, told, "第二个副本 kube-controller-manager-2 待命")
 }
+
+func TestConfigMissingIsCreateContainerConfigErrorUntilCreated(t *testing.T) {
+	expectSigns(t, "config-missing",
+		`✓ kubectl get pod app: STATUS CreateContainerConfigError: configmap "app-config" not found`,
+		`event Warning Failed: Error: configmap "app-config" not found`,
+		`✓ kubectl get pod app: STATUS CreateContainerConfigError: secret "app-secret" not found`,
+		"✓ stored Secret app-secret: type Opaque, data keys password, username, stringData none",
+		"✓ kubectl get pod app: Running")
+	expectHeadingsInChinese(t, "config-missing")
+}
