@@ -102,7 +102,7 @@ func ConfigReferences(spec *PodSpec) []ConfigReference {
 			refs = append(refs, ConfigReference{"Secret", v.Secret.SecretName, opt(v.Secret.Optional)})
 		}
 	}
-	for _, c := range spec.Containers {
+	for _, c := range AllContainers(spec) {
 		for _, e := range c.EnvFrom {
 			switch {
 			case e.ConfigMapRef != nil:

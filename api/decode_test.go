@@ -124,7 +124,7 @@ spec:
       overhead: {cpu: 250m}
       resources: {limits: {cpu: "1"}}
       initContainers:
-      - {name: init, image: busybox}
+      - {name: init, image: busybox, restartPolicy: Always}
       containers:
       - name: web
         image: nginx
@@ -156,7 +156,7 @@ spec:
 	for _, f := range []string{
 		"affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].matchLabelKeys",
 		"affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].namespaceSelector",
-		"initContainers", "overhead", "resources",
+		"initContainers[0].restartPolicy", "overhead", "resources",
 		"topologySpreadConstraints[0].matchLabelKeys", "topologySpreadConstraints[0].nodeAffinityPolicy",
 		"topologySpreadConstraints[0].nodeTaintsPolicy", "volumes[0].image",
 	} {

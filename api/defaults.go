@@ -182,6 +182,9 @@ func (d *defaulter) podSpec(prefix string, spec *PodSpec) {
 	for i := range spec.Volumes {
 		d.volume(fmt.Sprintf("%svolumes[%d].", prefix, i), &spec.Volumes[i])
 	}
+	for i := range spec.InitContainers {
+		d.container(fmt.Sprintf("%sinitContainers[%d].", prefix, i), &spec.InitContainers[i], spec.HostNetwork)
+	}
 	for i := range spec.Containers {
 		d.container(fmt.Sprintf("%scontainers[%d].", prefix, i), &spec.Containers[i], spec.HostNetwork)
 	}

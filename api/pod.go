@@ -23,6 +23,7 @@ type PodTemplateSpec struct {
 
 // PodSpec is the desired state of a pod. nodeName is empty until the scheduler binds the pod.
 type PodSpec struct {
+	InitContainers                []Container                `json:"initContainers,omitempty"`
 	Containers                    []Container                `json:"containers"`
 	RestartPolicy                 RestartPolicy              `json:"restartPolicy,omitempty"`
 	TerminationGracePeriodSeconds *int64                     `json:"terminationGracePeriodSeconds,omitempty"`
@@ -299,17 +300,18 @@ type TopologySpreadConstraint struct {
 
 // PodStatus is what the kubelet (and, for PodScheduled and nominatedNodeName, the scheduler) observed.
 type PodStatus struct {
-	Phase             PodPhase          `json:"phase,omitempty"`
-	Conditions        []PodCondition    `json:"conditions,omitempty"`
-	Message           string            `json:"message,omitempty"`
-	Reason            string            `json:"reason,omitempty"`
-	NominatedNodeName string            `json:"nominatedNodeName,omitempty"`
-	HostIP            string            `json:"hostIP,omitempty"`
-	PodIP             string            `json:"podIP,omitempty"`
-	PodIPs            []PodIP           `json:"podIPs,omitempty"`
-	StartTime         *Time             `json:"startTime,omitempty"`
-	ContainerStatuses []ContainerStatus `json:"containerStatuses,omitempty"`
-	QOSClass          PodQOSClass       `json:"qosClass,omitempty"`
+	Phase                 PodPhase          `json:"phase,omitempty"`
+	Conditions            []PodCondition    `json:"conditions,omitempty"`
+	Message               string            `json:"message,omitempty"`
+	Reason                string            `json:"reason,omitempty"`
+	NominatedNodeName     string            `json:"nominatedNodeName,omitempty"`
+	HostIP                string            `json:"hostIP,omitempty"`
+	PodIP                 string            `json:"podIP,omitempty"`
+	PodIPs                []PodIP           `json:"podIPs,omitempty"`
+	StartTime             *Time             `json:"startTime,omitempty"`
+	InitContainerStatuses []ContainerStatus `json:"initContainerStatuses,omitempty"`
+	ContainerStatuses     []ContainerStatus `json:"containerStatuses,omitempty"`
+	QOSClass              PodQOSClass       `json:"qosClass,omitempty"`
 }
 
 // PodIP is one of a pod's addresses.

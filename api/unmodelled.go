@@ -20,7 +20,7 @@ var unmodelled = map[reflect.Type][]string{
 	// pods
 	reflect.TypeFor[PodSpec](): {"activeDeadlineSeconds", "automountServiceAccountToken", "dnsConfig",
 		"enableServiceLinks", "ephemeralContainers", "hostAliases", "hostIPC", "hostPID", "hostUsers", "hostname",
-		"hostnameOverride", "initContainers", "os", "overhead", "readinessGates", "resourceClaims", "resources",
+		"hostnameOverride", "os", "overhead", "readinessGates", "resourceClaims", "resources",
 		"runtimeClassName", "schedulingGates", "securityContext", "serviceAccount", "setHostnameAsFQDN",
 		"shareProcessNamespace", "subdomain"},
 	reflect.TypeFor[Container](): {"lifecycle", "resizePolicy", "restartPolicy", "restartPolicyRules",
@@ -39,7 +39,7 @@ var unmodelled = map[reflect.Type][]string{
 	reflect.TypeFor[PodAffinityTerm]():          {"matchLabelKeys", "mismatchLabelKeys", "namespaceSelector"},
 	reflect.TypeFor[TopologySpreadConstraint](): {"matchLabelKeys", "nodeAffinityPolicy", "nodeTaintsPolicy"},
 	reflect.TypeFor[PodStatus](): {"ephemeralContainerStatuses", "extendedResourceClaimStatus", "hostIPs",
-		"initContainerStatuses", "observedGeneration", "resize", "resourceClaimStatuses"},
+		"observedGeneration", "resize", "resourceClaimStatuses"},
 	reflect.TypeFor[PodCondition](): {"observedGeneration"},
 	reflect.TypeFor[ContainerStatus](): {"allocatedResources", "allocatedResourcesStatus", "resources",
 		"stopSignal", "user", "volumeMounts"},

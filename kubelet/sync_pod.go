@@ -1,7 +1,8 @@
 // sync_pod.go: SyncPod, making the runtime match a pod's spec (pkg/kubelet/kuberuntime's
 // computePodActions and SyncPod).
 //
-//	syncRunningPod(ctx, w, s)   sandbox first, then each container in order
+//	syncRunningPod(ctx, w, s)   sandbox first, then the init containers (init_containers.go), then
+//	                            each container in order
 //	inspect(ctx, w, s)          the runtime's view of the pod: its sandboxes and containers
 //
 // One sync, level-based like every Kubernetes loop: it does not ask what changed, it looks at the
@@ -111,6 +112,9 @@ func (k *Kubelet) syncRunningPod(ctx context.Context, w *podWorker, s *syncResul
 		return
 	}
 	for i := range w.pod.Spec.Containers {
+		if i == 0 && !k.syncInitContainers(ctx, w, s, v) {
+			break
+		}
 		spec := &w.pod.Spec.Containers[i]
 		if err := k.syncContainer(ctx, w, s, spec, v); err != nil {
 			k.runtimeFailed(w, s, err)

@@ -80,6 +80,13 @@ func TestPodConfigReferenceValidation(t *testing.T) {
 			s.Containers[0].Env = []api.EnvVar{{Name: "A", ValueFrom: &api.EnvVarSource{ConfigMapKeyRef: &api.ConfigMapKeySelector{
 				LocalObjectReference: api.LocalObjectReference{Name: "app-config"}}}}}
 		}, []wantErr{{"spec.containers[0].env[0].valueFrom.configMapKeyRef.key", field.ErrorTypeRequired}}},
+		{"init containers: names unique with the app containers, no probes", func(s *api.PodSpec) {
+			init := s.Containers[0]
+			init.Ports = nil
+			s.InitContainers = []api.Container{init}
+			s.InitContainers[0].ReadinessProbe = &api.Probe{ProbeHandler: api.ProbeHandler{Exec: &api.ExecAction{Command: []string{"true"}}},
+				TimeoutSeconds: 1, PeriodSeconds: 10, SuccessThreshold: 1, FailureThreshold: 3}
+		}, []wantErr{{"spec.initContainers[0].name", field.ErrorTypeDuplicate}, {"spec.initContainers[0].readinessProbe", field.ErrorTypeForbidden}}},
 		{"envFrom names one source", func(s *api.PodSpec) {
 			s.Containers[0].EnvFrom = []api.EnvFromSource{{Prefix: "X"}}
 		}, []wantErr{{"spec.containers[0].envFrom[0]", field.ErrorTypeInvalid}}},

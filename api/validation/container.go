@@ -256,3 +256,34 @@ func validateProbeHandler(h *api.ProbeHandler, path *field.Path) field.ErrorList
 	}
 	return errs
 }
+
+// validateInitContainers checks init containers as containers, with names unique across init and app
+// containers, and no probes: an init container runs to completion, so nothing would act on one.
+// (A restartable init container, a sidecar with restartPolicy Always, may have them; kubesim does not
+// model sidecars, and drops that field with a warning.)
+func validateInitContainers(spec *api.PodSpec, volumes map[string]bool, path *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	names := map[string]bool{}
+	for _, c := range spec.Containers {
+		names[c.Name] = true
+	}
+	for i := range spec.InitContainers {
+		c := &spec.InitContainers[i]
+		idx := path.Index(i)
+		errs = append(errs, validateContainer(c, idx)...)
+		if names[c.Name] {
+			errs = append(errs, field.Duplicate(idx.Child("name"), c.Name))
+		}
+		names[c.Name] = true
+		for _, p := range []struct {
+			name  string
+			probe *api.Probe
+		}{{"livenessProbe", c.LivenessProbe}, {"readinessProbe", c.ReadinessProbe}, {"startupProbe", c.StartupProbe}} {
+			if p.probe != nil {
+				errs = append(errs, field.Forbidden(idx.Child(p.name), "may not be set for init containers without restartPolicy=Always"))
+			}
+		}
+		errs = append(errs, validateVolumeMounts(c.VolumeMounts, volumes, idx.Child("volumeMounts"))...)
+	}
+	return errs
+}

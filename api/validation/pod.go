@@ -40,6 +40,7 @@ func ValidatePodSpec(spec *api.PodSpec, path *field.Path) field.ErrorList {
 	for i := range spec.Containers {
 		errs = append(errs, validateVolumeMounts(spec.Containers[i].VolumeMounts, volumes, path.Child("containers").Index(i).Child("volumeMounts"))...)
 	}
+	errs = append(errs, validateInitContainers(spec, volumes, path.Child("initContainers"))...)
 	errs = append(errs, validateRestartPolicy(spec.RestartPolicy, path.Child("restartPolicy"))...)
 	errs = append(errs, validateDNSPolicy(spec.DNSPolicy, path.Child("dnsPolicy"))...)
 	errs = append(errs, ValidateLabels(spec.NodeSelector, path.Child("nodeSelector"))...)
