@@ -113,11 +113,12 @@ func (k *Kubelet) containerStatus(w *podWorker, spec *api.Container) api.Contain
 	}
 	if cur == nil {
 		cs.State.Waiting = &api.ContainerStateWaiting{Reason: "ContainerCreating"}
-		if len(w.pod.Spec.InitContainers) > 0 {
-			cs.State.Waiting.Reason = "PodInitializing" // the kubelet's default waiting state in a pod with init containers
-		}
 		if r.waiting != nil {
 			cs.State.Waiting = r.waiting
+		}
+		if cs.State.Waiting.Reason == "ContainerCreating" && len(w.pod.Spec.InitContainers) > 0 {
+			// The kubelet's default waiting state in a pod with init containers.
+			cs.State.Waiting = &api.ContainerStateWaiting{Reason: "PodInitializing"}
 		}
 		if w.rejected || w.evicted {
 			cs.State = api.ContainerState{}
