@@ -54,6 +54,10 @@ func init() {
 		{Group: DiscoveryGroupName, Version: "v1", Kind: "EndpointSlice", Name: "endpointslices", Singular: "endpointslice", Namespaced: true,
 			New: func() Object { return &EndpointSlice{} }},
 
+		// policy/v1
+		{Group: "policy", Version: "v1", Kind: "PodDisruptionBudget", Name: "poddisruptionbudgets", Singular: "poddisruptionbudget", ShortNames: []string{"pdb"}, Namespaced: true,
+			Subresources: []string{"status"}, New: func() Object { return &PodDisruptionBudget{} }},
+
 		// coordination.k8s.io/v1 and scheduling.k8s.io/v1
 		{Group: "coordination.k8s.io", Version: "v1", Kind: "Lease", Name: "leases", Singular: "lease", Namespaced: true,
 			New: func() Object { return &Lease{} }},

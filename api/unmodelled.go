@@ -65,6 +65,9 @@ var unmodelled = map[reflect.Type][]string{
 	reflect.TypeFor[LoadBalancerIngress](): {"ipMode", "ports"},
 	reflect.TypeFor[EndpointPort]():        {"appProtocol"},
 
+	// disruption budgets
+	reflect.TypeFor[PodDisruptionBudgetSpec](): {"unhealthyPodEvictionPolicy"},
+
 	// the rest
 	reflect.TypeFor[Event]():               {"related", "series"},
 	reflect.TypeFor[ResourceQuotaSpec]():   {"scopeSelector", "scopes"},

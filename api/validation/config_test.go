@@ -105,3 +105,18 @@ func TestConfigKeyMessage(t *testing.T) {
 	assert.Equal(t, []string{"a valid config key must consist of alphanumeric characters, '-', '_' or '.' " +
 		"(e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')"}, IsConfigMapKey("a/b"))
 }
+
+// A PodDisruptionBudget sets minAvailable or maxUnavailable, not both, each at most 100%.
+func TestPodDisruptionBudgetValidation(t *testing.T) {
+	meta := api.ObjectMeta{Name: "web", Namespace: "default"}
+	sel := &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
+	three, half, tooMuch := api.FromInt32(3), api.FromString("50%"), api.FromString("120%")
+	requireErrors(t, ValidatePodDisruptionBudget(&api.PodDisruptionBudget{ObjectMeta: meta,
+		Spec: api.PodDisruptionBudgetSpec{MinAvailable: &three, Selector: sel}}))
+	requireErrors(t, ValidatePodDisruptionBudget(&api.PodDisruptionBudget{ObjectMeta: meta,
+		Spec: api.PodDisruptionBudgetSpec{MinAvailable: &three, MaxUnavailable: &half, Selector: sel}}),
+		wantErr{"spec.minAvailable", field.ErrorTypeInvalid})
+	requireErrors(t, ValidatePodDisruptionBudget(&api.PodDisruptionBudget{ObjectMeta: meta,
+		Spec: api.PodDisruptionBudgetSpec{MaxUnavailable: &tooMuch, Selector: sel}}),
+		wantErr{"spec.maxUnavailable", field.ErrorTypeInvalid})
+}

@@ -43,6 +43,8 @@ func ValidateObject(obj api.Object) field.ErrorList {
 		return ValidateServiceAccount(o)
 	case *api.ResourceQuota:
 		return ValidateResourceQuota(o)
+	case *api.PodDisruptionBudget:
+		return ValidatePodDisruptionBudget(o)
 	case *api.ConfigMap:
 		return ValidateConfigMap(o)
 	case *api.Secret:
