@@ -79,19 +79,10 @@ func ValidateConfigMap(cm *api.ConfigMap) field.ErrorList {
 
 // ValidateConfigMapUpdate: an immutable ConfigMap keeps its data and stays immutable.
 func ValidateConfigMapUpdate(newCM, oldCM *api.ConfigMap) field.ErrorList {
-	errs := ValidateConfigMap(newCM)
-	if oldCM.Immutable != nil && *oldCM.Immutable {
-		if newCM.Immutable == nil || !*newCM.Immutable {
-			errs = append(errs, field.Forbidden(field.NewPath("immutable"), immutableMsg))
-		}
-		if !mapsEqual(newCM.Data, oldCM.Data, func(a, b string) bool { return a == b }) {
-			errs = append(errs, field.Forbidden(field.NewPath("data"), immutableMsg))
-		}
-		if !mapsEqual(newCM.BinaryData, oldCM.BinaryData, bytesEqual) {
-			errs = append(errs, field.Forbidden(field.NewPath("binaryData"), immutableMsg))
-		}
-	}
-	return errs
+	return append(ValidateConfigMap(newCM), immutableErrors(newCM.Immutable, oldCM.Immutable, map[string]bool{
+		"data":       !mapsEqual(newCM.Data, oldCM.Data, func(a, b string) bool { return a == b }),
+		"binaryData": !mapsEqual(newCM.BinaryData, oldCM.BinaryData, bytesEqual),
+	})...)
 }
 
 // ValidateSecret checks the keys of data (stringData has been merged in by then) and the 1 MiB limit.
@@ -114,12 +105,22 @@ func ValidateSecretUpdate(newS, oldS *api.Secret) field.ErrorList {
 	if newS.Type != oldS.Type {
 		errs = append(errs, field.Invalid(field.NewPath("type"), newS.Type, "field is immutable"))
 	}
-	if oldS.Immutable != nil && *oldS.Immutable {
-		if newS.Immutable == nil || !*newS.Immutable {
-			errs = append(errs, field.Forbidden(field.NewPath("immutable"), immutableMsg))
-		}
-		if !mapsEqual(newS.Data, oldS.Data, bytesEqual) {
-			errs = append(errs, field.Forbidden(field.NewPath("data"), immutableMsg))
+	return append(errs, immutableErrors(newS.Immutable, oldS.Immutable, map[string]bool{"data": !mapsEqual(newS.Data, oldS.Data, bytesEqual)})...)
+}
+
+// immutableErrors: an object that was immutable stays immutable and keeps its data (changed says,
+// per data field, whether the update changes it).
+func immutableErrors(newImmutable, oldImmutable *bool, changed map[string]bool) field.ErrorList {
+	if oldImmutable == nil || !*oldImmutable {
+		return nil
+	}
+	var errs field.ErrorList
+	if newImmutable == nil || !*newImmutable {
+		errs = append(errs, field.Forbidden(field.NewPath("immutable"), immutableMsg))
+	}
+	for _, name := range sortedKeys(changed) {
+		if changed[name] {
+			errs = append(errs, field.Forbidden(field.NewPath(name), immutableMsg))
 		}
 	}
 	return errs
