@@ -29,7 +29,9 @@ var podDisruptionBudgetColumns = []column{nameColumn,
 	{name: "Max Unavailable", typ: "string", describe: "The maximum number or percentage of unavailable pods this budget requires.",
 		cell: func(_ *Handler, o api.Object) any { return orNA(o.(*api.PodDisruptionBudget).Spec.MaxUnavailable) }},
 	{name: "Allowed Disruptions", typ: "integer", describe: "Calculated number of pods that may be disrupted at this time.",
-		cell: func(_ *Handler, o api.Object) any { return int64(o.(*api.PodDisruptionBudget).Status.DisruptionsAllowed) }},
+		cell: func(_ *Handler, o api.Object) any {
+			return int64(o.(*api.PodDisruptionBudget).Status.DisruptionsAllowed)
+		}},
 	ageColumn,
 }
 
