@@ -107,7 +107,7 @@ spec:
       overhead: {cpu: 250m}
       resources: {limits: {cpu: "1"}}
       initContainers:
-      - {name: init, image: busybox}
+      - {name: init, image: busybox, restartPolicy: Always}
       containers:
       - name: web
         image: nginx
@@ -139,9 +139,9 @@ spec:
 	for _, f := range []string{
 		"affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].matchLabelKeys",
 		"affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].namespaceSelector",
-		"containers[0].volumeMounts", "initContainers", "overhead", "resources",
+		"initContainers[0].restartPolicy", "overhead", "resources",
 		"topologySpreadConstraints[0].matchLabelKeys", "topologySpreadConstraints[0].nodeAffinityPolicy",
-		"topologySpreadConstraints[0].nodeTaintsPolicy", "volumes",
+		"topologySpreadConstraints[0].nodeTaintsPolicy", "volumes[0].image",
 	} {
 		want = append(want, fmt.Sprintf(ignored, f))
 	}

@@ -68,3 +68,16 @@ func ExampleDeepCopy() {
 	fmt.Println(cached.Labels["tier"], mine.Labels["tier"])
 	// Output: front back
 }
+
+// kubectl get pods' STATUS for a pod whose first init container exited 1 and waits to be restarted.
+func ExampleInitStatus() {
+	p := &api.Pod{Spec: api.PodSpec{InitContainers: []api.Container{{Name: "wait-for-db"}}}}
+	p.Status.InitContainerStatuses = []api.ContainerStatus{{Name: "wait-for-db", State: api.ContainerState{
+		Waiting: &api.ContainerStateWaiting{Reason: "CrashLoopBackOff"}}}}
+	fmt.Println(api.InitStatus(p))
+	p.Status.InitContainerStatuses[0].State = api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: 0, Reason: "Completed"}}
+	fmt.Println(api.InitStatus(p))
+	// Output:
+	// Init:CrashLoopBackOff true
+	//  false
+}

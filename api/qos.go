@@ -15,8 +15,8 @@ import "kubesim/api/resource"
 func QOSClass(pod *Pod) PodQOSClass {
 	requests, limits := resource.ResourceList{}, resource.ResourceList{}
 	guaranteed := true
-	for i := range pod.Spec.Containers {
-		res := &pod.Spec.Containers[i].Resources
+	for _, c := range AllContainers(&pod.Spec) {
+		res := &c.Resources
 		for name, q := range res.Requests {
 			if qosResource(name) && q.Sign() > 0 {
 				requests.Add(resource.ResourceList{name: q})

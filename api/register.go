@@ -22,6 +22,10 @@ func init() {
 			New: func() Object { return &Event{} }},
 		{Version: "v1", Kind: "ServiceAccount", Name: "serviceaccounts", Singular: "serviceaccount", ShortNames: []string{"sa"}, Namespaced: true,
 			New: func() Object { return &ServiceAccount{} }},
+		{Version: "v1", Kind: "ConfigMap", Name: "configmaps", Singular: "configmap", ShortNames: []string{"cm"}, Namespaced: true,
+			New: func() Object { return &ConfigMap{} }},
+		{Version: "v1", Kind: "Secret", Name: "secrets", Singular: "secret", Namespaced: true,
+			New: func() Object { return &Secret{} }},
 		{Version: "v1", Kind: "ResourceQuota", Name: "resourcequotas", Singular: "resourcequota", ShortNames: []string{"quota"}, Namespaced: true,
 			Subresources: []string{"status"}, New: func() Object { return &ResourceQuota{} }},
 
@@ -52,6 +56,10 @@ func init() {
 		// discovery.k8s.io/v1: no short names, as in Kubernetes.
 		{Group: DiscoveryGroupName, Version: "v1", Kind: "EndpointSlice", Name: "endpointslices", Singular: "endpointslice", Namespaced: true,
 			New: func() Object { return &EndpointSlice{} }},
+
+		// policy/v1
+		{Group: "policy", Version: "v1", Kind: "PodDisruptionBudget", Name: "poddisruptionbudgets", Singular: "poddisruptionbudget", ShortNames: []string{"pdb"}, Namespaced: true,
+			Subresources: []string{"status"}, New: func() Object { return &PodDisruptionBudget{} }},
 
 		// coordination.k8s.io/v1 and scheduling.k8s.io/v1
 		{Group: "coordination.k8s.io", Version: "v1", Kind: "Lease", Name: "leases", Singular: "lease", Namespaced: true,

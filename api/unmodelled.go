@@ -20,13 +20,18 @@ var unmodelled = map[reflect.Type][]string{
 	// pods
 	reflect.TypeFor[PodSpec](): {"activeDeadlineSeconds", "automountServiceAccountToken", "dnsConfig",
 		"enableServiceLinks", "ephemeralContainers", "hostAliases", "hostIPC", "hostPID", "hostUsers", "hostname",
-		"hostnameOverride", "initContainers", "os", "overhead", "readinessGates", "resourceClaims", "resources",
+		"hostnameOverride", "os", "overhead", "readinessGates", "resourceClaims", "resources",
 		"runtimeClassName", "schedulingGates", "securityContext", "serviceAccount", "setHostnameAsFQDN",
-		"shareProcessNamespace", "subdomain", "volumes"},
-	reflect.TypeFor[Container](): {"envFrom", "lifecycle", "resizePolicy", "restartPolicy", "restartPolicyRules",
+		"shareProcessNamespace", "subdomain"},
+	reflect.TypeFor[Container](): {"lifecycle", "resizePolicy", "restartPolicy", "restartPolicyRules",
 		"securityContext", "stdin", "stdinOnce", "terminationMessagePath", "terminationMessagePolicy", "tty",
-		"volumeDevices", "volumeMounts", "workingDir"},
-	reflect.TypeFor[EnvVar]():                   {"valueFrom"},
+		"volumeDevices", "workingDir"},
+	reflect.TypeFor[EnvVarSource](): {"fieldRef", "fileKeyRef", "resourceFieldRef"},
+	reflect.TypeFor[Volume](): {"awsElasticBlockStore", "azureDisk", "azureFile", "cephfs", "cinder", "csi",
+		"downwardAPI", "ephemeral", "fc", "flexVolume", "flocker", "gcePersistentDisk", "gitRepo", "glusterfs",
+		"hostPath", "image", "iscsi", "nfs", "photonPersistentDisk", "portworxVolume", "projected", "quobyte",
+		"rbd", "scaleIO", "storageos", "vsphereVolume"},
+	reflect.TypeFor[VolumeMount]():              {"mountPropagation", "recursiveReadOnly", "subPathExpr"},
 	reflect.TypeFor[ResourceRequirements]():     {"claims"},
 	reflect.TypeFor[Probe]():                    {"grpc", "terminationGracePeriodSeconds"},
 	reflect.TypeFor[HTTPGetAction]():            {"host", "httpHeaders"},
@@ -34,7 +39,7 @@ var unmodelled = map[reflect.Type][]string{
 	reflect.TypeFor[PodAffinityTerm]():          {"matchLabelKeys", "mismatchLabelKeys", "namespaceSelector"},
 	reflect.TypeFor[TopologySpreadConstraint](): {"matchLabelKeys", "nodeAffinityPolicy", "nodeTaintsPolicy"},
 	reflect.TypeFor[PodStatus](): {"ephemeralContainerStatuses", "extendedResourceClaimStatus", "hostIPs",
-		"initContainerStatuses", "observedGeneration", "resize", "resourceClaimStatuses"},
+		"observedGeneration", "resize", "resourceClaimStatuses"},
 	reflect.TypeFor[PodCondition](): {"observedGeneration"},
 	reflect.TypeFor[ContainerStatus](): {"allocatedResources", "allocatedResourcesStatus", "resources",
 		"stopSignal", "user", "volumeMounts"},
@@ -59,6 +64,9 @@ var unmodelled = map[reflect.Type][]string{
 	reflect.TypeFor[ServiceStatus]():       {"conditions"},
 	reflect.TypeFor[LoadBalancerIngress](): {"ipMode", "ports"},
 	reflect.TypeFor[EndpointPort]():        {"appProtocol"},
+
+	// disruption budgets
+	reflect.TypeFor[PodDisruptionBudgetSpec](): {"unhealthyPodEvictionPolicy"},
 
 	// the rest
 	reflect.TypeFor[Event]():               {"related", "series"},

@@ -252,6 +252,13 @@ func (s *Server) authorizeNode(a attributes) (bool, string) {
 		case a.subresource == "eviction" && a.verb == wire.VerbCreate:
 			return allow("nodes may evict pods (NodeRestriction limits them to their own pods)")
 		}
+	case "configmaps", "secrets":
+		if a.verb == wire.VerbGet {
+			if pod := s.podReferencing(node, a); pod != "" {
+				return allow(fmt.Sprintf("pod %s on node %q refers to %s %s/%s", pod, node, a.resource, a.namespace, a.name))
+			}
+			return deny(fmt.Sprintf("no relationship found between node '%s' and this object", node))
+		}
 	case "events":
 		if write {
 			return allow("nodes may post events")
@@ -262,6 +269,23 @@ func (s *Server) authorizeNode(a attributes) (bool, string) {
 		}
 	}
 	return deny("") // no opinion: RBAC decides
+}
+
+// podReferencing is the Node authorizer's graph, walked on demand: the first pod bound to node that
+// names the ConfigMap or Secret being read ("" if none does). The object need not exist: a kubelet
+// may ask for one its pod names, and learn that it is not there.
+func (s *Server) podReferencing(node string, a attributes) string {
+	kind := map[string]string{"configmaps": "ConfigMap", "secrets": "Secret"}[a.resource]
+	podRes, _ := api.ResourceFor("pods")
+	pods, _ := s.cache.list(podRes, selection{namespace: a.namespace, labels: everythingLabels(), fields: everythingFields(), node: node})
+	for _, obj := range pods {
+		for _, ref := range api.ConfigReferences(&obj.(*api.Pod).Spec) {
+			if ref.Kind == kind && ref.Name == a.name {
+				return obj.GetObjectMeta().Name
+			}
+		}
+	}
+	return ""
 }
 
 func everythingSelection() selection {

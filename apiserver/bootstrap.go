@@ -48,9 +48,9 @@ func bootstrapObjects() []api.Object {
 	clusterRoles := map[string][]api.PolicyRule{
 		"cluster-admin": {rule(all, all, all), {NonResourceURLs: all, Verbs: all}},
 		"admin":         {rule(all, all, all)},
-		"edit": {rule(core, []string{"pods", "services", "endpoints", "serviceaccounts", "events"}, append(read, write...)),
+		"edit": {rule(core, []string{"pods", "services", "endpoints", "serviceaccounts", "events", "configmaps", "secrets"}, append(read, write...)),
 			rule(apps, []string{"deployments", "replicasets", "daemonsets", "deployments/scale", "replicasets/scale"}, append(read, write...))},
-		"view": {rule(core, []string{"pods", "services", "endpoints", "serviceaccounts", "events", "namespaces", "resourcequotas"}, read),
+		"view": {rule(core, []string{"pods", "services", "endpoints", "serviceaccounts", "events", "namespaces", "resourcequotas", "configmaps"}, read),
 			rule(apps, []string{"deployments", "replicasets", "daemonsets"}, read)},
 		"system:kube-scheduler": {
 			rule(core, []string{"pods", "nodes", "namespaces", "services", "persistentvolumeclaims"}, read),

@@ -33,6 +33,10 @@ func securityFixture(t *testing.T) *testServer {
 	for name, node := range map[string]string{"mine": "node-1", "mine-to-delete": "node-1", "other": "node-2", "victim": "node-2"} {
 		p := nginxPod(name)
 		p.Spec.NodeName = node
+		if name == "mine" {
+			p.Spec.Containers[0].EnvFrom = []api.EnvFromSource{{ConfigMapRef: &api.ConfigMapEnvSource{
+				LocalObjectReference: api.LocalObjectReference{Name: "mine-config"}}}}
+		}
 		ts.create(t, p)
 	}
 	ts.AddCredential(Credential{Token: bobToken, User: User{Name: "bob"}})
@@ -172,6 +176,12 @@ var securityRules = []securityRule{
 	{name: "a kubelet may not read a pod bound elsewhere", token: node1Token,
 		req: req(wire.Request{Verb: wire.VerbGet, Resource: "pods", Namespace: "default", Name: "other"}), code: 403,
 		msg: `pods "other" is forbidden: User "system:node:node-1" cannot get resource "pods" in API group "" in the namespace "default": no relationship found between node 'node-1' and this object`},
+	{name: "a kubelet may read a ConfigMap a pod bound to it names, existing or not", token: node1Token,
+		req: req(wire.Request{Verb: wire.VerbGet, Resource: "configmaps", Namespace: "default", Name: "mine-config"}), code: 404,
+		msg: `configmaps "mine-config" not found`},
+	{name: "a kubelet may not read a Secret no pod bound to it names", token: node1Token,
+		req: req(wire.Request{Verb: wire.VerbGet, Resource: "secrets", Namespace: "default", Name: "db"}), code: 403,
+		msg: `secrets "db" is forbidden: User "system:node:node-1" cannot get resource "secrets" in API group "" in the namespace "default": no relationship found between node 'node-1' and this object`},
 	{name: "a kubelet may not list every pod", token: node1Token,
 		req: req(wire.Request{Verb: wire.VerbList, Resource: "pods"}), code: 403,
 		msg: `pods is forbidden: User "system:node:node-1" cannot list resource "pods" in API group "" at the cluster scope: can only list/watch pods with spec.nodeName field selector`},
@@ -244,9 +254,11 @@ var securityRules = []securityRule{
 	{name: `the "bind" verb lets a user bind that role`, token: carolToken, req: req(binding("mallory-admin-by-carol", "ClusterRole", "admin"))},
 	{name: `the "bind" verb covers only the role it names`, token: carolToken, req: req(binding("mallory-edit", "ClusterRole", "edit")), code: 403,
 		msg: `rolebindings.rbac.authorization.k8s.io "mallory-edit" is forbidden: user "carol" (groups=["system:authenticated"]) is attempting to grant RBAC permissions not currently held:` +
+			"\n" + `{APIGroups:[""], Resources:["configmaps"], Verbs:["get" "list" "watch" "create" "update" "patch" "delete" "deletecollection"]}` +
 			"\n" + `{APIGroups:[""], Resources:["endpoints"], Verbs:["get" "list" "watch" "create" "update" "patch" "delete" "deletecollection"]}` +
 			"\n" + `{APIGroups:[""], Resources:["events"], Verbs:["get" "list" "watch" "create" "update" "patch" "delete" "deletecollection"]}` +
 			"\n" + `{APIGroups:[""], Resources:["pods"], Verbs:["watch" "create" "update" "patch" "delete" "deletecollection"]}` +
+			"\n" + `{APIGroups:[""], Resources:["secrets"], Verbs:["get" "list" "watch" "create" "update" "patch" "delete" "deletecollection"]}` +
 			"\n" + `{APIGroups:[""], Resources:["serviceaccounts"], Verbs:["get" "list" "watch" "create" "update" "patch" "delete" "deletecollection"]}` +
 			"\n" + `{APIGroups:[""], Resources:["services"], Verbs:["get" "list" "watch" "create" "update" "patch" "delete" "deletecollection"]}` +
 			"\n" + `{APIGroups:["apps"], Resources:["daemonsets"], Verbs:["get" "list" "watch" "create" "update" "patch" "delete" "deletecollection"]}` +

@@ -67,8 +67,8 @@ func setPodCondition(pod *api.Pod, c api.PodCondition) {
 	pod.Status.Conditions = append(pod.Status.Conditions, c)
 }
 
-// evict is the Eviction API: a polite delete that honours the pod's grace period. (Kubernetes also
-// checks PodDisruptionBudgets here; kubesim has none, so an eviction is always allowed.)
+// evict is the Eviction API: a polite delete that honours the pod's grace period, once the pod's
+// disruption budget allows it (eviction.go).
 func (s *Server) evict(ctx context.Context, req *wire.Request, res *api.Resource, user User) (*wire.Response, error) {
 	ev, ok := req.Body.(*api.Eviction)
 	if !ok {
@@ -77,13 +77,23 @@ func (s *Server) evict(ctx context.Context, req *wire.Request, res *api.Resource
 	if err := s.admitNodeDelete(ctx, req, res, user); err != nil {
 		return nil, err
 	}
+	obj, err := s.read(ctx, res, req.Namespace, req.Name)
+	if err != nil {
+		return nil, err
+	}
+	decision, args, err := s.checkBudget(ctx, user, obj.(*api.Pod))
+	if err != nil {
+		s.record(req, res, trace.Event{Component: "kube-apiserver", Actor: user.Name, Action: "evict"}.
+			Msgf("eviction of pod %s/%s refused: %v", req.Namespace, req.Name, err))
+		return nil, err
+	}
 	del := *req
 	del.Verb, del.Subresource, del.Body = wire.VerbDelete, "", nil
 	if ev.DeleteOptions != nil && ev.DeleteOptions.GracePeriodSeconds != nil {
 		del.GracePeriodSeconds = ev.DeleteOptions.GracePeriodSeconds
 	}
 	s.record(req, res, trace.Event{Component: "kube-apiserver", Actor: user.Name, Action: "evict"}.
-		Msgf("eviction of pod %s/%s allowed (no PodDisruptionBudget)", req.Namespace, req.Name))
+		Msgf("eviction of pod %s/%s "+decision, append([]any{req.Namespace, req.Name}, args...)...))
 	return s.delete(ctx, &del, res, user)
 }
 

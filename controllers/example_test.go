@@ -21,7 +21,7 @@ func ExampleNewManager() {
 		fmt.Printf("%-27s informers: %d\n", comp.Name(), len(comp.Informers()))
 	}
 	// Output:
-	// kube-controller-manager     informers: 12
+	// kube-controller-manager     informers: 13
 	// node-ipam-controller        informers: 1
 	// resourcequota-controller    informers: 7
 	// deployment-controller       informers: 3
@@ -34,4 +34,5 @@ func ExampleNewManager() {
 	// garbage-collector           informers: 4
 	// node-lifecycle-controller   informers: 3
 	// pod-garbage-collector       informers: 2
+	// disruption-controller       informers: 4
 }

@@ -19,6 +19,7 @@ import (
 	"kubesim/clock"
 	"kubesim/controllers/daemonset"
 	"kubesim/controllers/deployment"
+	"kubesim/controllers/disruption"
 	"kubesim/controllers/endpoints"
 	"kubesim/controllers/endpointslice"
 	"kubesim/controllers/garbagecollector"
@@ -117,6 +118,7 @@ func NewManagerWith(c *client.Client, clk clock.Clock, tr *trace.Recorder, name 
 		garbagecollector.New(c, f, clk, tr),
 		nodelifecycle.New(c, f, clk, tr, events(nodelifecycle.EventSource), nodelifecycle.Options{}),
 		podgc.New(c, f, clk, tr, podgc.Options{}),
+		disruption.New(c, f, clk, tr),
 	}}, nil
 }
 

@@ -4,8 +4,8 @@
 //
 //	Describe(ctx, resource, namespace, name) (string, error)
 //
-// kubesim simplification: the sections show the fields kubesim models (no volumes, mounts,
-// environment or resource allocation tables).
+// kubesim simplification: the sections show the fields kubesim models (no resource allocation
+// tables).
 package kubectl
 
 import (
@@ -51,6 +51,10 @@ func (k *Kubectl) Describe(ctx context.Context, resource, namespace, name string
 		describeNode(w, o)
 	case *api.ResourceQuota:
 		describeQuota(w, o)
+	case *api.ConfigMap:
+		describeConfigMap(w, o)
+	case *api.Secret:
+		describeSecret(w, o)
 	default:
 		describeMeta(w, o.GetObjectMeta())
 	}
@@ -111,29 +115,15 @@ func describePod(w *tabwriter.Writer, p *api.Pod) {
 	if ref := p.ControllerRef(); ref != nil {
 		fmt.Fprintf(w, "Controlled By:\t%s/%s\n", ref.Kind, ref.Name)
 	}
-	fmt.Fprintf(w, "Containers:\n")
-	for _, c := range p.Spec.Containers {
-		fmt.Fprintf(w, "  %s:\n", c.Name)
-		fmt.Fprintf(w, "    Image:\t%s\n", c.Image)
-		for _, port := range c.Ports {
-			fmt.Fprintf(w, "    Port:\t%d/%s\n", port.ContainerPort, port.Protocol)
-			fmt.Fprintf(w, "    Host Port:\t%d/%s\n", port.HostPort, port.Protocol)
-		}
-		for _, s := range p.Status.ContainerStatuses {
-			if s.Name == c.Name {
-				describeContainerState(w, "State", s.State)
-				if s.LastTerminationState != (api.ContainerState{}) {
-					describeContainerState(w, "Last State", s.LastTerminationState)
-				}
-				fmt.Fprintf(w, "    Ready:\t%s\n", capitalized(s.Ready))
-				fmt.Fprintf(w, "    Restart Count:\t%d\n", s.RestartCount)
-			}
-		}
+	if len(p.Spec.InitContainers) > 0 {
+		describeContainers(w, "Init Containers", p.Spec.InitContainers, p.Status.InitContainerStatuses)
 	}
+	describeContainers(w, "Containers", p.Spec.Containers, p.Status.ContainerStatuses)
 	fmt.Fprintf(w, "Conditions:\n  Type\tStatus\n")
 	for _, c := range p.Status.Conditions {
 		fmt.Fprintf(w, "  %s\t%s\n", c.Type, c.Status)
 	}
+	describeVolumes(w, p.Spec.Volumes)
 	fmt.Fprintf(w, "QoS Class:\t%s\n", p.Status.QOSClass)
 	describeMap(w, "Node-Selectors", p.Spec.NodeSelector, "=")
 	var tolerations []string
@@ -255,4 +245,29 @@ func capitalized(b bool) string {
 		return "True"
 	}
 	return "False"
+}
+
+// describeContainers prints the Init Containers or Containers section: each container's image, ports,
+// state, readiness, restarts, environment and mounts.
+func describeContainers(w *tabwriter.Writer, title string, specs []api.Container, statuses []api.ContainerStatus) {
+	fmt.Fprintf(w, "%s:\n", title)
+	for _, c := range specs {
+		fmt.Fprintf(w, "  %s:\n", c.Name)
+		fmt.Fprintf(w, "    Image:\t%s\n", c.Image)
+		for _, port := range c.Ports {
+			fmt.Fprintf(w, "    Port:\t%d/%s\n", port.ContainerPort, port.Protocol)
+			fmt.Fprintf(w, "    Host Port:\t%d/%s\n", port.HostPort, port.Protocol)
+		}
+		for _, s := range statuses {
+			if s.Name == c.Name {
+				describeContainerState(w, "State", s.State)
+				if s.LastTerminationState != (api.ContainerState{}) {
+					describeContainerState(w, "Last State", s.LastTerminationState)
+				}
+				fmt.Fprintf(w, "    Ready:\t%s\n", capitalized(s.Ready))
+				fmt.Fprintf(w, "    Restart Count:\t%d\n", s.RestartCount)
+			}
+		}
+		describeContainerConfig(w, &c)
+	}
 }

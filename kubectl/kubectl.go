@@ -10,8 +10,10 @@
 package kubectl
 
 import (
+	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	apierrors "kubesim/api/errors"
 	"kubesim/client"
@@ -30,6 +32,9 @@ type Config struct {
 	Login func(user string, groups ...string) *client.Client
 	// Clock paces retries on conflict.
 	Clock clock.Clock
+	// Wait lets d of cluster time pass while kubectl waits to retry (drain after a 429): the step
+	// driver's Advance, so that the cluster moves meanwhile; nil sleeps on Clock.
+	Wait func(ctx context.Context, d time.Duration) error
 	// Trace receives kubectl's lines.
 	Trace *trace.Recorder
 }
@@ -44,6 +49,15 @@ type Kubectl struct {
 // New returns kubectl for cfg's user.
 func New(cfg Config) *Kubectl {
 	return &Kubectl{cfg: cfg, client: cfg.Client}
+}
+
+// wait lets d pass before a retry.
+func (k *Kubectl) wait(ctx context.Context, d time.Duration) error {
+	if k.cfg.Wait != nil {
+		return k.cfg.Wait(ctx, d)
+	}
+	k.cfg.Clock.Sleep(d)
+	return ctx.Err()
 }
 
 // As returns kubectl running under another user's credentials (a kubeconfig with another user).

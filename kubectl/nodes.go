@@ -6,14 +6,20 @@
 //	Cordon(ctx, node) / Uncordon(ctx, node) error
 //	Drain(ctx, node) ([]string, error)
 //
-// kubesim simplification: drain always behaves as with --ignore-daemonsets, and an eviction refused
-// with 429 is reported rather than retried.
+// An eviction refused with 429 (a PodDisruptionBudget allows no disruption now) is retried every 5
+// seconds, as kubectl drain does, until the budget allows it.
+//
+// kubesim simplification: drain always behaves as with --ignore-daemonsets, evicts one pod at a time
+// (kubectl evicts them in parallel), and gives up after 10 minutes of cluster time where kubectl's
+// default --timeout=0 would wait forever.
 package kubectl
 
 import (
 	"context"
+	"time"
 
 	"kubesim/api"
+	apierrors "kubesim/api/errors"
 	"kubesim/client"
 )
 
@@ -64,10 +70,31 @@ func (k *Kubectl) Drain(ctx context.Context, node string) ([]string, error) {
 			continue
 		}
 		k.say("request", objectPath("pods", p.Namespace, p.Name), "evicting pod %s/%s", p.Namespace, p.Name)
-		if err := k.client.Evict(ctx, p.Namespace, p.Name, nil); err != nil {
+		if err := k.evictRetrying(ctx, p); err != nil {
 			return evicted, k.Report(err)
 		}
 		evicted = append(evicted, p.Namespace+"/"+p.Name)
 	}
 	return evicted, nil
+}
+
+// Drain's retry of an eviction refused with 429 (kubectl's drain.evictPods).
+const (
+	evictionRetryDelay = 5 * time.Second
+	drainGiveUp        = 10 * time.Minute
+)
+
+// evictRetrying evicts p, waiting out 429s as kubectl drain does and saying so in its words.
+func (k *Kubectl) evictRetrying(ctx context.Context, p *api.Pod) error {
+	for waited := time.Duration(0); ; waited += evictionRetryDelay {
+		err := k.client.Evict(ctx, p.Namespace, p.Name, nil)
+		if !apierrors.IsTooManyRequests(err) || waited >= drainGiveUp {
+			return err
+		}
+		k.say("drain", objectPath("pods", p.Namespace, p.Name), "error when evicting pods/%q -n %q (will retry after %s): %v",
+			p.Name, p.Namespace, evictionRetryDelay, err)
+		if err := k.wait(ctx, evictionRetryDelay); err != nil {
+			return err
+		}
+	}
 }

@@ -25,6 +25,7 @@ type podSide struct {
 	workers               map[string]*podWorker // by pod uid
 	imageBackoff          *Backoff              // ImagePullBackOff, keyed by pod uid and image
 	crashBackoff          *Backoff              // CrashLoopBackOff, keyed by pod uid and container name
+	mountBackoff          *Backoff              // FailedMount retries, keyed by pod uid and volume name
 	pleg                  pleg
 	housekeepingBusyUntil time.Time
 	runtimeUpBusyUntil    time.Time
@@ -44,6 +45,7 @@ func newPodSide(clk clock.Clock, crashLoop BackOffPolicy) podSide {
 		statusDirty:  map[string]bool{},
 		imageBackoff: newBackoff(clk, backoffInitial, backoffMax, 0),
 		crashBackoff: newBackoff(clk, backoffInitial, backoffMax, crashLoopBackOffExpiry),
+		mountBackoff: newBackoff(clk, mountBackoffInitial, mountBackoffMax, 0),
 	}
 	side.crashBackoff.policy = crashLoop
 	return side
@@ -69,6 +71,7 @@ type podWorker struct {
 	busyUntil  time.Time // a runtime call for this pod is still "running" (see cri.go)
 	terminated bool      // every container is stopped and the sandbox too: nothing left to run
 
+	mounted    map[string]bool             // volumes set up (config_sources.go), by name
 	containers map[string]*containerRecord // by container name
 	view       *podView                    // the runtime's view of the pod after the last sync
 

@@ -60,8 +60,16 @@ func (k *Kubelet) setPodStatus(w *podWorker) {
 		st.PodIP = w.podIP
 		st.PodIPs = []api.PodIP{{IP: w.podIP}}
 	}
+	for i := range w.pod.Spec.InitContainers {
+		cs := k.containerStatus(w, &w.pod.Spec.InitContainers[i])
+		cs.Ready = cs.State.Terminated != nil && cs.State.Terminated.ExitCode == 0 // an init container is ready once it succeeded
+		st.InitContainerStatuses = append(st.InitContainerStatuses, cs)
+	}
 	for i := range w.pod.Spec.Containers {
 		st.ContainerStatuses = append(st.ContainerStatuses, k.containerStatus(w, &w.pod.Spec.Containers[i]))
+	}
+	if st.Phase == "" {
+		st.Phase = initPhase(w.pod, st.InitContainerStatuses)
 	}
 	if st.Phase == "" {
 		st.Phase = podPhase(w.pod, st.ContainerStatuses)
@@ -108,6 +116,10 @@ func (k *Kubelet) containerStatus(w *podWorker, spec *api.Container) api.Contain
 		if r.waiting != nil {
 			cs.State.Waiting = r.waiting
 		}
+		if cs.State.Waiting.Reason == "ContainerCreating" && len(w.pod.Spec.InitContainers) > 0 {
+			// The kubelet's default waiting state in a pod with init containers.
+			cs.State.Waiting = &api.ContainerStateWaiting{Reason: "PodInitializing"}
+		}
 		if w.rejected || w.evicted {
 			cs.State = api.ContainerState{}
 		}
@@ -151,7 +163,31 @@ func terminatedState(c *containerView) *api.ContainerStateTerminated {
 	}
 }
 
-// podPhase is Kubernetes' getPhase for a pod without init containers.
+// initPhase is the init container half of Kubernetes' getPhase: "" once every init container has
+// succeeded (the app containers decide), Failed if one failed and restartPolicy is Never, else Pending.
+func initPhase(p *api.Pod, statuses []api.ContainerStatus) api.PodPhase {
+	pending, failed := 0, 0
+	for _, cs := range statuses {
+		switch {
+		case cs.State.Terminated != nil && cs.State.Terminated.ExitCode == 0:
+		case cs.State.Terminated != nil:
+			failed++
+		case cs.State.Waiting != nil && cs.LastTerminationState.Terminated != nil && cs.LastTerminationState.Terminated.ExitCode != 0:
+			failed++ // waiting to be restarted after a failure
+		default:
+			pending++
+		}
+	}
+	switch {
+	case failed > 0 && p.Spec.RestartPolicy == api.RestartPolicyNever:
+		return api.PodFailed
+	case failed > 0 || pending > 0:
+		return api.PodPending
+	}
+	return ""
+}
+
+// podPhase is the app container half of Kubernetes' getPhase.
 func podPhase(p *api.Pod, statuses []api.ContainerStatus) api.PodPhase {
 	var waiting, running, stopped, succeeded int
 	for _, cs := range statuses {
@@ -222,6 +258,14 @@ func (k *Kubelet) podConditions(w *podWorker, st *api.PodStatus, sandboxReady bo
 		}
 		return c
 	}
+	var incomplete []string
+	for _, cs := range st.InitContainerStatuses {
+		if !cs.Ready {
+			incomplete = append(incomplete, cs.Name)
+		}
+	}
+	initialized := len(incomplete) == 0
+	initMsg := fmt.Sprintf("containers with incomplete status: [%s]", strings.Join(incomplete, " "))
 	notReadyMsg := fmt.Sprintf("containers with unready status: [%s]", strings.Join(unready, " "))
 	notReadyReason := "ContainersNotReady"
 	if isTerminalPhase(st.Phase) {
@@ -239,7 +283,7 @@ func (k *Kubelet) podConditions(w *podWorker, st *api.PodStatus, sandboxReady bo
 	ready := len(unready) == 0 && !isTerminalPhase(st.Phase)
 	out = append(out,
 		cond(podReadyToStartContainers, sandboxReady, "", ""),
-		cond(api.PodInitialized, true, "", ""),
+		cond(api.PodInitialized, initialized, "ContainersNotInitialized", initMsg),
 		cond(api.ContainersReady, ready, notReadyReason, notReadyMsg),
 		cond(api.PodReady, ready, notReadyReason, notReadyMsg),
 	)

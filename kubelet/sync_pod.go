@@ -1,7 +1,8 @@
 // sync_pod.go: SyncPod, making the runtime match a pod's spec (pkg/kubelet/kuberuntime's
 // computePodActions and SyncPod).
 //
-//	syncRunningPod(ctx, w, s)   sandbox first, then each container in order
+//	syncRunningPod(ctx, w, s)   sandbox first, then the init containers (init_containers.go), then
+//	                            each container in order
 //	inspect(ctx, w, s)          the runtime's view of the pod: its sandboxes and containers
 //
 // One sync, level-based like every Kubernetes loop: it does not ask what changed, it looks at the
@@ -107,10 +108,13 @@ func (k *Kubelet) syncRunningPod(ctx context.Context, w *podWorker, s *syncResul
 	if w.startTime.IsZero() {
 		w.startTime = k.clock.Now()
 	}
-	if !k.ensureSandbox(ctx, w, s, v) {
+	if !k.mountVolumes(ctx, w, s) || !k.ensureSandbox(ctx, w, s, v) {
 		return
 	}
 	for i := range w.pod.Spec.Containers {
+		if i == 0 && !k.syncInitContainers(ctx, w, s, v) {
+			break
+		}
 		spec := &w.pod.Spec.Containers[i]
 		if err := k.syncContainer(ctx, w, s, spec, v); err != nil {
 			k.runtimeFailed(w, s, err)
@@ -256,10 +260,18 @@ func shouldRestart(policy api.RestartPolicy, exitCode int32) bool {
 
 // createAndStart creates a container (attempt = its restart count) and starts it.
 func (k *Kubelet) createAndStart(ctx context.Context, w *podWorker, s *syncResult, spec *api.Container, r *containerRecord, attempt uint32) error {
-	config := k.containerConfig(w.pod, spec, attempt)
+	envs, err := k.containerEnv(ctx, w.pod, spec)
+	if err != nil {
+		r.waiting = &api.ContainerStateWaiting{Reason: "CreateContainerConfigError", Message: err.Error()}
+		k.recorder.Eventf(ctx, w.pod, api.EventTypeWarning, "Failed", "Error: %v", err)
+		s.add("container %s of %s not created: CreateContainerConfigError: %v (retrying in %s)", spec.Name, w.key, err, backoffInitial)
+		k.enqueueAfter(w.key, backoffInitial)
+		return nil
+	}
+	config := k.containerConfig(w.pod, spec, attempt, envs)
 	sandboxConfig := k.sandboxConfig(w.pod, w.sandboxAttempt)
 	var id string
-	err := k.runtimeCall(w, func() (err error) {
+	err = k.runtimeCall(w, func() (err error) {
 		id, err = k.runtime.CreateContainer(ctx, w.sandboxID, config, sandboxConfig)
 		return err
 	})
@@ -330,8 +342,9 @@ func (k *Kubelet) sandboxConfig(p *api.Pod, attempt uint32) *fakeruntime.PodSand
 	return c
 }
 
-// containerConfig is the CreateContainer request for one container of a pod.
-func (k *Kubelet) containerConfig(p *api.Pod, spec *api.Container, attempt uint32) *fakeruntime.ContainerConfig {
+// containerConfig is the CreateContainer request for one container of a pod, with its resolved
+// environment.
+func (k *Kubelet) containerConfig(p *api.Pod, spec *api.Container, attempt uint32, envs []fakeruntime.KeyValue) *fakeruntime.ContainerConfig {
 	c := &fakeruntime.ContainerConfig{
 		Metadata: fakeruntime.ContainerMetadata{Name: spec.Name, Attempt: attempt},
 		Image:    spec.Image,
@@ -342,12 +355,10 @@ func (k *Kubelet) containerConfig(p *api.Pod, spec *api.Container, attempt uint3
 		Annotations: map[string]string{fakeruntime.AnnotationRestartCount: strconv.Itoa(int(attempt))},
 		LogPath:     fmt.Sprintf("%s/%d.log", spec.Name, attempt),
 		Resources:   &fakeruntime.LinuxContainerResources{},
+		Envs:        envs,
 	}
 	if p.Spec.TerminationGracePeriodSeconds != nil {
 		c.Annotations[fakeruntime.AnnotationGracePeriod] = strconv.FormatInt(*p.Spec.TerminationGracePeriodSeconds, 10)
-	}
-	for _, e := range spec.Env {
-		c.Envs = append(c.Envs, fakeruntime.KeyValue{Key: e.Name, Value: e.Value})
 	}
 	// The cgroup settings, as the kubelet derives them: shares from the cpu request (1024 per core),
 	// a CFS quota from the cpu limit, and the memory limit the OOM killer enforces.

@@ -25,6 +25,8 @@ var ZH = trace.Catalog{
 	"container runtime is up again":                                                                       "容器运行时恢复了",
 	"removed sandbox %s of pod %s, which no longer exists":                                                "删除 sandbox %s（Pod %s 已经不存在）",
 	"%s probe of %s in %s: %s":                                                                            "%s 探针（容器 %s，Pod %s）：%s",
+	"container %s of %s not created: CreateContainerConfigError: %v (retrying in %s)":                     "没有创建容器 %s（Pod %s）：CreateContainerConfigError：%v（%s 后重试）",
+	"volume %q of %s not mounted: %v (retrying in %s)":                                                    "卷 %q（Pod %s）没有挂载：%v（%s 后重试）",
 	"admitted pod %s (requests fit the node's allocatable)":                                               "准入 Pod %s（requests 在节点的可分配资源之内）",
 	"rejected pod %s: %s: %s":                                                                             "拒绝 Pod %s：%s：%s",
 	"RunPodSandbox for %s: sandbox %s (pause), attempt %d, pod IP %s":                                     "为 %s 调用 RunPodSandbox：sandbox %s（pause 容器），attempt %d，Pod IP %s",

@@ -138,3 +138,23 @@ func TestWorkloadScenariosTellTheirStepsInChinese(t *testing.T) {
 	assert.Contains(t, told, "集群收敛了")
 	assert.Contains(t, told, "第二个副本 kube-controller-manager-2 待命")
 }
+
+func TestConfigMissingIsCreateContainerConfigErrorUntilCreated(t *testing.T) {
+	expectSigns(t, "config-missing",
+		`✓ kubectl get pod app: STATUS CreateContainerConfigError: configmap "app-config" not found`,
+		`event Warning Failed: Error: configmap "app-config" not found`,
+		`✓ kubectl get pod app: STATUS CreateContainerConfigError: secret "app-secret" not found`,
+		"✓ stored Secret app-secret: type Opaque, data keys password, username, stringData none",
+		"✓ kubectl get pod app: Running")
+	expectHeadingsInChinese(t, "config-missing")
+}
+
+func TestInitContainerFailureHoldsTheAppContainer(t *testing.T) {
+	expectSigns(t, "init-container-failure",
+		"✓ kubectl get pods -w: web-65474fcf4f-fbb92 Pending, Init:0/1, Init:CrashLoopBackOff",
+		"✓ app container web: waiting (PodInitializing), restarts 0: never created",
+		"✓ condition Initialized=False (ContainersNotInitialized): containers with incomplete status: [wait-for-db]",
+		"✓ kubectl get pods -w: migrate-once Pending, Init:0/1, Init:Error, phase Failed",
+		"Init:0/1, PodInitializing, Running")
+	expectHeadingsInChinese(t, "init-container-failure")
+}

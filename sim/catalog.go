@@ -13,6 +13,7 @@ import (
 	"kubesim/client/leaderelection"
 	"kubesim/controllers/daemonset"
 	"kubesim/controllers/deployment"
+	"kubesim/controllers/disruption"
 	"kubesim/controllers/endpoints"
 	"kubesim/controllers/endpointslice"
 	"kubesim/controllers/garbagecollector"
@@ -40,7 +41,7 @@ import (
 func Catalog(scenario trace.Catalog) trace.Catalog {
 	return trace.Merge(
 		apiserver.ZH, store.ZH, client.ZH, leaderelection.ZH,
-		daemonset.ZH, deployment.ZH, garbagecollector.ZH, namespace.ZH, nodelifecycle.ZH, podgc.ZH,
+		daemonset.ZH, deployment.ZH, disruption.ZH, garbagecollector.ZH, namespace.ZH, nodelifecycle.ZH, podgc.ZH,
 		replicaset.ZH, resourcequota.ZH, serviceaccount.ZH, nodeipam.ZH, endpointslice.ZH, endpoints.ZH,
 		scheduler.ZH, queue.ZH, plugins.ZH,
 		kubelet.ZH, fakeruntime.ZH, kubeproxy.ZH,

@@ -202,7 +202,8 @@ func New(ctx context.Context, cfg Config) (*Cluster, error) {
 
 	// kubectl, as the cluster admin (group system:masters, as kubeadm's admin.conf).
 	c.Kubectl = kubectl.New(kubectl.Config{Client: c.Client("kubernetes-admin", "kubectl", apiserver.GroupMasters), User: "kubernetes-admin",
-		Login: func(user string, groups ...string) *client.Client { return c.Client(user, "kubectl", groups...) }, Clock: c.Clock, Trace: c.Trace})
+		Login: func(user string, groups ...string) *client.Client { return c.Client(user, "kubectl", groups...) }, Clock: c.Clock, Trace: c.Trace,
+		Wait: c.Driver.Advance})
 
 	// kube-controller-manager: the reconcile loops that turn desired state into objects.
 	if cfg.ControllerManager {

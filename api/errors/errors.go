@@ -219,9 +219,22 @@ func IsUnauthorized(err error) bool  { return ReasonForError(err) == ReasonUnaut
 func IsBadRequest(err error) bool    { return ReasonForError(err) == ReasonBadRequest }
 func IsInternalError(err error) bool { return ReasonForError(err) == ReasonInternalError }
 func IsTimeout(err error) bool       { return ReasonForError(err) == ReasonTimeout }
+func IsTooManyRequests(err error) bool {
+	return ReasonForError(err) == ReasonTooManyRequests
+}
 
 // IsResourceExpired reports a 410 (Expired or Gone): the caller must relist.
 func IsResourceExpired(err error) bool {
 	r := ReasonForError(err)
 	return r == ReasonExpired || r == ReasonGone
+}
+
+// NewTooManyRequests: 429, try again later; the eviction API's refusal when a disruption budget would
+// be violated carries a DisruptionBudget cause.
+func NewTooManyRequests(msg string, causes ...StatusCause) *StatusError {
+	var details *StatusDetails
+	if len(causes) > 0 {
+		details = &StatusDetails{Causes: causes}
+	}
+	return newStatus(http.StatusTooManyRequests, ReasonTooManyRequests, msg, details)
 }

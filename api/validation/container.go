@@ -63,6 +63,7 @@ func validateContainer(c *api.Container, path *field.Path) field.ErrorList {
 	}
 	errs = append(errs, validateContainerPorts(c.Ports, path.Child("ports"))...)
 	errs = append(errs, validateEnv(c.Env, path.Child("env"))...)
+	errs = append(errs, validateEnvSources(c, path)...)
 	errs = append(errs, validateEnum(c.ImagePullPolicy, supportedPullPolicies, path.Child("imagePullPolicy"))...)
 	errs = append(errs, validateResourceRequirements(&c.Resources, path.Child("resources"))...)
 	errs = append(errs, validateProbe(c.LivenessProbe, path.Child("livenessProbe"))...)
@@ -120,15 +121,23 @@ func validateEnv(env []api.EnvVar, path *field.Path) field.ErrorList {
 			errs = append(errs, field.Required(namePath, ""))
 			continue
 		}
-		for _, r := range ev.Name {
-			if r > unicode.MaxASCII || !unicode.IsPrint(r) || r == '=' {
-				errs = append(errs, field.Invalid(namePath, ev.Name,
-					"a valid environment variable name must consist only of printable ASCII characters other than '='"))
-				break
-			}
+		if !isEnvVarName(ev.Name) {
+			errs = append(errs, field.Invalid(namePath, ev.Name, envVarNameMsg))
 		}
 	}
 	return errs
+}
+
+const envVarNameMsg = "a valid environment variable name must consist only of printable ASCII characters other than '='"
+
+// isEnvVarName is the relaxed rule for an environment variable's name (or an envFrom prefix).
+func isEnvVarName(name string) bool {
+	for _, r := range name {
+		if r > unicode.MaxASCII || !unicode.IsPrint(r) || r == '=' {
+			return false
+		}
+	}
+	return true
 }
 
 // validateResourceRequirements checks requests and limits: known resource names, no negative
@@ -239,6 +248,37 @@ func validateProbeHandler(h *api.ProbeHandler, path *field.Path) field.ErrorList
 	}
 	if handlers == 0 {
 		errs = append(errs, field.Required(path, "must specify a handler type"))
+	}
+	return errs
+}
+
+// validateInitContainers checks init containers as containers, with names unique across init and app
+// containers, and no probes: an init container runs to completion, so nothing would act on one.
+// (A restartable init container, a sidecar with restartPolicy Always, may have them; kubesim does not
+// model sidecars, and drops that field with a warning.)
+func validateInitContainers(spec *api.PodSpec, volumes map[string]bool, path *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	names := map[string]bool{}
+	for _, c := range spec.Containers {
+		names[c.Name] = true
+	}
+	for i := range spec.InitContainers {
+		c := &spec.InitContainers[i]
+		idx := path.Index(i)
+		errs = append(errs, validateContainer(c, idx)...)
+		if names[c.Name] {
+			errs = append(errs, field.Duplicate(idx.Child("name"), c.Name))
+		}
+		names[c.Name] = true
+		for _, p := range []struct {
+			name  string
+			probe *api.Probe
+		}{{"livenessProbe", c.LivenessProbe}, {"readinessProbe", c.ReadinessProbe}, {"startupProbe", c.StartupProbe}} {
+			if p.probe != nil {
+				errs = append(errs, field.Forbidden(idx.Child(p.name), "may not be set for init containers without restartPolicy=Always"))
+			}
+		}
+		errs = append(errs, validateVolumeMounts(c.VolumeMounts, volumes, idx.Child("volumeMounts"))...)
 	}
 	return errs
 }

@@ -58,6 +58,7 @@ var patchSchemas = map[string]any{
 	"v1/Pod": corev1.Pod{}, "v1/Node": corev1.Node{}, "v1/Namespace": corev1.Namespace{},
 	"v1/Service": corev1.Service{}, "v1/Endpoints": corev1.Endpoints{}, "v1/Event": corev1.Event{},
 	"v1/ServiceAccount": corev1.ServiceAccount{}, "v1/ResourceQuota": corev1.ResourceQuota{},
+	"v1/ConfigMap": corev1.ConfigMap{}, "v1/Secret": corev1.Secret{},
 	"apps/v1/Deployment": appsv1.Deployment{}, "apps/v1/ReplicaSet": appsv1.ReplicaSet{}, "apps/v1/DaemonSet": appsv1.DaemonSet{},
 	"rbac.authorization.k8s.io/v1/Role": rbacv1.Role{}, "rbac.authorization.k8s.io/v1/ClusterRole": rbacv1.ClusterRole{},
 	"rbac.authorization.k8s.io/v1/RoleBinding":                       rbacv1.RoleBinding{},

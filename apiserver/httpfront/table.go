@@ -7,7 +7,8 @@
 //	(*Handler).table(res, items, rv, include)   the Table of items
 //
 // The columns and cell wording follow Kubernetes' printers for pods, nodes, namespaces, deployments,
-// replicasets, daemonsets, events and leases; every other kind gets NAME and AGE.
+// replicasets, daemonsets, events and leases (and, in table_config.go, configmaps, secrets and
+// poddisruptionbudgets); every other kind gets NAME and AGE.
 package httpfront
 
 import (
@@ -139,6 +140,12 @@ func columnsFor(res *api.Resource) []column {
 		return endpointsColumns
 	case "endpointslices.discovery.k8s.io":
 		return endpointSliceColumns
+	case "configmaps":
+		return configMapColumns
+	case "secrets":
+		return secretColumns
+	case "poddisruptionbudgets.policy":
+		return podDisruptionBudgetColumns
 	}
 	return []column{nameColumn, ageColumn}
 }

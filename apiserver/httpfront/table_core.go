@@ -52,8 +52,16 @@ func podSummary(p *api.Pod) podRow {
 	}
 	var r podRow
 	readyContainers, hasRunning := 0, false
+	// While init containers run, they decide the STATUS (Init:0/1, Init:CrashLoopBackOff).
+	initStatus, initializing := api.InitStatus(p)
+	if initializing {
+		reason = initStatus
+		for _, c := range p.Status.InitContainerStatuses {
+			r.restarts += c.RestartCount
+		}
+	}
 	// The last container with something to say wins, as in printPod.
-	for i := len(p.Status.ContainerStatuses) - 1; i >= 0; i-- {
+	for i := len(p.Status.ContainerStatuses) - 1; i >= 0 && !initializing; i-- {
 		c := p.Status.ContainerStatuses[i]
 		r.restarts += c.RestartCount
 		if t := c.LastTerminationState.Terminated; t != nil && t.FinishedAt.After(r.lastRestart) {

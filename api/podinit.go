@@ -1,0 +1,34 @@
+// podinit.go: how far a pod's init containers have got, in the words of kubectl get pods' STATUS
+// column (printPod in k8s.io/kubernetes pkg/printers/internalversion). Interface: InitStatus.
+//
+// Init containers run one at a time, in order, each to a successful exit, before any app container
+// starts. While they do, kubectl shows where initialization stands: Init:0/2 (the first is running
+// or waiting to), Init:Error or Init:OOMKilled (one exited non-zero), Init:CrashLoopBackOff (one is
+// waiting to be restarted), Init:ExitCode:N when there is no reason. Once every init container has
+// exited 0, the app containers' states take over (PodInitializing while they are being created).
+package api
+
+import "fmt"
+
+// InitStatus returns the STATUS kubectl prints for a pod still initializing, and whether it is; the
+// first init container that has not exited 0 decides.
+func InitStatus(p *Pod) (status string, initializing bool) {
+	for i, cs := range p.Status.InitContainerStatuses {
+		t, w := cs.State.Terminated, cs.State.Waiting
+		switch {
+		case t != nil && t.ExitCode == 0:
+			continue
+		case t != nil && t.Reason != "":
+			return "Init:" + t.Reason, true
+		case t != nil && t.Signal != 0:
+			return fmt.Sprintf("Init:Signal:%d", t.Signal), true
+		case t != nil:
+			return fmt.Sprintf("Init:ExitCode:%d", t.ExitCode), true
+		case w != nil && w.Reason != "" && w.Reason != "PodInitializing":
+			return "Init:" + w.Reason, true
+		default:
+			return fmt.Sprintf("Init:%d/%d", i, len(p.Spec.InitContainers)), true
+		}
+	}
+	return "", false
+}

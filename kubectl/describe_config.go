@@ -1,0 +1,134 @@
+// describe_config.go: what kubectl describe prints about configuration and storage: a ConfigMap
+// (ConfigMapDescriber), a Secret (sizes only, never the values: describeSecret), and a pod's
+// environment sources, mounts and volumes (describeContainerEnvVars, describeContainerEnvFrom,
+// describeContainerVolumes and describeVolumes in k8s.io/kubectl/pkg/describe).
+package kubectl
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+	"text/tabwriter"
+
+	"kubesim/api"
+)
+
+// describeConfigMap prints every key and its value, then the sizes of the binary keys.
+func describeConfigMap(w *tabwriter.Writer, cm *api.ConfigMap) {
+	describeHeader(w, &cm.ObjectMeta)
+	fmt.Fprintf(w, "\nData\n====\n")
+	for _, key := range slices.Sorted(maps.Keys(cm.Data)) {
+		fmt.Fprintf(w, "%s:\n----\n%s\n\n", key, cm.Data[key])
+	}
+	fmt.Fprintf(w, "\nBinaryData\n====\n")
+	for _, key := range slices.Sorted(maps.Keys(cm.BinaryData)) {
+		fmt.Fprintf(w, "%s: %d bytes\n", key, len(cm.BinaryData[key]))
+	}
+	fmt.Fprintf(w, "\n")
+}
+
+// describeSecret prints the type and the size of each key: describe never shows a Secret's values.
+func describeSecret(w *tabwriter.Writer, s *api.Secret) {
+	describeHeader(w, &s.ObjectMeta)
+	fmt.Fprintf(w, "\nType:\t%s\n", s.Type)
+	fmt.Fprintf(w, "\nData\n====\n")
+	for _, key := range slices.Sorted(maps.Keys(s.Data)) {
+		fmt.Fprintf(w, "%s:\t%d bytes\n", key, len(s.Data[key]))
+	}
+}
+
+// describeHeader is the shorter head the ConfigMap and Secret describers print (no creation time).
+func describeHeader(w *tabwriter.Writer, m *api.ObjectMeta) {
+	fmt.Fprintf(w, "Name:\t%s\n", m.Name)
+	fmt.Fprintf(w, "Namespace:\t%s\n", m.Namespace)
+	describeMap(w, "Labels", m.Labels, "=")
+	describeMap(w, "Annotations", m.Annotations, ": ")
+}
+
+// describeContainerConfig prints a container's Environment, Environment Variables from, and Mounts.
+func describeContainerConfig(w *tabwriter.Writer, c *api.Container) {
+	if len(c.EnvFrom) == 0 {
+		fmt.Fprintf(w, "    Environment Variables from:\t<none>\n")
+	} else {
+		fmt.Fprintf(w, "    Environment Variables from:\n")
+	}
+	for _, e := range c.EnvFrom {
+		from, name, optional := "Secret", "", (*bool)(nil)
+		switch {
+		case e.ConfigMapRef != nil:
+			from, name, optional = "ConfigMap", e.ConfigMapRef.Name, e.ConfigMapRef.Optional
+		case e.SecretRef != nil:
+			name, optional = e.SecretRef.Name, e.SecretRef.Optional
+		}
+		if e.Prefix != "" {
+			from += fmt.Sprintf(" with prefix '%s'", e.Prefix)
+		}
+		fmt.Fprintf(w, "      %s\t%s\tOptional: %t\n", name, from, isTrue(optional))
+	}
+	if len(c.Env) == 0 {
+		fmt.Fprintf(w, "    Environment:\t<none>\n")
+	} else {
+		fmt.Fprintf(w, "    Environment:\n")
+	}
+	for _, e := range c.Env {
+		switch {
+		case e.ValueFrom == nil:
+			fmt.Fprintf(w, "      %s:\t%s\n", e.Name, e.Value)
+		case e.ValueFrom.SecretKeyRef != nil:
+			ref := e.ValueFrom.SecretKeyRef
+			fmt.Fprintf(w, "      %s:\t<set to the key '%s' in secret '%s'>\tOptional: %t\n", e.Name, ref.Key, ref.Name, isTrue(ref.Optional))
+		case e.ValueFrom.ConfigMapKeyRef != nil:
+			ref := e.ValueFrom.ConfigMapKeyRef
+			fmt.Fprintf(w, "      %s:\t<set to the key '%s' of config map '%s'>\tOptional: %t\n", e.Name, ref.Key, ref.Name, isTrue(ref.Optional))
+		}
+	}
+	if len(c.VolumeMounts) == 0 {
+		fmt.Fprintf(w, "    Mounts:\t<none>\n")
+		return
+	}
+	fmt.Fprintf(w, "    Mounts:\n")
+	mounts := slices.Clone(c.VolumeMounts)
+	slices.SortStableFunc(mounts, func(a, b api.VolumeMount) int { return cmp.Compare(a.MountPath, b.MountPath) })
+	for _, m := range mounts {
+		flags := "rw"
+		if m.ReadOnly {
+			flags = "ro"
+		}
+		if m.SubPath != "" {
+			flags += fmt.Sprintf(",path=%q", m.SubPath)
+		}
+		fmt.Fprintf(w, "      %s from %s (%s)\n", m.MountPath, m.Name, flags)
+	}
+}
+
+// describeVolumes prints a pod's volumes, each with its source.
+func describeVolumes(w *tabwriter.Writer, volumes []api.Volume) {
+	if len(volumes) == 0 {
+		fmt.Fprintf(w, "Volumes:\t<none>\n")
+		return
+	}
+	fmt.Fprintf(w, "Volumes:\n")
+	for _, v := range volumes {
+		fmt.Fprintf(w, "  %s:\n", v.Name)
+		switch {
+		case v.EmptyDir != nil:
+			limit := "<unset>"
+			if v.EmptyDir.SizeLimit != nil && v.EmptyDir.SizeLimit.Sign() > 0 {
+				limit = v.EmptyDir.SizeLimit.String()
+			}
+			fmt.Fprintf(w, "    Type:\tEmptyDir (a temporary directory that shares a pod's lifetime)\n    Medium:\t%s\n    SizeLimit:\t%s\n", v.EmptyDir.Medium, limit)
+		case v.ConfigMap != nil:
+			fmt.Fprintf(w, "    Type:\tConfigMap (a volume populated by a ConfigMap)\n    Name:\t%s\n    Optional:\t%t\n", v.ConfigMap.Name, isTrue(v.ConfigMap.Optional))
+		case v.Secret != nil:
+			fmt.Fprintf(w, "    Type:\tSecret (a volume populated by a Secret)\n    SecretName:\t%s\n    Optional:\t%t\n", v.Secret.SecretName, isTrue(v.Secret.Optional))
+		case v.PersistentVolumeClaim != nil:
+			fmt.Fprintf(w, "    Type:\tPersistentVolumeClaim (a reference to a PersistentVolumeClaim in the same namespace)\n    ClaimName:\t%s\n    ReadOnly:\t%t\n",
+				v.PersistentVolumeClaim.ClaimName, v.PersistentVolumeClaim.ReadOnly)
+		default:
+			fmt.Fprintf(w, "    <unknown>\n")
+		}
+	}
+}
+
+func isTrue(b *bool) bool { return b != nil && *b }

@@ -1,0 +1,235 @@
+// config_sources.go: what the kubelet reads from ConfigMaps and Secrets for a pod: the environment of
+// each container (makeEnvironmentVariables in pkg/kubelet/kubelet_pods.go) and the configMap and
+// secret volumes it mounts before the pod's sandbox starts (pkg/kubelet/volumemanager).
+//
+//	containerEnv(ctx, pod, c) (envs, err)   env and envFrom resolved; err is the container's
+//	                                        CreateContainerConfigError message
+//	mountVolumes(ctx, w, s) bool            every configMap and secret volume found; else FailedMount
+//
+// The apiserver accepts a pod whose ConfigMap does not exist yet; the kubelet is the one that finds
+// out, when it is about to create the container. The error reads `configmap "app-config" not found`
+// (the kubelet's managers name the resource in the singular), the container waits with reason
+// CreateContainerConfigError, an event "Error: ..." is recorded, and the pod is synced again after
+// the pod worker's back-off: once the ConfigMap exists, the container starts. A reference marked
+// optional is skipped when its object or key is missing.
+//
+// Simplified: Kubernetes' managers watch each referenced object (or cache it with a TTL); this kubelet
+// GETs it when it needs it, the managers' "Get" strategy. $(VAR) references in values are not
+// expanded, and a mounted volume's files are not refreshed when the ConfigMap changes.
+package kubelet
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+
+	"kubesim/api"
+	apierrors "kubesim/api/errors"
+	"kubesim/client"
+	fakeruntime "kubesim/runtime"
+)
+
+// Volume mount retries back off as the volume manager's pending operations do
+// (pkg/volume/util/nestedpendingoperations: 500ms, doubling, at most 2m2s).
+const (
+	mountBackoffInitial = 500 * time.Millisecond
+	mountBackoffMax     = 2*time.Minute + 2*time.Second
+)
+
+// configSource reads ConfigMaps and Secrets of one pod's namespace for one sync, each at most once
+// (as makeEnvironmentVariables keeps them in a map for the call).
+type configSource struct {
+	k          *Kubelet
+	namespace  string
+	configMaps map[string]*api.ConfigMap
+	secrets    map[string]*api.Secret
+}
+
+func (k *Kubelet) configSource(namespace string) *configSource {
+	return &configSource{k: k, namespace: namespace, configMaps: map[string]*api.ConfigMap{}, secrets: map[string]*api.Secret{}}
+}
+
+// configMap returns the named ConfigMap; a NotFound error reads as the kubelet's configmap manager
+// words it.
+func (c *configSource) configMap(ctx context.Context, name string) (*api.ConfigMap, error) {
+	if cm, ok := c.configMaps[name]; ok {
+		return cm, nil
+	}
+	cm, err := client.For[api.ConfigMap](c.k.client).Get(ctx, c.namespace, name)
+	if apierrors.IsNotFound(err) {
+		return nil, &notFoundError{"configmap", name}
+	}
+	if err != nil {
+		return nil, err
+	}
+	c.configMaps[name] = cm
+	return cm, nil
+}
+
+// secret returns the named Secret; a NotFound error reads as the kubelet's secret manager words it.
+func (c *configSource) secret(ctx context.Context, name string) (*api.Secret, error) {
+	if s, ok := c.secrets[name]; ok {
+		return s, nil
+	}
+	s, err := client.For[api.Secret](c.k.client).Get(ctx, c.namespace, name)
+	if apierrors.IsNotFound(err) {
+		return nil, &notFoundError{"secret", name}
+	}
+	if err != nil {
+		return nil, err
+	}
+	c.secrets[name] = s
+	return s, nil
+}
+
+// notFoundError is a referenced object that does not exist, worded as the kubelet's managers word it
+// (the resource in the singular): `configmap "app-config" not found`.
+type notFoundError struct{ resource, name string }
+
+func (e *notFoundError) Error() string { return fmt.Sprintf("%s %q not found", e.resource, e.name) }
+
+// missing reports an error that an optional reference skips: the object is not there. Any other
+// error (the apiserver unreachable, say) fails the container, optional or not.
+func missing(err error, optional *bool) bool {
+	var nf *notFoundError
+	return optional != nil && *optional && errors.As(err, &nf)
+}
+
+// containerEnv resolves a container's environment: envFrom first (all keys, prefixed), then env,
+// whose variables override those of envFrom. Its error is the CreateContainerConfigError message.
+func (k *Kubelet) containerEnv(ctx context.Context, p *api.Pod, c *api.Container) ([]fakeruntime.KeyValue, error) {
+	src := k.configSource(p.Namespace)
+	fromSources := map[string]string{}
+	for _, ef := range c.EnvFrom {
+		var data map[string]string
+		switch {
+		case ef.ConfigMapRef != nil:
+			cm, err := src.configMap(ctx, ef.ConfigMapRef.Name)
+			if missing(err, ef.ConfigMapRef.Optional) {
+				continue
+			}
+			if err != nil {
+				return nil, err
+			}
+			data = cm.Data
+		case ef.SecretRef != nil:
+			s, err := src.secret(ctx, ef.SecretRef.Name)
+			if missing(err, ef.SecretRef.Optional) {
+				continue
+			}
+			if err != nil {
+				return nil, err
+			}
+			data = make(map[string]string, len(s.Data))
+			for key, v := range s.Data {
+				data[key] = string(v)
+			}
+		}
+		for key, v := range data {
+			fromSources[ef.Prefix+key] = v
+		}
+	}
+	var envs []fakeruntime.KeyValue
+	declared := map[string]bool{}
+	for _, ev := range c.Env {
+		value, skip, err := k.envValue(ctx, src, p, ev)
+		if err != nil {
+			return nil, err
+		}
+		if skip {
+			continue
+		}
+		declared[ev.Name] = true
+		envs = append(envs, fakeruntime.KeyValue{Key: ev.Name, Value: value})
+	}
+	for _, key := range slices.Sorted(maps.Keys(fromSources)) {
+		if !declared[key] {
+			envs = append(envs, fakeruntime.KeyValue{Key: key, Value: fromSources[key]})
+		}
+	}
+	return envs, nil
+}
+
+// envValue is one env entry's value; skip means an optional reference found nothing.
+func (k *Kubelet) envValue(ctx context.Context, src *configSource, p *api.Pod, ev api.EnvVar) (value string, skip bool, err error) {
+	from := ev.ValueFrom
+	switch {
+	case ev.Value != "" || from == nil:
+		return ev.Value, false, nil
+	case from.ConfigMapKeyRef != nil:
+		ref := from.ConfigMapKeyRef
+		cm, err := src.configMap(ctx, ref.Name)
+		if missing(err, ref.Optional) {
+			return "", true, nil
+		}
+		if err != nil {
+			return "", false, err
+		}
+		v, ok := cm.Data[ref.Key]
+		if !ok {
+			if ref.Optional != nil && *ref.Optional {
+				return "", true, nil
+			}
+			return "", false, fmt.Errorf("couldn't find key %s in ConfigMap %s/%s", ref.Key, p.Namespace, ref.Name)
+		}
+		return v, false, nil
+	case from.SecretKeyRef != nil:
+		ref := from.SecretKeyRef
+		s, err := src.secret(ctx, ref.Name)
+		if missing(err, ref.Optional) {
+			return "", true, nil
+		}
+		if err != nil {
+			return "", false, err
+		}
+		v, ok := s.Data[ref.Key]
+		if !ok {
+			if ref.Optional != nil && *ref.Optional {
+				return "", true, nil
+			}
+			return "", false, fmt.Errorf("couldn't find key %s in Secret %s/%s", ref.Key, p.Namespace, ref.Name)
+		}
+		return string(v), false, nil
+	}
+	return "", false, nil // a source kubesim does not model (fieldRef, ...): dropped when decoded
+}
+
+// mountVolumes sets up the pod's configMap and secret volumes, which must exist (unless optional)
+// before the sandbox starts; emptyDir needs nothing. A volume that cannot be set up is reported as
+// FailedMount and retried with back-off; the pod waits in ContainerCreating meanwhile.
+func (k *Kubelet) mountVolumes(ctx context.Context, w *podWorker, s *syncResult) bool {
+	src := k.configSource(w.pod.Namespace)
+	for _, v := range w.pod.Spec.Volumes {
+		if w.mounted[v.Name] {
+			continue
+		}
+		var err error
+		switch {
+		case v.ConfigMap != nil:
+			if _, err = src.configMap(ctx, v.ConfigMap.Name); missing(err, v.ConfigMap.Optional) {
+				err = nil
+			}
+		case v.Secret != nil:
+			if _, err = src.secret(ctx, v.Secret.SecretName); missing(err, v.Secret.Optional) {
+				err = nil
+			}
+		}
+		key := w.uid + "/" + v.Name
+		if err != nil {
+			delay := k.mountBackoff.Next(key, k.clock.Now())
+			k.recorder.Eventf(ctx, w.pod, api.EventTypeWarning, "FailedMount", "MountVolume.SetUp failed for volume %q : %v", v.Name, err)
+			s.add("volume %q of %s not mounted: %v (retrying in %s)", v.Name, w.key, err, delay)
+			k.enqueueAfter(w.key, delay)
+			return false
+		}
+		k.mountBackoff.Reset(key)
+		if w.mounted == nil {
+			w.mounted = map[string]bool{}
+		}
+		w.mounted[v.Name] = true
+	}
+	return true
+}
