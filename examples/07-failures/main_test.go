@@ -13,8 +13,8 @@ func Example_run() {
 	//   700ms     kubelet/node-1            event Warning Failed: Error: ErrImagePull
 	//   700ms     kubelet/node-1            event Warning Failed: Error: ImagePullBackOff
 	// 2. A container that exits with code 1: after 4 restarts it waits in CrashLoopBackOff.
-	//   1.086s    kubelet/node-1            event Warning BackOff: Back-off restarting failed container app in pod crasher_default(ba3788b2-46bf-42e9-a284-7a3df212c9b5)
-	//   11.086s   kubelet/node-1            event Warning BackOff: Back-off restarting failed container app in pod crasher_default(ba3788b2-46bf-42e9-a284-7a3df212c9b5) (x2)
-	//   31.086s   kubelet/node-1            event Warning BackOff: Back-off restarting failed container app in pod crasher_default(ba3788b2-46bf-42e9-a284-7a3df212c9b5) (x3)
-	//   1m11.086s kubelet/node-1            event Warning BackOff: Back-off restarting failed container app in pod crasher_default(ba3788b2-46bf-42e9-a284-7a3df212c9b5) (x4)
+	//   1.286s    kubelet/node-1            event Warning BackOff: Back-off restarting failed container app in pod crasher_default(28150a31-4efc-4309-8241-3fcc8e0b06d1)
+	//   11.286s   kubelet/node-1            event Warning BackOff: Back-off restarting failed container app in pod crasher_default(28150a31-4efc-4309-8241-3fcc8e0b06d1) (x2)
+	//   31.286s   kubelet/node-1            event Warning BackOff: Back-off restarting failed container app in pod crasher_default(28150a31-4efc-4309-8241-3fcc8e0b06d1) (x3)
+	//   1m11.286s kubelet/node-1            event Warning BackOff: Back-off restarting failed container app in pod crasher_default(28150a31-4efc-4309-8241-3fcc8e0b06d1) (x4)
 }

@@ -8,11 +8,11 @@ func Example_run() {
 		panic(err)
 	}
 	// Output:
-	// 1. deployment nginx: resourceVersion 61 = etcd ModRevision 61 of /registry/deployments/default/nginx
+	// 1. deployment nginx: resourceVersion 74 = etcd ModRevision 74 of /registry/deployments/default/nginx
 	// 2. Three running pods later, etcd holds 3 pod keys under /registry/pods/default/:
-	//      /registry/pods/default/nginx-685df88ff7-7k8st (ModRevision 106)
-	//      /registry/pods/default/nginx-685df88ff7-cpnqz (ModRevision 94)
-	//      /registry/pods/default/nginx-685df88ff7-wrwn9 (ModRevision 100)
+	//      /registry/pods/default/nginx-685df88ff7-hdjsh (ModRevision 106)
+	//      /registry/pods/default/nginx-685df88ff7-q7xsn (ModRevision 112)
+	//      /registry/pods/default/nginx-685df88ff7-r45th (ModRevision 118)
 	// 3. One more replica took 0s with a fast disk; with every write waiting 500ms for fsync, 18s (5 available now).
-	//   3.339s    kubesim                   etcd's disk is slow: every write now waits 500ms for fsync
+	//   3.539s    kubesim                   etcd's disk is slow: every write now waits 500ms for fsync
 }
