@@ -136,8 +136,10 @@ var rules = []rule{
 	{
 		// bench measures the create path against raw etcd puts on one store, so it opens that store;
 		// the tests' harness (internal/testenv) wires one for component tests.
-		name:      "only the apiserver, the wiring (sim, cmd), the benchmarks and the tests' harness open the store",
-		who:       func(p string) bool { return !underAny(p, "apiserver", "store", "sim", "cmd", "bench", "internal/testenv") },
+		name: "only the apiserver, the wiring (sim, cmd), the benchmarks and the tests' harness open the store",
+		who: func(p string) bool {
+			return !underAny(p, "apiserver", "store", "sim", "cmd", "bench", "internal/testenv")
+		},
 		forbidden: func(_, d string) bool { return under(d, "store") },
 	},
 	{
