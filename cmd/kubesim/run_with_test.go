@@ -33,7 +33,7 @@ func TestRunWithoutAControllerShowsWhereTheStoryParts(t *testing.T) {
 	assert.Equal(t, 1, code, "the scenario expects endpoints:\n%s", out)
 	assert.Contains(t, out, "scenario service failed")
 	assert.Contains(t, out, "story diff (the controller endpoints-controller turned off) against the reference story")
-	assert.Regexp(t, `\d+ lines equal, first difference at line \d+ \(at 0s, from reference endpoints-controller, yours \S+, in step "3\. `, out)
+	assert.Regexp(t, `\d+ lines equal, first difference at line \d+ \(at 200ms, from reference endpoints-controller, yours \S+, in step "3\. `, out)
 	assert.Contains(t, out, "endpoints-controller    create: Service default/web: create Endpoints: <none>")
 }
 
