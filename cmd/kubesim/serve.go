@@ -3,7 +3,7 @@
 // apiserver's HTTP front behind an HTTPS listener on 127.0.0.1, writes a kubeconfig with two users,
 // and prints the one line that points kubectl at it:
 //
-//	kubesim serve [--nodes 3] [--speed 1] [--port 6443] [--data-dir DIR] [--kubeconfig PATH] [--scenario NAME] [--step] [--audit-log FILE]
+//	kubesim serve [--nodes 3 | --node-spec FILE] [--etcd-endpoints URL,...] [--speed 1] [--port 6443] [--data-dir DIR] [--kubeconfig PATH] [--scenario NAME] [--step] [--audit-log FILE]
 //	export KUBECONFIG=/tmp/kubesim-serve-123/kubeconfig
 //
 // The kubeconfig's contexts are kubesim-admin (client certificate CN=kubernetes-admin,
@@ -11,7 +11,8 @@
 // has no RBAC grants: every request of hers is a 403 to read). Ctrl-C or SIGTERM stops the cluster;
 // without --data-dir its temporary directory goes with it.
 //
-// --scenario NAME sets up a scenario's exercise (serve_scenarios.go); --step runs the cluster in step
+// --node-spec FILE gives the nodes as YAML (nodespec.go); --etcd-endpoints URL,... keeps the cluster in
+// an etcd of your own (a real etcd cluster, say) instead of the embedded one. --scenario NAME sets up a scenario's exercise (serve_scenarios.go); --step runs the cluster in step
 // mode (serve_step.go); --audit-log FILE appends the HTTP front's audit trail to FILE, a JSON line
 // per request (apiserver/httpfront/audit.go), and prints the jq command that reads it.
 package main
@@ -54,6 +55,8 @@ type serveOptions struct {
 	scenario   string // set up this scenario's exercise (serve_scenarios.go)
 	step       bool   // step mode: the cluster advances only when asked (serve_step.go)
 	auditLog   string // append the audit trail here
+	nodeSpec   string // a YAML file of nodes (nodespec.go)
+	etcd       string // comma-separated client URLs of an external etcd
 	stdin      io.Reader
 }
 
@@ -68,6 +71,8 @@ func serve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 	fs.StringVar(&o.kubeconfig, "kubeconfig", "", "where to write the kubeconfig (default: kubeconfig in the data directory)")
 	fs.StringVar(&o.scenario, "scenario", "", "set up this scenario's cluster, manifests and faults as an exercise, and print what to investigate ("+strings.Join(exerciseNames(), ", ")+"); its nodes replace --nodes")
 	fs.BoolVar(&o.step, "step", false, "step mode: nothing advances until you say so (Enter here, or kubesim step [N] / --until COND from another terminal); the story of each step prints here")
+	fs.StringVar(&o.nodeSpec, "node-spec", "", "a YAML file listing the nodes (name, cpu, memory, pods, zone, arch, labels, taints); it replaces --nodes")
+	fs.StringVar(&o.etcd, "etcd-endpoints", "", "comma-separated client URLs of an etcd of your own (e.g. http://127.0.0.1:2379) to keep the cluster in, instead of the embedded one")
 	fs.StringVar(&o.auditLog, "audit-log", "", "append the audit trail to this file: one JSON line per request (audit.k8s.io/v1 Event: user, verb, requestURI, objectRef, responseStatus.code, timestamps)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: kubesim serve [flags]\n\nRuns a cluster in real time (or step by step, --step) that the real kubectl can drive over HTTPS. Flags:")
@@ -92,6 +97,16 @@ func serve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 	if o.scenario != "" {
 		if _, _, err := lookupExercise(o.scenario); err != nil {
 			fmt.Fprintf(stderr, "kubesim serve: --scenario: %v\n", err)
+			return 2
+		}
+		if o.nodeSpec != "" {
+			fmt.Fprintln(stderr, "kubesim serve: --node-spec and --scenario both give the nodes: a scenario brings its own")
+			return 2
+		}
+	}
+	if o.nodeSpec != "" {
+		if _, err := readNodeSpecs(o.nodeSpec); err != nil {
+			fmt.Fprintf(stderr, "kubesim serve: %v\n", err)
 			return 2
 		}
 	}
@@ -131,7 +146,19 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 		}
 		cfg = scenarioConfig(sc, o.nodes)
 	}
-	fmt.Fprintf(stderr, "Starting a cluster of %d nodes (etcd in %s)...\n", max(cfg.Nodes, len(cfg.NodeSpecs)), filepath.Join(dir, "etcd"))
+	if o.nodeSpec != "" {
+		specs, err := readNodeSpecs(o.nodeSpec)
+		if err != nil {
+			return err
+		}
+		cfg.Nodes, cfg.NodeSpecs = 0, specs
+	}
+	etcdAt := filepath.Join(dir, "etcd")
+	if o.etcd != "" {
+		cfg.EtcdEndpoints = strings.Split(o.etcd, ",")
+		etcdAt = o.etcd
+	}
+	fmt.Fprintf(stderr, "Starting a cluster of %d nodes (etcd at %s)...\n", max(cfg.Nodes, len(cfg.NodeSpecs)), etcdAt)
 	cfg.Mode, cfg.Speed, cfg.DataDir, cfg.Seed = sim.RealTime, o.speed, filepath.Join(dir, "etcd"), time.Now().UnixNano()
 	var st *stepper
 	if o.step {
