@@ -242,3 +242,42 @@ func TestEventRecorderAggregatesRepeats(t *testing.T) {
 	assert.Equal(t, "kubelet", backoff.Source.Component)
 	assert.Equal(t, int32(1), byReason["Pulled"].Count)
 }
+
+// The spam filter: one source may say 25 things of one type about one object, then one more every
+// 5 minutes; repeats it drops still count in the next event it lets through.
+func TestEventRecorderDropsWhatOneSourceSaysTooOftenAboutOneObject(t *testing.T) {
+	clk := clock.NewVirtual(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
+	e := newEnv(t, clk)
+	ctx := context.Background()
+	sa, err := client.For[api.ServiceAccount](e.admin).Create(ctx, configMapLike("busy"))
+	require.NoError(t, err)
+	rec := client.NewEventRecorder(e.admin, "replicaset-controller", "", clk, e.trace)
+	for i := range 40 {
+		rec.Event(ctx, sa, client.EventNormal, "SuccessfulCreate", "Created pod: busy-"+strconv.Itoa(i))
+	}
+	rec.Event(ctx, sa, client.EventWarning, "FailedCreate", "another type has its own bucket")
+	list := func() map[string]*api.Event {
+		t.Helper()
+		events, _, err := client.For[api.Event](e.admin).List(ctx, "default", client.ListOptions{FieldSelector: "involvedObject.name=busy"})
+		require.NoError(t, err)
+		byMessage := map[string]*api.Event{}
+		for _, ev := range events {
+			byMessage[ev.Message] = ev
+		}
+		return byMessage
+	}
+	got := list()
+	assert.Len(t, got, 26, "25 SuccessfulCreate and the FailedCreate")
+	assert.Contains(t, got, "Created pod: busy-24")
+	assert.NotContains(t, got, "Created pod: busy-25")
+
+	// Five minutes refill one token: a repeat of the first event is written, with the count of a
+	// repeat dropped before.
+	rec.Event(ctx, sa, client.EventNormal, "SuccessfulCreate", "Created pod: busy-0")
+	clk.Advance(5 * time.Minute)
+	rec.Event(ctx, sa, client.EventNormal, "SuccessfulCreate", "Created pod: busy-0")
+	rec.Event(ctx, sa, client.EventNormal, "SuccessfulCreate", "Created pod: busy-1")
+	got = list()
+	assert.Equal(t, int32(3), got["Created pod: busy-0"].Count)
+	assert.Equal(t, int32(1), got["Created pod: busy-1"].Count, "the bucket is empty again")
+}
