@@ -56,9 +56,19 @@ type EventRecorder struct {
 	trace     *trace.Recorder
 
 	mu       sync.Mutex
-	seen     *lru[*api.Event]  // guarded by mu: aggregation key -> the Event as last written
+	seen     *lru[*eventLog]   // guarded by mu: aggregation key -> the Event as last written
 	spam     *lru[*spamBucket] // guarded by mu: source, object and type -> what they may still say
 	lastNano int64             // guarded by mu: the timestamp in the last event name, see eventName
+}
+
+// eventLog is what the recorder remembers of an Event it wrote, as client-go's eventLogger does:
+// enough to write the next repeat, not the whole object (every kubelet would otherwise keep every
+// event of every pod it ran).
+type eventLog struct {
+	name, resourceVersion string
+	involved              api.ObjectReference
+	count                 int32
+	first, last           api.Time
 }
 
 // spamBucket is a token bucket of the spam filter.
@@ -131,7 +141,7 @@ func (r *EventRecorder) eventName(object string, now time.Time) string {
 // NewEventRecorder returns a recorder for component (and host, for a kubelet).
 func NewEventRecorder(c *Client, component, host string, clk clock.Clock, tr *trace.Recorder) *EventRecorder {
 	return &EventRecorder{events: For[api.Event](c), component: component, host: host, clock: clk, trace: tr,
-		seen: newLRU[*api.Event](correlatorLRUMax), spam: newLRU[*spamBucket](correlatorLRUMax)}
+		seen: newLRU[*eventLog](correlatorLRUMax), spam: newLRU[*spamBucket](correlatorLRUMax)}
 }
 
 // Event records an event about obj. Errors are reported in the trace, never returned: losing an
@@ -156,39 +166,40 @@ func (r *EventRecorder) Event(ctx context.Context, obj api.Object, eventType, re
 
 	r.mu.Lock()
 	prev, _ := r.seen.get(key)
+	if prev != nil && now.Sub(prev.last.Time) > aggregationWindow {
+		prev = nil
+	}
 	bucket, ok := r.spam.get(spamKey)
 	if !ok {
 		bucket = &spamBucket{tokens: spamBurst, at: now}
 		r.spam.put(spamKey, bucket)
 	}
 	if !bucket.allow(now) {
-		if prev != nil && now.Sub(prev.LastTimestamp.Time) <= aggregationWindow {
+		if prev != nil {
 			// Seen though not written: the next write of this event carries the count.
-			ev := api.DeepCopy(prev)
-			ev.Count++
-			ev.LastTimestamp = api.NewTime(now)
-			r.seen.put(key, ev)
+			r.seen.put(key, &eventLog{name: prev.name, resourceVersion: prev.resourceVersion, involved: prev.involved,
+				count: prev.count + 1, first: prev.first, last: api.NewTime(now)})
 		}
 		r.mu.Unlock()
 		return
 	}
 	r.mu.Unlock()
 
+	ev := &api.Event{
+		ObjectMeta:     api.ObjectMeta{Namespace: namespace},
+		InvolvedObject: ref, Reason: reason, Message: message, Type: eventType,
+		Source:         api.EventSource{Component: r.component, Host: r.host},
+		FirstTimestamp: api.NewTime(now), LastTimestamp: api.NewTime(now), Count: 1,
+		ReportingController: r.component, ReportingInstance: r.host,
+	}
 	var written *api.Event
 	var err error
-	if prev != nil && now.Sub(prev.LastTimestamp.Time) <= aggregationWindow {
-		ev := api.DeepCopy(prev)
-		ev.Count++
-		ev.LastTimestamp = api.NewTime(now)
+	if prev != nil {
+		ev.Name, ev.ResourceVersion, ev.InvolvedObject = prev.name, prev.resourceVersion, prev.involved
+		ev.FirstTimestamp, ev.Count = prev.first, prev.count+1
 		written, err = r.events.Update(ctx, ev)
 	} else {
-		ev := &api.Event{
-			ObjectMeta:     api.ObjectMeta{Name: r.eventName(m.Name, now), Namespace: namespace},
-			InvolvedObject: ref, Reason: reason, Message: message, Type: eventType,
-			Source:         api.EventSource{Component: r.component, Host: r.host},
-			FirstTimestamp: api.NewTime(now), LastTimestamp: api.NewTime(now), Count: 1,
-			ReportingController: r.component, ReportingInstance: r.host,
-		}
+		ev.Name = r.eventName(m.Name, now)
 		written, err = r.events.Create(ctx, ev)
 		for tries := 0; apierrors.IsAlreadyExists(err) && tries < 8; tries++ {
 			ev.Name = r.eventName(m.Name, now) // another component named an event of the same instant
@@ -202,7 +213,8 @@ func (r *EventRecorder) Event(ctx context.Context, obj api.Object, eventType, re
 		return
 	}
 	r.mu.Lock()
-	r.seen.put(key, written)
+	r.seen.put(key, &eventLog{name: written.Name, resourceVersion: written.ResourceVersion, involved: written.InvolvedObject,
+		count: written.Count, first: written.FirstTimestamp, last: written.LastTimestamp})
 	r.mu.Unlock()
 	msg := fmt.Sprintf("event %s %s: %s", eventType, reason, message)
 	if written.Count > 1 {
