@@ -216,13 +216,20 @@ func TestInformerResumesFromLastResourceVersionWithoutRelisting(t *testing.T) {
 	assert.Equal(t, []string{"default", "missed-0", "missed-1", "missed-2"}, adds, "every missed event once, in order")
 }
 
-func TestEventRecorderAggregatesRepeats(t *testing.T) {
+// recorderEnv is an environment on a virtual clock with an object named name to record events about,
+// and a recorder for component (on host).
+func recorderEnv(t *testing.T, name, component, host string) (*clock.Virtual, *env, *api.ServiceAccount, *client.EventRecorder) {
+	t.Helper()
 	clk := clock.NewVirtual(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
 	e := newEnv(t, clk)
-	ctx := context.Background()
-	sa, err := client.For[api.ServiceAccount](e.admin).Create(ctx, configMapLike("crashy"))
+	sa, err := client.For[api.ServiceAccount](e.admin).Create(context.Background(), configMapLike(name))
 	require.NoError(t, err)
-	rec := client.NewEventRecorder(e.admin, "kubelet", "node-1", clk, e.trace)
+	return clk, e, sa, client.NewEventRecorder(e.admin, component, host, clk, e.trace)
+}
+
+func TestEventRecorderAggregatesRepeats(t *testing.T) {
+	clk, e, sa, rec := recorderEnv(t, "crashy", "kubelet", "node-1")
+	ctx := context.Background()
 	for i := 0; i < 3; i++ {
 		rec.Event(ctx, sa, client.EventWarning, "BackOff", "Back-off restarting failed container app")
 		clk.Advance(10 * time.Second)
@@ -246,12 +253,8 @@ func TestEventRecorderAggregatesRepeats(t *testing.T) {
 // The spam filter: one source may say 25 things of one type about one object, then one more every
 // 5 minutes; repeats it drops still count in the next event it lets through.
 func TestEventRecorderDropsWhatOneSourceSaysTooOftenAboutOneObject(t *testing.T) {
-	clk := clock.NewVirtual(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
-	e := newEnv(t, clk)
+	clk, e, sa, rec := recorderEnv(t, "busy", "replicaset-controller", "")
 	ctx := context.Background()
-	sa, err := client.For[api.ServiceAccount](e.admin).Create(ctx, configMapLike("busy"))
-	require.NoError(t, err)
-	rec := client.NewEventRecorder(e.admin, "replicaset-controller", "", clk, e.trace)
 	for i := range 40 {
 		rec.Event(ctx, sa, client.EventNormal, "SuccessfulCreate", "Created pod: busy-"+strconv.Itoa(i))
 	}
