@@ -3,7 +3,8 @@
 //
 // Read next: request.go (what a call looks like), server.go (the pipeline), then one gate per file:
 // authn.go, authz.go, admission.go, registry.go (validation and persistence), watchcache.go and
-// watcher.go (list and watch), pagination.go (lists in chunks), subresources.go (binding, eviction,
+// watcher.go (list and watch), uncached.go (events: read from etcd, expiring on an etcd lease),
+// pagination.go (lists in chunks), subresources.go (binding, eviction,
 // scale), selfsubjectaccessreview.go and selfsubjectrulesreview.go (the reviews).
 //
 // # The pipeline

@@ -96,7 +96,7 @@ func (s *Server) get(ctx context.Context, req *wire.Request, res *api.Resource) 
 	return &wire.Response{Object: obj}, nil
 }
 
-// list serves from the watch cache. With no resourceVersion the list must be consistent (as fresh as
+// list serves from the watch cache (events from etcd: uncached.go). With no resourceVersion the list must be consistent (as fresh as
 // etcd), so the cache first catches up to etcd's current revision, which is how Kubernetes serves
 // consistent lists from its cache since 1.31. The items are shared with the cache: never modify them
 // (the client copies them before handing them out). A list in chunks (limit, continue) reads its
@@ -122,6 +122,9 @@ func (s *Server) list(ctx context.Context, req *wire.Request, res *api.Resource)
 			return nil, err
 		}
 		return &wire.Response{List: chunk}, nil
+	}
+	if uncachedResources[res.Name] {
+		return s.listUncached(ctx, req, res, sel)
 	}
 	var want int64
 	switch req.ResourceVersion {
@@ -165,6 +168,9 @@ func (s *Server) watch(ctx context.Context, req *wire.Request, res *api.Resource
 			return nil, apierrors.NewTimeout(fmt.Sprintf("too large resource version: %d", rv))
 		}
 		from = &rv
+	}
+	if from == nil && uncachedResources[res.Name] {
+		return s.watchUncached(ctx, res, sel, req.AllowWatchBookmarks)
 	}
 	w, err := s.cache.watch(res, sel, from, req.AllowWatchBookmarks)
 	if err != nil {
@@ -382,9 +388,14 @@ func (s *Server) persist(ctx context.Context, req *wire.Request, res *api.Resour
 	ctx, cancel := context.WithTimeout(ctx, writeTimeout)
 	defer cancel()
 	var rev int64
-	if modRev == 0 {
+	switch ttl := s.ttlFor(res); {
+	case modRev == 0 && ttl > 0:
+		rev, err = s.store.CreateWithTTL(ctx, key, val, ttl)
+	case modRev == 0:
 		rev, err = s.store.Create(ctx, key, val)
-	} else {
+	case ttl > 0:
+		rev, err = s.store.UpdateWithTTL(ctx, key, val, modRev, ttl)
+	default:
 		rev, err = s.store.Update(ctx, key, val, modRev)
 	}
 	if err != nil {

@@ -36,6 +36,9 @@ type Config struct {
 	// BookmarkInterval is how often watchers that allow bookmarks get one (0 = every minute, as
 	// kube-apiserver sends them before a watch's timeout).
 	BookmarkInterval time.Duration
+	// EventTTL is how long etcd keeps an Event after its last write (0 = one hour, kube-apiserver's
+	// --event-ttl).
+	EventTTL time.Duration
 	// ValidatingAdmission are extra validating admission plugins, run after the built-in ones and
 	// before the webhooks (admission_plugins.go).
 	ValidatingAdmission []ValidatingAdmission
@@ -59,6 +62,7 @@ type Server struct {
 	rnd    *rand.Rand
 
 	bookmarkEvery time.Duration
+	eventTTL      time.Duration
 	metrics       metrics
 	// lastWrite is, per resource name, the highest etcd revision this apiserver wrote. Decisions read
 	// from the watch cache (RBAC, namespace lifecycle, service accounts) first wait until the cache
@@ -76,6 +80,10 @@ func New(cfg Config) *Server {
 	if every <= 0 {
 		every = time.Minute
 	}
+	eventTTL := cfg.EventTTL
+	if eventTTL <= 0 {
+		eventTTL = defaultEventTTL
+	}
 	s := &Server{
 		store:         cfg.Store,
 		clock:         cfg.Clock,
@@ -84,6 +92,7 @@ func New(cfg Config) *Server {
 		authn:         &tokenAuthenticator{tokens: map[string]Credential{}},
 		rnd:           rand.New(rand.NewSource(cfg.Seed)),
 		bookmarkEvery: every,
+		eventTTL:      eventTTL,
 		lastWrite:     map[string]*atomic.Int64{},
 	}
 	for _, r := range api.Resources() {

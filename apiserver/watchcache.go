@@ -2,7 +2,8 @@
 // it decodes each change once, keeps the current state of every resource and a window of recent
 // events per resource, and fans each event out to the watchers whose selectors it matches. Lists and
 // watches are served from here, so a thousand kubelets watching pods cost etcd one watch, not a
-// thousand.
+// thousand. Events are the exception, as in kube-apiserver: the cache keeps their window for watches
+// but not their current state, and lists of them read etcd (uncached.go).
 //
 // Its promises, which informers rely on:
 //   - a watch from resourceVersion R receives every later change once, in revision order, with no gap;
@@ -83,7 +84,9 @@ func (c *watchCache) abandonWrite(key string, p *pendingWrite) { c.written.Compa
 // resourceCache is the state and history of one resource. All fields are guarded by watchCache.mu.
 type resourceCache struct {
 	res     *api.Resource
-	objects map[string]api.Object // key -> current object
+	objects map[string]api.Object // key -> current object; empty when uncached
+	// uncached: the cache keeps no current state of this resource, only its window (uncached.go).
+	uncached bool
 	// byNode indexes pods by spec.nodeName (the kubelet's field selector), key set per node.
 	byNode map[string]map[string]struct{}
 	// events is the window, oldest first; floor is the revision from which the window is complete:
@@ -102,6 +105,7 @@ func newWatchCache(window int) *watchCache {
 		c.resources[r.Name] = &resourceCache{
 			res: r, objects: map[string]api.Object{}, byNode: map[string]map[string]struct{}{},
 			nodeWatchers: map[string]map[*Watcher]struct{}{}, watchers: map[*Watcher]struct{}{},
+			uncached: uncachedResources[r.Name],
 		}
 	}
 	return c
@@ -116,6 +120,9 @@ func (c *watchCache) start(ctx context.Context, st *store.Store) error {
 	}
 	c.mu.Lock()
 	for _, kv := range kvs {
+		if rc, _, err := c.locate(kv.Key); err == nil && rc.uncached {
+			continue
+		}
 		rc, key, obj, err := c.decode(kv)
 		if err != nil {
 			c.mu.Unlock()
@@ -237,10 +244,15 @@ func (c *watchCache) applyLocked(ev store.Event) {
 	if err != nil {
 		return // not an object kubesim knows; nothing watches it
 	}
-	prev := rc.objects[key]
-	if obj == nil {
+	var prev api.Object
+	switch {
+	case rc.uncached:
+		prev = c.previous(rc, ev)
+	case obj == nil:
+		prev = rc.objects[key]
 		rc.remove(key, prev)
-	} else {
+	default:
+		prev = rc.objects[key]
 		rc.put(key, obj)
 	}
 	ce := cacheEvent{rev: ev.Revision, key: key, obj: obj, prev: prev}
@@ -459,27 +471,35 @@ func (c *watchCache) watch(res *api.Resource, sel selection, from *int64, bookma
 		return nil, apierrors.NewServiceUnavailable("watch cache is not running: " + c.err.Error())
 	}
 	rc := c.resources[res.Name]
+	if from != nil {
+		return c.open(rc, sel, nil, from, bookmarks)
+	}
+	keys := make([]string, 0, len(rc.objects))
+	for k := range rc.objects {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	objs := make([]api.Object, 0)
+	for _, k := range keys {
+		if obj := rc.objects[k]; sel.matches(obj) {
+			objs = append(objs, obj)
+		}
+	}
+	return c.open(rc, sel, objs, nil, bookmarks)
+}
+
+// open registers a watcher that first receives initial as ADDED events, then every change after
+// from (when not nil) that the window holds, then every change to come. c.mu must be held.
+func (c *watchCache) open(rc *resourceCache, sel selection, initial []api.Object, from *int64, bookmarks bool) (*Watcher, error) {
+	if from != nil && *from < rc.floor {
+		return nil, apierrors.NewResourceExpired(fmt.Sprintf("too old resource version: %d (%d)", *from, rc.floor))
+	}
 	w := newWatcher(c, rc, sel, bookmarks)
-	if from == nil {
-		objs := make([]api.Object, 0)
-		keys := make([]string, 0, len(rc.objects))
-		for k := range rc.objects {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			if obj := rc.objects[k]; sel.matches(obj) {
-				objs = append(objs, obj)
-			}
-		}
-		for _, obj := range objs {
-			rv, _ := strconv.ParseInt(obj.GetObjectMeta().ResourceVersion, 10, 64)
-			w.push(wire.WatchEvent{Type: wire.Added, Object: obj, ResourceVersion: rv})
-		}
-	} else {
-		if *from < rc.floor {
-			return nil, apierrors.NewResourceExpired(fmt.Sprintf("too old resource version: %d (%d)", *from, rc.floor))
-		}
+	for _, obj := range initial {
+		rv, _ := strconv.ParseInt(obj.GetObjectMeta().ResourceVersion, 10, 64)
+		w.push(wire.WatchEvent{Type: wire.Added, Object: obj, ResourceVersion: rv})
+	}
+	if from != nil {
 		i := sort.Search(len(rc.events), func(i int) bool { return rc.events[i].rev > *from })
 		for _, ce := range rc.events[i:] {
 			w.offer(ce)

@@ -7,10 +7,14 @@ package bench
 import (
 	"context"
 	"fmt"
+	"sort"
+	"strings"
 	"time"
 
 	"kubesim/api"
+	"kubesim/apiserver"
 	"kubesim/sim"
+	"kubesim/wire"
 )
 
 // DeploymentResult is how fast a Deployment of many replicas becomes available, and what it costs
@@ -20,6 +24,11 @@ type DeploymentResult struct {
 	Wall            time.Duration // from kubectl apply until every replica is available
 	EtcdWrites      int64         // writes the whole cluster made meanwhile (pods, statuses, events, leases)
 	RawPerSecond    float64       // raw etcd puts per second, measured on the same etcd before the run
+	// Writes are the successful writing requests the apiserver served meanwhile, by verb and resource
+	// ("update pods": pod status writes and updates together), most first: where EtcdWrites went.
+	Writes []apiserver.RequestCount
+	// Events counts the Events the rollout added, by reporting component and reason.
+	Events map[string]int
 }
 
 // WritesPerSecond is the etcd write rate the cluster sustained during the rollout.
@@ -32,9 +41,58 @@ func (r DeploymentResult) Floor() time.Duration {
 }
 
 func (r DeploymentResult) String() string {
-	return fmt.Sprintf("deployment of %d replicas on %d nodes: all available in %s = %.1f x the floor of its %d etcd writes (%.1f per pod) at the raw put rate (%.0f/s): %s",
+	var by []string
+	for _, w := range r.Writes {
+		by = append(by, fmt.Sprintf("%s %s %.2f", w.Verb, w.Resource, float64(w.Count)/float64(r.Replicas)))
+	}
+	var events []string
+	for reason, n := range r.Events {
+		events = append(events, fmt.Sprintf("%s %d", reason, n))
+	}
+	sort.Strings(events)
+	return fmt.Sprintf("deployment of %d replicas on %d nodes: all available in %s = %.1f x the floor of its %d etcd writes (%.1f per pod: %s) at the raw put rate (%.0f/s): %s; events added: %s",
 		r.Replicas, r.Nodes, r.Wall.Round(time.Millisecond), r.Wall.Seconds()/r.Floor().Seconds(), r.EtcdWrites,
-		float64(r.EtcdWrites)/float64(r.Replicas), r.RawPerSecond, r.Floor().Round(time.Millisecond))
+		float64(r.EtcdWrites)/float64(r.Replicas), strings.Join(by, ", "), r.RawPerSecond, r.Floor().Round(time.Millisecond),
+		strings.Join(events, ", "))
+}
+
+// eventsByReason counts the cluster's Events by reporting component and reason.
+func eventsByReason(ctx context.Context, c *sim.Cluster) (map[string]int, error) {
+	events, err := sim.List[api.Event](ctx, c, "", "", "")
+	out := map[string]int{}
+	for _, ev := range events {
+		out[ev.Source.Component+" "+ev.Reason]++
+	}
+	return out, err
+}
+
+// writeCounts are the successful writing requests in after that were not yet in before, most first.
+func writeCounts(before, after []apiserver.RequestCount) []apiserver.RequestCount {
+	type series struct{ verb, resource string }
+	counts := map[series]int64{}
+	for sign, list := range map[int64][]apiserver.RequestCount{-1: before, 1: after} {
+		for _, rc := range list {
+			switch rc.Verb {
+			case wire.VerbCreate, wire.VerbUpdate, wire.VerbPatch, wire.VerbDelete:
+				if rc.Code < 300 {
+					counts[series{rc.Verb, rc.Resource}] += sign * rc.Count
+				}
+			}
+		}
+	}
+	var out []apiserver.RequestCount
+	for k, n := range counts {
+		if n > 0 {
+			out = append(out, apiserver.RequestCount{Verb: k.verb, Resource: k.resource, Count: n})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Count != out[j].Count {
+			return out[i].Count > out[j].Count
+		}
+		return out[i].Verb+out[i].Resource < out[j].Verb+out[j].Resource
+	})
+	return out
 }
 
 // Deployment creates a Deployment of replicas nginx pods on a real-time cluster with a node per
@@ -67,7 +125,11 @@ func Deployment(ctx context.Context, replicas int) (DeploymentResult, error) {
 	if err := pollUntil(ctx, time.Minute, func() (bool, error) { return c.NodesReady(ctx, nodes) }); err != nil {
 		return res, fmt.Errorf("nodes never became ready: %w", err)
 	}
-	before := c.Store.Stats().Writes
+	eventsBefore, err := eventsByReason(ctx, c)
+	if err != nil {
+		return res, err
+	}
+	before, requestsBefore := c.Store.Stats().Writes, c.APIServer.Requests()
 	start := time.Now()
 	if _, err := c.Kubectl.Apply(ctx, []byte(benchDeploymentManifest("bench", replicas, "nginx:1.25", "10m", "16Mi"))); err != nil {
 		return res, err
@@ -81,6 +143,15 @@ func Deployment(ctx context.Context, replicas int) (DeploymentResult, error) {
 	}
 	res.Wall = time.Since(start)
 	res.EtcdWrites = c.Store.Stats().Writes - before
+	res.Writes = writeCounts(requestsBefore, c.APIServer.Requests())
+	if res.Events, err = eventsByReason(ctx, c); err != nil {
+		return res, err
+	}
+	for reason, n := range eventsBefore {
+		if res.Events[reason] -= n; res.Events[reason] <= 0 {
+			delete(res.Events, reason)
+		}
+	}
 	return res, nil
 }
 

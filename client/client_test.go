@@ -216,13 +216,20 @@ func TestInformerResumesFromLastResourceVersionWithoutRelisting(t *testing.T) {
 	assert.Equal(t, []string{"default", "missed-0", "missed-1", "missed-2"}, adds, "every missed event once, in order")
 }
 
-func TestEventRecorderAggregatesRepeats(t *testing.T) {
+// recorderEnv is an environment on a virtual clock with an object named name to record events about,
+// and a recorder for component (on host).
+func recorderEnv(t *testing.T, name, component, host string) (*clock.Virtual, *env, *api.ServiceAccount, *client.EventRecorder) {
+	t.Helper()
 	clk := clock.NewVirtual(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
 	e := newEnv(t, clk)
-	ctx := context.Background()
-	sa, err := client.For[api.ServiceAccount](e.admin).Create(ctx, configMapLike("crashy"))
+	sa, err := client.For[api.ServiceAccount](e.admin).Create(context.Background(), configMapLike(name))
 	require.NoError(t, err)
-	rec := client.NewEventRecorder(e.admin, "kubelet", "node-1", clk, e.trace)
+	return clk, e, sa, client.NewEventRecorder(e.admin, component, host, clk, e.trace)
+}
+
+func TestEventRecorderAggregatesRepeats(t *testing.T) {
+	clk, e, sa, rec := recorderEnv(t, "crashy", "kubelet", "node-1")
+	ctx := context.Background()
 	for i := 0; i < 3; i++ {
 		rec.Event(ctx, sa, client.EventWarning, "BackOff", "Back-off restarting failed container app")
 		clk.Advance(10 * time.Second)
@@ -241,4 +248,39 @@ func TestEventRecorderAggregatesRepeats(t *testing.T) {
 	assert.Equal(t, 20*time.Second, backoff.LastTimestamp.Sub(backoff.FirstTimestamp.Time))
 	assert.Equal(t, "kubelet", backoff.Source.Component)
 	assert.Equal(t, int32(1), byReason["Pulled"].Count)
+}
+
+// The spam filter: one source may say 25 things of one type about one object, then one more every
+// 5 minutes; repeats it drops still count in the next event it lets through.
+func TestEventRecorderDropsWhatOneSourceSaysTooOftenAboutOneObject(t *testing.T) {
+	clk, e, sa, rec := recorderEnv(t, "busy", "replicaset-controller", "")
+	ctx := context.Background()
+	for i := range 40 {
+		rec.Event(ctx, sa, client.EventNormal, "SuccessfulCreate", "Created pod: busy-"+strconv.Itoa(i))
+	}
+	rec.Event(ctx, sa, client.EventWarning, "FailedCreate", "another type has its own bucket")
+	list := func() map[string]*api.Event {
+		t.Helper()
+		events, _, err := client.For[api.Event](e.admin).List(ctx, "default", client.ListOptions{FieldSelector: "involvedObject.name=busy"})
+		require.NoError(t, err)
+		byMessage := map[string]*api.Event{}
+		for _, ev := range events {
+			byMessage[ev.Message] = ev
+		}
+		return byMessage
+	}
+	got := list()
+	assert.Len(t, got, 26, "25 SuccessfulCreate and the FailedCreate")
+	assert.Contains(t, got, "Created pod: busy-24")
+	assert.NotContains(t, got, "Created pod: busy-25")
+
+	// Five minutes refill one token: a repeat of the first event is written, with the count of a
+	// repeat dropped before.
+	rec.Event(ctx, sa, client.EventNormal, "SuccessfulCreate", "Created pod: busy-0")
+	clk.Advance(5 * time.Minute)
+	rec.Event(ctx, sa, client.EventNormal, "SuccessfulCreate", "Created pod: busy-0")
+	rec.Event(ctx, sa, client.EventNormal, "SuccessfulCreate", "Created pod: busy-1")
+	got = list()
+	assert.Equal(t, int32(3), got["Created pod: busy-0"].Count)
+	assert.Equal(t, int32(1), got["Created pod: busy-1"].Count, "the bucket is empty again")
 }

@@ -6,15 +6,22 @@
 // Like client-go, the recorder aggregates: an identical event (same object, type, reason, message and
 // source) seen again within ten minutes is not written anew; the existing Event's count goes up and
 // its lastTimestamp moves, which is why a crash-looping pod shows `Back-off restarting failed
-// container (x12 over 5m)`. kubesim simplifications: the write is synchronous (client-go queues it
+// container (x12 over 5m)`. And like client-go's EventSourceObjectSpamFilter, it limits what one
+// source says about one object: each (source, object, type) has a bucket of 25 events refilled at one
+// every 5 minutes, and an event that finds it empty is dropped (a repeat only raises the count the next
+// written one carries). So a ReplicaSet controller scaling one ReplicaSet to 10,000 writes 25
+// SuccessfulCreate events, not 10,000. Both memories keep the 4,096 keys last used, as client-go's
+// LRU caches do. kubesim simplifications: the write is synchronous (client-go queues it
 // and writes in the background, dropping events under pressure), and "similar event" aggregation
 // (10 events that differ only in message) is not done.
 package client
 
 import (
+	"container/list"
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -33,6 +40,13 @@ const (
 // aggregationWindow is how long an identical event keeps being folded into the first one.
 const aggregationWindow = 10 * time.Minute
 
+// client-go's correlator defaults: the spam filter's burst and refill, and the size of its caches.
+const (
+	spamBurst        = 25
+	spamRefill       = 5 * time.Minute
+	correlatorLRUMax = 4096
+)
+
 // EventRecorder posts Events under a component's identity.
 type EventRecorder struct {
 	events    Resource[api.Event, *api.Event]
@@ -42,8 +56,76 @@ type EventRecorder struct {
 	trace     *trace.Recorder
 
 	mu       sync.Mutex
-	seen     map[string]*api.Event // guarded by mu: aggregation key -> the Event as last written
-	lastNano int64                 // guarded by mu: the timestamp in the last event name, see eventName
+	seen     *lru[*eventLog]   // guarded by mu: aggregation key -> the Event as last written
+	spam     *lru[*spamBucket] // guarded by mu: source, object and type -> what they may still say
+	lastNano int64             // guarded by mu: the timestamp in the last event name, see eventName
+}
+
+// eventLog is what the recorder remembers of an Event it wrote, as client-go's eventLogger does:
+// enough to write the next repeat, not the whole object (every kubelet would otherwise keep every
+// event of every pod it ran).
+type eventLog struct {
+	name, resourceVersion string
+	involved              api.ObjectReference
+	count                 int32
+	first, last           api.Time
+}
+
+// spamBucket is a token bucket of the spam filter.
+type spamBucket struct {
+	tokens float64
+	at     time.Time // when tokens was last brought up to date
+}
+
+// allow takes a token if there is one, after adding those refilled since the last call.
+func (b *spamBucket) allow(now time.Time) bool {
+	b.tokens = min(spamBurst, b.tokens+float64(now.Sub(b.at))/float64(spamRefill))
+	b.at = now
+	if b.tokens < 1 {
+		return false
+	}
+	b.tokens--
+	return true
+}
+
+// lru is a map that keeps only its max most recently used keys.
+type lru[V any] struct {
+	max   int
+	order *list.List               // of lruEntry, most recent first
+	items map[string]*list.Element // key -> its element in order
+}
+
+type lruEntry[V any] struct {
+	key   string
+	value V
+}
+
+func newLRU[V any](max int) *lru[V] {
+	return &lru[V]{max: max, order: list.New(), items: map[string]*list.Element{}}
+}
+
+func (c *lru[V]) get(key string) (V, bool) {
+	e, ok := c.items[key]
+	if !ok {
+		var zero V
+		return zero, false
+	}
+	c.order.MoveToFront(e)
+	return e.Value.(lruEntry[V]).value, true
+}
+
+func (c *lru[V]) put(key string, value V) {
+	if e, ok := c.items[key]; ok {
+		e.Value = lruEntry[V]{key, value}
+		c.order.MoveToFront(e)
+		return
+	}
+	c.items[key] = c.order.PushFront(lruEntry[V]{key, value})
+	if c.order.Len() > c.max {
+		oldest := c.order.Back()
+		c.order.Remove(oldest)
+		delete(c.items, oldest.Value.(lruEntry[V]).key)
+	}
 }
 
 // eventName is how Kubernetes names events: <object>.<hex of the timestamp in nanoseconds>. On a
@@ -59,7 +141,7 @@ func (r *EventRecorder) eventName(object string, now time.Time) string {
 // NewEventRecorder returns a recorder for component (and host, for a kubelet).
 func NewEventRecorder(c *Client, component, host string, clk clock.Clock, tr *trace.Recorder) *EventRecorder {
 	return &EventRecorder{events: For[api.Event](c), component: component, host: host, clock: clk, trace: tr,
-		seen: map[string]*api.Event{}}
+		seen: newLRU[*eventLog](correlatorLRUMax), spam: newLRU[*spamBucket](correlatorLRUMax)}
 }
 
 // Event records an event about obj. Errors are reported in the trace, never returned: losing an
@@ -80,25 +162,44 @@ func (r *EventRecorder) Event(ctx context.Context, obj api.Object, eventType, re
 	now := r.clock.Now()
 	key := fmt.Sprintf("%s|%s|%s|%s|%s|%s|%s", r.component, r.host, ref.Kind, ref.Namespace+"/"+ref.Name, eventType, reason, message)
 
+	spamKey := strings.Join([]string{r.component, r.host, ref.Kind, ref.Namespace, ref.Name, ref.UID, ref.APIVersion, eventType}, "")
+
 	r.mu.Lock()
-	prev := r.seen[key]
+	prev, _ := r.seen.get(key)
+	if prev != nil && now.Sub(prev.last.Time) > aggregationWindow {
+		prev = nil
+	}
+	bucket, ok := r.spam.get(spamKey)
+	if !ok {
+		bucket = &spamBucket{tokens: spamBurst, at: now}
+		r.spam.put(spamKey, bucket)
+	}
+	if !bucket.allow(now) {
+		if prev != nil {
+			// Seen though not written: the next write of this event carries the count.
+			r.seen.put(key, &eventLog{name: prev.name, resourceVersion: prev.resourceVersion, involved: prev.involved,
+				count: prev.count + 1, first: prev.first, last: api.NewTime(now)})
+		}
+		r.mu.Unlock()
+		return
+	}
 	r.mu.Unlock()
 
+	ev := &api.Event{
+		ObjectMeta:     api.ObjectMeta{Namespace: namespace},
+		InvolvedObject: ref, Reason: reason, Message: message, Type: eventType,
+		Source:         api.EventSource{Component: r.component, Host: r.host},
+		FirstTimestamp: api.NewTime(now), LastTimestamp: api.NewTime(now), Count: 1,
+		ReportingController: r.component, ReportingInstance: r.host,
+	}
 	var written *api.Event
 	var err error
-	if prev != nil && now.Sub(prev.LastTimestamp.Time) <= aggregationWindow {
-		ev := api.DeepCopy(prev)
-		ev.Count++
-		ev.LastTimestamp = api.NewTime(now)
+	if prev != nil {
+		ev.Name, ev.ResourceVersion, ev.InvolvedObject = prev.name, prev.resourceVersion, prev.involved
+		ev.FirstTimestamp, ev.Count = prev.first, prev.count+1
 		written, err = r.events.Update(ctx, ev)
 	} else {
-		ev := &api.Event{
-			ObjectMeta:     api.ObjectMeta{Name: r.eventName(m.Name, now), Namespace: namespace},
-			InvolvedObject: ref, Reason: reason, Message: message, Type: eventType,
-			Source:         api.EventSource{Component: r.component, Host: r.host},
-			FirstTimestamp: api.NewTime(now), LastTimestamp: api.NewTime(now), Count: 1,
-			ReportingController: r.component, ReportingInstance: r.host,
-		}
+		ev.Name = r.eventName(m.Name, now)
 		written, err = r.events.Create(ctx, ev)
 		for tries := 0; apierrors.IsAlreadyExists(err) && tries < 8; tries++ {
 			ev.Name = r.eventName(m.Name, now) // another component named an event of the same instant
@@ -112,7 +213,8 @@ func (r *EventRecorder) Event(ctx context.Context, obj api.Object, eventType, re
 		return
 	}
 	r.mu.Lock()
-	r.seen[key] = written
+	r.seen.put(key, &eventLog{name: written.Name, resourceVersion: written.ResourceVersion, involved: written.InvolvedObject,
+		count: written.Count, first: written.FirstTimestamp, last: written.LastTimestamp})
 	r.mu.Unlock()
 	msg := fmt.Sprintf("event %s %s: %s", eventType, reason, message)
 	if written.Count > 1 {

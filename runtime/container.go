@@ -47,6 +47,10 @@ type container struct {
 	timer      clock.Timer // fires at natural.at; nil if none or stopped
 	notes      []LogLine   // lines written in reaction to outside events (SIGTERM)
 	probeHits  []LogLine   // the last access-log lines written by HTTP probes
+	// listed is the last answer ListContainers gave about this container, handed out again while its
+	// state is the same: the PLEG lists every container every second, and nothing else in the answer
+	// ever changes.
+	listed *Container
 }
 
 // stateAt returns the container's state at now and, once exited, how it ended.
@@ -269,7 +273,7 @@ func (r *Runtime) ListContainers(ctx context.Context, filter *ContainerFilter) (
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	now := r.clk.Now()
-	var matched []*container
+	matched := make([]*container, 0, len(r.containers))
 	for _, c := range r.containers {
 		if filter != nil && (filter.ID != "" && filter.ID != c.id ||
 			filter.PodSandboxID != "" && filter.PodSandboxID != c.sandboxID ||
@@ -284,11 +288,13 @@ func (r *Runtime) ListContainers(ctx context.Context, filter *ContainerFilter) (
 	slices.SortFunc(matched, func(a, b *container) int { return cmp.Compare(a.seq, b.seq) })
 	out := make([]*Container, len(matched))
 	for i, c := range matched {
-		st, _ := c.stateAt(now)
-		out[i] = &Container{
-			ID: c.id, PodSandboxID: c.sandboxID, Metadata: c.config.Metadata, Image: c.image, ImageRef: c.imageRef,
-			State: st, CreatedAt: c.createdAt, Labels: c.config.Labels, Annotations: c.config.Annotations,
+		if st, _ := c.stateAt(now); c.listed == nil || c.listed.State != st {
+			c.listed = &Container{
+				ID: c.id, PodSandboxID: c.sandboxID, Metadata: c.config.Metadata, Image: c.image, ImageRef: c.imageRef,
+				State: st, CreatedAt: c.createdAt, Labels: c.config.Labels, Annotations: c.config.Annotations,
+			}
 		}
+		out[i] = c.listed
 	}
 	return out, nil
 }

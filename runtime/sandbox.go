@@ -33,6 +33,9 @@ type sandbox struct {
 	ip        netip.Addr // invalid (zero) for a sandbox on the host's network
 	// containers holds the IDs of the sandbox's containers (all of them, running or not).
 	containers map[string]bool
+	// listed is the last answer ListPodSandbox gave about this sandbox, handed out again while its
+	// state is the same (as a container's, container.go).
+	listed *PodSandbox
 }
 
 // object names the pod in trace lines.
@@ -147,17 +150,24 @@ func (r *Runtime) ListPodSandbox(ctx context.Context, filter *PodSandboxFilter) 
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	var out []*PodSandbox
+	matched := make([]*sandbox, 0, len(r.sandboxes))
 	for _, s := range r.sandboxes {
 		if filter != nil && (filter.ID != "" && filter.ID != s.id ||
 			filter.State != nil && *filter.State != s.state ||
 			!matchLabels(filter.LabelSelector, s.config.Labels)) {
 			continue
 		}
-		out = append(out, &PodSandbox{ID: s.id, Metadata: s.config.Metadata, State: s.state, CreatedAt: s.createdAt,
-			Labels: s.config.Labels, Annotations: s.config.Annotations})
+		matched = append(matched, s)
 	}
-	slices.SortFunc(out, func(a, b *PodSandbox) int { return cmp.Compare(r.sandboxes[a.ID].seq, r.sandboxes[b.ID].seq) })
+	slices.SortFunc(matched, func(a, b *sandbox) int { return cmp.Compare(a.seq, b.seq) })
+	out := make([]*PodSandbox, len(matched))
+	for i, s := range matched {
+		if s.listed == nil || s.listed.State != s.state {
+			s.listed = &PodSandbox{ID: s.id, Metadata: s.config.Metadata, State: s.state, CreatedAt: s.createdAt,
+				Labels: s.config.Labels, Annotations: s.config.Annotations}
+		}
+		out[i] = s.listed
+	}
 	return out, nil
 }
 

@@ -91,6 +91,6 @@
 //   - A cluster's peer ports are chosen anew by each process, so a cluster
 //     kept in a DataDir reopens only in the process that made it; a restored
 //     snapshot is a one-member cluster.
-//   - No leases, no pagination (limit/continue) and no progress
-//     notifications; Kubernetes uses all three.
+//   - No progress notifications, which Kubernetes uses. Leases serve only
+//     keys that expire (lease.go), as Kubernetes uses them for Events.
 package store

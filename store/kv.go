@@ -7,6 +7,9 @@
 //	Update, Delete                  compare-and-swap on ModRevision
 //	Compact, CurrentRevision        history maintenance
 //
+// CreateWithTTL and UpdateWithTTL, the writes of keys that expire, are in
+// lease.go.
+//
 // Writes are etcd transactions, as in k8s.io/apiserver/pkg/storage/etcd3:
 // "if the key is as I last saw it, then write, else tell me what it is now".
 // The else branch reads the key in the same round trip, so a caller that
@@ -50,10 +53,15 @@ func kvFrom(kv *mvccpb.KeyValue) KV {
 // Create stores value at key if the key does not exist, and returns the
 // revision of the write. It fails with ErrKeyExists otherwise.
 func (s *Store) Create(ctx context.Context, key string, value []byte) (int64, error) {
+	return s.create(ctx, key, value)
+}
+
+// create is Create with options for the put (a lease).
+func (s *Store) create(ctx context.Context, key string, value []byte, opts ...clientv3.OpOption) (int64, error) {
 	s.beforeWrite()
 	resp, err := s.client.Txn(ctx).
 		If(clientv3.Compare(clientv3.CreateRevision(key), "=", 0)).
-		Then(clientv3.OpPut(key, string(value))).
+		Then(clientv3.OpPut(key, string(value), opts...)).
 		Commit()
 	if err != nil {
 		return 0, fmt.Errorf("create %q: %w", key, translate(err))
@@ -130,10 +138,15 @@ func (s *Store) ListPage(ctx context.Context, prefix, fromKey string, atRevision
 // *ConflictError holding the current value; if the key is gone, with
 // ErrNotFound.
 func (s *Store) Update(ctx context.Context, key string, value []byte, expectModRevision int64) (int64, error) {
+	return s.update(ctx, key, value, expectModRevision)
+}
+
+// update is Update with options for the put (a lease).
+func (s *Store) update(ctx context.Context, key string, value []byte, expectModRevision int64, opts ...clientv3.OpOption) (int64, error) {
 	s.beforeWrite()
 	resp, err := s.client.Txn(ctx).
 		If(expect(key, expectModRevision)).
-		Then(clientv3.OpPut(key, string(value))).
+		Then(clientv3.OpPut(key, string(value), opts...)).
 		Else(clientv3.OpGet(key)).
 		Commit()
 	if err != nil {

@@ -88,6 +88,8 @@ type Store struct {
 
 	writes, reads, lists, watches atomic.Int64
 
+	leases leaseManager // the lease keys with a TTL attach to (lease.go)
+
 	closeOnce sync.Once
 	closeErr  error
 }
