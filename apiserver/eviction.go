@@ -43,6 +43,11 @@ func (s *Server) checkBudget(ctx context.Context, user User, pod *api.Pod) (stri
 	}
 	res, _ := api.ResourceFor("poddisruptionbudgets")
 	var names []string
+	// The budgets come from the cache, once it holds every budget this apiserver has written: a budget
+	// created a moment ago must not be missed (Kubernetes lists them with a consistent read).
+	if err := s.fresh(ctx, res.Name); err != nil {
+		return "", nil, apierrors.NewTimeout(fmt.Sprintf("waiting for the watch cache: %v", err))
+	}
 	objs, _ := s.cache.list(res, selection{namespace: pod.Namespace, labels: everythingLabels(), fields: everythingFields()})
 	for _, obj := range objs {
 		b := obj.(*api.PodDisruptionBudget)
