@@ -139,9 +139,9 @@ spec:
 	for _, f := range []string{
 		"affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].matchLabelKeys",
 		"affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].namespaceSelector",
-		"containers[0].volumeMounts", "initContainers", "overhead", "resources",
+		"initContainers", "overhead", "resources",
 		"topologySpreadConstraints[0].matchLabelKeys", "topologySpreadConstraints[0].nodeAffinityPolicy",
-		"topologySpreadConstraints[0].nodeTaintsPolicy", "volumes",
+		"topologySpreadConstraints[0].nodeTaintsPolicy", "volumes[0].image",
 	} {
 		want = append(want, fmt.Sprintf(ignored, f))
 	}

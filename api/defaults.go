@@ -48,6 +48,8 @@ func SetDefaults(obj Object) []string {
 			o.Status.Allocatable = o.Status.Capacity.DeepCopy()
 			d.note("status.allocatable", "same as capacity")
 		}
+	case *Secret:
+		d.secret(o)
 	case *PriorityClass:
 		if o.PreemptionPolicy == nil {
 			o.PreemptionPolicy = Ptr(PreemptLowerPriority)
@@ -177,9 +179,50 @@ func (d *defaulter) podSpec(prefix string, spec *PodSpec) {
 		spec.SchedulerName = DefaultSchedulerName
 		d.note(prefix+"schedulerName", DefaultSchedulerName)
 	}
+	for i := range spec.Volumes {
+		d.volume(fmt.Sprintf("%svolumes[%d].", prefix, i), &spec.Volumes[i])
+	}
 	for i := range spec.Containers {
 		d.container(fmt.Sprintf("%scontainers[%d].", prefix, i), &spec.Containers[i], spec.HostNetwork)
 	}
+}
+
+// volume applies SetDefaults_Volume (no source means an emptyDir) and the 0644 file mode of
+// configMap and secret volumes.
+func (d *defaulter) volume(prefix string, v *Volume) {
+	if v.VolumeSource == (VolumeSource{}) {
+		v.EmptyDir = &EmptyDirVolumeSource{}
+		d.note(prefix+"emptyDir", "{} (a volume without a source)")
+	}
+	const fileMode int32 = 0o644
+	switch {
+	case v.ConfigMap != nil && v.ConfigMap.DefaultMode == nil:
+		v.ConfigMap.DefaultMode = Ptr(fileMode)
+		d.note(prefix+"configMap.defaultMode", "420 (0644)")
+	case v.Secret != nil && v.Secret.DefaultMode == nil:
+		v.Secret.DefaultMode = Ptr(fileMode)
+		d.note(prefix+"secret.defaultMode", "420 (0644)")
+	}
+}
+
+// secret applies SetDefaults_Secret (type Opaque) and folds stringData into data, as the apiserver
+// does when it converts a Secret for storage: stringData is write-only and never read back.
+func (d *defaulter) secret(o *Secret) {
+	if o.Type == "" {
+		o.Type = SecretTypeOpaque
+		d.note("type", string(SecretTypeOpaque))
+	}
+	if len(o.StringData) == 0 {
+		return
+	}
+	if o.Data == nil {
+		o.Data = make(map[string][]byte, len(o.StringData))
+	}
+	for _, k := range slices.Sorted(maps.Keys(o.StringData)) {
+		o.Data[k] = []byte(o.StringData[k])
+	}
+	d.note("data", "stringData merged in (%s)", strings.Join(slices.Sorted(maps.Keys(o.StringData)), ", "))
+	o.StringData = nil
 }
 
 func (d *defaulter) container(prefix string, c *Container, hostNetwork bool) {

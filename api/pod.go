@@ -1,8 +1,8 @@
 // pod.go: Pod (core/v1), the unit the scheduler places and a kubelet runs: PodSpec with its containers,
 // probes, scheduling constraints (nodeSelector, affinity, tolerations, topology spread) and PodStatus
-// with its phase, conditions and container states. Field names are Kubernetes'; kubesim leaves out
-// volumes, init and ephemeral containers, security contexts and the other fields it does not simulate,
-// so a manifest using them is rejected by strict decoding rather than silently ignored.
+// with its phase, conditions and container states. Field names are Kubernetes'; the fields kubesim does
+// not simulate (ephemeral containers, security contexts, ...) load and are named in a warning
+// (unmodelled.go). Volumes are in volume.go, env sources in config.go.
 package api
 
 import "kubesim/api/resource"
@@ -39,6 +39,7 @@ type PodSpec struct {
 	Priority                      *int32                     `json:"priority,omitempty"`
 	PreemptionPolicy              *PreemptionPolicy          `json:"preemptionPolicy,omitempty"`
 	TopologySpreadConstraints     []TopologySpreadConstraint `json:"topologySpreadConstraints,omitempty"`
+	Volumes                       []Volume                   `json:"volumes,omitempty"`
 }
 
 // RestartPolicy says what the kubelet does when a container exits.
@@ -70,12 +71,14 @@ type Container struct {
 	Command         []string             `json:"command,omitempty"`
 	Args            []string             `json:"args,omitempty"`
 	Ports           []ContainerPort      `json:"ports,omitempty"`
+	EnvFrom         []EnvFromSource      `json:"envFrom,omitempty"`
 	Env             []EnvVar             `json:"env,omitempty"`
 	Resources       ResourceRequirements `json:"resources,omitempty"`
 	LivenessProbe   *Probe               `json:"livenessProbe,omitempty"`
 	ReadinessProbe  *Probe               `json:"readinessProbe,omitempty"`
 	StartupProbe    *Probe               `json:"startupProbe,omitempty"`
 	ImagePullPolicy PullPolicy           `json:"imagePullPolicy,omitempty"`
+	VolumeMounts    []VolumeMount        `json:"volumeMounts,omitempty"`
 }
 
 // PullPolicy is a container's imagePullPolicy.
@@ -106,10 +109,11 @@ type ContainerPort struct {
 	HostIP        string   `json:"hostIP,omitempty"`
 }
 
-// EnvVar is one environment variable (kubesim has no valueFrom).
+// EnvVar is one environment variable: a value, or where to find it (valueFrom, config.go).
 type EnvVar struct {
-	Name  string `json:"name"`
-	Value string `json:"value,omitempty"`
+	Name      string        `json:"name"`
+	Value     string        `json:"value,omitempty"`
+	ValueFrom *EnvVarSource `json:"valueFrom,omitempty"`
 }
 
 // ResourceRequirements are what the scheduler reserves (requests) and the kubelet enforces (limits).

@@ -22,6 +22,10 @@ func init() {
 			New: func() Object { return &Event{} }},
 		{Version: "v1", Kind: "ServiceAccount", Name: "serviceaccounts", Singular: "serviceaccount", ShortNames: []string{"sa"}, Namespaced: true,
 			New: func() Object { return &ServiceAccount{} }},
+		{Version: "v1", Kind: "ConfigMap", Name: "configmaps", Singular: "configmap", ShortNames: []string{"cm"}, Namespaced: true,
+			New: func() Object { return &ConfigMap{} }},
+		{Version: "v1", Kind: "Secret", Name: "secrets", Singular: "secret", Namespaced: true,
+			New: func() Object { return &Secret{} }},
 		{Version: "v1", Kind: "ResourceQuota", Name: "resourcequotas", Singular: "resourcequota", ShortNames: []string{"quota"}, Namespaced: true,
 			Subresources: []string{"status"}, New: func() Object { return &ResourceQuota{} }},
 

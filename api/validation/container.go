@@ -63,6 +63,7 @@ func validateContainer(c *api.Container, path *field.Path) field.ErrorList {
 	}
 	errs = append(errs, validateContainerPorts(c.Ports, path.Child("ports"))...)
 	errs = append(errs, validateEnv(c.Env, path.Child("env"))...)
+	errs = append(errs, validateEnvSources(c, path)...)
 	errs = append(errs, validateEnum(c.ImagePullPolicy, supportedPullPolicies, path.Child("imagePullPolicy"))...)
 	errs = append(errs, validateResourceRequirements(&c.Resources, path.Child("resources"))...)
 	errs = append(errs, validateProbe(c.LivenessProbe, path.Child("livenessProbe"))...)
@@ -120,15 +121,23 @@ func validateEnv(env []api.EnvVar, path *field.Path) field.ErrorList {
 			errs = append(errs, field.Required(namePath, ""))
 			continue
 		}
-		for _, r := range ev.Name {
-			if r > unicode.MaxASCII || !unicode.IsPrint(r) || r == '=' {
-				errs = append(errs, field.Invalid(namePath, ev.Name,
-					"a valid environment variable name must consist only of printable ASCII characters other than '='"))
-				break
-			}
+		if !isEnvVarName(ev.Name) {
+			errs = append(errs, field.Invalid(namePath, ev.Name, envVarNameMsg))
 		}
 	}
 	return errs
+}
+
+const envVarNameMsg = "a valid environment variable name must consist only of printable ASCII characters other than '='"
+
+// isEnvVarName is the relaxed rule for an environment variable's name (or an envFrom prefix).
+func isEnvVarName(name string) bool {
+	for _, r := range name {
+		if r > unicode.MaxASCII || !unicode.IsPrint(r) || r == '=' {
+			return false
+		}
+	}
+	return true
 }
 
 // validateResourceRequirements checks requests and limits: known resource names, no negative

@@ -33,7 +33,11 @@ func ValidatePodTemplateSpec(template *api.PodTemplateSpec, path *field.Path) fi
 // Kubernetes does: restartPolicy, dnsPolicy, each container's imagePullPolicy and each port's
 // protocol are required here because defaulting fills them in before validation runs.
 func ValidatePodSpec(spec *api.PodSpec, path *field.Path) field.ErrorList {
-	errs := validateContainers(spec.Containers, path.Child("containers"))
+	volumes, errs := validateVolumes(spec.Volumes, path.Child("volumes"))
+	errs = append(errs, validateContainers(spec.Containers, path.Child("containers"))...)
+	for i := range spec.Containers {
+		errs = append(errs, validateVolumeMounts(spec.Containers[i].VolumeMounts, volumes, path.Child("containers").Index(i).Child("volumeMounts"))...)
+	}
 	errs = append(errs, validateEnum(spec.RestartPolicy, supportedRestartPolicies, path.Child("restartPolicy"))...)
 	errs = append(errs, validateEnum(spec.DNSPolicy, supportedDNSPolicies, path.Child("dnsPolicy"))...)
 	errs = append(errs, ValidateLabels(spec.NodeSelector, path.Child("nodeSelector"))...)

@@ -43,6 +43,10 @@ func ValidateObject(obj api.Object) field.ErrorList {
 		return ValidateServiceAccount(o)
 	case *api.ResourceQuota:
 		return ValidateResourceQuota(o)
+	case *api.ConfigMap:
+		return ValidateConfigMap(o)
+	case *api.Secret:
+		return ValidateSecret(o)
 	case *api.Lease:
 		return ValidateLease(o)
 	case *api.PriorityClass:
@@ -93,6 +97,10 @@ func ValidateObjectUpdate(newObj, oldObj api.Object) field.ErrorList {
 		return ValidateEndpointSliceUpdate(n, oldObj.(*api.EndpointSlice))
 	case *api.PriorityClass:
 		return ValidatePriorityClassUpdate(n, oldObj.(*api.PriorityClass))
+	case *api.ConfigMap:
+		return ValidateConfigMapUpdate(n, oldObj.(*api.ConfigMap))
+	case *api.Secret:
+		return ValidateSecretUpdate(n, oldObj.(*api.Secret))
 	case *api.RoleBinding:
 		return ValidateRoleBindingUpdate(n, oldObj.(*api.RoleBinding))
 	case *api.ClusterRoleBinding:
