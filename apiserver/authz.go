@@ -252,6 +252,10 @@ func (s *Server) authorizeNode(a attributes) (bool, string) {
 		case a.subresource == "eviction" && a.verb == wire.VerbCreate:
 			return allow("nodes may evict pods (NodeRestriction limits them to their own pods)")
 		}
+	case "persistentvolumeclaims":
+		if a.verb == wire.VerbGet {
+			return s.authorizeNodeClaim(node, a)
+		}
 	case "events":
 		if write {
 			return allow("nodes may post events")
