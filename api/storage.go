@@ -8,10 +8,15 @@
 // (WaitForFirstConsumer).
 //
 // Interface: the three kinds, their phases, access modes, reclaim policies and binding modes, the
-// well-known annotations, and ClaimClass, IsDefaultClass.
+// well-known annotations, and ClaimClass, IsDefaultClass, BindingMode, AccessModesString.
 package api
 
-import "kubesim/api/resource"
+import (
+	"slices"
+	"strings"
+
+	"kubesim/api/resource"
+)
 
 // StorageGroupName is the API group of StorageClass.
 const StorageGroupName = "storage.k8s.io"
@@ -211,4 +216,19 @@ func (sc *StorageClass) BindingMode() VolumeBindingMode {
 		return VolumeBindingImmediate
 	}
 	return *sc.VolumeBindingMode
+}
+
+// AccessModesString abbreviates access modes as kubectl prints them: "RWO,ROX,RWX,RWOP", in that
+// order, whatever order they were written in (GetAccessModesAsString in Kubernetes).
+func AccessModesString(modes []PersistentVolumeAccessMode) string {
+	var out []string
+	for _, m := range []struct {
+		mode PersistentVolumeAccessMode
+		abbr string
+	}{{ReadWriteOnce, "RWO"}, {ReadOnlyMany, "ROX"}, {ReadWriteMany, "RWX"}, {ReadWriteOncePod, "RWOP"}} {
+		if slices.Contains(modes, m.mode) {
+			out = append(out, m.abbr)
+		}
+	}
+	return strings.Join(out, ",")
 }
