@@ -7,7 +7,8 @@
 //	(*Handler).table(res, items, rv, include)   the Table of items
 //
 // The columns and cell wording follow Kubernetes' printers for pods, nodes, namespaces, deployments,
-// replicasets, daemonsets, events and leases; every other kind gets NAME and AGE.
+// replicasets, daemonsets, events, leases, the network kinds (table_network.go) and the storage kinds
+// (table_storage.go); every other kind gets NAME and AGE.
 package httpfront
 
 import (
@@ -139,6 +140,12 @@ func columnsFor(res *api.Resource) []column {
 		return endpointsColumns
 	case "endpointslices.discovery.k8s.io":
 		return endpointSliceColumns
+	case "persistentvolumes":
+		return persistentVolumeColumns
+	case "persistentvolumeclaims":
+		return persistentVolumeClaimColumns
+	case "storageclasses.storage.k8s.io":
+		return storageClassColumns
 	}
 	return []column{nameColumn, ageColumn}
 }

@@ -8,10 +8,10 @@ import "kubesim/trace"
 // ZH translates this package's trace formats into Chinese, verb for verb.
 var ZH = trace.Catalog{
 	"claim %s has no storageClassName: give it the default StorageClass %s":        "claim %s 没有 storageClassName：赋予默认 StorageClass %s",
-	"claim %s has no volume: ask the provisioner %s of StorageClass %s":            "claim %s 没有卷：请 StorageClass %[3]s 的 provisioner %[2]s 创建",
+	"claim %s has no volume: ask the provisioner %s of StorageClass %s":            "claim %s 没有卷：请 provisioner %s（StorageClass %s）创建",
 	"claim %s stays Pending: %s":                                                   "claim %s 保持 Pending：%s",
 	"bind claim %s to volume %s":                                                   "把 claim %s 绑定到卷 %s",
-	"claim %s/%s of volume %s is gone and its reclaim policy is Delete: delete it": "卷 %[3]s 的 claim %[1]s/%[2]s 已删除，回收策略为 Delete：删除该卷",
+	"claim %s/%s of volume %s is gone and its reclaim policy is Delete: delete it": "claim %s/%s 已删除，卷 %s 的回收策略为 Delete：删除该卷",
 	"volume %s: phase %s -> %s":                                                    "卷 %s：phase %s -> %s",
-	"%s makes volume %s for claim %s":                                              "%s 为 claim %[3]s 创建卷 %[2]s",
+	"%s makes volume %s for claim %s":                                              "%s 创建卷 %s，供 claim %s 使用",
 }
