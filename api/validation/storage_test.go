@@ -46,7 +46,9 @@ func TestStorageValidation(t *testing.T) {
 		{"claim update: a nil class may be given one", ValidatePersistentVolumeClaimUpdate(
 			pvc(func(c *api.PersistentVolumeClaim) { c.Spec.StorageClassName = api.Ptr("standard") }), pvc(nil)), nil},
 		{"claim update: the rest of the spec is fixed", ValidatePersistentVolumeClaimUpdate(
-			pvc(func(c *api.PersistentVolumeClaim) { c.Spec.AccessModes = []api.PersistentVolumeAccessMode{api.ReadWriteMany} }), pvc(nil)),
+			pvc(func(c *api.PersistentVolumeClaim) {
+				c.Spec.AccessModes = []api.PersistentVolumeAccessMode{api.ReadWriteMany}
+			}), pvc(nil)),
 			[]wantErr{{"spec", field.ErrorTypeForbidden}}},
 		{"volume: valid", ValidatePersistentVolume(pv(nil)), nil},
 		{"volume: a capacity is required", ValidatePersistentVolume(pv(func(v *api.PersistentVolume) { v.Spec.Capacity = nil })),
