@@ -87,6 +87,9 @@ func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, t
 		OnAdd:    func(c *api.PersistentVolumeClaim) { pc.queue.Add(claimPrefix + c.Namespace + "/" + c.Name) },
 		OnUpdate: func(_, c *api.PersistentVolumeClaim) { pc.queue.Add(claimPrefix + c.Namespace + "/" + c.Name) },
 		OnDelete: func(c *api.PersistentVolumeClaim) {
+			pc.mu.Lock()
+			delete(pc.told, string(c.UID))
+			pc.mu.Unlock()
 			if c.Spec.VolumeName != "" {
 				pc.queue.Add(volumePrefix + c.Spec.VolumeName)
 			}
