@@ -2,7 +2,7 @@
 // component-helpers/storage/volume), shared by the two components that must agree on it: the PV
 // controller (which volume it binds an Immediate claim to) and the scheduler's VolumeBinding plugin
 // (whether a node has a volume for a WaitForFirstConsumer claim). Interface: FindMatchingVolume,
-// VolumeReachable.
+// RefersToClaim, VolumeReachable.
 package api
 
 import (
@@ -27,7 +27,7 @@ func FindMatchingVolume(claim *PersistentVolumeClaim, volumes []*PersistentVolum
 			continue
 		}
 		if ref := pv.Spec.ClaimRef; ref != nil {
-			if ref.Namespace == claim.Namespace && ref.Name == claim.Name && (ref.UID == "" || ref.UID == claim.UID) {
+			if RefersToClaim(ref, claim) {
 				return pv // pre-bound to this claim
 			}
 			continue
@@ -47,6 +47,11 @@ func FindMatchingVolume(claim *PersistentVolumeClaim, volumes []*PersistentVolum
 		}
 	}
 	return best
+}
+
+// RefersToClaim reports whether a volume's claimRef names the claim (by UID too, once it has one).
+func RefersToClaim(ref *ObjectReference, c *PersistentVolumeClaim) bool {
+	return ref.Namespace == c.Namespace && ref.Name == c.Name && (ref.UID == "" || ref.UID == c.UID)
 }
 
 // volumeFits checks everything but size and reachability.

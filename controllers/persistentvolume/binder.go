@@ -177,7 +177,7 @@ func (pc *Controller) provision(ctx context.Context, claim *api.PersistentVolume
 	}
 	pc.record(claim, "claim %s has no volume: ask the provisioner %s of StorageClass %s", claimKey(claim), class.Provisioner, class.Name)
 	err := pc.updateClaim(ctx, claim, func(c *api.PersistentVolumeClaim) {
-		setAnnotation(&c.ObjectMeta, api.AnnStorageProvisioner, class.Provisioner)
+		c.SetAnnotation(api.AnnStorageProvisioner, class.Provisioner)
 	})
 	if err != nil {
 		return workloop.Result{}, err
@@ -209,7 +209,7 @@ func (pc *Controller) syncBoundClaim(ctx context.Context, claim *api.PersistentV
 	switch {
 	case !ok:
 		return workloop.Result{Idle: true}, nil // the volume may yet appear; its add queues the claim
-	case pv.Spec.ClaimRef != nil && !refersTo(pv.Spec.ClaimRef, claim):
+	case pv.Spec.ClaimRef != nil && !api.RefersToClaim(pv.Spec.ClaimRef, claim):
 		return workloop.Result{Idle: true}, nil // the volume is someone else's
 	case claim.Status.Phase == api.ClaimBound && pv.Spec.ClaimRef != nil && pv.Status.Phase == api.VolumeBound:
 		return workloop.Result{Idle: true}, nil
@@ -226,7 +226,7 @@ func (pc *Controller) bind(ctx context.Context, pv *api.PersistentVolume, claim 
 		pv = api.DeepCopy(pv)
 		pv.Spec.ClaimRef = &api.ObjectReference{Kind: "PersistentVolumeClaim", APIVersion: "v1",
 			Namespace: claim.Namespace, Name: claim.Name, UID: claim.UID, ResourceVersion: claim.ResourceVersion}
-		setAnnotation(&pv.ObjectMeta, api.AnnBoundByController, "yes")
+		pv.SetAnnotation(api.AnnBoundByController, "yes")
 		var err error
 		if pv, err = vols.Update(ctx, pv); err != nil {
 			return err
@@ -243,10 +243,10 @@ func (pc *Controller) bind(ctx context.Context, pv *api.PersistentVolume, claim 
 	if claim.Spec.VolumeName != pv.Name || claim.Annotations[api.AnnBindCompleted] != "yes" {
 		claim = api.DeepCopy(claim)
 		if claim.Spec.VolumeName == "" {
-			setAnnotation(&claim.ObjectMeta, api.AnnBoundByController, "yes")
+			claim.SetAnnotation(api.AnnBoundByController, "yes")
 		}
 		claim.Spec.VolumeName = pv.Name
-		setAnnotation(&claim.ObjectMeta, api.AnnBindCompleted, "yes")
+		claim.SetAnnotation(api.AnnBindCompleted, "yes")
 		var err error
 		if claim, err = claims.Update(ctx, claim); err != nil {
 			return err
@@ -273,7 +273,7 @@ func (pc *Controller) syncVolume(ctx context.Context, name string) (workloop.Res
 	}
 	claim, ok := pc.claims.Get(ref.Namespace + "/" + ref.Name)
 	switch {
-	case ok && refersTo(ref, claim):
+	case ok && api.RefersToClaim(ref, claim):
 		if claim.Spec.VolumeName == pv.Name {
 			return pc.volumePhase(ctx, pv, api.VolumeBound)
 		}
@@ -351,15 +351,3 @@ func (pc *Controller) record(claim *api.PersistentVolumeClaim, format string, ar
 }
 
 func claimKey(c *api.PersistentVolumeClaim) string { return c.Namespace + "/" + c.Name }
-
-// refersTo reports whether a volume's claimRef names this claim (by UID, once it has one).
-func refersTo(ref *api.ObjectReference, c *api.PersistentVolumeClaim) bool {
-	return ref.Namespace == c.Namespace && ref.Name == c.Name && (ref.UID == "" || ref.UID == c.UID)
-}
-
-func setAnnotation(m *api.ObjectMeta, key, value string) {
-	if m.Annotations == nil {
-		m.Annotations = map[string]string{}
-	}
-	m.Annotations[key] = value
-}

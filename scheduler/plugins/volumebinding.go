@@ -219,7 +219,7 @@ func (pl *VolumeBinding) PreBind(ctx context.Context, state *framework.CycleStat
 		err := updateFresh(ctx, pl.handle, client.For[api.PersistentVolume](c), "", vol.Name, func(v *api.PersistentVolume) {
 			v.Spec.ClaimRef = &api.ObjectReference{Kind: "PersistentVolumeClaim", APIVersion: "v1",
 				Namespace: claim.Namespace, Name: claim.Name, UID: claim.UID}
-			setAnnotation(&v.ObjectMeta, api.AnnBoundByController, "yes")
+			v.SetAnnotation(api.AnnBoundByController, "yes")
 		})
 		if err != nil {
 			return framework.AsStatus(err)
@@ -227,7 +227,7 @@ func (pl *VolumeBinding) PreBind(ctx context.Context, state *framework.CycleStat
 	}
 	for _, claim := range pv.provision {
 		err := updateFresh(ctx, pl.handle, client.For[api.PersistentVolumeClaim](c), claim.Namespace, claim.Name, func(pvc *api.PersistentVolumeClaim) {
-			setAnnotation(&pvc.ObjectMeta, api.AnnSelectedNode, nodeName)
+			pvc.SetAnnotation(api.AnnSelectedNode, nodeName)
 		})
 		if err != nil {
 			return framework.AsStatus(err)
@@ -247,13 +247,6 @@ func updateFresh[T any, PT client.ObjectPtr[T]](ctx context.Context, h framework
 		_, err = r.Update(ctx, obj)
 		return err
 	})
-}
-
-func setAnnotation(m *api.ObjectMeta, key, value string) {
-	if m.Annotations == nil {
-		m.Annotations = map[string]string{}
-	}
-	m.Annotations[key] = value
 }
 
 func readPodVolumes(state *framework.CycleState) (*podVolumes, error) {
