@@ -22,6 +22,7 @@ import (
 	"text/tabwriter"
 
 	"kubesim/api"
+	"kubesim/api/resource"
 	"kubesim/kubectl"
 	"kubesim/store"
 )
@@ -173,6 +174,23 @@ func tableRow(o api.Object) (head, row string) {
 			status += ",SchedulingDisabled"
 		}
 		return "NAME\tSTATUS\tRESOURCEVERSION", fmt.Sprintf("%s\t%s\t%s", name, status, o.ResourceVersion)
+	case *api.PersistentVolumeClaim:
+		size := o.Status.Capacity[resource.ResourceStorage]
+		capacity := ""
+		if o.Spec.VolumeName != "" {
+			capacity = size.String()
+		}
+		return "NAME\tSTATUS\tVOLUME\tCAPACITY\tACCESS MODES\tSTORAGECLASS\tRESOURCEVERSION",
+			fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s", name, o.Status.Phase, o.Spec.VolumeName, capacity,
+				api.AccessModesString(o.Status.AccessModes), api.ClaimClass(o), o.ResourceVersion)
+	case *api.PersistentVolume:
+		size, claim := o.Spec.Capacity[resource.ResourceStorage], ""
+		if ref := o.Spec.ClaimRef; ref != nil {
+			claim = ref.Namespace + "/" + ref.Name
+		}
+		return "NAME\tCAPACITY\tACCESS MODES\tSTATUS\tCLAIM\tSTORAGECLASS\tRESOURCEVERSION",
+			fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s", name, size.String(), api.AccessModesString(o.Spec.AccessModes),
+				o.Status.Phase, claim, o.Spec.StorageClassName, o.ResourceVersion)
 	}
 	return "NAME\tRESOURCEVERSION", fmt.Sprintf("%s\t%s", name, o.GetObjectMeta().ResourceVersion)
 }
