@@ -55,6 +55,8 @@ func SetDefaults(obj Object) []string {
 			o.PreemptionPolicy = Ptr(PreemptLowerPriority)
 			d.note("preemptionPolicy", string(PreemptLowerPriority))
 		}
+	case *PersistentVolume, *PersistentVolumeClaim, *StorageClass:
+		d.storage(o)
 	case *RoleBinding:
 		d.roleBinding(&o.RoleRef, o.Subjects)
 	case *ClusterRoleBinding:

@@ -1,5 +1,6 @@
 // Package api holds kubesim's object types and the machinery around them. It mirrors k8s.io/api (the
-// types: core/v1, apps/v1, rbac/v1, coordination/v1, scheduling/v1, policy/v1, autoscaling/v1) and
+// types: core/v1, apps/v1, rbac/v1, coordination/v1, scheduling/v1, policy/v1, autoscaling/v1,
+// storage/v1) and
 // the parts of k8s.io/apimachinery that give the types their behaviour: meta/v1 (ObjectMeta,
 // LabelSelector, Time), runtime (the Scheme, decoding, deep copies), util/intstr, and the defaulting
 // functions of k8s.io/kubernetes/pkg/apis.
@@ -24,6 +25,9 @@
 //	rbac.go            Role, ClusterRole, RoleBinding, ClusterRoleBinding
 //	coordination.go    Lease
 //	scheduling.go      PriorityClass
+//	storage.go         PersistentVolume, PersistentVolumeClaim, StorageClass (storage.k8s.io/v1)
+//	storage_defaults.go their defaults
+//	volumematch.go     FindMatchingVolume, VolumeReachable: which volume can serve a claim
 //	policy.go          Eviction, DeleteOptions
 //	wellknown.go       well-known labels and taint keys
 //	intstr.go          IntOrString and percentage scaling

@@ -84,6 +84,14 @@ func (m *ObjectMeta) HasFinalizer(name string) bool {
 	return false
 }
 
+// SetAnnotation sets one annotation, making the map if there is none.
+func (m *ObjectMeta) SetAnnotation(key, value string) {
+	if m.Annotations == nil {
+		m.Annotations = map[string]string{}
+	}
+	m.Annotations[key] = value
+}
+
 // Object is what every kind satisfies by embedding TypeMeta and ObjectMeta.
 type Object interface {
 	GetTypeMeta() *TypeMeta

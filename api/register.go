@@ -28,6 +28,10 @@ func init() {
 			New: func() Object { return &Secret{} }},
 		{Version: "v1", Kind: "ResourceQuota", Name: "resourcequotas", Singular: "resourcequota", ShortNames: []string{"quota"}, Namespaced: true,
 			Subresources: []string{"status"}, New: func() Object { return &ResourceQuota{} }},
+		{Version: "v1", Kind: "PersistentVolume", Name: "persistentvolumes", Singular: "persistentvolume", ShortNames: []string{"pv"},
+			Subresources: []string{"status"}, New: func() Object { return &PersistentVolume{} }},
+		{Version: "v1", Kind: "PersistentVolumeClaim", Name: "persistentvolumeclaims", Singular: "persistentvolumeclaim", ShortNames: []string{"pvc"}, Namespaced: true,
+			Subresources: []string{"status"}, New: func() Object { return &PersistentVolumeClaim{} }},
 
 		// apps/v1
 		{Group: "apps", Version: "v1", Kind: "Deployment", Name: "deployments", Singular: "deployment", ShortNames: []string{"deploy"}, Namespaced: true,
@@ -66,6 +70,10 @@ func init() {
 			New: func() Object { return &Lease{} }},
 		{Group: "scheduling.k8s.io", Version: "v1", Kind: "PriorityClass", Name: "priorityclasses", Singular: "priorityclass", ShortNames: []string{"pc"},
 			New: func() Object { return &PriorityClass{} }},
+
+		// storage.k8s.io/v1
+		{Group: StorageGroupName, Version: "v1", Kind: "StorageClass", Name: "storageclasses", Singular: "storageclass", ShortNames: []string{"sc"},
+			New: func() Object { return &StorageClass{} }},
 	} {
 		register(r)
 	}

@@ -67,6 +67,15 @@ var unmodelled = map[reflect.Type][]string{
 
 	// disruption budgets
 	reflect.TypeFor[PodDisruptionBudgetSpec](): {"unhealthyPodEvictionPolicy"},
+	// storage: the network and cloud volume sources, data sources and volume attributes classes
+	reflect.TypeFor[PersistentVolumeSpec](): {"awsElasticBlockStore", "azureDisk", "azureFile", "cephfs", "cinder",
+		"csi", "fc", "flexVolume", "flocker", "gcePersistentDisk", "glusterfs", "iscsi", "nfs", "photonPersistentDisk",
+		"portworxVolume", "quobyte", "rbd", "scaleIO", "storageos", "volumeAttributesClassName", "vsphereVolume"},
+	reflect.TypeFor[PersistentVolumeStatus]():    {"lastPhaseTransitionTime"},
+	reflect.TypeFor[PersistentVolumeClaimSpec](): {"dataSource", "dataSourceRef", "volumeAttributesClassName"},
+	reflect.TypeFor[PersistentVolumeClaimStatus](): {"allocatedResourceStatuses", "allocatedResources", "conditions",
+		"currentVolumeAttributesClassName", "modifyVolumeStatus"},
+	reflect.TypeFor[StorageClass](): {"allowedTopologies"},
 
 	// the rest
 	reflect.TypeFor[Event]():               {"related", "series"},

@@ -259,6 +259,10 @@ func (s *Server) authorizeNode(a attributes) (bool, string) {
 			}
 			return deny(fmt.Sprintf("no relationship found between node '%s' and this object", node))
 		}
+	case "persistentvolumeclaims":
+		if a.verb == wire.VerbGet {
+			return s.authorizeNodeClaim(node, a)
+		}
 	case "events":
 		if write {
 			return allow("nodes may post events")

@@ -48,12 +48,15 @@ func bootstrapObjects() []api.Object {
 	clusterRoles := map[string][]api.PolicyRule{
 		"cluster-admin": {rule(all, all, all), {NonResourceURLs: all, Verbs: all}},
 		"admin":         {rule(all, all, all)},
-		"edit": {rule(core, []string{"pods", "services", "endpoints", "serviceaccounts", "events", "configmaps", "secrets"}, append(read, write...)),
+		"edit": {rule(core, []string{"pods", "services", "endpoints", "serviceaccounts", "events", "configmaps", "secrets", "persistentvolumeclaims"}, append(read, write...)),
 			rule(apps, []string{"deployments", "replicasets", "daemonsets", "deployments/scale", "replicasets/scale"}, append(read, write...))},
-		"view": {rule(core, []string{"pods", "services", "endpoints", "serviceaccounts", "events", "namespaces", "resourcequotas", "configmaps"}, read),
+		"view": {rule(core, []string{"pods", "services", "endpoints", "serviceaccounts", "events", "namespaces", "resourcequotas", "configmaps", "persistentvolumeclaims"}, read),
 			rule(apps, []string{"deployments", "replicasets", "daemonsets"}, read)},
 		"system:kube-scheduler": {
-			rule(core, []string{"pods", "nodes", "namespaces", "services", "persistentvolumeclaims"}, read),
+			rule(core, []string{"pods", "nodes", "namespaces", "services", "persistentvolumeclaims", "persistentvolumes"}, read),
+			// system:volume-scheduler: the VolumeBinding plugin binds and annotates claims for a node.
+			rule(core, []string{"persistentvolumeclaims", "persistentvolumes"}, []string{"update", "patch"}),
+			rule([]string{api.StorageGroupName}, []string{"storageclasses"}, read),
 			rule(core, []string{"pods/binding", "bindings"}, []string{"create"}),
 			rule(core, []string{"pods/status"}, []string{"update", "patch"}),
 			rule(core, []string{"pods"}, []string{"delete"}),

@@ -33,6 +33,8 @@ func securityFixture(t *testing.T) *testServer {
 	for name, node := range map[string]string{"mine": "node-1", "mine-to-delete": "node-1", "other": "node-2", "victim": "node-2"} {
 		p := nginxPod(name)
 		p.Spec.NodeName = node
+		p.Spec.Volumes = []api.Volume{{Name: "data", VolumeSource: api.VolumeSource{
+			PersistentVolumeClaim: &api.PersistentVolumeClaimVolumeSource{ClaimName: name + "-data"}}}}
 		if name == "mine" {
 			p.Spec.Containers[0].EnvFrom = []api.EnvFromSource{{ConfigMapRef: &api.ConfigMapEnvSource{
 				LocalObjectReference: api.LocalObjectReference{Name: "mine-config"}}}}
@@ -167,6 +169,14 @@ var securityRules = []securityRule{
 		req: req(wire.Request{Verb: wire.VerbCreate, Resource: "leases", Namespace: "kube-node-lease",
 			Body: &api.Lease{ObjectMeta: api.ObjectMeta{Name: "node-1", Namespace: "kube-node-lease"}}})},
 
+	// A kubelet and the claims of its pods.
+	{name: "a kubelet may read a claim a pod bound to it uses (here it does not exist)", token: node1Token,
+		req: req(wire.Request{Verb: wire.VerbGet, Resource: "persistentvolumeclaims", Namespace: "default", Name: "mine-data"}), code: 404,
+		msg: `persistentvolumeclaims "mine-data" not found`},
+	{name: "a kubelet may not read a claim only another node's pod uses", token: node1Token,
+		req: req(wire.Request{Verb: wire.VerbGet, Resource: "persistentvolumeclaims", Namespace: "default", Name: "other-data"}), code: 403,
+		msg: `persistentvolumeclaims "other-data" is forbidden: User "system:node:node-1" cannot get resource "persistentvolumeclaims" in API group "" in the namespace "default": no relationship found between node 'node-1' and this object`},
+
 	// A kubelet and pods.
 	{name: "a kubelet reads a pod bound to it", token: node1Token,
 		req: req(wire.Request{Verb: wire.VerbGet, Resource: "pods", Namespace: "default", Name: "mine"})},
@@ -257,6 +267,7 @@ var securityRules = []securityRule{
 			"\n" + `{APIGroups:[""], Resources:["configmaps"], Verbs:["get" "list" "watch" "create" "update" "patch" "delete" "deletecollection"]}` +
 			"\n" + `{APIGroups:[""], Resources:["endpoints"], Verbs:["get" "list" "watch" "create" "update" "patch" "delete" "deletecollection"]}` +
 			"\n" + `{APIGroups:[""], Resources:["events"], Verbs:["get" "list" "watch" "create" "update" "patch" "delete" "deletecollection"]}` +
+			"\n" + `{APIGroups:[""], Resources:["persistentvolumeclaims"], Verbs:["get" "list" "watch" "create" "update" "patch" "delete" "deletecollection"]}` +
 			"\n" + `{APIGroups:[""], Resources:["pods"], Verbs:["watch" "create" "update" "patch" "delete" "deletecollection"]}` +
 			"\n" + `{APIGroups:[""], Resources:["secrets"], Verbs:["get" "list" "watch" "create" "update" "patch" "delete" "deletecollection"]}` +
 			"\n" + `{APIGroups:[""], Resources:["serviceaccounts"], Verbs:["get" "list" "watch" "create" "update" "patch" "delete" "deletecollection"]}` +

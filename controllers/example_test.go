@@ -18,21 +18,23 @@ func ExampleNewManager() {
 		panic(err)
 	}
 	for _, comp := range m.Components() {
-		fmt.Printf("%-27s informers: %d\n", comp.Name(), len(comp.Informers()))
+		fmt.Printf("%-35s informers: %d\n", comp.Name(), len(comp.Informers()))
 	}
 	// Output:
-	// kube-controller-manager     informers: 13
-	// node-ipam-controller        informers: 1
-	// resourcequota-controller    informers: 7
-	// deployment-controller       informers: 3
-	// replicaset-controller       informers: 2
-	// daemonset-controller        informers: 3
-	// serviceaccount-controller   informers: 2
-	// endpointslice-controller    informers: 3
-	// endpoints-controller        informers: 3
-	// namespace-controller        informers: 1
-	// garbage-collector           informers: 4
-	// node-lifecycle-controller   informers: 3
-	// pod-garbage-collector       informers: 2
-	// disruption-controller       informers: 4
+	// kube-controller-manager             informers: 16
+	// node-ipam-controller                informers: 1
+	// resourcequota-controller            informers: 7
+	// deployment-controller               informers: 3
+	// replicaset-controller               informers: 2
+	// daemonset-controller                informers: 3
+	// serviceaccount-controller           informers: 2
+	// endpointslice-controller            informers: 3
+	// endpoints-controller                informers: 3
+	// namespace-controller                informers: 1
+	// garbage-collector                   informers: 4
+	// node-lifecycle-controller           informers: 3
+	// pod-garbage-collector               informers: 2
+	// disruption-controller               informers: 4
+	// persistentvolume-binder-controller  informers: 4
+	// external-provisioner                informers: 3
 }

@@ -27,6 +27,7 @@ import (
 	"kubesim/controllers/namespace"
 	"kubesim/controllers/nodeipam"
 	"kubesim/controllers/nodelifecycle"
+	"kubesim/controllers/persistentvolume"
 	"kubesim/controllers/podgc"
 	"kubesim/controllers/replicaset"
 	"kubesim/controllers/resourcequota"
@@ -119,6 +120,8 @@ func NewManagerWith(c *client.Client, clk clock.Clock, tr *trace.Recorder, name 
 		nodelifecycle.New(c, f, clk, tr, events(nodelifecycle.EventSource), nodelifecycle.Options{}),
 		podgc.New(c, f, clk, tr, podgc.Options{}),
 		disruption.New(c, f, clk, tr),
+		persistentvolume.New(c, f, clk, tr, events(persistentvolume.EventSource)),
+		persistentvolume.NewProvisioner(c, f, clk, tr, events),
 	}}, nil
 }
 

@@ -22,6 +22,7 @@ import (
 	policyv1 "k8s.io/api/policy/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
+	storagev1 "k8s.io/api/storage/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -34,7 +35,7 @@ var k8sScheme = func() *runtime.Scheme {
 	for _, add := range []func(*runtime.Scheme) error{
 		corev1.AddToScheme, appsv1.AddToScheme, rbacv1.AddToScheme, coordinationv1.AddToScheme,
 		schedulingv1.AddToScheme, admissionregistrationv1.AddToScheme, autoscalingv1.AddToScheme,
-		autoscalingv2.AddToScheme, policyv1.AddToScheme,
+		autoscalingv2.AddToScheme, policyv1.AddToScheme, storagev1.AddToScheme,
 	} {
 		if err := add(s); err != nil {
 			panic(err)

@@ -1,6 +1,6 @@
 // describe.go: `kubectl describe RESOURCE NAME`, the human summary of one object: its metadata, what
-// its kind's describer picks from spec and status, and the Events about it. Pods, Deployments and
-// Nodes have describers of their own; any other kind gets the metadata and its Events.
+// its kind's describer picks from spec and status, and the Events about it. Pods, Deployments,
+// Nodes, ResourceQuotas and the storage kinds (describe_storage.go) have describers of their own; any other kind gets the metadata and its Events.
 //
 //	Describe(ctx, resource, namespace, name) (string, error)
 //
@@ -55,6 +55,12 @@ func (k *Kubectl) Describe(ctx context.Context, resource, namespace, name string
 		describeConfigMap(w, o)
 	case *api.Secret:
 		describeSecret(w, o)
+	case *api.PersistentVolumeClaim:
+		k.describeClaim(ctx, w, o)
+	case *api.PersistentVolume:
+		describeVolume(w, o)
+	case *api.StorageClass:
+		describeClass(w, o)
 	default:
 		describeMeta(w, o.GetObjectMeta())
 	}

@@ -40,7 +40,8 @@
 // clock timers. Give the runtime a CRIClock (cri.go) so that slow runtime calls, image pulls above
 // all, overlap across nodes in virtual time as they do in a real cluster.
 //
-// What kubesim simplifies: no static or mirror pods, volumes, init or ephemeral containers, cgroups,
+// What kubesim simplifies: no static or mirror pods, no volume mounts (a pod only waits for its
+// PersistentVolumeClaims to be bound, volumes.go), no init or ephemeral containers, cgroups,
 // image garbage collection, soft eviction thresholds or disk-based eviction (DiskPressure is reported
 // but evicts nothing), container log rotation, or probe timeouts; exec, HTTP and TCP probes are all
 // answered by the runtime; the pod workers are one queue rather than a goroutine per pod.

@@ -68,8 +68,10 @@ type podWorker struct {
 	podIP          string
 	startTime      time.Time
 
-	busyUntil  time.Time // a runtime call for this pod is still "running" (see cri.go)
-	terminated bool      // every container is stopped and the sandbox too: nothing left to run
+	busyUntil time.Time // a runtime call for this pod is still "running" (see cri.go)
+	// waitingForClaims: the pod's claims were not all bound at the last sync (see volumes.go).
+	waitingForClaims bool
+	terminated       bool // every container is stopped and the sandbox too: nothing left to run
 
 	mounted    map[string]bool             // volumes set up (config_sources.go), by name
 	containers map[string]*containerRecord // by container name

@@ -108,6 +108,9 @@ func (k *Kubelet) syncRunningPod(ctx context.Context, w *podWorker, s *syncResul
 	if w.startTime.IsZero() {
 		w.startTime = k.clock.Now()
 	}
+	if v.latestSandbox() == nil && !k.claimsBound(ctx, w, s) {
+		return
+	}
 	if !k.mountVolumes(ctx, w, s) || !k.ensureSandbox(ctx, w, s, v) {
 		return
 	}

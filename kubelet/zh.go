@@ -29,6 +29,7 @@ var ZH = trace.Catalog{
 	"volume %q of %s not mounted: %v (retrying in %s)":                                                    "卷 %q（Pod %s）没有挂载：%v（%s 后重试）",
 	"admitted pod %s (requests fit the node's allocatable)":                                               "准入 Pod %s（requests 在节点的可分配资源之内）",
 	"rejected pod %s: %s: %s":                                                                             "拒绝 Pod %s：%s：%s",
+	"%s waits for its PersistentVolumeClaim %s to be bound before its sandbox starts":                     "%s 等待其 PersistentVolumeClaim %s 绑定后再启动 sandbox",
 	"RunPodSandbox for %s: sandbox %s (pause), attempt %d, pod IP %s":                                     "为 %s 调用 RunPodSandbox：sandbox %s（pause 容器），attempt %d，Pod IP %s",
 	"PullImage %q for container %s (imagePullPolicy %s)":                                                  "拉取镜像 %q，给容器 %s 用（imagePullPolicy %s）",
 	"pulled %q in %s (%d bytes)":                                                                          "镜像 %q 拉取完成，用时 %s（%d 字节）",

@@ -36,8 +36,8 @@
 // It follows kube-scheduler v1.34 (Explain says so where 1.35 differs: BalancedAllocation's formula
 // and the untolerated-taint message).
 //
-// What it simplifies: no volume, DRA or scheduling-gate plugins; no extenders; no Permit or PreBind
-// points; no PodDisruptionBudgets in preemption; default topology spreading counts Services and
+// What it simplifies: of the volume plugins only VolumeBinding (whose PreBind does not wait for the
+// binding); no DRA or scheduling-gate plugins; no extenders; no Permit point; no PodDisruptionBudgets in preemption; default topology spreading counts Services and
 // ReplicaSets only (kubesim has no StatefulSets or ReplicationControllers); queueing
 // hints are matched on the event type only; backoff and the 5-minute limit are exact timers where
 // Kubernetes polls every second and every 30 seconds.

@@ -44,6 +44,7 @@ func ExampleScheduler_Explain() {
 	//   NodeAffinity       skip           skip    skip
 	//   NodePorts          skip           skip    skip
 	//   NodeResourcesFit   pass           pass    pass
+	//   VolumeBinding      skip           skip    skip
 	//   PodTopologySpread  skip           skip    skip
 	//   InterPodAffinity   skip           skip    skip
 	//   control-plane, TaintToleration: node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }

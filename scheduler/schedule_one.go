@@ -331,7 +331,10 @@ func (s *Scheduler) selectHost(scores []framework.NodePluginScores) (string, boo
 // bindingCycle binds an assumed pod and reports it; on failure it undoes the assumption.
 func (s *Scheduler) bindingCycle(ctx context.Context, prof *profile, state *framework.CycleState, pi *framework.QueuedPodInfo, assumed *api.Pod, host string, cycle int64) {
 	fwk := prof.fwk
-	st := fwk.RunBindPlugins(ctx, state, assumed, host)
+	st := fwk.RunPreBindPlugins(ctx, state, assumed, host)
+	if st.IsSuccess() {
+		st = fwk.RunBindPlugins(ctx, state, assumed, host)
+	}
 	if st.IsSkip() {
 		st = framework.AsStatus(errors.New("no Bind plugin bound the pod"))
 	}

@@ -74,8 +74,11 @@ type Scheduler struct {
 
 	podInformer     *client.Informer[api.Pod, *api.Pod]
 	nodeInformer    *client.Informer[api.Node, *api.Node]
-	serviceInformer *client.Informer[api.Service, *api.Service]       // see workloads.go
-	rsInformer      *client.Informer[api.ReplicaSet, *api.ReplicaSet] // see workloads.go
+	serviceInformer *client.Informer[api.Service, *api.Service]                             // see workloads.go
+	rsInformer      *client.Informer[api.ReplicaSet, *api.ReplicaSet]                       // see workloads.go
+	pvcInformer     *client.Informer[api.PersistentVolumeClaim, *api.PersistentVolumeClaim] // see volumes.go
+	pvInformer      *client.Informer[api.PersistentVolume, *api.PersistentVolume]           // see volumes.go
+	scInformer      *client.Informer[api.StorageClass, *api.StorageClass]                   // see volumes.go
 
 	// cycleMu serialises scheduling cycles and Explain: they share the snapshot (refreshed from the
 	// cache at the start of each), the random source and the round-robin start index below.
@@ -100,6 +103,7 @@ func New(o Options) (*Scheduler, error) {
 	s.podInformer = client.NewInformer[api.Pod](o.Client, client.InformerOptions{Clock: o.Clock, Trace: o.Trace, Name: s.name + " pods"})
 	s.nodeInformer = client.NewInformer[api.Node](o.Client, client.InformerOptions{Clock: o.Clock, Trace: o.Trace, Name: s.name + " nodes"})
 	s.newWorkloadInformers(o.Client, o)
+	s.newVolumeInformers(o.Client, o)
 	s.addEventHandlers()
 	return s, nil
 }
@@ -140,7 +144,7 @@ func newScheduler(o Options) (*Scheduler, error) {
 			rec = client.NewEventRecorder(o.Client, p.SchedulerName, "", o.Clock, o.Trace)
 		}
 		fwk, err := framework.NewFramework(registry, p, framework.Options{Client: o.Client, Recorder: rec, Clock: o.Clock, Trace: s.record,
-			Workloads: workloadLister{s}})
+			Workloads: workloadLister{s}, Volumes: volumeLister{s}})
 		if err != nil {
 			return nil, err
 		}
@@ -160,9 +164,10 @@ func newScheduler(o Options) (*Scheduler, error) {
 // Name is the component's name.
 func (s *Scheduler) Name() string { return s.name }
 
-// Informers are the pod, node, Service and ReplicaSet informers.
+// Informers are the pod, node, Service, ReplicaSet and storage informers.
 func (s *Scheduler) Informers() []client.InformerHandle {
-	return []client.InformerHandle{s.podInformer, s.nodeInformer, s.serviceInformer, s.rsInformer}
+	return []client.InformerHandle{s.podInformer, s.nodeInformer, s.serviceInformer, s.rsInformer,
+		s.pvcInformer, s.pvInformer, s.scInformer}
 }
 
 // Step runs one scheduling cycle, and in step mode its binding cycle too, if a pod is waiting in the

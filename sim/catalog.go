@@ -20,6 +20,7 @@ import (
 	"kubesim/controllers/namespace"
 	"kubesim/controllers/nodeipam"
 	"kubesim/controllers/nodelifecycle"
+	"kubesim/controllers/persistentvolume"
 	"kubesim/controllers/podgc"
 	"kubesim/controllers/replicaset"
 	"kubesim/controllers/resourcequota"
@@ -43,6 +44,7 @@ func Catalog(scenario trace.Catalog) trace.Catalog {
 		apiserver.ZH, store.ZH, client.ZH, leaderelection.ZH,
 		daemonset.ZH, deployment.ZH, disruption.ZH, garbagecollector.ZH, namespace.ZH, nodelifecycle.ZH, podgc.ZH,
 		replicaset.ZH, resourcequota.ZH, serviceaccount.ZH, nodeipam.ZH, endpointslice.ZH, endpoints.ZH,
+		persistentvolume.ZH,
 		scheduler.ZH, queue.ZH, plugins.ZH,
 		kubelet.ZH, fakeruntime.ZH, kubeproxy.ZH,
 		kubectl.ZH, zhSim, zhPause, zhEtcd,

@@ -23,6 +23,7 @@ import (
 	"text/tabwriter"
 
 	"kubesim/api"
+	"kubesim/api/resource"
 	"kubesim/kubectl"
 	"kubesim/store"
 )
@@ -195,6 +196,21 @@ func tableRow(o api.Object) (head, row []string) {
 			status += ",SchedulingDisabled"
 		}
 		return []string{"NAME", "STATUS", "RESOURCEVERSION"}, []string{name, status, o.ResourceVersion}
+	case *api.PersistentVolumeClaim:
+		size := o.Status.Capacity[resource.ResourceStorage]
+		capacity := ""
+		if o.Spec.VolumeName != "" {
+			capacity = size.String()
+		}
+		return []string{"NAME", "STATUS", "VOLUME", "CAPACITY", "ACCESS MODES", "STORAGECLASS", "RESOURCEVERSION"}, []string{name, string(o.Status.Phase), o.Spec.VolumeName, capacity,
+			api.AccessModesString(o.Status.AccessModes), api.ClaimClass(o), o.ResourceVersion}
+	case *api.PersistentVolume:
+		size, claim := o.Spec.Capacity[resource.ResourceStorage], ""
+		if ref := o.Spec.ClaimRef; ref != nil {
+			claim = ref.Namespace + "/" + ref.Name
+		}
+		return []string{"NAME", "CAPACITY", "ACCESS MODES", "STATUS", "CLAIM", "STORAGECLASS", "RESOURCEVERSION"}, []string{name, size.String(), api.AccessModesString(o.Spec.AccessModes),
+			string(o.Status.Phase), claim, o.Spec.StorageClassName, o.ResourceVersion}
 	}
 	return []string{"NAME", "RESOURCEVERSION"}, []string{name, o.GetObjectMeta().ResourceVersion}
 }

@@ -22,6 +22,8 @@ const (
 	ResourcePods ResourceName = "pods"
 	// ResourceEphemeralStorage is local disk in bytes.
 	ResourceEphemeralStorage ResourceName = "ephemeral-storage"
+	// ResourceStorage is a volume's size in bytes (a PersistentVolume's capacity, a claim's request).
+	ResourceStorage ResourceName = "storage"
 )
 
 // ResourceList is a set of quantities by resource name.

@@ -53,6 +53,12 @@ func ValidateObject(obj api.Object) field.ErrorList {
 		return ValidateLease(o)
 	case *api.PriorityClass:
 		return ValidatePriorityClass(o)
+	case *api.PersistentVolume:
+		return ValidatePersistentVolume(o)
+	case *api.PersistentVolumeClaim:
+		return ValidatePersistentVolumeClaim(o)
+	case *api.StorageClass:
+		return ValidateStorageClass(o)
 	case *api.Role:
 		return ValidateRole(o)
 	case *api.ClusterRole:
@@ -99,6 +105,10 @@ func ValidateObjectUpdate(newObj, oldObj api.Object) field.ErrorList {
 		return ValidateEndpointSliceUpdate(n, oldObj.(*api.EndpointSlice))
 	case *api.PriorityClass:
 		return ValidatePriorityClassUpdate(n, oldObj.(*api.PriorityClass))
+	case *api.PersistentVolumeClaim:
+		return ValidatePersistentVolumeClaimUpdate(n, oldObj.(*api.PersistentVolumeClaim))
+	case *api.StorageClass:
+		return ValidateStorageClassUpdate(n, oldObj.(*api.StorageClass))
 	case *api.ConfigMap:
 		return ValidateConfigMapUpdate(n, oldObj.(*api.ConfigMap))
 	case *api.Secret:

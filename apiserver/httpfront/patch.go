@@ -37,6 +37,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
+	storagev1 "k8s.io/api/storage/v1"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 )
 
@@ -59,12 +60,14 @@ var patchSchemas = map[string]any{
 	"v1/Service": corev1.Service{}, "v1/Endpoints": corev1.Endpoints{}, "v1/Event": corev1.Event{},
 	"v1/ServiceAccount": corev1.ServiceAccount{}, "v1/ResourceQuota": corev1.ResourceQuota{},
 	"v1/ConfigMap": corev1.ConfigMap{}, "v1/Secret": corev1.Secret{},
+	"v1/PersistentVolume": corev1.PersistentVolume{}, "v1/PersistentVolumeClaim": corev1.PersistentVolumeClaim{},
 	"apps/v1/Deployment": appsv1.Deployment{}, "apps/v1/ReplicaSet": appsv1.ReplicaSet{}, "apps/v1/DaemonSet": appsv1.DaemonSet{},
 	"rbac.authorization.k8s.io/v1/Role": rbacv1.Role{}, "rbac.authorization.k8s.io/v1/ClusterRole": rbacv1.ClusterRole{},
 	"rbac.authorization.k8s.io/v1/RoleBinding":                       rbacv1.RoleBinding{},
 	"rbac.authorization.k8s.io/v1/ClusterRoleBinding":                rbacv1.ClusterRoleBinding{},
 	"coordination.k8s.io/v1/Lease":                                   coordinationv1.Lease{},
 	"scheduling.k8s.io/v1/PriorityClass":                             schedulingv1.PriorityClass{},
+	"storage.k8s.io/v1/StorageClass":                                 storagev1.StorageClass{},
 	"autoscaling/v1/Scale":                                           autoscalingv1.Scale{},
 	"admissionregistration.k8s.io/v1/MutatingWebhookConfiguration":   admissionregistrationv1.MutatingWebhookConfiguration{},
 	"admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration": admissionregistrationv1.ValidatingWebhookConfiguration{},

@@ -19,6 +19,7 @@ import (
 	policyv1 "k8s.io/api/policy/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
+	storagev1 "k8s.io/api/storage/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/serializer/protobuf"
 )
@@ -33,7 +34,7 @@ var kubeScheme = func() *runtime.Scheme {
 	scheme := runtime.NewScheme()
 	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, appsv1.AddToScheme, authorizationv1.AddToScheme, autoscalingv1.AddToScheme,
 		coordinationv1.AddToScheme, discoveryv1.AddToScheme, policyv1.AddToScheme, rbacv1.AddToScheme, schedulingv1.AddToScheme,
-		admissionregistrationv1.AddToScheme} {
+		admissionregistrationv1.AddToScheme, storagev1.AddToScheme} {
 		if err := add(scheme); err != nil {
 			panic(err) // the k8s.io/api registrations are static
 		}

@@ -7,8 +7,9 @@
 //	(*Handler).table(res, items, rv, include)   the Table of items
 //
 // The columns and cell wording follow Kubernetes' printers for pods, nodes, namespaces, deployments,
-// replicasets, daemonsets, events and leases (and, in table_config.go, configmaps, secrets and
-// poddisruptionbudgets); every other kind gets NAME and AGE.
+// replicasets, daemonsets, events, leases, the config kinds (table_config.go: configmaps, secrets,
+// poddisruptionbudgets), the network kinds (table_network.go) and the storage kinds
+// (table_storage.go); every other kind gets NAME and AGE.
 package httpfront
 
 import (
@@ -146,6 +147,12 @@ func columnsFor(res *api.Resource) []column {
 		return secretColumns
 	case "poddisruptionbudgets.policy":
 		return podDisruptionBudgetColumns
+	case "persistentvolumes":
+		return persistentVolumeColumns
+	case "persistentvolumeclaims":
+		return persistentVolumeClaimColumns
+	case "storageclasses.storage.k8s.io":
+		return storageClassColumns
 	}
 	return []column{nameColumn, ageColumn}
 }

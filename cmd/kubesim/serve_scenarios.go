@@ -35,6 +35,8 @@ var exercises = map[string]exercise{
 	"forbidden": {1, []string{"kubectl --context kubesim-alice get pods", "kubectl auth can-i list pods --as alice",
 		"kubectl create role pod-reader --verb=get,list,watch --resource=pods",
 		"kubectl create rolebinding alice-reads-pods --role=pod-reader --user=alice"}},
+	"pvc-pending": {1, []string{"kubectl get pvc,pv", "kubectl describe pvc data", "kubectl describe pod redis",
+		"kubectl get storageclass"}},
 	"service-no-endpoints": {1, []string{"kubectl get endpoints web", "kubectl describe service web", "kubectl get pods --show-labels",
 		"kubectl get endpointslices -l kubernetes.io/service-name=web"}},
 	"wrong-target-port": {1, []string{"kubectl get endpoints", "kubectl describe service web-8080", "kubectl get pods -o wide",

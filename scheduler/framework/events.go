@@ -17,6 +17,11 @@ const (
 	Node EventResource = "Node"
 	// AssignedPod is a pod bound to a node.
 	AssignedPod EventResource = "AssignedPod"
+	// PersistentVolumeClaim, PersistentVolume and StorageClass are the storage objects VolumeBinding
+	// waits on.
+	PersistentVolumeClaim EventResource = "PersistentVolumeClaim"
+	PersistentVolume      EventResource = "PersistentVolume"
+	StorageClass          EventResource = "StorageClass"
 	// WildCard matches any resource (the 5-minute flush and forced moves).
 	WildCard EventResource = "*"
 )

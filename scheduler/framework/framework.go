@@ -50,6 +50,8 @@ type Options struct {
 	Trace func(trace.Event)
 	// Workloads finds the Services and ReplicaSets pods belong to (nil: none).
 	Workloads WorkloadLister
+	// Volumes finds the claims, volumes and classes pods use (nil: none).
+	Volumes VolumeLister
 }
 
 // Framework runs one profile's plugins.
@@ -68,6 +70,7 @@ type Framework struct {
 	// bit maps a plugin's name to its bit in CycleState's skip masks.
 	bit     map[string]uint64
 	reserve []ReservePlugin
+	preBind []PreBindPlugin
 	bind    []BindPlugin
 	events  map[string][]ClusterEvent
 
@@ -145,6 +148,9 @@ func (f *Framework) register(pl Plugin, ref PluginRef) {
 	if p, ok := pl.(ReservePlugin); ok {
 		f.reserve = append(f.reserve, p)
 	}
+	if p, ok := pl.(PreBindPlugin); ok {
+		f.preBind = append(f.preBind, p)
+	}
 	if p, ok := pl.(BindPlugin); ok {
 		f.bind = append(f.bind, p)
 	}
@@ -175,6 +181,7 @@ func (f *Framework) SetCycle(s *Snapshot, n Nominator) { f.snapshot, f.nominator
 
 func (f *Framework) SnapshotSharedLister() *Snapshot      { return f.snapshot }
 func (f *Framework) Workloads() WorkloadLister            { return f.opts.Workloads }
+func (f *Framework) Volumes() VolumeLister                { return f.opts.Volumes }
 func (f *Framework) ClientSet() *client.Client            { return f.opts.Client }
 func (f *Framework) EventRecorder() *client.EventRecorder { return f.opts.Recorder }
 func (f *Framework) Clock() clock.Clock                   { return f.opts.Clock }
@@ -512,6 +519,21 @@ func (f *Framework) RunReservePluginsUnreserve(ctx context.Context, state *Cycle
 			f.reserve[i].Unreserve(ctx, state, pod, nodeName)
 		}()
 	}
+}
+
+// RunPreBindPlugins runs PreBind plugins in order, stopping at the first failure.
+func (f *Framework) RunPreBindPlugins(ctx context.Context, state *CycleState, pod *api.Pod, nodeName string) *Status {
+	for _, pl := range f.preBind {
+		if st := f.runPreBind(ctx, pl, state, pod, nodeName); !st.IsSuccess() {
+			return AsStatus(fmt.Errorf("running PreBind plugin %q: %w", pl.Name(), st.AsError())).WithPlugin(pl.Name())
+		}
+	}
+	return nil
+}
+
+func (f *Framework) runPreBind(ctx context.Context, pl PreBindPlugin, state *CycleState, pod *api.Pod, nodeName string) (st *Status) {
+	defer guard(pl.Name(), &st)
+	return pl.PreBind(ctx, state, pod, nodeName)
 }
 
 // RunBindPlugins asks Bind plugins in order until one does not Skip.

@@ -9,6 +9,7 @@
 //	PreScore             once per pod, over the nodes that passed
 //	Score                once per node: how good is it? 0..100 after NormalizeScore, times a weight
 //	Reserve / Unreserve  the pod is assumed onto the chosen node / the assumption is undone
+//	PreBind              prepare what the pod needs there (its volumes) before it is bound
 //	Bind                 write the decision: POST pods/<name>/binding
 //
 // Interface: Plugin and one interface per extension point, Handle, Nominator, PostFilterResult,
@@ -97,6 +98,12 @@ type ReservePlugin interface {
 	Unreserve(ctx context.Context, state *CycleState, pod *api.Pod, nodeName string)
 }
 
+// PreBindPlugin prepares the node for the pod before Bind; a failure undoes the reservation.
+type PreBindPlugin interface {
+	Plugin
+	PreBind(ctx context.Context, state *CycleState, pod *api.Pod, nodeName string) *Status
+}
+
 // BindPlugin writes the decision. Skip passes the pod to the next bind plugin.
 type BindPlugin interface {
 	Plugin
@@ -149,6 +156,19 @@ type WorkloadLister interface {
 	ReplicaSet(namespace, name string) (*api.ReplicaSet, bool)
 }
 
+// VolumeLister finds, in the scheduler's informer caches, the storage objects a pod's volumes use:
+// what VolumeBinding reads (through listers, in Kubernetes) to tell whether a pod's claims are bound.
+type VolumeLister interface {
+	// Claim returns a PersistentVolumeClaim by namespace and name.
+	Claim(namespace, name string) (*api.PersistentVolumeClaim, bool)
+	// Volume returns a PersistentVolume by name.
+	Volume(name string) (*api.PersistentVolume, bool)
+	// Volumes lists every PersistentVolume.
+	Volumes() []*api.PersistentVolume
+	// Class returns a StorageClass by name.
+	Class(name string) (*api.StorageClass, bool)
+}
+
 // Handle is what the framework gives plugins: the cycle's snapshot, the scheduler's client,
 // recorder and workload caches, the clock, and the framework's own runners, which preemption uses
 // to ask "would the pod fit if these pods were gone?".
@@ -156,6 +176,8 @@ type Handle interface {
 	SnapshotSharedLister() *Snapshot
 	// Workloads is nil when the scheduler watches no workloads (the algorithm benchmarks).
 	Workloads() WorkloadLister
+	// Volumes is nil when the scheduler watches no storage objects (the algorithm benchmarks).
+	Volumes() VolumeLister
 	ClientSet() *client.Client
 	EventRecorder() *client.EventRecorder
 	Clock() clock.Clock

@@ -6,9 +6,10 @@
 //
 // Read next: nodeunschedulable.go and tainttoleration.go (the simplest filters), noderesourcesfit.go
 // (Filter and Score on requests), then interpodaffinity.go and podtopologyspread.go (PreFilter state
-// and its extensions), then defaultpreemption.go.
+// and its extensions), then defaultpreemption.go, then volumebinding.go (PreFilter to PreBind, for
+// a pod's claims).
 //
 // Promised: Kubernetes' rejection messages, word for word, and its scoring formulas.
-// Simplified: no volume plugins, no plugin arguments (defaults only: the system default topology
-// spread constraints among them), no PodDisruptionBudgets.
+// Simplified: of the volume plugins only VolumeBinding, no plugin arguments (defaults only: the
+// system default topology spread constraints among them), no PodDisruptionBudgets.
 package plugins

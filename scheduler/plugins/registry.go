@@ -18,6 +18,7 @@ func NewInTreeRegistry() framework.Registry {
 		NodeAffinityName:       NewNodeAffinity,
 		NodePortsName:          NewNodePorts,
 		NodeResourcesFitName:   NewNodeResourcesFit,
+		VolumeBindingName:      NewVolumeBinding,
 		PodTopologySpreadName:  NewPodTopologySpread,
 		InterPodAffinityName:   NewInterPodAffinity,
 		DefaultPreemptionName:  NewDefaultPreemption,
@@ -28,7 +29,8 @@ func NewInTreeRegistry() framework.Registry {
 }
 
 // DefaultPlugins is the default profile's plugin list with the default score weights. (Kubernetes
-// also enables SchedulingGates and the volume plugins, which kubesim does not simulate.)
+// also enables SchedulingGates and the other volume plugins, VolumeRestrictions, NodeVolumeLimits
+// and VolumeZone, which kubesim does not simulate.)
 func DefaultPlugins() []framework.PluginRef {
 	return []framework.PluginRef{
 		{Name: PrioritySortName},
@@ -38,6 +40,7 @@ func DefaultPlugins() []framework.PluginRef {
 		{Name: NodeAffinityName, Weight: 2},
 		{Name: NodePortsName},
 		{Name: NodeResourcesFitName, Weight: 1},
+		{Name: VolumeBindingName},
 		{Name: PodTopologySpreadName, Weight: 2},
 		{Name: InterPodAffinityName, Weight: 2},
 		{Name: DefaultPreemptionName},

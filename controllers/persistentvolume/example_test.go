@@ -1,0 +1,34 @@
+package persistentvolume_test
+
+import (
+	"fmt"
+
+	"kubesim/api"
+	"kubesim/controllers/persistentvolume"
+	"kubesim/internal/testenv"
+)
+
+// An administrator's volume and a claim that fits it: the binder binds them to each other.
+func Example() {
+	c, ctx := testenv.Start(testenv.Full(1))
+	defer c.Close()
+	pv := &api.PersistentVolume{ObjectMeta: api.ObjectMeta{Name: "data-pv"},
+		Spec: api.PersistentVolumeSpec{Capacity: claim("x", nil).Spec.Resources.Requests,
+			AccessModes:            []api.PersistentVolumeAccessMode{api.ReadWriteOnce},
+			PersistentVolumeSource: api.PersistentVolumeSource{HostPath: &api.HostPathVolumeSource{Path: "/mnt/data"}}}}
+	for _, obj := range []api.Object{pv, claim("data", api.Ptr(""))} {
+		if _, err := c.Kubectl.Create(ctx, obj); err != nil {
+			panic(err)
+		}
+	}
+	if err := c.Driver.RunIdle(ctx, 100); err != nil {
+		panic(err)
+	}
+	for _, e := range c.Trace.Events() {
+		if e.Component == persistentvolume.Name && !e.Detail {
+			fmt.Println(e.Message)
+		}
+	}
+	// Output:
+	// bind claim default/data to volume data-pv
+}
