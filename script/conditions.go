@@ -34,7 +34,7 @@ and -l SELECTOR may go anywhere):
   deployment NAME available|complete
   pod NAME bound|running|ready|gone
   pod NAME phase Pending|Running|Succeeded|Failed|Unknown
-  pod NAME reason REASON             a container waiting or terminated with REASON (CrashLoopBackOff, OOMKilled)
+  pod NAME reason REASON             a container waiting or terminated with REASON (CrashLoopBackOff, OOMKilled, Init:Error)
   pods [-l SELECTOR] bound|running|ready   every matching pod, and at least one
   pods [-l SELECTOR] count N
   node NAME ready|notready|unknown
@@ -256,8 +256,9 @@ func (o *objectCondition) Seen(ctx context.Context, c *sim.Cluster) (string, err
 	return fmt.Sprintf("%d %s: %s", len(objs), noun, strings.Join(parts, ", ")), nil
 }
 
-// podStatus is the STATUS column of kubectl get pods (Terminating, a container's waiting or
-// terminated reason, the pod's reason, else its phase), with whether it is bound and Ready.
+// podStatus is the STATUS column of kubectl get pods (Terminating, the init containers' progress, a
+// container's waiting or terminated reason, the pod's reason, else its phase), with whether it is
+// bound and Ready.
 func podStatus(p *api.Pod) string {
 	status := string(p.Status.Phase)
 	if p.Status.Reason != "" {
@@ -270,6 +271,9 @@ func podStatus(p *api.Pod) string {
 		case cs.State.Terminated != nil && cs.State.Terminated.Reason != "":
 			status = cs.State.Terminated.Reason
 		}
+	}
+	if init, ok := api.InitStatus(p); ok {
+		status = init // kubectl prints the init containers' progress first
 	}
 	switch {
 	case p.DeletionTimestamp != nil:
@@ -371,6 +375,11 @@ func podIs(p *api.Pod, pred, arg string) bool {
 		// own reason (Evicted), a container waiting (CrashLoopBackOff) or terminated (OOMKilled), now
 		// or in its last termination.
 		if p.Status.Reason == arg {
+			return true
+		}
+		// While init containers run, STATUS is Init:N/M, Init:Error, Init:CrashLoopBackOff...; their
+		// reasons count as the pod's (pod web reason Init:CrashLoopBackOff, or CrashLoopBackOff).
+		if init, ok := api.InitStatus(p); ok && (init == arg || strings.TrimPrefix(init, "Init:") == arg) {
 			return true
 		}
 		for _, cs := range p.Status.ContainerStatuses {

@@ -151,6 +151,22 @@ func TestConditionsReadWhatKubectlGetWouldShow(t *testing.T) {
 	_, err = pods.UpdateStatus(ctx, b)
 	require.NoError(t, err)
 
+	// A pod whose init container crash-loops: STATUS Init:CrashLoopBackOff.
+	initPod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "migrate", Namespace: "default", Labels: map[string]string{"app": "migrate"}},
+		Spec: api.PodSpec{InitContainers: []api.Container{{Name: "wait-for-db", Image: "busybox:1.36"}},
+			Containers: []api.Container{{Name: "app", Image: "nginx:1.25"}}}}
+	_, err = client.For[api.Pod](admin).Create(ctx, initPod)
+	require.NoError(t, err)
+	m, err := pods.Get(ctx, "default", "migrate")
+	require.NoError(t, err)
+	m.Status.Phase = api.PodPending
+	m.Status.InitContainerStatuses = []api.ContainerStatus{{Name: "wait-for-db", RestartCount: 2,
+		State: api.ContainerState{Waiting: &api.ContainerStateWaiting{Reason: "CrashLoopBackOff"}}}}
+	m.Status.ContainerStatuses = []api.ContainerStatus{{Name: "app",
+		State: api.ContainerState{Waiting: &api.ContainerStateWaiting{Reason: "PodInitializing"}}}}
+	_, err = pods.UpdateStatus(ctx, m)
+	require.NoError(t, err)
+
 	_, err = client.For[api.Event](admin).Create(ctx, &api.Event{ObjectMeta: api.ObjectMeta{Name: "nginx-b.1", Namespace: "default"},
 		InvolvedObject: api.ObjectReference{Kind: "Pod", Namespace: "default", Name: "nginx-b"},
 		Reason:         "BackOff", Message: "Back-off restarting failed container nginx in pod nginx-b_default", Type: api.EventTypeWarning})
@@ -175,7 +191,11 @@ func TestConditionsReadWhatKubectlGetWouldShow(t *testing.T) {
 		"pod nginx-b reason CrashLoopBackOff":                true,
 		"pod nginx-b reason OOMKilled":                       true, // the last termination counts too
 		"pod nginx-a reason CrashLoopBackOff":                false,
-		"pods count 2":                                       true,
+		"pods count 3":                                       true,
+		"pod migrate reason Init:CrashLoopBackOff":           true,
+		"pod migrate reason CrashLoopBackOff":                true,
+		"pod migrate reason PodInitializing":                 true, // the app container's own reason
+		"pod migrate reason Init:Error":                      false,
 		"pods -l app=nginx count 3":                          false,
 		"pod nginx-c gone":                                   true,
 		"pod nginx-a gone":                                   false,

@@ -8,5 +8,8 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m)
+	// A member of a multi-member etcd stopped hard, as a killed process is, can leave a peer's version
+	// probe blocked in its HTTP handler on the closed backend's lock: that goroutine is the dead
+	// member's, inside etcd, and ends with the process.
+	goleak.VerifyTestMain(m, goleak.IgnoreAnyFunction("go.etcd.io/etcd/server/v3/etcdserver/api/etcdhttp.newPeerHandler.versionHandler.func1"))
 }
