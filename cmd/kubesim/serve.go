@@ -3,7 +3,7 @@
 // apiserver's HTTP front behind an HTTPS listener on 127.0.0.1, writes a kubeconfig with two users,
 // and prints the one line that points kubectl at it:
 //
-//	kubesim serve [--nodes 3 | --node-spec FILE] [--etcd-endpoints URL,...] [--speed 1] [--port 6443] [--data-dir DIR] [--kubeconfig PATH] [--scenario NAME] [--step] [--audit-log FILE]
+//	kubesim serve [--nodes 3 | --node-spec FILE] [--etcd-endpoints URL,...] [--speed 1] [--port 6443] [--data-dir DIR] [--kubeconfig PATH] [--scenario NAME] [--step] [--web ADDR] [--audit-log FILE]
 //	export KUBECONFIG=/tmp/kubesim-serve-123/kubeconfig
 //
 // The kubeconfig's contexts are kubesim-admin (client certificate CN=kubernetes-admin,
@@ -13,7 +13,7 @@
 //
 // --node-spec FILE gives the nodes as YAML (nodespec.go); --etcd-endpoints URL,... keeps the cluster in
 // an etcd of your own (a real etcd cluster, say) instead of the embedded one. --scenario NAME sets up a scenario's exercise (serve_scenarios.go); --step runs the cluster in step
-// mode (serve_step.go); --audit-log FILE appends the HTTP front's audit trail to FILE, a JSON line
+// mode (serve_step.go); --web ADDR serves the web view beside it (serve_web.go); --audit-log FILE appends the HTTP front's audit trail to FILE, a JSON line
 // per request (apiserver/httpfront/audit.go), and prints the jq command that reads it.
 package main
 
@@ -57,6 +57,7 @@ type serveOptions struct {
 	auditLog   string // append the audit trail here
 	nodeSpec   string // a YAML file of nodes (nodespec.go)
 	etcd       string // comma-separated client URLs of an external etcd
+	web        string // serve the web view on this address (serve_web.go)
 	stdin      io.Reader
 }
 
@@ -73,6 +74,7 @@ func serve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 	fs.BoolVar(&o.step, "step", false, "step mode: nothing advances until you say so (Enter here, or kubesim step [N] / --until COND from another terminal); the story of each step prints here")
 	fs.StringVar(&o.nodeSpec, "node-spec", "", "a YAML file listing the nodes (name, cpu, memory, pods, zone, arch, labels, taints); it replaces --nodes")
 	fs.StringVar(&o.etcd, "etcd-endpoints", "", "comma-separated client URLs of an etcd of your own (e.g. http://127.0.0.1:2379) to keep the cluster in, instead of the embedded one")
+	fs.StringVar(&o.web, "web", "", "also serve the web view on this address (e.g. 127.0.0.1:7070): with --step its buttons step the cluster")
 	fs.StringVar(&o.auditLog, "audit-log", "", "append the audit trail to this file: one JSON line per request (audit.k8s.io/v1 Event: user, verb, requestURI, objectRef, responseStatus.code, timestamps)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: kubesim serve [flags]\n\nRuns a cluster in real time (or step by step, --step) that the real kubectl can drive over HTTPS. Flags:")
@@ -160,11 +162,23 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 	}
 	fmt.Fprintf(stderr, "Starting a cluster of %d nodes (etcd at %s)...\n", max(cfg.Nodes, len(cfg.NodeSpecs)), etcdAt)
 	cfg.Mode, cfg.Speed, cfg.DataDir, cfg.Seed = sim.RealTime, o.speed, filepath.Join(dir, "etcd"), time.Now().UnixNano()
+	var page *serveWeb
+	if o.web != "" {
+		var err error
+		if page, err = startServeWeb(o.web, fmt.Sprintf("kubesim serve: %d nodes", max(cfg.Nodes, len(cfg.NodeSpecs)))); err != nil {
+			return err
+		}
+		defer page.close()
+	}
 	var st *stepper
 	if o.step {
 		var observe func(trace.Event)
 		var err error
-		if st, observe, err = newStepper(stderr); err != nil {
+		storyTo := stderr
+		if page != nil {
+			storyTo = io.MultiWriter(stderr, page.story())
+		}
+		if st, observe, err = newStepper(storyTo); err != nil {
 			return err
 		}
 		cfg.Mode, cfg.Speed, cfg.Observe = sim.StepMode, 0, observe
@@ -252,6 +266,10 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 	}
 	if ex.steps > 0 {
 		printHint(stderr, sc, ex)
+	}
+	if page != nil {
+		fmt.Fprintf(stderr, "web view: http://%s/\n", page.addr)
+		go page.follow(ctx, c, st)
 	}
 	fmt.Fprintf(stdout, "export KUBECONFIG=%s\n", path)
 	if st != nil {

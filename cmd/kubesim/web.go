@@ -141,8 +141,13 @@ func playOnPage(ctx context.Context, page *web.Server, sc sim.Scenario, narratio
 
 // pageState is what the page shows at pause p.
 func pageState(ctx context.Context, p sim.Pause, breaks []string) web.State {
-	c := p.Cluster
-	st := web.State{Why: p.Why, ClusterTime: c.Trace.Since().Round(time.Millisecond).String(), Breakpoints: breaks}
+	return clusterState(ctx, p.Cluster, p.Why, breaks)
+}
+
+// clusterState is what the page shows of cluster c: why it stands (a breakpoint's words), its clock,
+// etcd's revision and the everyday kinds' tables.
+func clusterState(ctx context.Context, c *sim.Cluster, why string, breaks []string) web.State {
+	st := web.State{Why: why, ClusterTime: c.Trace.Since().Round(time.Millisecond).String(), Breakpoints: breaks}
 	st.Revision, _ = c.Ledger().CurrentRevision(ctx)
 	for _, kind := range everydayKinds {
 		head, rows, err := c.Table(ctx, kind, "default")
