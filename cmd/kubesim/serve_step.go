@@ -178,23 +178,30 @@ func parseStep(steps, until string) (int, sim.Condition, error) {
 const stepHelp = `Enter or next: run one step; next N: run N steps; until COND: run until a condition holds
 (e.g. until pods bound); from another terminal: kubesim step [N], kubesim step --until COND`
 
+// parseStepCommand reads one command of the serve terminal or the web view: Enter or next [N], or
+// until COND. known is false for any other command.
+func parseStepCommand(line string) (n int, cond sim.Condition, known bool, err error) {
+	verb, arg, _ := strings.Cut(strings.TrimSpace(line), " ")
+	switch verb {
+	case "", "n", "next":
+		n, cond, err = parseStep(strings.TrimSpace(arg), "")
+	case "until":
+		n, cond, err = parseStep("", strings.TrimSpace(arg))
+		if err == nil && cond == nil {
+			err = fmt.Errorf("until takes a condition, e.g. until pods bound")
+		}
+	default:
+		return 0, nil, false, nil
+	}
+	return n, cond, true, err
+}
+
 // console reads the serve terminal's commands until in ends or ctx does.
 func (s *stepper) console(ctx context.Context, in io.Reader, out io.Writer) {
 	lines := bufio.NewScanner(in)
 	for lines.Scan() && ctx.Err() == nil {
-		verb, arg, _ := strings.Cut(strings.TrimSpace(lines.Text()), " ")
-		var n int
-		var cond sim.Condition
-		var err error
-		switch verb {
-		case "", "n", "next":
-			n, cond, err = parseStep(strings.TrimSpace(arg), "")
-		case "until":
-			n, cond, err = parseStep("", strings.TrimSpace(arg))
-			if err == nil && cond == nil {
-				err = fmt.Errorf("until takes a condition, e.g. until pods bound")
-			}
-		default:
+		n, cond, known, err := parseStepCommand(lines.Text())
+		if !known {
 			fmt.Fprintln(out, stepHelp)
 			continue
 		}

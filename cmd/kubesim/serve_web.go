@@ -6,13 +6,11 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"reflect"
-	"strings"
 	"time"
 
 	"kubesim/sim"
@@ -81,18 +79,9 @@ func (w *serveWeb) follow(ctx context.Context, c *sim.Cluster, st *stepper) {
 		case <-ctx.Done():
 			return
 		case line := <-w.page.Commands():
-			verb, arg, _ := strings.Cut(strings.TrimSpace(line), " ")
 			var said string
-			n, cond, err := 0, sim.Condition(nil), error(nil)
-			switch verb {
-			case "", "n", "next":
-				n, cond, err = parseStep(strings.TrimSpace(arg), "")
-			case "until":
-				n, cond, err = parseStep("", strings.TrimSpace(arg))
-				if err == nil && cond == nil {
-					err = errors.New("until takes a condition, e.g. until pods bound")
-				}
-			default:
+			n, cond, known, err := parseStepCommand(line)
+			if !known {
 				err = fmt.Errorf("%q: the served cluster takes next [N] and until COND here; kubectl reads it (%s)", line, stepHelp)
 			}
 			if err == nil {
