@@ -66,7 +66,7 @@ func (p namespaceLifecycle) Admit(ctx context.Context, a *admissionAttributes) (
 		return nil, nil
 	}
 	if err := p.s.fresh(ctx, "namespaces"); err != nil {
-		return nil, apierrors.NewTimeout(err.Error())
+		return nil, deadlineError(err)
 	}
 	nsRes, _ := api.ResourceFor("namespaces")
 	ns, _ := p.s.cache.get(nsRes, a.req.Namespace).(*api.Namespace)
@@ -98,7 +98,7 @@ func (p serviceAccountAdmission) Admit(ctx context.Context, a *admissionAttribut
 		changes = append(changes, "serviceAccountName: default")
 	}
 	if err := p.s.fresh(ctx, "serviceaccounts"); err != nil {
-		return nil, apierrors.NewTimeout(err.Error())
+		return nil, deadlineError(err)
 	}
 	saRes, _ := api.ResourceFor("serviceaccounts")
 	if p.s.cache.get(saRes, pod.Namespace+"/"+pod.Spec.ServiceAccountName) == nil {
@@ -160,7 +160,7 @@ func (p priorityAdmission) Admit(ctx context.Context, a *admissionAttributes) ([
 		return nil, nil
 	}
 	if err := p.s.fresh(ctx, "priorityclasses"); err != nil {
-		return nil, apierrors.NewTimeout(err.Error())
+		return nil, deadlineError(err)
 	}
 	pcRes, _ := api.ResourceFor("priorityclasses")
 	if pod.Spec.PriorityClassName == "" {

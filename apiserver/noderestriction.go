@@ -143,7 +143,7 @@ func (s *Server) admitNodeDelete(ctx context.Context, req *wire.Request, res *ap
 	var pod *api.Pod
 	if res.Name == "pods" {
 		if err := s.fresh(ctx, "pods"); err != nil {
-			return apierrors.NewTimeout(err.Error())
+			return deadlineError(err)
 		}
 		pod, _ = s.cache.get(res, req.Namespace+"/"+req.Name).(*api.Pod)
 	}

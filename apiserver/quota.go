@@ -58,7 +58,7 @@ func (p resourceQuotaAdmission) Validate(ctx context.Context, a *admissionAttrib
 		return nil
 	}
 	if err := p.s.fresh(ctx, "resourcequotas"); err != nil {
-		return apierrors.NewTimeout(err.Error())
+		return deadlineError(err)
 	}
 	quotaRes, _ := api.ResourceFor("resourcequotas")
 	objs, _ := p.s.cache.list(quotaRes, selection{namespace: a.req.Namespace, labels: everythingLabels(), fields: everythingFields()})

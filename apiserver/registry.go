@@ -51,6 +51,15 @@ func decode(res *api.Resource, kv store.KV) (api.Object, error) {
 	return obj, nil
 }
 
+// deadlineError is the 504 of a request that waited (for etcd, or for the watch cache to catch up)
+// past its deadline: kube-apiserver's handler finisher words it the same wherever the wait was.
+func deadlineError(err error) error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return apierrors.NewTimeout("request did not complete within requested timeout - " + context.DeadlineExceeded.Error())
+	}
+	return apierrors.NewTimeout(err.Error())
+}
+
 // storageError turns a store failure into the Status a client sees.
 func storageError(err error, res *api.Resource, name string) error {
 	switch {
@@ -65,7 +74,7 @@ func storageError(err error, res *api.Resource, name string) error {
 	case errors.Is(err, context.DeadlineExceeded):
 		// Without a quorum etcd's client retries a request until its deadline, where kube-apiserver
 		// answers 504 (handlers/finisher).
-		return apierrors.NewTimeout("request did not complete within requested timeout - " + context.DeadlineExceeded.Error())
+		return deadlineError(err)
 	}
 	if msg, ok := store.Timeout(err); ok {
 		// A write that a leader accepted but no quorum committed fails after etcd's request timeout.

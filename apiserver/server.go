@@ -164,11 +164,11 @@ func (s *Server) do(ctx context.Context, req *wire.Request) (*wire.Response, *ap
 	// Gate 2: authorize.
 	attrs := newAttributes(user, req, res)
 	if err := s.fresh(ctx, "clusterrolebindings", "clusterroles", "rolebindings", "roles"); err != nil {
-		return nil, res, apierrors.NewTimeout("waiting for the authorization cache: " + err.Error())
+		return nil, res, deadlineError(fmt.Errorf("waiting for the authorization cache: %w", err))
 	}
 	if user.InGroup(GroupNodes) {
 		if err := s.fresh(ctx, "pods"); err != nil {
-			return nil, res, apierrors.NewTimeout("waiting for the node authorizer's cache: " + err.Error())
+			return nil, res, deadlineError(fmt.Errorf("waiting for the node authorizer's cache: %w", err))
 		}
 	}
 	if allowed, why := s.authorize(attrs); !allowed {

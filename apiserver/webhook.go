@@ -206,7 +206,7 @@ func (s *Server) matchingWebhooks(ctx context.Context, a *admissionAttributes, r
 		return nil, nil
 	}
 	if err := s.fresh(ctx, resource, "namespaces"); err != nil {
-		return nil, apierrors.NewTimeout(err.Error())
+		return nil, deadlineError(err)
 	}
 	res, _ := api.ResourceFor(resource)
 	objs, _ := s.cache.list(res, everythingSelection())
