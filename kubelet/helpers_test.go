@@ -44,11 +44,11 @@ func withNode(n int) testenv.Setup {
 	}
 }
 
-// startNode is addNode without t: node-<n> (pod CIDR 10.244.<n>.0/24, zone-a) with the default
+// startNode is addNode without t (and with what to do to the runtime before the kubelet starts): node-<n> (pod CIDR 10.244.<n>.0/24, zone-a) with the default
 // node configuration, changed by edit if given. The runtime runs on a CRIClock so that its image
 // pulls take virtual time in parallel; the kubelet authenticates as system:node:node-<n>, whom the
 // Node authorizer lets see only its own pods.
-func startNode(ctx context.Context, c *sim.Cluster, n int, edit func(*kubelet.NodeConfig)) (*testNode, error) {
+func startNode(ctx context.Context, c *sim.Cluster, n int, edit func(*kubelet.NodeConfig), before ...func(*fakeruntime.Runtime)) (*testNode, error) {
 	name := fmt.Sprintf("node-%d", n)
 	cfg := kubelet.DefaultNodeConfig()
 	cfg.PodCIDR = fmt.Sprintf("10.244.%d.0/24", n)
@@ -61,6 +61,9 @@ func startNode(ctx context.Context, c *sim.Cluster, n int, edit func(*kubelet.No
 	rt, err := fakeruntime.New(fakeruntime.Options{Clock: crc, NodeName: name, PodCIDR: cfg.PodCIDR, Trace: c.Trace})
 	if err != nil {
 		return nil, err
+	}
+	for _, f := range before {
+		f(rt) // a fault present from the start
 	}
 	cl := c.Client("system:node:"+name, "kubelet/"+name, "system:nodes")
 	k := kubelet.New(kubelet.Options{NodeName: name, Client: cl, Clock: c.Clock, Trace: c.Trace,

@@ -75,7 +75,7 @@ func (k *Kubelet) updateRuntimeUp(ctx context.Context) {
 		}
 	}
 	k.mu.Lock()
-	wasFailing := k.health.runtimeCheckErr
+	wasFailing, firstCheck := k.health.runtimeCheckErr, !k.health.checked
 	k.health.checked = true
 	k.health.runtimeCheckErr = failure
 	if err == nil {
@@ -88,6 +88,11 @@ func (k *Kubelet) updateRuntimeUp(ctx context.Context) {
 		k.health.runtimeVersion = version.RuntimeName + "://" + version.RuntimeVersion
 	}
 	k.mu.Unlock()
+	if firstCheck {
+		// Registration waits for this first check (nodeStep); in real time the node loop may already
+		// be asleep with no timer armed, so wake it, or the node is never registered.
+		k.nudge(sideNode)
+	}
 	switch {
 	case failure != "" && failure != wasFailing:
 		k.record("runtime", "", "", "container runtime sanity check failed after %s: %s", took.Round(time.Millisecond), failure)
