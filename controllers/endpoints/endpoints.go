@@ -53,18 +53,7 @@ func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, t
 		queue:     workqueue.New(clk, Name, workqueue.DefaultControllerRateLimiter[string]())}
 	ec.Component = workloop.NewComponent(&workloop.Loop{Queue: ec.queue, Reconcile: ec.Reconcile, Workers: 1,
 		Component: Name, Actor: Identity, Trace: tr, Resource: "services"}, ec.services, ec.pods, ec.endpoints)
-	enqueue := func(s *api.Service) { ec.queue.Add(s.Namespace + "/" + s.Name) }
-	ec.services.AddHandler(client.Handler[*api.Service]{
-		OnAdd: enqueue, OnUpdate: func(_, s *api.Service) { enqueue(s) }, OnDelete: enqueue,
-	})
-	podChanged := func(p *api.Pod) {
-		for _, svc := range internal.ServicesForPod(ec.services.ByIndex(client.IndexNamespace, p.Namespace), p) {
-			enqueue(svc)
-		}
-	}
-	ec.pods.AddHandler(client.Handler[*api.Pod]{
-		OnAdd: podChanged, OnUpdate: func(old, p *api.Pod) { podChanged(old); podChanged(p) }, OnDelete: podChanged,
-	})
+	internal.QueueServices(ec.services, ec.pods, ec.queue.Add)
 	ec.endpoints.AddHandler(client.Handler[*api.Endpoints]{
 		OnDelete: func(e *api.Endpoints) { ec.queue.Add(e.Namespace + "/" + e.Name) },
 	})

@@ -49,16 +49,7 @@ func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, t
 		queue:    workqueue.New(clk, Name, workqueue.DefaultControllerRateLimiter[string]())}
 	ec.Component = workloop.NewComponent(&workloop.Loop{Queue: ec.queue, Reconcile: ec.Reconcile, Workers: 1,
 		Component: Name, Actor: Identity, Trace: tr, Resource: "services"}, ec.services, ec.pods, ec.slices)
-	ec.services.AddHandler(client.Handler[*api.Service]{
-		OnAdd:    func(s *api.Service) { ec.queue.Add(key(s.Namespace, s.Name)) },
-		OnUpdate: func(_, s *api.Service) { ec.queue.Add(key(s.Namespace, s.Name)) },
-		OnDelete: func(s *api.Service) { ec.queue.Add(key(s.Namespace, s.Name)) },
-	})
-	ec.pods.AddHandler(client.Handler[*api.Pod]{
-		OnAdd:    ec.podChanged,
-		OnUpdate: func(old, p *api.Pod) { ec.podChanged(old); ec.podChanged(p) },
-		OnDelete: ec.podChanged,
-	})
+	internal.QueueServices(ec.services, ec.pods, ec.queue.Add)
 	ec.slices.AddHandler(client.Handler[*api.EndpointSlice]{
 		OnUpdate: func(_, s *api.EndpointSlice) { ec.sliceChanged(s) },
 		OnDelete: ec.sliceChanged,
@@ -66,18 +57,9 @@ func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, t
 	return ec
 }
 
-func key(namespace, name string) string { return namespace + "/" + name }
-
-// podChanged queues the Services that select the pod.
-func (ec *Controller) podChanged(p *api.Pod) {
-	for _, svc := range internal.ServicesForPod(ec.services.ByIndex(client.IndexNamespace, p.Namespace), p) {
-		ec.queue.Add(key(svc.Namespace, svc.Name))
-	}
-}
-
 // sliceChanged queues the Service of a slice this controller manages (someone edited or deleted it).
 func (ec *Controller) sliceChanged(s *api.EndpointSlice) {
 	if s.Labels[api.LabelManagedBy] == ManagedBy && s.Labels[api.LabelServiceName] != "" {
-		ec.queue.Add(key(s.Namespace, s.Labels[api.LabelServiceName]))
+		ec.queue.Add(s.Namespace + "/" + s.Labels[api.LabelServiceName])
 	}
 }

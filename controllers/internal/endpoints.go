@@ -1,6 +1,7 @@
 // endpoints.go: what the Endpoints and EndpointSlice controllers share (k8s.io/kubernetes
 // pkg/controller/util/endpoint and pkg/api/v1/pod FindPort):
 //
+//	QueueServices(services, pods, add) queue a Service when it changes, or a pod it selects does
 //	ServicesForPod(services, pod)      the Services in the pod's namespace whose selector matches it
 //	PodsForService(pods, svc)          the pods a Service selects, sorted by name
 //	ShouldPodBeInEndpoints(pod, term)  has an IP, not finished, and (unless term) not terminating
@@ -14,7 +15,26 @@ import (
 	"fmt"
 
 	"kubesim/api"
+	"kubesim/client"
 )
+
+// QueueServices adds a Service's key ("namespace/name") whenever the Service changes, and the keys of
+// the Services that select a pod whenever the pod changes (as it was and as it is): what both
+// controllers follow.
+func QueueServices(services *client.Informer[api.Service, *api.Service], pods *client.Informer[api.Pod, *api.Pod], add func(key string)) {
+	service := func(s *api.Service) { add(s.Namespace + "/" + s.Name) }
+	services.AddHandler(client.Handler[*api.Service]{
+		OnAdd: service, OnUpdate: func(_, s *api.Service) { service(s) }, OnDelete: service,
+	})
+	pod := func(p *api.Pod) {
+		for _, svc := range ServicesForPod(services.ByIndex(client.IndexNamespace, p.Namespace), p) {
+			service(svc)
+		}
+	}
+	pods.AddHandler(client.Handler[*api.Pod]{
+		OnAdd: pod, OnUpdate: func(old, p *api.Pod) { pod(old); pod(p) }, OnDelete: pod,
+	})
+}
 
 // ServicesForPod returns the Services of the pod's namespace whose selector matches the pod's
 // labels, from services sorted by key.
