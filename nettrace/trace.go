@@ -7,11 +7,11 @@ package nettrace
 import (
 	"fmt"
 	"net/netip"
-	"sort"
 	"strconv"
 	"strings"
 
 	"kubesim/api"
+	"kubesim/api/labels"
 	"kubesim/dns"
 	"kubesim/kubeproxy"
 )
@@ -196,7 +196,7 @@ func (w *walk) toService(src *api.Pod, ip string, port int32) Result {
 		target = strconv.Itoa(int(sp.Port))
 	}
 	w.ok("service", fmt.Sprintf("%s:%d is Service %s port %d/TCP%s -> targetPort %s, selector %s",
-		ip, port, key, port, portNameSuffix(sp.Name), target, selectorString(svc.Spec.Selector)))
+		ip, port, key, port, portNameSuffix(sp.Name), target, labels.Set(svc.Spec.Selector).String()))
 	w.res.Path = append(w.res.Path, fmt.Sprintf("%s:%d", ip, port))
 
 	rules, ok := w.in.Rules(src.Spec.NodeName)
@@ -275,7 +275,7 @@ func (w *walk) whyNoEndpoints(svc *api.Service, sp *api.ServicePort) string {
 		}
 		if !matches(svc.Spec.Selector, p.Labels) {
 			if len(p.Labels) > 0 {
-				labelled = append(labelled, fmt.Sprintf("%s (%s)", p.Name, selectorString(p.Labels)))
+				labelled = append(labelled, fmt.Sprintf("%s (%s)", p.Name, labels.Set(p.Labels).String()))
 			}
 			continue
 		}
@@ -287,7 +287,7 @@ func (w *walk) whyNoEndpoints(svc *api.Service, sp *api.ServicePort) string {
 			}
 		}
 	}
-	sel := selectorString(svc.Spec.Selector)
+	sel := labels.Set(svc.Spec.Selector).String()
 	switch {
 	case len(matched) == 0:
 		msg := fmt.Sprintf("the selector %s matches no pod in namespace %s", sel, svc.Namespace)
@@ -399,18 +399,4 @@ func portNameSuffix(name string) string {
 		return ""
 	}
 	return " (" + name + ")"
-}
-
-// selectorString prints labels as a selector, sorted: "app=web,tier=front".
-func selectorString(m map[string]string) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = k + "=" + m[k]
-	}
-	return strings.Join(parts, ",")
 }

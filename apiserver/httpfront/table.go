@@ -16,11 +16,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"slices"
 	"strings"
 	"time"
 
 	"kubesim/api"
+	"kubesim/api/labels"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -254,7 +254,7 @@ var daemonSetColumns = append([]column{nameColumn,
 		cell: func(_ *Handler, o api.Object) any { return int64(o.(*api.DaemonSet).Status.NumberAvailable) }},
 	{name: "Node Selector", typ: "string", describe: "NodeSelector is a selector which must be true for the pod to fit on a node.",
 		cell: func(_ *Handler, o api.Object) any {
-			return orNone(selectorString(o.(*api.DaemonSet).Spec.Template.Spec.NodeSelector))
+			return orNone(labels.Set(o.(*api.DaemonSet).Spec.Template.Spec.NodeSelector).String())
 		}},
 	ageColumn,
 }, workloadWide(func(o api.Object) (*api.PodSpec, *api.LabelSelector) {
@@ -267,18 +267,4 @@ func replicas(p *int32) int32 {
 		return 1
 	}
 	return *p
-}
-
-// selectorString prints a map selector as Kubernetes does, keys sorted: "disktype=ssd,zone=a".
-func selectorString(m map[string]string) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = k + "=" + m[k]
-	}
-	return strings.Join(parts, ",")
 }

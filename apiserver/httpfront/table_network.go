@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"kubesim/api"
+	"kubesim/api/labels"
 )
 
 // maxListed is how many addresses an ENDPOINTS cell lists before "+ N more...".
@@ -32,7 +33,7 @@ var serviceColumns = []column{nameColumn,
 		cell: func(_ *Handler, o api.Object) any { return servicePorts(o.(*api.Service).Spec.Ports) }},
 	ageColumn,
 	{name: "Selector", typ: "string", wide: true, describe: "The selectors of the service.",
-		cell: func(_ *Handler, o api.Object) any { return orNone(selectorString(o.(*api.Service).Spec.Selector)) }},
+		cell: func(_ *Handler, o api.Object) any { return orNone(labels.Set(o.(*api.Service).Spec.Selector).String()) }},
 }
 
 func serviceType(s *api.Service) api.ServiceType {
