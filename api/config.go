@@ -1,6 +1,7 @@
 // config.go: ConfigMap and Secret (core/v1), the two kinds that carry configuration into pods, and
-// the references a pod makes to them: env (configMapKeyRef, secretKeyRef), envFrom (configMapRef,
-// secretRef), and configMap and secret volumes (volume.go). Interface: ConfigReferences.
+// the references a pod makes to them: env (configMapKeyRef, secretKeyRef; fieldRef and
+// resourceFieldRef read the pod itself, downward.go), envFrom (configMapRef, secretRef), and
+// configMap and secret volumes (volume.go). Interface: ConfigReferences.
 //
 // Neither kind is read by the apiserver on a pod's behalf: a pod may name a ConfigMap that does not
 // exist yet, and is accepted. It is the kubelet that looks the references up, just before it creates
@@ -43,8 +44,10 @@ type Secret struct {
 
 // EnvVarSource is where an environment variable's value comes from when it has no value.
 type EnvVarSource struct {
-	ConfigMapKeyRef *ConfigMapKeySelector `json:"configMapKeyRef,omitempty"`
-	SecretKeyRef    *SecretKeySelector    `json:"secretKeyRef,omitempty"`
+	FieldRef         *ObjectFieldSelector   `json:"fieldRef,omitempty"`         // downward.go
+	ResourceFieldRef *ResourceFieldSelector `json:"resourceFieldRef,omitempty"` // downward.go
+	ConfigMapKeyRef  *ConfigMapKeySelector  `json:"configMapKeyRef,omitempty"`
+	SecretKeyRef     *SecretKeySelector     `json:"secretKeyRef,omitempty"`
 }
 
 // ConfigMapKeySelector picks one key of a ConfigMap in the pod's namespace.

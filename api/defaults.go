@@ -250,6 +250,12 @@ func (d *defaulter) container(prefix string, c *Container, hostNetwork bool) {
 			d.note(at+"hostPort", "%d (hostNetwork)", port.HostPort)
 		}
 	}
+	for i, e := range c.Env {
+		if e.ValueFrom != nil && e.ValueFrom.FieldRef != nil && e.ValueFrom.FieldRef.APIVersion == "" {
+			e.ValueFrom.FieldRef.APIVersion = "v1"
+			d.note(fmt.Sprintf("%senv[%d].valueFrom.fieldRef.apiVersion", prefix, i), "v1")
+		}
+	}
 	d.probe(prefix+"livenessProbe", c.LivenessProbe)
 	d.probe(prefix+"readinessProbe", c.ReadinessProbe)
 	d.probe(prefix+"startupProbe", c.StartupProbe)

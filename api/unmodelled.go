@@ -26,7 +26,7 @@ var unmodelled = map[reflect.Type][]string{
 	reflect.TypeFor[Container](): {"lifecycle", "resizePolicy", "restartPolicy", "restartPolicyRules",
 		"securityContext", "stdin", "stdinOnce", "terminationMessagePath", "terminationMessagePolicy", "tty",
 		"volumeDevices", "workingDir"},
-	reflect.TypeFor[EnvVarSource](): {"fieldRef", "fileKeyRef", "resourceFieldRef"},
+	reflect.TypeFor[EnvVarSource](): {"fileKeyRef"},
 	reflect.TypeFor[Volume](): {"awsElasticBlockStore", "azureDisk", "azureFile", "cephfs", "cinder", "csi",
 		"downwardAPI", "ephemeral", "fc", "flexVolume", "flocker", "gcePersistentDisk", "gitRepo", "glusterfs",
 		"hostPath", "image", "iscsi", "nfs", "photonPersistentDisk", "portworxVolume", "projected", "quobyte",

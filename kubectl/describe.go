@@ -122,9 +122,9 @@ func describePod(w *tabwriter.Writer, p *api.Pod) {
 		fmt.Fprintf(w, "Controlled By:\t%s/%s\n", ref.Kind, ref.Name)
 	}
 	if len(p.Spec.InitContainers) > 0 {
-		describeContainers(w, "Init Containers", p.Spec.InitContainers, p.Status.InitContainerStatuses)
+		describeContainers(w, "Init Containers", p, p.Spec.InitContainers, p.Status.InitContainerStatuses)
 	}
-	describeContainers(w, "Containers", p.Spec.Containers, p.Status.ContainerStatuses)
+	describeContainers(w, "Containers", p, p.Spec.Containers, p.Status.ContainerStatuses)
 	fmt.Fprintf(w, "Conditions:\n  Type\tStatus\n")
 	for _, c := range p.Status.Conditions {
 		fmt.Fprintf(w, "  %s\t%s\n", c.Type, c.Status)
@@ -255,7 +255,7 @@ func capitalized(b bool) string {
 
 // describeContainers prints the Init Containers or Containers section: each container's image, ports,
 // state, readiness, restarts, environment and mounts.
-func describeContainers(w *tabwriter.Writer, title string, specs []api.Container, statuses []api.ContainerStatus) {
+func describeContainers(w *tabwriter.Writer, title string, p *api.Pod, specs []api.Container, statuses []api.ContainerStatus) {
 	fmt.Fprintf(w, "%s:\n", title)
 	for _, c := range specs {
 		fmt.Fprintf(w, "  %s:\n", c.Name)
@@ -274,6 +274,6 @@ func describeContainers(w *tabwriter.Writer, title string, specs []api.Container
 				fmt.Fprintf(w, "    Restart Count:\t%d\n", s.RestartCount)
 			}
 		}
-		describeContainerConfig(w, &c)
+		describeContainerConfig(w, p, &c)
 	}
 }

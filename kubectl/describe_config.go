@@ -47,7 +47,9 @@ func describeHeader(w *tabwriter.Writer, m *api.ObjectMeta) {
 }
 
 // describeContainerConfig prints a container's Environment, Environment Variables from, and Mounts.
-func describeContainerConfig(w *tabwriter.Writer, c *api.Container) {
+// A fieldRef shows what it resolves to when describe can tell from the pod's metadata, and a
+// resourceFieldRef the container's own figure ("node allocatable" for an unset cpu or memory limit).
+func describeContainerConfig(w *tabwriter.Writer, p *api.Pod, c *api.Container) {
 	if len(c.EnvFrom) == 0 {
 		fmt.Fprintf(w, "    Environment Variables from:\t<none>\n")
 	} else {
@@ -75,6 +77,17 @@ func describeContainerConfig(w *tabwriter.Writer, c *api.Container) {
 		switch {
 		case e.ValueFrom == nil:
 			fmt.Fprintf(w, "      %s:\t%s\n", e.Name, e.Value)
+		case e.ValueFrom.FieldRef != nil:
+			ref := e.ValueFrom.FieldRef
+			value, _ := api.PodMetadataField(p, ref.FieldPath) // spec and status paths print empty, as in kubectl
+			fmt.Fprintf(w, "      %s:\t%s (%s:%s)\n", e.Name, value, ref.APIVersion, ref.FieldPath)
+		case e.ValueFrom.ResourceFieldRef != nil:
+			ref := e.ValueFrom.ResourceFieldRef
+			value, _ := api.ContainerResourceValue(ref, c)
+			if value == "0" && (ref.Resource == "limits.cpu" || ref.Resource == "limits.memory") {
+				value = "node allocatable"
+			}
+			fmt.Fprintf(w, "      %s:\t%s (%s)\n", e.Name, value, ref.Resource)
 		case e.ValueFrom.SecretKeyRef != nil:
 			ref := e.ValueFrom.SecretKeyRef
 			fmt.Fprintf(w, "      %s:\t<set to the key '%s' in secret '%s'>\tOptional: %t\n", e.Name, ref.Key, ref.Name, isTrue(ref.Optional))

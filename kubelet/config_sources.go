@@ -2,8 +2,8 @@
 // each container (makeEnvironmentVariables in pkg/kubelet/kubelet_pods.go) and the configMap and
 // secret volumes it mounts before the pod's sandbox starts (pkg/kubelet/volumemanager).
 //
-//	containerEnv(ctx, pod, c) (envs, err)   env and envFrom resolved; err is the container's
-//	                                        CreateContainerConfigError message
+//	containerEnv(ctx, pod, c, podIP) (envs, err)  env and envFrom resolved, $(VAR) expanded; err is
+//	                                              the container's CreateContainerConfigError message
 //	mountVolumes(ctx, w, s) bool            every configMap and secret volume found; else FailedMount
 //
 // The apiserver accepts a pod whose ConfigMap does not exist yet; the kubelet is the one that finds
@@ -14,8 +14,8 @@
 // optional is skipped when its object or key is missing.
 //
 // Simplified: Kubernetes' managers watch each referenced object (or cache it with a TTL); this kubelet
-// GETs it when it needs it, the managers' "Get" strategy. $(VAR) references in values are not
-// expanded, and a mounted volume's files are not refreshed when the ConfigMap changes.
+// GETs it when it needs it, the managers' "Get" strategy. A mounted volume's files are not refreshed
+// when the ConfigMap changes, and no service link variables (NGINX_SERVICE_HOST, ...) are set.
 package kubelet
 
 import (
@@ -99,8 +99,9 @@ func missing(err error, optional *bool) bool {
 }
 
 // containerEnv resolves a container's environment: envFrom first (all keys, prefixed), then env,
-// whose variables override those of envFrom. Its error is the CreateContainerConfigError message.
-func (k *Kubelet) containerEnv(ctx context.Context, p *api.Pod, c *api.Container) ([]fakeruntime.KeyValue, error) {
+// whose variables override those of envFrom. A value's $(VAR) references read envFrom and the
+// variables declared before it (downward.go). Its error is the CreateContainerConfigError message.
+func (k *Kubelet) containerEnv(ctx context.Context, p *api.Pod, c *api.Container, podIP string) ([]fakeruntime.KeyValue, error) {
 	src := k.configSource(p.Namespace)
 	fromSources := map[string]string{}
 	for _, ef := range c.EnvFrom {
@@ -134,15 +135,20 @@ func (k *Kubelet) containerEnv(ctx context.Context, p *api.Pod, c *api.Container
 	}
 	var envs []fakeruntime.KeyValue
 	declared := map[string]bool{}
+	known := maps.Clone(fromSources) // what a $(VAR) may refer to so far
 	for _, ev := range c.Env {
-		value, skip, err := k.envValue(ctx, src, p, ev)
+		value, skip, err := k.envValue(ctx, src, p, c, podIP, ev)
 		if err != nil {
 			return nil, err
 		}
 		if skip {
 			continue
 		}
+		if ev.ValueFrom == nil {
+			value = expandEnv(value, known)
+		}
 		declared[ev.Name] = true
+		known[ev.Name] = value
 		envs = append(envs, fakeruntime.KeyValue{Key: ev.Name, Value: value})
 	}
 	for _, key := range slices.Sorted(maps.Keys(fromSources)) {
@@ -154,11 +160,17 @@ func (k *Kubelet) containerEnv(ctx context.Context, p *api.Pod, c *api.Container
 }
 
 // envValue is one env entry's value; skip means an optional reference found nothing.
-func (k *Kubelet) envValue(ctx context.Context, src *configSource, p *api.Pod, ev api.EnvVar) (value string, skip bool, err error) {
+func (k *Kubelet) envValue(ctx context.Context, src *configSource, p *api.Pod, c *api.Container, podIP string, ev api.EnvVar) (value string, skip bool, err error) {
 	from := ev.ValueFrom
 	switch {
 	case ev.Value != "" || from == nil:
 		return ev.Value, false, nil
+	case from.FieldRef != nil:
+		value, err := k.podFieldValue(p, podIP, from.FieldRef)
+		return value, false, err
+	case from.ResourceFieldRef != nil:
+		value, err := k.containerResourceValue(p, c, from.ResourceFieldRef)
+		return value, false, err
 	case from.ConfigMapKeyRef != nil:
 		ref := from.ConfigMapKeyRef
 		cm, err := src.configMap(ctx, ref.Name)
@@ -194,7 +206,7 @@ func (k *Kubelet) envValue(ctx context.Context, src *configSource, p *api.Pod, e
 		}
 		return string(v), false, nil
 	}
-	return "", false, nil // a source kubesim does not model (fieldRef, ...): dropped when decoded
+	return "", false, nil // a source kubesim does not model (fileKeyRef): dropped when decoded
 }
 
 // mountVolumes sets up the pod's configMap and secret volumes, which must exist (unless optional)

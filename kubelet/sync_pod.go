@@ -263,7 +263,7 @@ func shouldRestart(policy api.RestartPolicy, exitCode int32) bool {
 
 // createAndStart creates a container (attempt = its restart count) and starts it.
 func (k *Kubelet) createAndStart(ctx context.Context, w *podWorker, s *syncResult, spec *api.Container, r *containerRecord, attempt uint32) error {
-	envs, err := k.containerEnv(ctx, w.pod, spec)
+	envs, err := k.containerEnv(ctx, w.pod, spec, w.podIP)
 	if err != nil {
 		r.waiting = &api.ContainerStateWaiting{Reason: "CreateContainerConfigError", Message: err.Error()}
 		k.recorder.Eventf(ctx, w.pod, api.EventTypeWarning, "Failed", "Error: %v", err)
@@ -346,13 +346,13 @@ func (k *Kubelet) sandboxConfig(p *api.Pod, attempt uint32) *fakeruntime.PodSand
 }
 
 // containerConfig is the CreateContainer request for one container of a pod, with its resolved
-// environment.
+// environment, which $(VAR) references in its command and args read (downward.go).
 func (k *Kubelet) containerConfig(p *api.Pod, spec *api.Container, attempt uint32, envs []fakeruntime.KeyValue) *fakeruntime.ContainerConfig {
 	c := &fakeruntime.ContainerConfig{
 		Metadata: fakeruntime.ContainerMetadata{Name: spec.Name, Attempt: attempt},
 		Image:    spec.Image,
-		Command:  slices.Clone(spec.Command),
-		Args:     slices.Clone(spec.Args),
+		Command:  expandAll(spec.Command, envs),
+		Args:     expandAll(spec.Args, envs),
 		Labels: map[string]string{fakeruntime.LabelPodName: p.Name, fakeruntime.LabelPodNamespace: p.Namespace,
 			fakeruntime.LabelPodUID: p.UID, fakeruntime.LabelContainerName: spec.Name},
 		Annotations: map[string]string{fakeruntime.AnnotationRestartCount: strconv.Itoa(int(attempt))},

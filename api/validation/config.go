@@ -262,19 +262,31 @@ func validateEnvSources(c *api.Container, path *field.Path) field.ErrorList {
 			continue
 		}
 		p := path.Child("env").Index(i).Child("valueFrom")
-		if ev.Value != "" {
-			errs = append(errs, field.Invalid(p, "", "may not be specified when `value` is not empty"))
-		}
 		from := ev.ValueFrom
-		if from.ConfigMapKeyRef != nil && from.SecretKeyRef != nil {
-			errs = append(errs, field.Invalid(p, "", oneSourceMsg))
-			continue
+		sources := 0
+		if from.FieldRef != nil {
+			sources++
+			errs = append(errs, validateFieldRef(from.FieldRef, p.Child("fieldRef"))...)
+		}
+		if from.ResourceFieldRef != nil {
+			sources++
+			errs = append(errs, validateResourceFieldRef(from.ResourceFieldRef, p.Child("resourceFieldRef"))...)
+		}
+		if from.ConfigMapKeyRef != nil {
+			sources++
+			errs = append(errs, validateKeyRef(from.ConfigMapKeyRef.Name, from.ConfigMapKeyRef.Key, p.Child("configMapKeyRef"))...)
+		}
+		if from.SecretKeyRef != nil {
+			sources++
+			errs = append(errs, validateKeyRef(from.SecretKeyRef.Name, from.SecretKeyRef.Key, p.Child("secretKeyRef"))...)
 		}
 		switch {
-		case from.ConfigMapKeyRef != nil:
-			errs = append(errs, validateKeyRef(from.ConfigMapKeyRef.Name, from.ConfigMapKeyRef.Key, p.Child("configMapKeyRef"))...)
-		case from.SecretKeyRef != nil:
-			errs = append(errs, validateKeyRef(from.SecretKeyRef.Name, from.SecretKeyRef.Key, p.Child("secretKeyRef"))...)
+		case sources == 0:
+			errs = append(errs, field.Invalid(p, "", "must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`"))
+		case ev.Value != "":
+			errs = append(errs, field.Invalid(p, "", "may not be specified when `value` is not empty"))
+		case sources > 1:
+			errs = append(errs, field.Invalid(p, "", oneSourceMsg))
 		}
 	}
 	for i, ef := range c.EnvFrom {
@@ -282,15 +294,16 @@ func validateEnvSources(c *api.Container, path *field.Path) field.ErrorList {
 		if ef.Prefix != "" && !isEnvVarName(ef.Prefix) {
 			errs = append(errs, field.Invalid(p.Child("prefix"), ef.Prefix, envVarNameMsg))
 		}
+		// Kubernetes reports a missing or doubled source on the list (envFrom), not the entry.
 		switch {
 		case ef.ConfigMapRef != nil && ef.SecretRef != nil:
-			errs = append(errs, field.Invalid(p, "", oneSourceMsg))
+			errs = append(errs, field.Invalid(path.Child("envFrom"), "", oneSourceMsg))
 		case ef.ConfigMapRef != nil:
 			errs = append(errs, validateRefName(ef.ConfigMapRef.Name, p.Child("configMapRef", "name"))...)
 		case ef.SecretRef != nil:
 			errs = append(errs, validateRefName(ef.SecretRef.Name, p.Child("secretRef", "name"))...)
 		default:
-			errs = append(errs, field.Invalid(p, "", "must specify one of: `configMapRef` or `secretRef`"))
+			errs = append(errs, field.Invalid(path.Child("envFrom"), "", "must specify one of: `configMapRef` or `secretRef`"))
 		}
 	}
 	return errs

@@ -89,7 +89,7 @@ func TestPodConfigReferenceValidation(t *testing.T) {
 		}, []wantErr{{"spec.initContainers[0].name", field.ErrorTypeDuplicate}, {"spec.initContainers[0].readinessProbe", field.ErrorTypeForbidden}}},
 		{"envFrom names one source", func(s *api.PodSpec) {
 			s.Containers[0].EnvFrom = []api.EnvFromSource{{Prefix: "X"}}
-		}, []wantErr{{"spec.containers[0].envFrom[0]", field.ErrorTypeInvalid}}},
+		}, []wantErr{{"spec.containers[0].envFrom", field.ErrorTypeInvalid}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
