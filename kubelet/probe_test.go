@@ -104,3 +104,35 @@ func readyReason(p *api.Pod) string {
 	}
 	return ""
 }
+
+// A probe's port may be the container's port name; the kubelet dials the pod's IP, which for a
+// hostNetwork pod is the node's (192.168.0.11), not an address of its own. A name the container does
+// not declare cannot be probed at all: each attempt errors ("probe errored and resulted in unknown
+// state") and the pod stays not Ready.
+func TestProbeNamedPortsAndTheHostNetworkAddress(t *testing.T) {
+	c, ctx := newCluster(t)
+	addNode(t, ctx, c, 1, nil)
+	named := newPod("named", "node-1", "nginx:1.25")
+	named.Spec.Containers[0].Ports = []api.ContainerPort{{Name: "http", ContainerPort: 80}}
+	named.Spec.Containers[0].ReadinessProbe = httpProbe("/", 0)
+	named.Spec.Containers[0].ReadinessProbe.HTTPGet.Port = api.FromString("http")
+	createPod(t, ctx, c, named)
+
+	host := newPod("host", "node-1", "nginx:1.25")
+	host.Spec.HostNetwork = true
+	host.Spec.Containers[0].ReadinessProbe = httpProbe("/", 8080) // nginx listens on 80
+	createPod(t, ctx, c, host)
+
+	unnamed := newPod("unnamed", "node-1", "nginx:1.25")
+	unnamed.Spec.Containers[0].ReadinessProbe = httpProbe("/", 0)
+	unnamed.Spec.Containers[0].ReadinessProbe.HTTPGet.Port = api.FromString("web")
+	createPod(t, ctx, c, unnamed)
+
+	runUntil(t, ctx, c, "named Ready", func() bool { return condition(getPod(t, ctx, c, "named"), api.PodReady) == api.ConditionTrue })
+	require.NoError(t, c.Driver.Advance(ctx, 30*time.Second))
+	assert.Contains(t, events(t, ctx, c, "host"),
+		`Unhealthy: Readiness probe failed: Get "http://192.168.0.11:8080/": dial tcp 192.168.0.11:8080: connect: connection refused`)
+	assert.Contains(t, events(t, ctx, c, "unnamed"),
+		`Unhealthy: Readiness probe errored and resulted in unknown state: strconv.Atoi: parsing "web": invalid syntax`)
+	assert.Equal(t, api.ConditionFalse, condition(getPod(t, ctx, c, "unnamed"), api.PodReady))
+}

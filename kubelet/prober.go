@@ -18,6 +18,8 @@ package kubelet
 
 import (
 	"context"
+	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -138,9 +140,16 @@ func (k *Kubelet) runProbe(ctx context.Context, pw *probeWorker) {
 	if pw.kind == probeStartup && r.startupPassed() {
 		return // a startup probe stops once it has passed
 	}
+	probe, err := runtimeProbe(pw.kind, pw.spec, r.spec, pw.w.podIP)
+	if err != nil {
+		// The prober could not even build the request (a named port the container does not
+		// declare): the attempt is thrown away, and the result stays where it was.
+		k.recorder.Eventf(ctx, pw.w.pod, api.EventTypeWarning, "Unhealthy", "%s probe errored and resulted in unknown state: %v", capitalize(string(pw.kind)), err)
+		return
+	}
 	var res fakeruntime.ProbeResult
-	_, _, err := k.call(func() (err error) {
-		res, err = k.runtime.ProbeContainer(ctx, pw.containerID, runtimeProbe(pw.kind, pw.spec))
+	_, _, err = k.call(func() (err error) {
+		res, err = k.runtime.ProbeContainer(ctx, pw.containerID, probe)
 		return err
 	})
 	if err != nil {
@@ -177,19 +186,55 @@ func probeVerdict(pw *probeWorker) string {
 	return "failure after " + itoa(pw.failures) + " consecutive failures: " + pw.output
 }
 
-// runtimeProbe translates the Pod API's probe into the runtime's.
-func runtimeProbe(kind probeKind, p *api.Probe) *fakeruntime.Probe {
-	out := &fakeruntime.Probe{Type: map[probeKind]fakeruntime.ProbeType{probeStartup: fakeruntime.StartupProbe,
+// runtimeProbe translates the Pod API's probe into the runtime's, aimed at host (the pod's IP). A
+// port given by name is the container's port of that name, or a number written as a string
+// (ResolveContainerPort in pkg/probe); anything else is an error, in its words.
+func runtimeProbe(kind probeKind, p *api.Probe, c *api.Container, host string) (*fakeruntime.Probe, error) {
+	out := &fakeruntime.Probe{Host: host, Type: map[probeKind]fakeruntime.ProbeType{probeStartup: fakeruntime.StartupProbe,
 		probeLiveness: fakeruntime.LivenessProbe, probeReadiness: fakeruntime.ReadinessProbe}[kind]}
 	switch {
 	case p.Exec != nil:
 		out.Exec = &fakeruntime.ExecAction{Command: p.Exec.Command}
 	case p.HTTPGet != nil:
-		out.HTTPGet = &fakeruntime.HTTPGetAction{Path: p.HTTPGet.Path, Port: int32(p.HTTPGet.Port.IntValue())}
+		port, err := containerPort(p.HTTPGet.Port, c)
+		if err != nil {
+			return nil, err
+		}
+		out.HTTPGet = &fakeruntime.HTTPGetAction{Path: p.HTTPGet.Path, Port: port}
 	case p.TCPSocket != nil:
-		out.TCPSocket = &fakeruntime.TCPSocketAction{Port: int32(p.TCPSocket.Port.IntValue())}
+		port, err := containerPort(p.TCPSocket.Port, c)
+		if err != nil {
+			return nil, err
+		}
+		out.TCPSocket = &fakeruntime.TCPSocketAction{Port: port}
 	}
-	return out
+	return out, nil
+}
+
+// containerPort resolves a probe's port: a number, a port name of the container, or a number
+// written as a string.
+func containerPort(port api.IntOrString, c *api.Container) (int32, error) {
+	n := port.IntValue()
+	if port.Type == api.StringType {
+		n = -1
+		for _, cp := range c.Ports {
+			if cp.Name == port.StrVal {
+				n = int(cp.ContainerPort)
+				break
+			}
+		}
+		if n < 0 {
+			v, err := strconv.Atoi(port.StrVal)
+			if err != nil {
+				return 0, err
+			}
+			n = v
+		}
+	}
+	if n <= 0 || n >= 65536 {
+		return 0, fmt.Errorf("invalid port number: %v", n)
+	}
+	return int32(n), nil
 }
 
 // startupPassed: no startup probe, or it has succeeded.

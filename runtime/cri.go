@@ -343,9 +343,10 @@ const (
 // Probe is one probe attempt. Exactly one handler is set, as in the Pod API.
 type Probe struct {
 	Type      ProbeType
+	Host      string           // the address the kubelet dials: the pod's IP (the node's, with hostNetwork)
 	Exec      *ExecAction      // run a command in the container (CRI ExecSync)
-	HTTPGet   *HTTPGetAction   // GET http://<podIP>:<port><path>, success is 200-399
-	TCPSocket *TCPSocketAction // open a TCP connection to <podIP>:<port>
+	HTTPGet   *HTTPGetAction   // GET http://<host>:<port><path>, success is 200-399
+	TCPSocket *TCPSocketAction // open a TCP connection to <host>:<port>
 }
 
 // ExecAction is an exec probe's command.

@@ -47,8 +47,8 @@ func (r *Runtime) ProbeContainer(ctx context.Context, containerID string, probe 
 	if st, _ := c.stateAt(now); st != ContainerRunning {
 		return ProbeResult{Output: fmt.Sprintf("container is in %s state", st)}, nil
 	}
-	ip := "0.0.0.0" // a hostNetwork pod: the kubelet dials the node's own address
-	if s := r.sandboxes[c.sandboxID]; s != nil && s.ip.IsValid() {
+	ip := probe.Host
+	if s := r.sandboxes[c.sandboxID]; ip == "" && s != nil && s.ip.IsValid() {
 		ip = s.ip.String()
 	}
 	elapsed := now.Sub(c.startedAt)
