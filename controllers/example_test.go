@@ -28,7 +28,7 @@ func ExampleNewManager() {
 	// replicaset-controller               informers: 2
 	// daemonset-controller                informers: 3
 	// serviceaccount-controller           informers: 2
-	// endpointslice-controller            informers: 3
+	// endpointslice-controller            informers: 4
 	// endpoints-controller                informers: 3
 	// namespace-controller                informers: 1
 	// garbage-collector                   informers: 4

@@ -36,6 +36,7 @@ type Controller struct {
 	services *client.Informer[api.Service, *api.Service]
 	pods     *client.Informer[api.Pod, *api.Pod]
 	slices   *client.Informer[api.EndpointSlice, *api.EndpointSlice]
+	nodes    *client.Informer[api.Node, *api.Node] // an endpoint's zone is its node's
 	queue    *workqueue.Queue[string]
 }
 
@@ -46,9 +47,10 @@ func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, t
 		services: client.InformerFor[api.Service](informers, client.FactoryOptions{}),
 		pods:     client.InformerFor[api.Pod](informers, client.FactoryOptions{}),
 		slices:   client.InformerFor[api.EndpointSlice](informers, client.FactoryOptions{}),
+		nodes:    client.InformerFor[api.Node](informers, client.FactoryOptions{}),
 		queue:    workqueue.New(clk, Name, workqueue.DefaultControllerRateLimiter[string]())}
 	ec.Component = workloop.NewComponent(&workloop.Loop{Queue: ec.queue, Reconcile: ec.Reconcile, Workers: 1,
-		Component: Name, Actor: Identity, Trace: tr, Resource: "services"}, ec.services, ec.pods, ec.slices)
+		Component: Name, Actor: Identity, Trace: tr, Resource: "services"}, ec.services, ec.pods, ec.slices, ec.nodes)
 	internal.QueueServices(ec.services, ec.pods, ec.queue.Add)
 	ec.slices.AddHandler(client.Handler[*api.EndpointSlice]{
 		OnUpdate: func(_, s *api.EndpointSlice) { ec.sliceChanged(s) },

@@ -68,6 +68,14 @@ func TestATerminatingPodIsServingButNotReady(t *testing.T) {
 	assert.Equal(t, int32(80), *s.Ports[0].Port, "targetPort http resolved to the container port")
 	assert.Equal(t, "Service", s.OwnerReferences[0].Kind)
 	assert.Equal(t, "endpointslice-controller.k8s.io", s.Labels[api.LabelManagedBy])
+	node, err := client.For[api.Node](c.Kubectl.Client()).Get(ctx, "", "node-1")
+	require.NoError(t, err)
+	require.NotEmpty(t, node.Labels[api.LabelTopologyZone])
+	ep := s.Endpoints[0]
+	require.NotNil(t, ep.NodeName)
+	require.NotNil(t, ep.Zone, "the endpoint carries its node's zone")
+	assert.Equal(t, "node-1", *ep.NodeName)
+	assert.Equal(t, node.Labels[api.LabelTopologyZone], *ep.Zone)
 
 	require.NoError(t, c.Kubectl.Delete(ctx, "pods", "default", "web-1", client.DeleteOptions{}))
 	require.NoError(t, c.Driver.RunUntil(ctx, "web-1 is terminating in the slice", func() (bool, error) {

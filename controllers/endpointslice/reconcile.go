@@ -4,13 +4,15 @@
 //	Reconcile(ctx, key)   desired slices from the selected pods, then create, update or delete
 //
 // The desired state is one slice per distinct set of resolved ports (usually one), holding every
-// selected pod that should be an endpoint, sorted by pod name. A Service that selects nothing keeps
-// one empty slice, as Kubernetes keeps a placeholder.
+// selected pod that should be an endpoint, sorted by pod name, each with its node's name and zone. A
+// Service that selects nothing keeps one empty slice, as Kubernetes keeps a placeholder. A pod whose
+// node the controller does not know is left out and the Service retried.
 package endpointslice
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -49,7 +51,7 @@ func (ec *Controller) Reconcile(ctx context.Context, k string) (workloop.Result,
 		return workloop.Result{Idle: len(existing) == 0}, nil
 	}
 
-	desired := ec.desired(svc)
+	desired, missing := ec.desired(svc)
 	byPorts := map[string]*api.EndpointSlice{}
 	var extra []*api.EndpointSlice
 	for _, s := range existing {
@@ -84,7 +86,7 @@ func (ec *Controller) Reconcile(ctx context.Context, k string) (workloop.Result,
 			return workloop.Result{}, err
 		}
 	}
-	return workloop.Result{Idle: !wrote}, nil
+	return workloop.Result{Idle: !wrote}, missing
 }
 
 // slicesOf returns the slices this controller manages for a Service, sorted by name.
@@ -98,12 +100,19 @@ func (ec *Controller) slicesOf(namespace, service string) []*api.EndpointSlice {
 	return out
 }
 
-// desired groups the Service's endpoints by their resolved ports.
-func (ec *Controller) desired(svc *api.Service) []desiredSlice {
+// desired groups the Service's endpoints by their resolved ports. missing names the pods left out
+// because their node is not known (yet).
+func (ec *Controller) desired(svc *api.Service) ([]desiredSlice, error) {
 	groups := map[string]*desiredSlice{}
 	var order []string
+	var missing []error
 	for _, pod := range internal.PodsForService(ec.pods.ByIndex(client.IndexNamespace, svc.Namespace), svc) {
 		if !internal.ShouldPodBeInEndpoints(pod, true) {
+			continue
+		}
+		node, found := ec.nodes.Get(pod.Spec.NodeName)
+		if !found {
+			missing = append(missing, fmt.Errorf("skipping Pod %s for Service %s/%s: Node %s Not Found", pod.Name, svc.Namespace, svc.Name, pod.Spec.NodeName))
 			continue
 		}
 		ports := endpointPorts(svc, pod)
@@ -114,17 +123,17 @@ func (ec *Controller) desired(svc *api.Service) []desiredSlice {
 			groups[pk] = g
 			order = append(order, pk)
 		}
-		g.endpoints = append(g.endpoints, podToEndpoint(pod))
+		g.endpoints = append(g.endpoints, podToEndpoint(pod, node))
 	}
 	if len(order) == 0 {
-		return []desiredSlice{{}} // the placeholder: no endpoints, no ports
+		return []desiredSlice{{}}, errors.Join(missing...) // the placeholder: no endpoints, no ports
 	}
 	sort.Strings(order)
 	out := make([]desiredSlice, 0, len(order))
 	for _, pk := range order {
 		out = append(out, *groups[pk])
 	}
-	return out
+	return out, errors.Join(missing...)
 }
 
 // endpointPorts resolves each Service port on the pod; a port the pod cannot resolve is left out.
@@ -145,8 +154,8 @@ func endpointPorts(svc *api.Service, pod *api.Pod) []api.EndpointSlicePort {
 	return out
 }
 
-// podToEndpoint is the pod as an endpoint, with its three conditions.
-func podToEndpoint(pod *api.Pod) api.Endpoint {
+// podToEndpoint is the pod as an endpoint, with its three conditions, its node and the node's zone.
+func podToEndpoint(pod *api.Pod, node *api.Node) api.Endpoint {
 	terminating := pod.DeletionTimestamp != nil
 	serving := internal.IsPodReady(pod)
 	ep := api.Endpoint{
@@ -157,6 +166,9 @@ func podToEndpoint(pod *api.Pod) api.Endpoint {
 	}
 	if pod.Spec.NodeName != "" {
 		ep.NodeName = api.Ptr(pod.Spec.NodeName)
+	}
+	if zone, ok := node.Labels[api.LabelTopologyZone]; ok {
+		ep.Zone = api.Ptr(zone)
 	}
 	return ep
 }
