@@ -346,6 +346,15 @@ func (d *defaulter) service(o *Service) {
 		o.Spec.SessionAffinity = ServiceAffinityNone
 		d.note("spec.sessionAffinity", string(ServiceAffinityNone))
 	}
+	switch cfg := o.Spec.SessionAffinityConfig; o.Spec.SessionAffinity {
+	case ServiceAffinityNone:
+		o.Spec.SessionAffinityConfig = nil // dropped, as Kubernetes drops it
+	case ServiceAffinityClientIP:
+		if cfg == nil || cfg.ClientIP == nil || cfg.ClientIP.TimeoutSeconds == nil {
+			o.Spec.SessionAffinityConfig = &SessionAffinityConfig{ClientIP: &ClientIPConfig{TimeoutSeconds: Ptr(DefaultClientIPServiceAffinitySeconds)}}
+			d.note("spec.sessionAffinityConfig.clientIP.timeoutSeconds", "%d", DefaultClientIPServiceAffinitySeconds)
+		}
+	}
 	if o.Spec.Type == "" {
 		o.Spec.Type = ServiceTypeClusterIP
 		d.note("spec.type", string(ServiceTypeClusterIP))

@@ -35,6 +35,9 @@ type ServiceSpec struct {
 	// SessionAffinity is None (each connection picks an endpoint) or ClientIP (kube-proxy's "recent"
 	// match sends a client back to the same one).
 	SessionAffinity ServiceAffinity `json:"sessionAffinity,omitempty"`
+	// SessionAffinityConfig holds how long ClientIP affinity lasts (clientIP.timeoutSeconds, default
+	// 10800, three hours); it is set only with ClientIP.
+	SessionAffinityConfig *SessionAffinityConfig `json:"sessionAffinityConfig,omitempty"`
 	// IPFamilies and IPFamilyPolicy say which address families the cluster IPs come from: kubesim's
 	// cluster is IPv4 only, so [IPv4] and SingleStack, set when the cluster IP is allocated.
 	IPFamilies     []IPFamily      `json:"ipFamilies,omitempty"`
@@ -53,6 +56,23 @@ const (
 	ServiceAffinityNone     ServiceAffinity = "None"
 	ServiceAffinityClientIP ServiceAffinity = "ClientIP"
 )
+
+// DefaultClientIPServiceAffinitySeconds and MaxClientIPServiceAffinitySeconds bound ClientIP
+// affinity: three hours by default, a day at most.
+const (
+	DefaultClientIPServiceAffinitySeconds int32 = 10800
+	MaxClientIPServiceAffinitySeconds     int32 = 86400
+)
+
+// SessionAffinityConfig is the configuration of a Service's session affinity.
+type SessionAffinityConfig struct {
+	ClientIP *ClientIPConfig `json:"clientIP,omitempty"`
+}
+
+// ClientIPConfig says how long a client sticks to the endpoint it was first sent to.
+type ClientIPConfig struct {
+	TimeoutSeconds *int32 `json:"timeoutSeconds,omitempty"`
+}
 
 // IPFamily is an address family of a cluster IP.
 type IPFamily string

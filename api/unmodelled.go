@@ -57,9 +57,8 @@ var unmodelled = map[reflect.Type][]string{
 
 	// services
 	reflect.TypeFor[ServiceSpec](): {"allocateLoadBalancerNodePorts", "externalIPs", "externalName",
-		"externalTrafficPolicy", "healthCheckNodePort", "internalTrafficPolicy", "ipFamilies", "ipFamilyPolicy",
-		"loadBalancerClass", "loadBalancerIP", "loadBalancerSourceRanges", "publishNotReadyAddresses",
-		"sessionAffinity", "sessionAffinityConfig", "trafficDistribution"},
+		"healthCheckNodePort", "loadBalancerClass", "loadBalancerIP", "loadBalancerSourceRanges",
+		"publishNotReadyAddresses", "trafficDistribution"},
 	reflect.TypeFor[ServicePort]():         {"appProtocol"},
 	reflect.TypeFor[ServiceStatus]():       {"conditions"},
 	reflect.TypeFor[LoadBalancerIngress](): {"ipMode", "ports"},

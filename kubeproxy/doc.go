@@ -21,8 +21,11 @@
 //  4. A NodePort Service also gets a rule in KUBE-NODEPORTS, reached from KUBE-SERVICES for any
 //     local address, through the port's KUBE-EXT-<hash> chain (which masquerades, then jumps to
 //     KUBE-SVC-<hash>).
+//  5. sessionAffinity ClientIP adds the "recent" match: KUBE-SEP-<hash> remembers the client's
+//     address, and KUBE-SVC-<hash> first sends a client seen within timeoutSeconds (default 10800)
+//     back to that endpoint, before the random rules.
 //
-// What it simplifies: no IPVS or nftables modes, no session affinity, no traffic policies
+// What it simplifies: no IPVS or nftables modes, no traffic policies
 // (externalTrafficPolicy/internalTrafficPolicy Local), no load balancer IPs, no conntrack; rules are
 // rebuilt whole at each sync rather than diffed.
 package kubeproxy

@@ -41,6 +41,10 @@ type ServicePortRules struct {
 	Endpoints []EndpointRule
 	// Terminating says the endpoints are serving but terminating ones, used for lack of ready ones.
 	Terminating bool
+	// StickySeconds is the ClientIP session affinity's timeout; 0 without affinity. With it, each
+	// endpoint's KUBE-SEP chain records the client's address (-m recent --set), and KUBE-SVC first
+	// sends a client seen within that many seconds back to the same endpoint (--rcheck).
+	StickySeconds int32
 }
 
 // EndpointRule is one endpoint's KUBE-SEP chain.
@@ -91,6 +95,10 @@ func buildPort(svc *api.Service, sp api.ServicePort, slices []*api.EndpointSlice
 	p := ServicePortRules{Name: name, Namespace: svc.Namespace, Service: svc.Name, PortName: sp.Name, Protocol: proto,
 		ClusterIP: svc.Spec.ClusterIP, Port: sp.Port, NodePort: sp.NodePort,
 		Chain: "KUBE-SVC-" + portProtoHash(name, lower), ExtChain: "KUBE-EXT-" + portProtoHash(name, lower)}
+	if cfg := svc.Spec.SessionAffinityConfig; svc.Spec.SessionAffinity == api.ServiceAffinityClientIP && cfg != nil &&
+		cfg.ClientIP != nil && cfg.ClientIP.TimeoutSeconds != nil {
+		p.StickySeconds = *cfg.ClientIP.TimeoutSeconds
+	}
 	ready, terminating := endpointsFor(sp.Name, proto, slices)
 	eps := ready
 	if len(eps) == 0 {
@@ -235,6 +243,12 @@ func (r *Rules) IptablesSave() string {
 				p.Chain, r.ClusterCIDR, p.ClusterIP, proto, p.Name, proto, p.Port)
 		}
 		for _, e := range p.Endpoints {
+			if p.StickySeconds > 0 {
+				fmt.Fprintf(&b, "-A %s -m comment --comment \"%s -> %s\" -m recent --rcheck --seconds %d --reap --name %s --mask 255.255.255.255 --rsource -j %s\n",
+					p.Chain, p.Name, e.Address(), p.StickySeconds, e.Chain, e.Chain)
+			}
+		}
+		for _, e := range p.Endpoints {
 			fmt.Fprintf(&b, "-A %s -m comment --comment \"%s -> %s\"", p.Chain, p.Name, e.Address())
 			if e.Probability != "" {
 				fmt.Fprintf(&b, " -m statistic --mode random --probability %s", e.Probability)
@@ -243,7 +257,11 @@ func (r *Rules) IptablesSave() string {
 		}
 		for _, e := range p.Endpoints {
 			fmt.Fprintf(&b, "-A %s -s %s/32 -m comment --comment %s -j KUBE-MARK-MASQ\n", e.Chain, e.IP, p.Name)
-			fmt.Fprintf(&b, "-A %s -p %s -m comment --comment %s -m %s -j DNAT --to-destination %s\n", e.Chain, proto, p.Name, proto, e.Address())
+			recent := ""
+			if p.StickySeconds > 0 {
+				recent = fmt.Sprintf(" -m recent --set --name %s --mask 255.255.255.255 --rsource", e.Chain)
+			}
+			fmt.Fprintf(&b, "-A %s -p %s -m comment --comment %s%s -m %s -j DNAT --to-destination %s\n", e.Chain, proto, p.Name, recent, proto, e.Address())
 		}
 	}
 	b.WriteString("COMMIT\n")

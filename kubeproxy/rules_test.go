@@ -1,6 +1,7 @@
 package kubeproxy_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -54,4 +55,27 @@ func TestChainNamesAreKubeProxys(t *testing.T) {
 		Spec: api.ServiceSpec{ClusterIP: "10.20.30.41", Ports: []api.ServicePort{{Name: "p80", Port: 80, Protocol: api.ProtocolTCP}}}}
 	rules := kubeproxy.Build("node-1", "", []*api.Service{svc}, nil)
 	assert.Equal(t, "KUBE-SVC-XPGD46QRK7WJZT7O", rules.Ports[0].Chain)
+}
+
+// sessionAffinity ClientIP: each KUBE-SEP chain records the client (-m recent --set), and KUBE-SVC
+// first sends a client seen within timeoutSeconds back to its endpoint, before the random rules; as
+// iptables-save prints the recent match. Without affinity there is no recent match at all.
+func TestClientIPAffinityAddsRecentMatches(t *testing.T) {
+	svc := webService()
+	svc.Spec.SessionAffinity = api.ServiceAffinityClientIP
+	svc.Spec.SessionAffinityConfig = &api.SessionAffinityConfig{ClientIP: &api.ClientIPConfig{TimeoutSeconds: api.Ptr(int32(600))}}
+	rules := kubeproxy.Build("node-1", "", []*api.Service{svc}, []*api.EndpointSlice{slice(true)})
+	sp, ok := rules.Lookup("10.96.100.10", 80, api.ProtocolTCP)
+	assert.True(t, ok)
+	assert.Equal(t, int32(600), sp.StickySeconds)
+	out := rules.IptablesSave()
+	ep := sp.Endpoints[0]
+	check := `-A ` + sp.Chain + ` -m comment --comment "default/web:http -> ` + ep.Address() + `" -m recent --rcheck --seconds 600 --reap --name ` + ep.Chain + ` --mask 255.255.255.255 --rsource -j ` + ep.Chain
+	random := `-A ` + sp.Chain + ` -m comment --comment "default/web:http -> ` + ep.Address() + `"`
+	assert.Contains(t, out, check)
+	assert.Less(t, strings.Index(out, check), strings.LastIndex(out, random), "the affinity rules come before the random ones")
+	assert.Contains(t, out, `-A `+ep.Chain+` -p tcp -m comment --comment default/web:http -m recent --set --name `+ep.Chain+` --mask 255.255.255.255 --rsource -m tcp -j DNAT --to-destination `+ep.Address())
+
+	plain := kubeproxy.Build("node-1", "", []*api.Service{webService()}, []*api.EndpointSlice{slice(true)})
+	assert.NotContains(t, plain.IptablesSave(), "recent")
 }

@@ -218,6 +218,9 @@ func (w *walk) toService(src *api.Pod, ip string, port int32) Result {
 	}
 	lines := []string{fmt.Sprintf("%s: nat KUBE-SERVICES -d %s/32 --dport %d -j %s", src.Spec.NodeName, ip, port, spr.Chain),
 		fmt.Sprintf("%s picks %s: %s", spr.Chain, pick, ep.Chain)}
+	if spr.StickySeconds > 0 {
+		lines = append(lines, fmt.Sprintf("sessionAffinity ClientIP: %s records this client (-m recent --set), and its next connections within %ds go to the same endpoint", ep.Chain, spr.StickySeconds))
+	}
 	if spr.Terminating {
 		lines = append(lines, "no endpoint is ready: kube-proxy falls back to serving endpoints that are terminating")
 	}

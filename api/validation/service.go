@@ -181,6 +181,7 @@ func validateServicePolicies(spec *api.ServiceSpec, path *field.Path) field.Erro
 	if spec.SessionAffinity != "" && !slices.Contains(affinities, spec.SessionAffinity) { // "": not defaulted yet
 		errs = append(errs, field.NotSupported(path.Child("sessionAffinity"), spec.SessionAffinity, affinities))
 	}
+	errs = append(errs, validateSessionAffinityConfig(spec, path.Child("sessionAffinityConfig"))...)
 	policies := []api.ServiceTrafficPolicy{api.ServiceTrafficPolicyCluster, api.ServiceTrafficPolicyLocal}
 	if p := spec.InternalTrafficPolicy; p != nil && !slices.Contains(policies, *p) {
 		errs = append(errs, field.NotSupported(path.Child("internalTrafficPolicy"), *p, policies))
@@ -193,4 +194,31 @@ func validateServicePolicies(spec *api.ServiceSpec, path *field.Path) field.Erro
 		errs = append(errs, field.NotSupported(path.Child("externalTrafficPolicy"), p, policies))
 	}
 	return errs
+}
+
+// validateSessionAffinityConfig: ClientIP affinity needs its timeout, between 1 second and a day;
+// None takes no configuration.
+func validateSessionAffinityConfig(spec *api.ServiceSpec, path *field.Path) field.ErrorList {
+	cfg := spec.SessionAffinityConfig
+	switch spec.SessionAffinity {
+	case api.ServiceAffinityNone:
+		if cfg != nil {
+			return field.ErrorList{field.Forbidden(path, "must not be set when session affinity is None")}
+		}
+	case api.ServiceAffinityClientIP:
+		const needed = "when session affinity type is ClientIP"
+		switch {
+		case cfg == nil:
+			return field.ErrorList{field.Required(path, needed)}
+		case cfg.ClientIP == nil:
+			return field.ErrorList{field.Required(path.Child("clientIP"), needed)}
+		case cfg.ClientIP.TimeoutSeconds == nil:
+			return field.ErrorList{field.Required(path.Child("clientIP", "timeoutSeconds"), needed)}
+		}
+		if t := *cfg.ClientIP.TimeoutSeconds; t <= 0 || t > api.MaxClientIPServiceAffinitySeconds {
+			return field.ErrorList{field.Invalid(path.Child("clientIP", "timeoutSeconds"), t,
+				fmt.Sprintf("must be greater than 0 and less than %d", api.MaxClientIPServiceAffinitySeconds))}
+		}
+	}
+	return nil
 }
