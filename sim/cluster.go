@@ -154,6 +154,9 @@ type Cluster struct {
 
 	// informers are the informers Add has synced: a shared one is synced, pumped or run once.
 	informers map[client.InformerHandle]bool
+
+	// seedOffset moves the apiserver's seed off the previous run's on resumed data (olddata.go).
+	seedOffset int64
 }
 
 // New boots a cluster.
@@ -186,6 +189,10 @@ func New(ctx context.Context, cfg Config) (*Cluster, error) {
 		return nil, fmt.Errorf("starting etcd: %w", err)
 	}
 	c.Store = st
+	if err := c.resumeOldData(ctx); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("reading the data a previous run left: %w", err)
+	}
 
 	// kube-apiserver: the only component that talks to etcd; it bootstraps namespaces and RBAC.
 	if err := c.startAPIServer(); err != nil {

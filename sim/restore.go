@@ -34,7 +34,7 @@ import (
 func (c *Cluster) startAPIServer() error {
 	ctx, cancel := context.WithCancel(c.ctx)
 	s := apiserver.New(apiserver.Config{Store: c.Store, Clock: c.Clock, Trace: c.Trace,
-		Seed: c.Config.Seed + int64(c.apiserverStarts), ValidatingAdmission: c.Config.ValidatingAdmission})
+		Seed: c.Config.Seed + c.seedOffset + int64(c.apiserverStarts), ValidatingAdmission: c.Config.ValidatingAdmission})
 	c.credMu.Lock()
 	for user, token := range c.tokens {
 		s.AddCredential(apiserver.Credential{Token: token, User: apiserver.User{Name: user, Groups: c.groups[user]}})
