@@ -137,9 +137,12 @@ func (k *Kubelet) synchronizeEviction(ctx context.Context) bool {
 			k.record("eviction", "nodes/"+k.nodeName, "", "disk reclaimed without evicting a pod: %s", k.diskSummary(stats))
 			return true
 		}
+		k.record("eviction", "nodes/"+k.nodeName, "", "%s %s is still below %s with nothing left to reclaim: evicting a pod",
+			sig.name, bytesQty(sig.available), sig.threshold)
+	} else {
+		k.record("eviction", "nodes/"+k.nodeName, "", "%s %s is below the hard eviction threshold %s: evicting a pod",
+			sig.name, bytesQty(sig.available), sig.threshold)
 	}
-	k.record("eviction", "nodes/"+k.nodeName, "", "%s %s is below the hard eviction threshold %s: evicting a pod",
-		sig.name, bytesQty(sig.available), sig.threshold)
 	usageOf := func(c fakeruntime.ContainerStats) int64 { return int64(c.MemoryWorkingSetBytes) }
 	if sig.resource == resource.ResourceEphemeralStorage {
 		usageOf = func(c fakeruntime.ContainerStats) int64 { return int64(c.RootfsUsedBytes) }
