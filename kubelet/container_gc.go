@@ -51,11 +51,10 @@ func (k *Kubelet) collectContainers(ctx context.Context, finished bool) {
 		if _, _, err := k.call(func() error { return k.runtime.RemovePodSandbox(ctx, sb.ID) }); err != nil {
 			continue
 		}
-		why := "finished"
 		if w.evicted {
-			why = "evicted"
+			k.podRecord(w, "container-gc", "removed sandbox %s and its containers: the pod was evicted", shortID(sb.ID))
+		} else {
+			k.podRecord(w, "container-gc", "removed sandbox %s and its containers: the pod has finished and the disk is short", shortID(sb.ID))
 		}
-		k.podRecord(w, "container-gc", "removed sandbox %s and its containers: the pod is %s, its containers will not run again",
-			shortID(sb.ID), why)
 	}
 }

@@ -88,7 +88,7 @@ func TestDiskPressureReclaimsUnusedImagesBeforeEvicting(t *testing.T) {
 	assert.Equal(t, "kubelet has disk pressure", n.Message)
 	// The evicted pod's writable layer goes with its containers, at the next reclaim or within a
 	// minute (the container garbage collector).
-	runUntil(t, ctx, c, "writer's sandbox removed", func() bool { return traceHas(c, "the pod is evicted, its containers will not run again") })
+	runUntil(t, ctx, c, "writer's sandbox removed", func() bool { return traceHas(c, "the pod was evicted") })
 }
 
 // A container over its limits.ephemeral-storage gets its pod evicted whatever the node's free space

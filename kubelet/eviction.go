@@ -244,8 +244,8 @@ func (k *Kubelet) evictOverLimit(ctx context.Context, stats *fakeruntime.NodeSta
 				continue
 			}
 			msg := fmt.Sprintf("Container %s exceeded its local ephemeral storage limit %q. ", spec.Name, limit.String())
-			k.evictPod(ctx, w, msg, false, fmt.Sprintf("container %s wrote %s, over its limits.ephemeral-storage %s",
-				spec.Name, bytesQty(int64(c.RootfsUsedBytes)), limit.String()))
+			k.evictPod(ctx, w, msg, false, "evicted pod %s (container %s wrote %s, over its limits.ephemeral-storage %s): %s",
+				w.key, spec.Name, bytesQty(int64(c.RootfsUsedBytes)), limit.String(), msg)
 			did = true
 		}
 	}
@@ -309,13 +309,13 @@ func (k *Kubelet) evict(ctx context.Context, u podUsage, sig signal) {
 				bytesQty(c.use), bytesQty(c.request), sig.resource)
 		}
 	}
-	k.evictPod(ctx, u.w, msg, true, fmt.Sprintf("QoS %s, using %s of %s, requested %s", api.QOSClass(u.w.pod),
-		bytesQty(u.usage), sig.resource, bytesQty(u.request)))
+	k.evictPod(ctx, u.w, msg, true, "evicted pod %s (QoS %s, using %s of %s, requested %s): %s", u.w.key, api.QOSClass(u.w.pod),
+		bytesQty(u.usage), sig.resource, bytesQty(u.request), msg)
 }
 
-// evictPod fails a pod with reason Evicted and msg, and kills it. disruption adds the
-// DisruptionTarget condition (a threshold's eviction has it; a limit's does not).
-func (k *Kubelet) evictPod(ctx context.Context, w *podWorker, msg string, disruption bool, why string) {
+// evictPod fails a pod with reason Evicted and msg, and kills it; format and args tell the trace why.
+// disruption adds the DisruptionTarget condition (a threshold's eviction has it; a limit's does not).
+func (k *Kubelet) evictPod(ctx context.Context, w *podWorker, msg string, disruption bool, format string, args ...any) {
 	k.recorder.Event(ctx, w.pod, api.EventTypeWarning, "Evicted", msg)
 	w.evicted = true
 	w.status = &api.PodStatus{Phase: api.PodFailed, Reason: api.PodReasonEvicted, Message: msg}
@@ -323,7 +323,7 @@ func (k *Kubelet) evictPod(ctx context.Context, w *podWorker, msg string, disrup
 		w.status.Conditions = []api.PodCondition{{Type: conditionDisruptionTarget, Status: api.ConditionTrue,
 			Reason: reasonTerminationByKubelet, Message: msg, LastTransitionTime: api.NewTime(k.clock.Now())}}
 	}
-	k.podRecord(w, "evict", "evicted pod %s (%s): %s", w.key, why, msg)
+	k.podRecord(w, "evict", format, args...)
 	k.finishEviction(ctx, w, &syncResult{k: k, w: w})
 }
 

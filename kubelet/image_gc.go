@@ -183,19 +183,16 @@ func (k *Kubelet) freeImages(ctx context.Context, want int64, now time.Time) int
 		}
 		delete(gc.records, id)
 		freed += r.size
-		k.record("image-gc", "nodes/"+k.nodeName, "", "removed image %s (%s, unused, last used %s): freed %d bytes",
-			r.name, shortID(id), lastUsedText(r.lastUsed, now), r.size)
+		if r.lastUsed.IsZero() {
+			k.record("image-gc", "nodes/"+k.nodeName, "", "removed image %s (%s, never seen in use): freed %d bytes",
+				r.name, shortID(id), r.size)
+		} else {
+			k.record("image-gc", "nodes/"+k.nodeName, "", "removed image %s (%s, last seen in use %s ago): freed %d bytes",
+				r.name, shortID(id), now.Sub(r.lastUsed), r.size)
+		}
 	}
 	if freed > 0 {
 		_, _, _ = k.refreshImages(ctx) // the node status lists what is left
 	}
 	return freed
-}
-
-// lastUsedText says when an image was last seen in use.
-func lastUsedText(t, now time.Time) string {
-	if t.IsZero() {
-		return "never"
-	}
-	return now.Sub(t).String() + " ago"
 }
