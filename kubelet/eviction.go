@@ -178,23 +178,22 @@ func (k *Kubelet) observeMemory(stats *fakeruntime.NodeStats) signal {
 func (k *Kubelet) observeDisk(stats *fakeruntime.NodeStats) signal {
 	capacity := int64(stats.Fs.CapacityBytes)
 	available := capacity - int64(stats.Fs.UsedBytes)
-	var first signal
-	for i, t := range []struct {
+	var signals []signal
+	for _, t := range []struct {
 		name    string
 		percent int64
 	}{{"imagefs.available", k.cfg.EvictionHard.ImageFsAvailablePercent}, {"nodefs.available", k.cfg.EvictionHard.NodeFsAvailablePercent}} {
 		threshold := percentOf(t.percent, capacity)
-		sig := signal{name: t.name, resource: resource.ResourceEphemeralStorage, available: available,
+		signals = append(signals, signal{name: t.name, resource: resource.ResourceEphemeralStorage, available: available,
 			threshold: resource.NewQuantity(threshold, resource.BinarySI).String(),
-			crossed:   capacity > 0 && t.percent > 0 && available < threshold}
+			crossed:   capacity > 0 && t.percent > 0 && available < threshold})
+	}
+	for _, sig := range signals {
 		if sig.crossed {
 			return sig
 		}
-		if i == 0 {
-			first = sig
-		}
 	}
-	return first
+	return signals[0]
 }
 
 // percentOf is a percentage threshold's quantity as the kubelet computes it: the flag's percentage
