@@ -126,7 +126,7 @@ func (k *Kubelet) synchronizeEviction(ctx context.Context) bool {
 
 	k.recorder.Event(ctx, k.nodeRef(), api.EventTypeWarning, "EvictionThresholdMet", "Attempting to reclaim "+string(sig.resource))
 	if sig.resource == resource.ResourceEphemeralStorage {
-		k.record("eviction", "nodes/"+k.nodeName, "", "%s %s is below the hard eviction threshold %s: reclaiming what the node can first (dead containers, unused images)",
+		k.record("eviction", "nodes/"+k.nodeName, "", "%s %s is below the hard eviction threshold %s: reclaiming dead containers and unused images first",
 			sig.name, bytesQty(sig.available), sig.threshold)
 		k.deleteAllUnusedContainers(ctx)
 		k.deleteUnusedImages(ctx, now)

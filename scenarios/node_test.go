@@ -52,7 +52,7 @@ func TestNodeScenariosShowKubernetesSigns(t *testing.T) {
 		}},
 		{"disk-pressure", []string{
 			"event Warning EvictionThresholdMet: Attempting to reclaim ephemeral-storage",
-			"reclaiming what the node can first (dead containers, unused images)",
+			"reclaiming dead containers and unused images first",
 			"image-gc: removed image docker.io/library/nginx:1.25",
 			"Images no longer include docker.io/library/nginx:1.25, docker.io/library/httpd:2.4, docker.io/library/redis:7.2; logger still Running",
 			"The node was low on resource: ephemeral-storage. Threshold quantity: 644245120, available:",
