@@ -52,11 +52,12 @@ type NodeConfig struct {
 }
 
 // EvictionThresholds are the hard eviction signals the eviction manager watches. Kubernetes' defaults
-// are memory.available<100Mi, nodefs.available<10%, imagefs.available<15%, nodefs.inodesFree<5%;
-// kubesim watches the first two.
+// are memory.available<100Mi, nodefs.available<10%, imagefs.available<15%, nodefs.inodesFree<5%,
+// imagefs.inodesFree<5%; kubesim watches the first three.
 type EvictionThresholds struct {
-	MemoryAvailable        resource.Quantity // memory.available
-	NodeFsAvailablePercent int64             // nodefs.available, in percent of the filesystem
+	MemoryAvailable         resource.Quantity // memory.available
+	NodeFsAvailablePercent  int64             // nodefs.available, in percent of the filesystem
+	ImageFsAvailablePercent int64             // imagefs.available, in percent of the filesystem
 }
 
 // Kubernetes' default timings (KubeletConfiguration defaults).
@@ -92,8 +93,9 @@ func DefaultNodeConfig() NodeConfig {
 			resource.ResourceEphemeralStorage: resource.MustParse("100Gi"),
 		},
 		EvictionHard: EvictionThresholds{
-			MemoryAvailable:        resource.MustParse("100Mi"),
-			NodeFsAvailablePercent: 10,
+			MemoryAvailable:         resource.MustParse("100Mi"),
+			NodeFsAvailablePercent:  10,
+			ImageFsAvailablePercent: 15,
 		},
 		Arch:           "amd64",
 		KubeletVersion: "v1.32.0",

@@ -3,7 +3,8 @@
 // Read next: kubelet.go (the Kubelet and its two loops), then node_status.go and lease.go (how a node
 // joins and stays alive in the control plane's eyes), pod_workers.go and sync_pod.go (how a pod bound
 // to this node becomes running containers), and the files for each mechanism: images.go, prober.go,
-// pleg.go, status_manager.go, termination.go, admission.go, eviction.go, network.go (the podCIDR). The runtime it drives is
+// pleg.go, status_manager.go, termination.go, admission.go, eviction.go, image_gc.go, container_gc.go,
+// network.go (the podCIDR). The runtime it drives is
 // kubesim/runtime (fakeruntime), through the CRI-shaped interfaces of runtime/cri.go only. In the
 // Kubernetes sources, start at pkg/kubelet/kubelet.go (syncLoop, SyncPod) and
 // pkg/kubelet/kuberuntime/kuberuntime_manager.go (computePodActions, SyncPod).
@@ -26,7 +27,9 @@
 //  5. It notices runtime trouble: Ready=False with "container runtime is down" 30 seconds after the
 //     runtime last answered its 5-second status check, and "PLEG is not healthy" after 3 minutes
 //     without a relist; runtime calls time out after 2 minutes (--runtime-request-timeout). It notices
-//     memory pressure through its eviction manager, which evicts pods in Kubernetes' order. Until
+//     memory and disk pressure through its eviction manager, which reclaims dead containers and
+//     unused images first (for disk) and then evicts pods in Kubernetes' order; its image garbage
+//     collector frees the disk from 85% used down to 80%. Until
 //     its Node has a podCIDR for the CNI plugin, the node is NotReady with "container runtime
 //     network not ready" and only hostNetwork pods start (they get the node's IP); a starting
 //     kubelet checks every 100ms so that Ready follows the podCIDR at once.
@@ -41,8 +44,8 @@
 // all, overlap across nodes in virtual time as they do in a real cluster.
 //
 // What kubesim simplifies: no static or mirror pods, no volume mounts (a pod only waits for its
-// PersistentVolumeClaims to be bound, volumes.go), no init or ephemeral containers, cgroups,
-// image garbage collection, soft eviction thresholds or disk-based eviction (DiskPressure is reported
-// but evicts nothing), container log rotation, or probe timeouts; exec, HTTP and TCP probes are all
+// PersistentVolumeClaims to be bound, volumes.go), no sidecar or ephemeral containers, cgroups,
+// soft eviction thresholds, inode signals, a separate image filesystem, container log rotation, or
+// probe timeouts; exec, HTTP and TCP probes are all
 // answered by the runtime; the pod workers are one queue rather than a goroutine per pod.
 package kubelet

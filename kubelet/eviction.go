@@ -1,26 +1,39 @@
 // eviction.go: the eviction manager (pkg/kubelet/eviction), which keeps the node itself alive when
 // memory or disk runs short.
 //
-//	synchronizeEviction(ctx)   observe the signals; set the pressure conditions; evict one pod if a
-//	                           hard threshold is crossed
+//	synchronizeEviction(ctx)   observe the signals; set the pressure conditions; evict a pod over
+//	                           its ephemeral-storage limit; else, if a hard threshold is crossed,
+//	                           reclaim what the node can (disk) and evict one pod
 //
 // The signals: memory.available = node memory capacity - the working set of every container (from
-// the runtime's stats), and nodefs.available = free space on the node's filesystem. When
-// memory.available drops below the hard threshold (100Mi by default), the node reports
-// MemoryPressure=True (`kubelet has insufficient memory available`; the node lifecycle controller then adds the
-// node.kubernetes.io/memory-pressure:NoSchedule taint), records `EvictionThresholdMet: Attempting to
-// reclaim memory`, and evicts one pod per round, chosen as Kubernetes ranks them: pods using more
-// memory than they requested first (so BestEffort pods, which request nothing, go first), then lower
-// priority, then the largest usage above request. The evicted pod is killed with a grace period of
-// 1 second (a hard threshold allows no more; pkg/kubelet/eviction/eviction_manager.go) and stays in
-// the API as Failed with reason Evicted, the condition DisruptionTarget (reason TerminationByKubelet)
-// and a message naming every container that used more than it requested.
+// the runtime's stats); nodefs.available and imagefs.available = free space on the node's
+// filesystem, which holds the images and every container's writable layer (runtime/disk.go). Without
+// a separate image filesystem, Kubernetes' default and kubesim's only layout, both measure the same
+// disk, so imagefs.available<15% is crossed first, at 85% used, before nodefs.available<10%.
+//
+// When a hard threshold is crossed (memory.available<100Mi, nodefs.available<10%,
+// imagefs.available<15% by default), the node reports MemoryPressure=True (`kubelet has insufficient
+// memory available`) or DiskPressure=True (`kubelet has disk pressure`); the node lifecycle
+// controller then adds the node.kubernetes.io/memory-pressure or disk-pressure:NoSchedule taint. The
+// manager records `EvictionThresholdMet: Attempting to reclaim memory` (or `ephemeral-storage`).
+// For disk it first reclaims what belongs to the node, not to a running pod: it deletes every dead
+// container it may (container_gc.go) and every unused image older than 2 minutes (image_gc.go), and
+// evicts no one if the threshold is met no longer. Otherwise it evicts one pod per round, ranked as
+// Kubernetes ranks them: pods using more than they requested first (so pods that request nothing
+// go first), then lower priority, then the largest usage above request. The evicted pod is killed
+// with a grace period of 1 second (a hard threshold allows no more) and stays in the API as Failed
+// with reason Evicted, the condition DisruptionTarget (reason TerminationByKubelet) and a message
+// naming every container that used more than it requested.
+//
+// Before any threshold, each round checks each container's writable layer against its
+// limits.ephemeral-storage: a container over its limit gets its pod evicted at once, whatever the
+// node's free space (`Container log exceeded its local ephemeral storage limit "1Gi". `; Kubernetes
+// adds no DisruptionTarget condition for it).
 //
 // A pressure condition stays True for evictionPressureTransitionPeriod (5 minutes) after the signal
 // recovers, so the node does not flap between pressure and no pressure.
 //
-// kubesim simplifies: disk pressure sets the DiskPressure condition but evicts nothing (Kubernetes
-// would first delete unused images and dead containers), and there are no soft thresholds.
+// kubesim simplifies: no soft thresholds, no inode signals, no emptyDir or pod-level limits.
 package kubelet
 
 import (
@@ -51,43 +64,48 @@ const (
 // systemCriticalPriority is the priority at and above which a pod is never evicted.
 const systemCriticalPriority = 2_000_000_000
 
-// evictionState is what the eviction manager remembers between rounds.
+// evictionState is what the eviction manager, and the garbage collectors it calls on, remember
+// between rounds. Only the pod side touches it.
 type evictionState struct {
-	memoryPressureSeen time.Time // last time memory.available was under its threshold
-	diskPressureSeen   time.Time
+	memoryPressureSeen  time.Time // last time memory.available was under its threshold
+	diskPressureSeen    time.Time // last time nodefs.available or imagefs.available was
+	images              imageGCState
+	containersCollected time.Time // the last periodic container garbage collection
 }
 
-// podUsage is one pod's memory use, for ranking.
+// signal is one observed eviction signal.
+type signal struct {
+	name      string                // "memory.available", "imagefs.available"
+	resource  resource.ResourceName // what evicting a pod reclaims
+	threshold string                // the threshold's quantity, as the eviction message prints it
+	available int64
+	crossed   bool
+}
+
+// podUsage is one pod's use of the resource being reclaimed, for ranking.
 type podUsage struct {
 	w          *podWorker
-	usage      int64 // working set of the pod's containers
-	request    int64 // memory requests of the pod
+	usage      int64
+	request    int64
 	containers map[string]containerUsage
 }
 
-// containerUsage is one container's memory use and request.
+// containerUsage is one container's use and request.
 type containerUsage struct{ use, request int64 }
 
-// synchronizeEviction runs one round of the eviction manager; it reports whether it evicted a pod.
+// synchronizeEviction runs one round of the eviction manager; it reports whether it did something
+// (evicted a pod, or reclaimed disk).
 func (k *Kubelet) synchronizeEviction(ctx context.Context) bool {
-	var stats *fakeruntime.NodeStats
-	if _, _, err := k.call(func() (err error) { stats, err = k.runtime.Stats(ctx); return }); err != nil {
+	stats := k.nodeStats(ctx)
+	if stats == nil {
 		return false
 	}
 	now := k.clock.Now()
-	capacity := k.cfg.Capacity.Memory().Value()
-	available := capacity - int64(stats.MemoryWorkingSetBytes)
-	threshold := k.cfg.EvictionHard.MemoryAvailable.Value()
-	memoryCrossed := available < threshold
-	diskCrossed := false
-	if fs := stats.ImageFs; fs.CapacityBytes > 0 && k.cfg.EvictionHard.NodeFsAvailablePercent > 0 {
-		free := int64(fs.CapacityBytes) - int64(fs.UsedBytes)
-		diskCrossed = free*100 < int64(fs.CapacityBytes)*k.cfg.EvictionHard.NodeFsAvailablePercent
-	}
-	if memoryCrossed {
+	memory, disk := k.observeMemory(stats), k.observeDisk(stats)
+	if memory.crossed {
 		k.eviction.memoryPressureSeen = now
 	}
-	if diskCrossed {
+	if disk.crossed {
 		k.eviction.diskPressureSeen = now
 	}
 	underPressure := func(seen time.Time) bool { return !seen.IsZero() && now.Sub(seen) < evictionPressureTransitionPeriod }
@@ -95,50 +113,170 @@ func (k *Kubelet) synchronizeEviction(ctx context.Context) bool {
 	k.health.memoryPressure = underPressure(k.eviction.memoryPressureSeen)
 	k.health.diskPressure = underPressure(k.eviction.diskPressureSeen)
 	k.mu.Unlock()
-	if !memoryCrossed {
+	if k.evictOverLimit(ctx, stats) {
+		return true
+	}
+	sig := memory
+	if !memory.crossed {
+		sig = disk
+	}
+	if !sig.crossed {
 		return false
 	}
 
-	k.recorder.Event(ctx, k.nodeRef(), api.EventTypeWarning, "EvictionThresholdMet", "Attempting to reclaim memory")
-	k.record("eviction", "nodes/"+k.nodeName, "", "memory.available %s is below the hard eviction threshold %s: evicting a pod",
-		bytesQty(available), k.cfg.EvictionHard.MemoryAvailable.String())
-	candidates := k.rankForMemory(stats)
+	k.recorder.Event(ctx, k.nodeRef(), api.EventTypeWarning, "EvictionThresholdMet", "Attempting to reclaim "+string(sig.resource))
+	if sig.resource == resource.ResourceEphemeralStorage {
+		k.record("eviction", "nodes/"+k.nodeName, "", "%s %s is below the hard eviction threshold %s: reclaiming dead containers and unused images first",
+			sig.name, bytesQty(sig.available), sig.threshold)
+		k.deleteAllUnusedContainers(ctx)
+		k.deleteUnusedImages(ctx, now)
+		if stats = k.nodeStats(ctx); stats == nil {
+			return true
+		}
+		if sig = k.observeDisk(stats); !sig.crossed {
+			k.record("eviction", "nodes/"+k.nodeName, "", "disk reclaimed without evicting a pod: %s", k.diskSummary(stats))
+			return true
+		}
+		k.record("eviction", "nodes/"+k.nodeName, "", "%s %s is still below %s with nothing left to reclaim: evicting a pod",
+			sig.name, bytesQty(sig.available), sig.threshold)
+	} else {
+		k.record("eviction", "nodes/"+k.nodeName, "", "%s %s is below the hard eviction threshold %s: evicting a pod",
+			sig.name, bytesQty(sig.available), sig.threshold)
+	}
+	usageOf := func(c fakeruntime.ContainerStats) int64 { return int64(c.MemoryWorkingSetBytes) }
+	if sig.resource == resource.ResourceEphemeralStorage {
+		usageOf = func(c fakeruntime.ContainerStats) int64 { return int64(c.RootfsUsedBytes) }
+	}
+	candidates := k.rankPods(stats, sig.resource, usageOf)
 	if len(candidates) == 0 {
-		k.record("eviction", "nodes/"+k.nodeName, "", "no pod can be evicted to reclaim memory")
+		k.record("eviction", "nodes/"+k.nodeName, "", "no pod can be evicted to reclaim %s", sig.resource)
 		return true
 	}
-	k.evict(ctx, candidates[0], available)
+	k.evict(ctx, candidates[0], sig)
 	return true
 }
 
-// rankForMemory orders the evictable pods as Kubernetes' rankMemoryPressure does.
-func (k *Kubelet) rankForMemory(stats *fakeruntime.NodeStats) []podUsage {
-	bySandbox := map[string]*podWorker{}
-	for _, w := range k.workers {
-		if w.sandboxID != "" {
-			bySandbox[w.sandboxID] = w
+// nodeStats asks the runtime for the node's usage; nil if it does not answer.
+func (k *Kubelet) nodeStats(ctx context.Context) *fakeruntime.NodeStats {
+	var stats *fakeruntime.NodeStats
+	if _, _, err := k.call(func() (err error) { stats, err = k.runtime.Stats(ctx); return }); err != nil {
+		return nil
+	}
+	return stats
+}
+
+// observeMemory is the memory.available signal.
+func (k *Kubelet) observeMemory(stats *fakeruntime.NodeStats) signal {
+	available := k.cfg.Capacity.Memory().Value() - int64(stats.MemoryWorkingSetBytes)
+	threshold := k.cfg.EvictionHard.MemoryAvailable
+	return signal{name: "memory.available", resource: resource.ResourceMemory, threshold: threshold.String(),
+		available: available, crossed: available < threshold.Value()}
+}
+
+// observeDisk is the first disk signal crossed (imagefs.available, then nodefs.available: on one
+// shared filesystem imagefs's larger threshold is crossed first), or imagefs.available if neither is.
+func (k *Kubelet) observeDisk(stats *fakeruntime.NodeStats) signal {
+	capacity := int64(stats.Fs.CapacityBytes)
+	available := capacity - int64(stats.Fs.UsedBytes)
+	var signals []signal
+	for _, t := range []struct {
+		name    string
+		percent int64
+	}{{"imagefs.available", k.cfg.EvictionHard.ImageFsAvailablePercent}, {"nodefs.available", k.cfg.EvictionHard.NodeFsAvailablePercent}} {
+		threshold := percentOf(t.percent, capacity)
+		signals = append(signals, signal{name: t.name, resource: resource.ResourceEphemeralStorage, available: available,
+			threshold: resource.NewQuantity(threshold, resource.BinarySI).String(),
+			crossed:   capacity > 0 && t.percent > 0 && available < threshold})
+	}
+	for _, sig := range signals {
+		if sig.crossed {
+			return sig
 		}
 	}
+	return signals[0]
+}
+
+// percentOf is a percentage threshold's quantity as the kubelet computes it: the flag's percentage
+// parsed as a float32 fraction, times the capacity. That is why a real message reads "Threshold
+// quantity: 644245120" for 15% of 4Gi, not 614Mi.
+func percentOf(percent, capacity int64) int64 {
+	fraction := float32(percent) / 100
+	return int64(float64(capacity) * float64(fraction))
+}
+
+// diskSummary describes the node's disk for trace lines.
+func (k *Kubelet) diskSummary(stats *fakeruntime.NodeStats) string {
+	fs := stats.Fs
+	if fs.CapacityBytes == 0 {
+		return "no disk"
+	}
+	return fmt.Sprintf("%s used of %s (%d%%), %s available", bytesQty(int64(fs.UsedBytes)), bytesQty(int64(fs.CapacityBytes)),
+		fs.UsedBytes*100/fs.CapacityBytes, bytesQty(int64(fs.CapacityBytes)-int64(fs.UsedBytes)))
+}
+
+// evictable returns the worker of a pod the eviction manager may evict, by sandbox ID.
+func (k *Kubelet) evictable() map[string]*podWorker {
+	bySandbox := map[string]*podWorker{}
+	for _, w := range k.workers {
+		if w.sandboxID == "" || w.terminated || w.evicted || w.pod.DeletionTimestamp != nil || priority(w.pod) >= systemCriticalPriority {
+			continue
+		}
+		bySandbox[w.sandboxID] = w
+	}
+	return bySandbox
+}
+
+// evictOverLimit evicts every pod with a container whose writable layer exceeds its
+// limits.ephemeral-storage (the eviction manager's localStorageEviction); it reports whether it
+// evicted any.
+func (k *Kubelet) evictOverLimit(ctx context.Context, stats *fakeruntime.NodeStats) bool {
+	bySandbox := k.evictable()
+	did := false
+	for _, c := range stats.Containers {
+		w := bySandbox[c.PodSandboxID]
+		if w == nil || w.evicted {
+			continue
+		}
+		for _, spec := range w.pod.Spec.Containers {
+			limit, ok := spec.Resources.Limits[resource.ResourceEphemeralStorage]
+			if spec.Name != c.Metadata.Name || !ok || limit.Sign() <= 0 || int64(c.RootfsUsedBytes) <= limit.Value() {
+				continue
+			}
+			msg := fmt.Sprintf("Container %s exceeded its local ephemeral storage limit %q. ", spec.Name, limit.String())
+			k.evictPod(ctx, w, msg, false, "evicted pod %s (container %s wrote %s, over its limits.ephemeral-storage %s): %s",
+				w.key, spec.Name, bytesQty(int64(c.RootfsUsedBytes)), limit.String(), msg)
+			did = true
+		}
+	}
+	return did
+}
+
+// rankPods orders the evictable pods as Kubernetes' rankMemoryPressure and rankDiskPressureFunc
+// do: usage over request first, then lower priority, then the largest usage above request.
+func (k *Kubelet) rankPods(stats *fakeruntime.NodeStats, res resource.ResourceName, usageOf func(fakeruntime.ContainerStats) int64) []podUsage {
+	bySandbox := k.evictable()
 	usage := map[string]*podUsage{}
 	for _, c := range stats.Containers {
 		w := bySandbox[c.PodSandboxID]
-		if w == nil || w.terminated || w.evicted || w.pod.DeletionTimestamp != nil || priority(w.pod) >= systemCriticalPriority {
+		if w == nil {
 			continue
 		}
 		u := usage[w.uid]
 		if u == nil {
-			u = &podUsage{w: w, request: api.PodRequests(w.pod).Memory().Value(), containers: map[string]containerUsage{}}
+			requests := api.PodRequests(w.pod)[res]
+			u = &podUsage{w: w, request: requests.Value(), containers: map[string]containerUsage{}}
 			usage[w.uid] = u
 		}
-		ws := int64(c.MemoryWorkingSetBytes)
-		u.usage += ws
+		use := usageOf(c)
+		u.usage += use
 		req := int64(0)
 		for _, spec := range w.pod.Spec.Containers {
 			if spec.Name == c.Metadata.Name {
-				req = spec.Resources.Requests.Memory().Value()
+				q := spec.Resources.Requests[res]
+				req = q.Value()
 			}
 		}
-		u.containers[c.Metadata.Name] = containerUsage{use: ws, request: req}
+		u.containers[c.Metadata.Name] = containerUsage{use: use, request: req}
 	}
 	out := make([]podUsage, 0, len(usage))
 	for _, uid := range sortedKeys(usage) {
@@ -160,24 +298,31 @@ func (k *Kubelet) rankForMemory(stats *fakeruntime.NodeStats) []podUsage {
 	return out
 }
 
-// evict fails a pod with reason Evicted and kills it.
-func (k *Kubelet) evict(ctx context.Context, u podUsage, available int64) {
-	w := u.w
-	msg := fmt.Sprintf("The node was low on resource: %s. Threshold quantity: %s, available: %s. ", resource.ResourceMemory,
-		k.cfg.EvictionHard.MemoryAvailable.String(), bytesQty(available))
-	for _, spec := range w.pod.Spec.Containers {
+// evict evicts the pod first in line to reclaim sig's resource.
+func (k *Kubelet) evict(ctx context.Context, u podUsage, sig signal) {
+	msg := fmt.Sprintf("The node was low on resource: %s. Threshold quantity: %s, available: %s. ", sig.resource,
+		sig.threshold, bytesQty(sig.available))
+	for _, spec := range u.w.pod.Spec.Containers {
 		if c, ok := u.containers[spec.Name]; ok && c.use > c.request {
 			msg += fmt.Sprintf("Container %s was using %s, request is %s, has larger consumption of %s. ", spec.Name,
-				bytesQty(c.use), bytesQty(c.request), resource.ResourceMemory)
+				bytesQty(c.use), bytesQty(c.request), sig.resource)
 		}
 	}
+	k.evictPod(ctx, u.w, msg, true, "evicted pod %s (QoS %s, using %s of %s, requested %s): %s", u.w.key, api.QOSClass(u.w.pod),
+		bytesQty(u.usage), sig.resource, bytesQty(u.request), msg)
+}
+
+// evictPod fails a pod with reason Evicted and msg, and kills it; format and args tell the trace why.
+// disruption adds the DisruptionTarget condition (a threshold's eviction has it; a limit's does not).
+func (k *Kubelet) evictPod(ctx context.Context, w *podWorker, msg string, disruption bool, format string, args ...any) {
 	k.recorder.Event(ctx, w.pod, api.EventTypeWarning, "Evicted", msg)
 	w.evicted = true
-	w.status = &api.PodStatus{Phase: api.PodFailed, Reason: api.PodReasonEvicted, Message: msg,
-		Conditions: []api.PodCondition{{Type: conditionDisruptionTarget, Status: api.ConditionTrue,
-			Reason: reasonTerminationByKubelet, Message: msg, LastTransitionTime: api.NewTime(k.clock.Now())}}}
-	k.podRecord(w, "evict", "evicted pod %s (QoS %s, using %s of memory, requested %s): %s", w.key, api.QOSClass(w.pod),
-		bytesQty(u.usage), bytesQty(u.request), msg)
+	w.status = &api.PodStatus{Phase: api.PodFailed, Reason: api.PodReasonEvicted, Message: msg}
+	if disruption {
+		w.status.Conditions = []api.PodCondition{{Type: conditionDisruptionTarget, Status: api.ConditionTrue,
+			Reason: reasonTerminationByKubelet, Message: msg, LastTransitionTime: api.NewTime(k.clock.Now())}}
+	}
+	k.podRecord(w, "evict", format, args...)
 	k.finishEviction(ctx, w, &syncResult{k: k, w: w})
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"kubesim/api"
+	"kubesim/api/resource"
 	"kubesim/client"
 	"kubesim/internal/testenv"
 	"kubesim/kubelet"
@@ -58,7 +59,9 @@ func startNode(ctx context.Context, c *sim.Cluster, n int, edit func(*kubelet.No
 		edit(&cfg)
 	}
 	crc := kubelet.NewCRIClock(c.Clock)
-	rt, err := fakeruntime.New(fakeruntime.Options{Clock: crc, NodeName: name, PodCIDR: cfg.PodCIDR, Trace: c.Trace})
+	disk := cfg.Capacity[resource.ResourceEphemeralStorage]
+	rt, err := fakeruntime.New(fakeruntime.Options{Clock: crc, NodeName: name, PodCIDR: cfg.PodCIDR,
+		ImageFsCapacityBytes: uint64(disk.Value()), Trace: c.Trace})
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,8 @@
 // housekeeping.go: the kubelet's periodic checks on its node (the image manager's list,
-// HandlePodCleanups, and the eviction manager's synchronize).
+// HandlePodCleanups, the garbage collectors, and the eviction manager's synchronize).
 //
-//	housekeeping(ctx)     every 10s: images, orphans, eviction
+//	housekeeping(ctx)     every 10s: images, orphans, container GC (every minute), image GC
+//	                      (every 5 minutes), eviction
 //	refreshImages(ctx)    the images the node status reports
 //
 // What it learns goes into runtimeHealth, which the node side reads to build the node status, so the
@@ -36,6 +37,8 @@ func (k *Kubelet) housekeeping(ctx context.Context) bool {
 		return false
 	}
 	did := k.cleanupOrphans(ctx)
+	k.containerGarbageCollect(ctx, now)
+	k.imageGarbageCollect(ctx, now)
 	return k.synchronizeEviction(ctx) || did
 }
 

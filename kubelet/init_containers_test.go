@@ -73,3 +73,36 @@ func TestFailingInitContainerBacksOffOrFailsThePod(t *testing.T) {
 		})
 	}
 }
+
+// Under restartPolicy Always a failed init container reads Init:Error before Init:CrashLoopBackOff,
+// as kubectl shows on a real cluster: the status the kubelet writes after the exit comes from what
+// the runtime reported (terminated, Error); CrashLoopBackOff shows only once the pod worker retries
+// the sync that failed, backOffPeriod (10s) later.
+func TestFailedInitContainerShowsInitErrorBeforeCrashLoopBackOff(t *testing.T) {
+	c, ctx := newCluster(t)
+	addNode(t, ctx, c, 1, nil)
+	p := newPod("web", "node-1", "nginx:1.25")
+	p.Spec.InitContainers = []api.Container{{Name: "migrate", Image: "busybox:1.36",
+		Command: []string{"sh", "-c", "sleep 2; exit 1"}, ImagePullPolicy: api.PullIfNotPresent}}
+	createPod(t, ctx, c, p)
+	status := func() string { s, _ := api.InitStatus(getPod(t, ctx, c, "web")); return s }
+	var seen []string
+	var errorAt, backOffAt time.Time
+	runUntil(t, ctx, c, "Init:CrashLoopBackOff", func() bool {
+		s := status()
+		if s != "" && (len(seen) == 0 || seen[len(seen)-1] != s) {
+			seen = append(seen, s)
+			switch s {
+			case "Init:Error":
+				errorAt = c.Clock.Now()
+			case "Init:CrashLoopBackOff":
+				backOffAt = c.Clock.Now()
+			}
+		}
+		return s == "Init:CrashLoopBackOff"
+	})
+	assert.Equal(t, []string{"Init:0/1", "Init:Error", "Init:0/1", "Init:Error", "Init:CrashLoopBackOff"}, seen,
+		"the first back-off (10s) ends as the retry comes, so the restart follows Init:Error at once")
+	assert.Equal(t, 10*time.Second, backOffAt.Sub(errorAt).Round(time.Second))
+	assert.Equal(t, "Error", getPod(t, ctx, c, "web").Status.InitContainerStatuses[0].LastTerminationState.Terminated.Reason)
+}

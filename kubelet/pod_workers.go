@@ -93,6 +93,9 @@ type containerRecord struct {
 	// lastPullErr is the last failed pull of this container's image ("ErrImagePull: <error>"), kept
 	// for the back-off's message (the image manager's prevPullErrMsg); "" once a pull succeeds.
 	lastPullErr string
+	// errorShown is the failed init container run whose Init:Error the kubelet has reported
+	// (init_containers.go).
+	errorShown string
 
 	probes map[probeKind]*probeWorker
 }

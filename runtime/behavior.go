@@ -4,6 +4,7 @@
 //	newBehavior(family, ver, cfg)   the behaviour of one container (see the table in doc.go)
 //	(*behavior).naturalEnd(...)     when and how it exits on its own (exit, crash, OOM kill), if ever
 //	(*behavior).memoryAt(elapsed)   its working set after running for elapsed
+//	(*behavior).diskAt(elapsed)     its writable layer's size after running for elapsed (disk.go)
 //
 // A behaviour is computed once, at CreateContainer, and is a pure function of time after that: the
 // runtime never runs anything, it answers "what state is this container in at clock.Now()?". That is
@@ -62,6 +63,7 @@ const (
 	EnvFailLivenessAfter = "KUBESIM_FAIL_LIVENESS_AFTER" // "60s": liveness probes fail from 60s on
 	EnvFailReadiness     = "KUBESIM_FAIL_READINESS"      // "true": readiness probes always fail
 	EnvMemoryGrowth      = "KUBESIM_MEMORY_GROWTH"       // "10Mi/s": working set grows; OOMKilled past limits.memory
+	EnvDiskGrowth        = "KUBESIM_DISK_GROWTH"         // "8Mi/s": it writes to its writable layer (ephemeral-storage)
 	ArgCrashAfter        = "kubesim-crash-after="        // the same as KUBESIM_CRASH_AFTER, as an argument
 )
 
@@ -84,6 +86,7 @@ type behavior struct {
 	failLivenessAfter time.Duration
 	failReadiness     bool
 	growth            uint64 // working-set bytes per second
+	diskGrowth        uint64 // bytes written to the writable layer per second
 
 	// gracefulStop: the main process exits 0 on SIGTERM. A shell or sleep running as PID 1 has no
 	// SIGTERM handler and the kernel ignores the signal for PID 1, so it dies only by SIGKILL (137)
@@ -101,7 +104,7 @@ func newBehavior(fam *family, version string, cfg *ContainerConfig) *behavior {
 	}
 	b.program(argv)
 	if err := b.steer(cfg); err != nil {
-		b.serves, b.script, b.growth = false, nil, 0
+		b.serves, b.script, b.growth, b.diskGrowth = false, nil, 0, 0
 		b.exits, b.exitAfter, b.exitCode, b.exitLog = true, 0, 2, "kubesim: "+err.Error()
 	}
 	return b
@@ -194,14 +197,26 @@ func (b *behavior) steer(cfg *ContainerConfig) error {
 			return fmt.Errorf("invalid %s=%q: want true or false", EnvFailReadiness, v)
 		}
 	}
-	if v, ok := env[EnvMemoryGrowth]; ok {
-		q, err := resource.ParseQuantity(strings.TrimSuffix(v, "/s"))
-		if err != nil || !strings.HasSuffix(v, "/s") || q.Sign() < 0 {
-			return fmt.Errorf("invalid %s=%q: want a rate such as 10Mi/s", EnvMemoryGrowth, v)
-		}
-		b.growth = uint64(q.Value())
+	if b.growth, err = rate(env, EnvMemoryGrowth); err != nil {
+		return err
+	}
+	if b.diskGrowth, err = rate(env, EnvDiskGrowth); err != nil {
+		return err
 	}
 	return nil
+}
+
+// rate parses a steering variable that is a rate of bytes ("10Mi/s"); absent is 0.
+func rate(env map[string]string, key string) (uint64, error) {
+	v, ok := env[key]
+	if !ok {
+		return 0, nil
+	}
+	q, err := resource.ParseQuantity(strings.TrimSuffix(v, "/s"))
+	if err != nil || !strings.HasSuffix(v, "/s") || q.Sign() < 0 {
+		return 0, fmt.Errorf("invalid %s=%q: want a rate such as 10Mi/s", key, v)
+	}
+	return uint64(q.Value()), nil
 }
 
 // exitReason is containerd's reason for an exit code.

@@ -408,6 +408,8 @@ type ContainerStats struct {
 	Labels       map[string]string
 	// MemoryWorkingSetBytes is what the eviction manager and the OOM killer look at.
 	MemoryWorkingSetBytes uint64
+	// RootfsUsedBytes is the size of its writable layer: its ephemeral-storage use.
+	RootfsUsedBytes uint64
 }
 
 // NodeStats is the node-level summary the eviction manager reads.
@@ -415,5 +417,5 @@ type NodeStats struct {
 	Timestamp             time.Time
 	Containers            []ContainerStats // running containers, sorted by ID
 	MemoryWorkingSetBytes uint64           // sum over running containers
-	ImageFs               FilesystemUsage
+	Fs                    FilesystemUsage  // the node's filesystem: nodefs and imagefs alike (disk.go)
 }

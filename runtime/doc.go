@@ -60,6 +60,8 @@
 //	KUBESIM_MEMORY_GROWTH=10Mi/s     the working set grows from the image's base; past
 //	                                 limits.memory the OOM killer ends it: exit 137 "OOMKilled";
 //	                                 without a limit it grows until the kubelet evicts the pod
+//	KUBESIM_DISK_GROWTH=8Mi/s        it writes to its writable layer at this rate, filling the
+//	                                 node's disk (disk.go) until the kubelet evicts the pod
 //	a bad value in any of these      the container exits 2 at once, saying why, in its log
 //
 // A node crash (SetFault(FaultKill{})) ends every running container with exit 255, reason

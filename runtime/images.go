@@ -4,7 +4,7 @@
 //	ImageStatus(ctx, image)       the stored image, or nil when absent
 //	ListImages(ctx)               every stored image, sorted by ID
 //	RemoveImage(ctx, image)       delete an image and all its tags
-//	ImageFsInfo(ctx)              bytes used on the image filesystem
+//	ImageFsInfo(ctx)              bytes used on the image filesystem (the node's one filesystem)
 //
 // A failed pull reads exactly as containerd writes it, because that text is what a learner sees in
 // kubectl describe pod under "Failed to pull image":
@@ -220,22 +220,13 @@ func (r *Runtime) RemoveImage(ctx context.Context, image string) error {
 	return nil
 }
 
-// ImageFsInfo reports the image filesystem's usage: the sum of the stored images' sizes.
+// ImageFsInfo reports the image filesystem's usage: the node's one filesystem (disk.go).
 func (r *Runtime) ImageFsInfo(ctx context.Context) (*FilesystemUsage, error) {
 	if err := r.enter(ctx); err != nil {
 		return nil, err
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	u := r.imageFsLocked()
+	u := r.fsLocked()
 	return &u, nil
-}
-
-func (r *Runtime) imageFsLocked() FilesystemUsage {
-	u := FilesystemUsage{Timestamp: r.clk.Now(), CapacityBytes: r.opts.ImageFsCapacityBytes}
-	for _, img := range r.images {
-		u.UsedBytes += img.size
-		u.InodesUsed += img.size / 32_768 // roughly one inode per 32 KiB of layer data
-	}
-	return u
 }

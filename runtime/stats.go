@@ -1,10 +1,12 @@
 // stats.go: resource usage, for the kubelet's eviction manager.
 //
-//	Stats(ctx)   every running container's memory working set, the node's sum, the image filesystem
+//	Stats(ctx)   every running container's memory working set and writable layer, the node's
+//	             memory sum, the node's filesystem
 //
-// The eviction manager compares memory.available (node capacity minus the working sets) and
-// imagefs.available with its thresholds (memory.available<100Mi by default) and, under pressure,
-// evicts pods whose usage exceeds their requests first. A container's working set here is its image's
+// The eviction manager compares memory.available (node capacity minus the working sets),
+// nodefs.available and imagefs.available (the filesystem's free space) with its thresholds
+// (memory.available<100Mi, nodefs.available<10%, imagefs.available<15% by default) and, under
+// pressure, evicts pods whose usage exceeds their requests first. A container's working set here is its image's
 // base footprint plus KUBESIM_MEMORY_GROWTH times its age, capped by its limit (past the limit the
 // cgroup's OOM killer has already ended it).
 
@@ -24,7 +26,7 @@ func (r *Runtime) Stats(ctx context.Context) (*NodeStats, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	now := r.clk.Now()
-	out := &NodeStats{Timestamp: now, ImageFs: r.imageFsLocked()}
+	out := &NodeStats{Timestamp: now, Fs: r.fsLocked()}
 	for _, c := range r.containers {
 		if st, _ := c.stateAt(now); st != ContainerRunning {
 			continue
@@ -35,7 +37,7 @@ func (r *Runtime) Stats(ctx context.Context) (*NodeStats, error) {
 		}
 		out.Containers = append(out.Containers, ContainerStats{
 			ContainerID: c.id, PodSandboxID: c.sandboxID, Metadata: c.config.Metadata,
-			Labels: c.config.Labels, MemoryWorkingSetBytes: ws,
+			Labels: c.config.Labels, MemoryWorkingSetBytes: ws, RootfsUsedBytes: c.rootfsAt(now),
 		})
 		out.MemoryWorkingSetBytes += ws
 	}

@@ -17,41 +17,45 @@ func init() {
 	register(sim.Scenario{
 		Name:     "init-container-failure",
 		StepOnly: true,
-		Summary:  "an init container exits 1: Init:0/1, Init:CrashLoopBackOff (Init:Error under restartPolicy Never), the app container never starts; a fixed template goes Init:0/1, PodInitializing, Running",
+		Summary:  "an init container exits 1: Init:0/1, Init:Error, Init:CrashLoopBackOff (Init:Error for good under restartPolicy Never), the app container never starts; a fixed template goes Init:0/1, PodInitializing, Running",
 		Teaches: `Init containers run before the app containers, one at a time and in order, and each must exit 0
 before the next starts; only then are the app containers created. Here wait-for-db gives up after 2
 seconds and exits 1. The kubelet restarts it (restartPolicy Always restarts a failed init container;
 Never would fail the pod), with the same back-off as a crashing container: at once the first time,
 then 10s, 20s, 40s ... up to 5 minutes. kubectl get pods shows where initialization stands, as its
 printer reads the init container statuses first: Init:0/1 while the first of one runs (or its image is
-pulled), Init:CrashLoopBackOff while the kubelet waits out the back-off, Init:Error when it failed and
-will not run again: a bare pod with restartPolicy Never tries once, and the pod is Failed. (Under
-Always, Init:Error shows only between an exit and the restart; kubesim computes the status after the
-sync that restarts it, so its story skips that moment.) The app
+pulled), Init:Error once it has failed, Init:CrashLoopBackOff while the kubelet waits out the
+back-off. Under Always, Init:Error comes first after each failure: the status the kubelet writes then
+is built from what the runtime reported (the run terminated with Error), and the sync that finds the
+container in back-off fails; the pod worker retries a failed sync 10s later (backOffPeriod), and only
+that status says Init:CrashLoopBackOff. A bare pod with restartPolicy Never tries once: it stays
+Init:Error, and the pod is Failed. The app
 container waits with reason PodInitializing and is never created; the Initialized condition is False
 (ContainersNotInitialized, "containers with incomplete status: [wait-for-db]"); the pod stays Pending
 and never becomes Ready, so the Deployment is not available. Fixing the template (an init command that
 succeeds) rolls out a new ReplicaSet: its pod goes Init:0/1, then PodInitializing (initialization
 done, the app container being created: here, its image pulled), then Running, and the old pod goes.
 
-Signs to look for: the STATUS sequence Init:0/1, Init:CrashLoopBackOff; Init:Error and phase Failed
+Signs to look for: the STATUS sequence Init:0/1, Init:Error, Init:CrashLoopBackOff; Init:Error and phase Failed
 under restartPolicy Never, never retried; the init
 container's restart count growing while the app container has none; Initialized=False with its
 message; after the fix, Init:0/1, PodInitializing, Running for the new pod.`,
-		SummaryZH: "init 容器以退出码 1 失败：Init:0/1、Init:CrashLoopBackOff（restartPolicy Never 时为 Init:Error），应用容器始终没有启动；修好模板后新 Pod 经过 Init:0/1、PodInitializing、Running",
+		SummaryZH: "init 容器以退出码 1 失败：Init:0/1、Init:Error、Init:CrashLoopBackOff（restartPolicy Never 时一直是 Init:Error），应用容器始终没有启动；修好模板后新 Pod 经过 Init:0/1、PodInitializing、Running",
 		TeachesZH: `init 容器在应用容器之前运行，一次一个、按顺序，每个都必须以 0 退出，下一个才开始；之后才创建应用容器。
 这里 wait-for-db 等了 2 秒就放弃，以 1 退出。kubelet 重启它（restartPolicy Always 会重启失败的 init 容
 器；Never 则让 Pod 失败），退避和崩溃的容器一样：第一次立即重启，然后 10s、20s、40s……最多 5 分钟。
 kubectl get pods 显示初始化进行到哪一步，因为它的打印逻辑先看 init 容器的状态：第一个（共一个）运行时
-（或拉取它的镜像时）是 Init:0/1，kubelet 等待退避结束时是 Init:CrashLoopBackOff，失败且不会再运行时是
-Init:Error：restartPolicy 为 Never 的 Pod 只试一次，Pod 变为 Failed。（在 Always 下，Init:Error 只出现在
-退出和重启之间；kubesim 在重启它的那次同步之后才计算状态，所以故事里看不到这一刻。）应用容器以原因
+（或拉取它的镜像时）是 Init:0/1，失败之后是 Init:Error，kubelet 等待退避结束时是 Init:CrashLoopBackOff。
+在 Always 下，每次失败之后先出现 Init:Error：kubelet 这时写的状态来自运行时的报告（这次运行以 Error 结
+束），而发现容器处于退避中的那次同步失败了；pod worker 在 10s（backOffPeriod）后重试失败的同步，那次的
+状态才是 Init:CrashLoopBackOff。restartPolicy 为 Never 的 Pod 只试一次：一直是 Init:Error，Pod 变为
+Failed。应用容器以原因
 PodInitializing 等待，从未被创建；Initialized 状况为 False（ContainersNotInitialized，"containers
 with incomplete status: [wait-for-db]"）；Pod 一直 Pending、从不 Ready，所以 Deployment 不可用。修好
 模板（init 命令会成功）会滚动出一个新的 ReplicaSet：它的 Pod 先是 Init:0/1，然后 PodInitializing（初
 始化完成，正在创建应用容器：这里是在拉它的镜像），然后 Running，旧 Pod 被删掉。
 
-要看的信号：STATUS 依次为 Init:0/1、Init:CrashLoopBackOff；restartPolicy Never 时为 Init:Error 且 phase
+要看的信号：STATUS 依次为 Init:0/1、Init:Error、Init:CrashLoopBackOff；restartPolicy Never 时为 Init:Error 且 phase
 Failed，不再重试；init 容器的重启次数不断增加，而
 应用容器一次也没有；Initialized=False 及其消息；修好之后新 Pod 依次为 Init:0/1、PodInitializing、
 Running。`,
@@ -79,7 +83,7 @@ func runInitContainerFailure(ctx context.Context, s *sim.Session) error {
 		return s.Err()
 	}
 	old, seen := watchStatuses(ctx, s, "app=web", "Init:CrashLoopBackOff", "")
-	s.Expect(containsInOrder(seen, []string{"Init:0/1", "Init:CrashLoopBackOff"}), "kubectl get pods -w: %s %s", old, strings.Join(seen, ", "))
+	s.Expect(containsInOrder(seen, []string{"Init:0/1", "Init:Error", "Init:CrashLoopBackOff"}), "kubectl get pods -w: %s %s", old, strings.Join(seen, ", "))
 
 	s.Step("Two minutes later: still initializing, the app container never created")
 	if err := s.Driver.Advance(ctx, 2*time.Minute); err != nil {

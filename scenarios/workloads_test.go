@@ -152,7 +152,7 @@ func TestConfigMissingIsCreateContainerConfigErrorUntilCreated(t *testing.T) {
 func TestInitContainerFailureHoldsTheAppContainer(t *testing.T) {
 	expectSigns(t, "init-container-failure",
 		"✓ kubectl get pods -w: web-65474fcf4f-",
-		" Pending, Init:0/1, Init:CrashLoopBackOff",
+		" Pending, Init:0/1, Init:Error, Init:0/1, Init:Error, Init:CrashLoopBackOff",
 		"✓ app container web: waiting (PodInitializing), restarts 0: never created",
 		"✓ condition Initialized=False (ContainersNotInitialized): containers with incomplete status: [wait-for-db]",
 		"✓ kubectl get pods -w: migrate-once Pending, Init:0/1, Init:Error, phase Failed",

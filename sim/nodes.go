@@ -25,6 +25,7 @@ type NodeSpec struct {
 	Name   string            // "node-1"
 	CPU    string            // capacity, "4"
 	Memory string            // capacity, "8Gi"
+	Disk   string            // the node's filesystem, its ephemeral-storage capacity; "": 100Gi, unreported
 	Pods   int               // --max-pods, 110 by default
 	Labels map[string]string // extra labels (disktype=ssd, ...)
 	Taints []api.Taint       // registered with the node (--register-with-taints)
@@ -88,7 +89,8 @@ func (c *Cluster) StartNode(ctx context.Context, spec NodeSpec, index int) (*Nod
 		return nil, fmt.Errorf("a node needs a name")
 	}
 	capacity := resource.ResourceList{resource.ResourcePods: resource.NewQuantity(int64(max(spec.Pods, 1)), resource.DecimalSI)}
-	for name, v := range map[resource.ResourceName]string{resource.ResourceCPU: spec.CPU, resource.ResourceMemory: spec.Memory} {
+	for name, v := range map[resource.ResourceName]string{resource.ResourceCPU: spec.CPU, resource.ResourceMemory: spec.Memory,
+		resource.ResourceEphemeralStorage: spec.Disk} {
 		if v == "" {
 			continue
 		}
@@ -103,8 +105,9 @@ func (c *Cluster) StartNode(ctx context.Context, spec NodeSpec, index int) (*Nod
 		podCIDR = nodeipam.SubnetAt(netip.MustParsePrefix(c.clusterCIDR()), c.nodeCIDRMaskSize(), index-1).String()
 	}
 	criClock := kubelet.NewCRIClock(c.Clock)
+	disk := capacity[resource.ResourceEphemeralStorage]
 	rt, err := fakeruntime.New(fakeruntime.Options{Clock: criClock, NodeName: spec.Name, PodCIDR: podCIDR, Arch: spec.Arch,
-		Trace: c.Trace})
+		ImageFsCapacityBytes: uint64(disk.Value()), Trace: c.Trace})
 	if err != nil {
 		return nil, fmt.Errorf("node %s: %w", spec.Name, err)
 	}
