@@ -150,11 +150,7 @@ func runPreemptionPDB(ctx context.Context, s *sim.Session) error {
 	if !apply(ctx, s, secondUrgentPodYAML) {
 		return s.Err()
 	}
-	nominated := func() (bool, error) {
-		p := objectNow[api.Pod](ctx, s, "default", "urgent-2")
-		return p != nil && (p.Status.NominatedNodeName != "" || p.Spec.NodeName != ""), nil
-	}
-	if !s.Until(ctx, 0, sim.Check("pod urgent-2 nominated", nominated)) {
+	if !s.Until(ctx, 0, nominated(ctx, s, "urgent-2")) {
 		return s.Err()
 	}
 	anyway, _ := sim.FindLine(preempts.Lines(), "kube-scheduler", "no candidate node keeps every PodDisruptionBudget")
