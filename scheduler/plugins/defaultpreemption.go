@@ -56,9 +56,9 @@ func (pl *DefaultPreemption) PostFilter(ctx context.Context, state *framework.Cy
 	if ok, msg := pl.eligible(pod, m); !ok {
 		return nil, framework.NewStatus(framework.Unschedulable, "preemption: "+msg)
 	}
-	var pdbs []*api.PodDisruptionBudget
+	var budgets []disruptionBudget
 	if l := pl.handle.DisruptionBudgets(); l != nil {
-		pdbs = l.PodDisruptionBudgets()
+		budgets = disruptionBudgets(l.PodDisruptionBudgets())
 	}
 	statuses := framework.NodeToStatus{}
 	var candidates []*candidate
@@ -67,7 +67,7 @@ func (pl *DefaultPreemption) PostFilter(ctx context.Context, state *framework.Cy
 			statuses[ni.Name()] = framework.NewStatus(framework.UnschedulableAndUnresolvable, "Preemption is not helpful for scheduling")
 			continue
 		}
-		c, st := pl.selectVictimsOnNode(ctx, state.Clone(), pod, ni, pdbs)
+		c, st := pl.selectVictimsOnNode(ctx, state.Clone(), pod, ni, budgets)
 		if st.IsSuccess() && len(c.victims) == 0 {
 			st = framework.AsStatus(fmt.Errorf("expected at least one victim pod on node %q", ni.Name()))
 		}
@@ -99,7 +99,7 @@ func (pl *DefaultPreemption) tracePick(pod *api.Pod, p pick, n int) {
 	e := trace.Event{Action: "preempt", Object: "pods/" + pod.Namespace + "/" + pod.Name, ResourceVersion: pod.ResourceVersion}
 	key := pod.Namespace + "/" + pod.Name
 	switch {
-	case n == 1:
+	case n == 1: // no choice to tell
 	case p.by == nil:
 		pl.handle.Trace(e.Msgf(tiedFormat, key, n, p.chosen.node))
 	case p.by.show == nil:

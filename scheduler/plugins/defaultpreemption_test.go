@@ -135,12 +135,12 @@ func TestSplitByBudgetViolationSpendsEachBudgetInOrder(t *testing.T) {
 	pods := []*framework.PodInfo{web("web-1"), web("web-2"), web("web-3"), victim("db", 0, 0)}
 	sel := &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
 
-	violating, nonViolating, broken := splitByBudgetViolation(pods, []*api.PodDisruptionBudget{budget("web-pdb", "default", 1, sel)})
+	violating, nonViolating, broken := splitByBudgetViolation(pods, disruptionBudgets([]*api.PodDisruptionBudget{budget("web-pdb", "default", 1, sel)}))
 	assert.Equal(t, []string{"web-2", "web-3"}, names(violating), "the budget allows one: the second and third go below zero")
 	assert.Equal(t, []string{"web-1", "db"}, names(nonViolating))
 	assert.Equal(t, []string{"web-pdb"}, broken[pods[1]])
 
-	violating, _, _ = splitByBudgetViolation(pods, []*api.PodDisruptionBudget{budget("web-pdb", "default", 0, sel, "web-1")})
+	violating, _, _ = splitByBudgetViolation(pods, disruptionBudgets([]*api.PodDisruptionBudget{budget("web-pdb", "default", 0, sel, "web-1")}))
 	assert.Equal(t, []string{"web-2", "web-3"}, names(violating), "web-1 is already in disruptedPods: it spends nothing")
 
 	for what, b := range map[string]*api.PodDisruptionBudget{
@@ -149,7 +149,7 @@ func TestSplitByBudgetViolationSpendsEachBudgetInOrder(t *testing.T) {
 		"an empty selector":  budget("web-pdb", "default", 0, &api.LabelSelector{}),
 		"a selector of none": budget("web-pdb", "default", 0, &api.LabelSelector{MatchLabels: map[string]string{"app": "api"}}),
 	} {
-		violating, _, _ = splitByBudgetViolation(pods, []*api.PodDisruptionBudget{b})
+		violating, _, _ = splitByBudgetViolation(pods, disruptionBudgets([]*api.PodDisruptionBudget{b}))
 		assert.Empty(t, violating, "a budget with %s protects no pod here", what)
 	}
 }
@@ -173,7 +173,7 @@ func TestSelectVictimsOnNodeReprievesTheProtectedPodFirst(t *testing.T) {
 		state := framework.NewCycleState()
 		_, st, _ := f.RunPreFilterPlugins(context.Background(), state, urgent)
 		require.True(t, st.IsSuccess())
-		c, st := pl.selectVictimsOnNode(context.Background(), state, urgent, ni, pdbs)
+		c, st := pl.selectVictimsOnNode(context.Background(), state, urgent, ni, disruptionBudgets(pdbs))
 		require.True(t, st.IsSuccess(), st.Message())
 		return c
 	}

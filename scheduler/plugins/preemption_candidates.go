@@ -43,8 +43,30 @@ type violation struct {
 	budgets []string
 }
 
+// disruptionBudget is a PodDisruptionBudget with its selector parsed once per preemption; sel is
+// nil for a budget with no, an empty or an invalid selector, which matches nothing.
+type disruptionBudget struct {
+	pdb *api.PodDisruptionBudget
+	sel labels.Selector
+}
+
+// disruptionBudgets parses the selectors of pdbs.
+func disruptionBudgets(pdbs []*api.PodDisruptionBudget) []disruptionBudget {
+	out := make([]disruptionBudget, len(pdbs))
+	for i, pdb := range pdbs {
+		out[i].pdb = pdb
+		if pdb.Spec.Selector == nil {
+			continue
+		}
+		if sel, err := pdb.Spec.Selector.AsSelector(); err == nil && !sel.Empty() {
+			out[i].sel = sel
+		}
+	}
+	return out
+}
+
 // selectVictimsOnNode is SelectVictimsOnNode: the victims on ni, or why there are none.
-func (pl *DefaultPreemption) selectVictimsOnNode(ctx context.Context, state *framework.CycleState, pod *api.Pod, ni *framework.NodeInfo, pdbs []*api.PodDisruptionBudget) (*candidate, *framework.Status) {
+func (pl *DefaultPreemption) selectVictimsOnNode(ctx context.Context, state *framework.CycleState, pod *api.Pod, ni *framework.NodeInfo, budgets []disruptionBudget) (*candidate, *framework.Status) {
 	h := pl.handle
 	priority := framework.PodPriority(pod)
 	var potential []*framework.PodInfo
@@ -68,7 +90,7 @@ func (pl *DefaultPreemption) selectVictimsOnNode(ctx context.Context, state *fra
 	}
 	now := h.Clock().Now()
 	sort.SliceStable(potential, func(i, j int) bool { return moreImportant(potential[i].Pod, potential[j].Pod, now) })
-	violating, nonViolating, broken := splitByBudgetViolation(potential, pdbs)
+	violating, nonViolating, broken := splitByBudgetViolation(potential, budgets)
 	c := &candidate{node: ni.Name()}
 	// reprieve puts pi back if the pod still fits with it, and otherwise makes it a victim.
 	reprieve := func(pi *framework.PodInfo) (bool, *framework.Status) {
@@ -110,23 +132,18 @@ func (pl *DefaultPreemption) selectVictimsOnNode(ctx context.Context, state *fra
 // splitByBudgetViolation is filterPodsWithPDBViolation: it walks pods in order, spending each
 // matching budget's status.disruptionsAllowed, and puts a pod among the violating ones when it takes
 // some budget below zero (broken names those budgets). A pod the apiserver already let go
-// (status.disruptedPods) spends nothing; a budget with no or an empty selector matches nothing.
-// The order of pods is kept within each group.
-func splitByBudgetViolation(pods []*framework.PodInfo, pdbs []*api.PodDisruptionBudget) (violating, nonViolating []*framework.PodInfo, broken map[*framework.PodInfo][]string) {
-	allowed := make([]int32, len(pdbs))
-	selectors := make([]labels.Selector, len(pdbs))
-	for i, pdb := range pdbs {
-		allowed[i] = pdb.Status.DisruptionsAllowed
-		if pdb.Spec.Selector != nil {
-			selectors[i], _ = pdb.Spec.Selector.AsSelector() // an invalid selector stays nil: it matches nothing
-		}
+// (status.disruptedPods) spends nothing. The order of pods is kept within each group.
+func splitByBudgetViolation(pods []*framework.PodInfo, budgets []disruptionBudget) (violating, nonViolating []*framework.PodInfo, broken map[*framework.PodInfo][]string) {
+	allowed := make([]int32, len(budgets))
+	for i, b := range budgets {
+		allowed[i] = b.pdb.Status.DisruptionsAllowed
 	}
 	broken = map[*framework.PodInfo][]string{}
 	for _, pi := range pods {
 		p := pi.Pod
-		for i, pdb := range pdbs {
-			sel := selectors[i]
-			if len(p.Labels) == 0 || pdb.Namespace != p.Namespace || sel == nil || sel.Empty() || !sel.Matches(labels.Set(p.Labels)) {
+		for i, b := range budgets {
+			pdb := b.pdb
+			if len(p.Labels) == 0 || pdb.Namespace != p.Namespace || b.sel == nil || !b.sel.Matches(labels.Set(p.Labels)) {
 				continue
 			}
 			if _, gone := pdb.Status.DisruptedPods[p.Name]; gone {
