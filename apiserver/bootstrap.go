@@ -63,6 +63,8 @@ func bootstrapObjects() []api.Object {
 			rule(core, []string{"events"}, []string{"create", "update", "patch"}),
 			rule([]string{"coordination.k8s.io"}, []string{"leases"}, append(read, "create", "update")),
 			rule([]string{"scheduling.k8s.io"}, []string{"priorityclasses"}, read),
+			// DefaultPreemption prefers victims whose deletion keeps every disruption budget.
+			rule([]string{"policy"}, []string{"poddisruptionbudgets"}, read),
 			rule(apps, []string{"replicasets", "daemonsets"}, read)},
 		"system:kube-controller-manager": {rule(all, all, all)},
 		// Every authenticated user may ask what it may do (`kubectl auth can-i`, `auth can-i --list`).

@@ -271,10 +271,14 @@ func (k *Kubelet) podConditions(w *podWorker, st *api.PodStatus, sandboxReady bo
 	if isTerminalPhase(st.Phase) {
 		notReadyReason, notReadyMsg = "PodCompleted", ""
 	}
+	// Conditions others own (PodScheduled, the scheduler's DisruptionTarget for a preempted pod, ...)
+	// are kept as the apiserver holds them, as the status manager's mergePodStatus does; then the
+	// kubelet's own DisruptionTarget (an eviction) until it is written.
 	var out []api.PodCondition
-	for _, o := range old {
-		if o.Type != podReadyToStartContainers && o.Type != api.PodInitialized && o.Type != api.ContainersReady && o.Type != api.PodReady {
-			out = append(out, o) // PodScheduled (the scheduler's), DisruptionTarget, ...
+	for _, o := range append(append([]api.PodCondition(nil), w.pod.Status.Conditions...), old...) {
+		owned := o.Type == podReadyToStartContainers || o.Type == api.PodInitialized || o.Type == api.ContainersReady || o.Type == api.PodReady
+		if !owned && !hasCondition(out, o.Type) {
+			out = append(out, o)
 		}
 	}
 	if !hasCondition(out, api.PodScheduled) {

@@ -36,9 +36,10 @@ victims are gone, and the room is kept for it. The victim's ReplicaSet creates a
 having lower priority, cannot preempt back and stays Pending.
 
 Signs to look for: the PriorityClass; urgent's first attempt failing with "0/3 nodes are available: 3
-Insufficient cpu."; the preempt line and the Preempted event on one low pod; urgent's
-status.nominatedNodeName; urgent bound to that node; the replacement low pod Pending with "No
-preemption victims found for incoming pod".`,
+Insufficient cpu."; the preempt lines (three candidate nodes, equal on every criterion, so the first
+by name; preemption-pdb shows one that a PodDisruptionBudget decides) and the Preempted event on one
+low pod; urgent's status.nominatedNodeName; urgent bound to that node; the replacement low pod
+Pending with "No preemption victims found for incoming pod".`,
 		SummaryZH: "满载集群上的一个高优先级 Pod：一个低优先级的牺牲者被驱逐，Pod 被提名，然后绑定",
 		TeachesZH: `PriorityClass 给 Pod 一个优先级（Priority 准入插件把它的值拷进 spec.priority）；调度器的队列先取优先
 级高的；这样的 Pod 哪儿都放不下时，DefaultPreemption 这个 PostFilter 会找一个节点，在那里移除优先级
@@ -48,8 +49,10 @@ preemption victims found for incoming pod".`,
 较低，无法反过来抢占，只能 Pending。
 
 要看的信号：PriorityClass；urgent 第一次尝试失败，提示 "0/3 nodes are available: 3 Insufficient
-cpu."；某个 low Pod 上的 preempt 日志行和 Preempted 事件；urgent 的 status.nominatedNodeName；urgent
-绑定到那个节点；替代的 low Pod Pending，提示 "No preemption victims found for incoming pod"。`,
+cpu."；preempt 日志行（三个候选节点各项标准都相同，于是按名字选第一个；preemption-pdb 展示由
+PodDisruptionBudget 决定的情形）和某个 low Pod 上的 Preempted 事件；urgent 的
+status.nominatedNodeName；urgent 绑定到那个节点；替代的 low Pod Pending，提示 "No preemption
+victims found for incoming pod"。`,
 		Cluster: sim.Config{ControllerManager: true, Scheduler: true, NodeSpecs: sim.DefaultNodes(3)},
 		ZH: catalog{
 			"%d. kubectl create priorityclass high-priority --value=1000000":                                   "%d. kubectl create priorityclass high-priority --value=1000000（创建一个高优先级的 PriorityClass）",
@@ -94,11 +97,7 @@ func runPreemption(ctx context.Context, s *sim.Session) error {
 	}
 	urgent := objs[0].(*api.Pod)
 	s.Expect(urgent.Spec.Priority != nil && *urgent.Spec.Priority == 1000000, "admission set spec.priority to 1000000 from the PriorityClass")
-	nominated := func() (bool, error) {
-		p := objectNow[api.Pod](ctx, s, "default", "urgent")
-		return p != nil && (p.Status.NominatedNodeName != "" || p.Spec.NodeName != ""), nil
-	}
-	if !s.Until(ctx, 0, sim.Check("pod urgent nominated", nominated)) {
+	if !s.Until(ctx, 0, nominated(ctx, s, "urgent")) {
 		return s.Err()
 	}
 	urgent = objectNow[api.Pod](ctx, s, "default", "urgent")
@@ -154,4 +153,13 @@ func runPreemption(ctx context.Context, s *sim.Session) error {
 	}
 	s.Expect(settled(ctx, s, waitsForRoom), "the replacement is Pending: %s", cmp.Or(msg, "(no condition yet)"))
 	return s.Err()
+}
+
+// nominated holds once preemption has nominated a node for the pod (or it is already bound there:
+// in real time the moment between the two may be over by the time anyone looks).
+func nominated(ctx context.Context, s *sim.Session, pod string) sim.Condition {
+	return sim.Check("pod "+pod+" nominated", func() (bool, error) {
+		p := objectNow[api.Pod](ctx, s, "default", pod)
+		return p != nil && (p.Status.NominatedNodeName != "" || p.Spec.NodeName != ""), nil
+	})
 }

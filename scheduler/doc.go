@@ -37,8 +37,9 @@
 // and the untolerated-taint message).
 //
 // What it simplifies: of the volume plugins only VolumeBinding (whose PreBind does not wait for the
-// binding); no DRA or scheduling-gate plugins; no extenders; no Permit point; no PodDisruptionBudgets in preemption; default topology spreading counts Services and
-// ReplicaSets only (kubesim has no StatefulSets or ReplicationControllers); queueing
-// hints are matched on the event type only; backoff and the 5-minute limit are exact timers where
-// Kubernetes polls every second and every 30 seconds.
+// binding); no DRA or scheduling-gate plugins; no extenders; no Permit point; preemption examines
+// every node rather than a sample; default topology spreading counts Services and ReplicaSets only
+// (kubesim has no StatefulSets or ReplicationControllers); queueing hints are matched on the event
+// type only; backoff and the 5-minute limit are exact timers where Kubernetes polls every second and
+// every 30 seconds.
 package scheduler

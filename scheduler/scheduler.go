@@ -79,6 +79,7 @@ type Scheduler struct {
 	pvcInformer     *client.Informer[api.PersistentVolumeClaim, *api.PersistentVolumeClaim] // see volumes.go
 	pvInformer      *client.Informer[api.PersistentVolume, *api.PersistentVolume]           // see volumes.go
 	scInformer      *client.Informer[api.StorageClass, *api.StorageClass]                   // see volumes.go
+	pdbInformer     *client.Informer[api.PodDisruptionBudget, *api.PodDisruptionBudget]     // see disruptionbudgets.go
 
 	// cycleMu serialises scheduling cycles and Explain: they share the snapshot (refreshed from the
 	// cache at the start of each), the random source and the round-robin start index below.
@@ -104,6 +105,7 @@ func New(o Options) (*Scheduler, error) {
 	s.nodeInformer = client.NewInformer[api.Node](o.Client, client.InformerOptions{Clock: o.Clock, Trace: o.Trace, Name: s.name + " nodes"})
 	s.newWorkloadInformers(o.Client, o)
 	s.newVolumeInformers(o.Client, o)
+	s.newDisruptionBudgetInformer(o.Client, o)
 	s.addEventHandlers()
 	return s, nil
 }
@@ -144,7 +146,7 @@ func newScheduler(o Options) (*Scheduler, error) {
 			rec = client.NewEventRecorder(o.Client, p.SchedulerName, "", o.Clock, o.Trace)
 		}
 		fwk, err := framework.NewFramework(registry, p, framework.Options{Client: o.Client, Recorder: rec, Clock: o.Clock, Trace: s.record,
-			Workloads: workloadLister{s}, Volumes: volumeLister{s}})
+			Workloads: workloadLister{s}, Volumes: volumeLister{s}, DisruptionBudgets: disruptionBudgetLister{s}})
 		if err != nil {
 			return nil, err
 		}
@@ -164,10 +166,10 @@ func newScheduler(o Options) (*Scheduler, error) {
 // Name is the component's name.
 func (s *Scheduler) Name() string { return s.name }
 
-// Informers are the pod, node, Service, ReplicaSet and storage informers.
+// Informers are the pod, node, Service, ReplicaSet, storage and PodDisruptionBudget informers.
 func (s *Scheduler) Informers() []client.InformerHandle {
 	return []client.InformerHandle{s.podInformer, s.nodeInformer, s.serviceInformer, s.rsInformer,
-		s.pvcInformer, s.pvInformer, s.scInformer}
+		s.pvcInformer, s.pvInformer, s.scInformer, s.pdbInformer}
 }
 
 // Step runs one scheduling cycle, and in step mode its binding cycle too, if a pod is waiting in the

@@ -52,6 +52,8 @@ type Options struct {
 	Workloads WorkloadLister
 	// Volumes finds the claims, volumes and classes pods use (nil: none).
 	Volumes VolumeLister
+	// DisruptionBudgets finds the PodDisruptionBudgets preemption respects (nil: none).
+	DisruptionBudgets DisruptionBudgetLister
 }
 
 // Framework runs one profile's plugins.
@@ -179,13 +181,14 @@ func (f *Framework) SetCycle(s *Snapshot, n Nominator) { f.snapshot, f.nominator
 
 // Handle methods.
 
-func (f *Framework) SnapshotSharedLister() *Snapshot      { return f.snapshot }
-func (f *Framework) Workloads() WorkloadLister            { return f.opts.Workloads }
-func (f *Framework) Volumes() VolumeLister                { return f.opts.Volumes }
-func (f *Framework) ClientSet() *client.Client            { return f.opts.Client }
-func (f *Framework) EventRecorder() *client.EventRecorder { return f.opts.Recorder }
-func (f *Framework) Clock() clock.Clock                   { return f.opts.Clock }
-func (f *Framework) Nominator() Nominator                 { return f.nominator }
+func (f *Framework) SnapshotSharedLister() *Snapshot           { return f.snapshot }
+func (f *Framework) Workloads() WorkloadLister                 { return f.opts.Workloads }
+func (f *Framework) Volumes() VolumeLister                     { return f.opts.Volumes }
+func (f *Framework) DisruptionBudgets() DisruptionBudgetLister { return f.opts.DisruptionBudgets }
+func (f *Framework) ClientSet() *client.Client                 { return f.opts.Client }
+func (f *Framework) EventRecorder() *client.EventRecorder      { return f.opts.Recorder }
+func (f *Framework) Clock() clock.Clock                        { return f.opts.Clock }
+func (f *Framework) Nominator() Nominator                      { return f.nominator }
 
 // Trace records e through the scheduler's recorder.
 func (f *Framework) Trace(e trace.Event) {

@@ -169,6 +169,13 @@ type VolumeLister interface {
 	Class(name string) (*api.StorageClass, bool)
 }
 
+// DisruptionBudgetLister lists, from the scheduler's informer cache, the PodDisruptionBudgets that
+// DefaultPreemption weighs victims against (a lister of the shared informer factory, in Kubernetes).
+type DisruptionBudgetLister interface {
+	// PodDisruptionBudgets lists every PodDisruptionBudget of every namespace.
+	PodDisruptionBudgets() []*api.PodDisruptionBudget
+}
+
 // Handle is what the framework gives plugins: the cycle's snapshot, the scheduler's client,
 // recorder and workload caches, the clock, and the framework's own runners, which preemption uses
 // to ask "would the pod fit if these pods were gone?".
@@ -178,6 +185,8 @@ type Handle interface {
 	Workloads() WorkloadLister
 	// Volumes is nil when the scheduler watches no storage objects (the algorithm benchmarks).
 	Volumes() VolumeLister
+	// DisruptionBudgets is nil when the scheduler watches no budgets (the algorithm benchmarks).
+	DisruptionBudgets() DisruptionBudgetLister
 	ClientSet() *client.Client
 	EventRecorder() *client.EventRecorder
 	Clock() clock.Clock

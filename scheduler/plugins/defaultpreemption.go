@@ -6,11 +6,12 @@
 //
 // Nodes rejected as UnschedulableAndUnresolvable are not tried ("Preemption is not helpful for
 // scheduling"), nor nodes without lower-priority pods ("No preemption victims found for incoming
-// pod"). How victims and the node are chosen is in preemption_candidates.go.
+// pod"). How victims and the node are chosen, PodDisruptionBudgets included, is in
+// preemption_candidates.go; the trace tells which criterion chose the node.
 //
-// kubesim simplifications: there are no PodDisruptionBudgets, so none is ever violated; every
-// potential node is examined (Kubernetes stops after a sample of 10% or 100 candidates); victims are
-// deleted synchronously (Kubernetes can do it asynchronously).
+// kubesim simplifications: every potential node is examined (Kubernetes stops after a sample of 10%
+// or 100 candidates, at least one of them breaking no budget); victims are deleted synchronously
+// (Kubernetes can do it asynchronously).
 package plugins
 
 import (
@@ -55,6 +56,10 @@ func (pl *DefaultPreemption) PostFilter(ctx context.Context, state *framework.Cy
 	if ok, msg := pl.eligible(pod, m); !ok {
 		return nil, framework.NewStatus(framework.Unschedulable, "preemption: "+msg)
 	}
+	var budgets []disruptionBudget
+	if l := pl.handle.DisruptionBudgets(); l != nil {
+		budgets = disruptionBudgets(l.PodDisruptionBudgets())
+	}
 	statuses := framework.NodeToStatus{}
 	var candidates []*candidate
 	for _, ni := range pl.handle.SnapshotSharedLister().List() {
@@ -62,14 +67,17 @@ func (pl *DefaultPreemption) PostFilter(ctx context.Context, state *framework.Cy
 			statuses[ni.Name()] = framework.NewStatus(framework.UnschedulableAndUnresolvable, "Preemption is not helpful for scheduling")
 			continue
 		}
-		victims, st := pl.selectVictimsOnNode(ctx, state.Clone(), pod, ni)
+		c, st := pl.selectVictimsOnNode(ctx, state.Clone(), pod, ni, budgets)
+		if st.IsSuccess() && len(c.victims) == 0 {
+			st = framework.AsStatus(fmt.Errorf("expected at least one victim pod on node %q", ni.Name()))
+		}
 		switch {
 		case st.Code() == framework.Error:
 			return nil, st
 		case !st.IsSuccess():
 			statuses[ni.Name()] = st
 		default:
-			candidates = append(candidates, &candidate{node: ni.Name(), victims: victims})
+			candidates = append(candidates, c)
 		}
 	}
 	if len(candidates) == 0 {
@@ -77,11 +85,37 @@ func (pl *DefaultPreemption) PostFilter(ctx context.Context, state *framework.Cy
 		// An empty nominated node clears a nomination the pod may still carry.
 		return &framework.PostFilterResult{}, framework.NewStatus(framework.Unschedulable, "preemption: "+fitErr.Error())
 	}
-	best := pickOneNodeForPreemption(candidates, pl.handle.Clock().Now())
-	if st := pl.prepareCandidate(ctx, best, pod); !st.IsSuccess() {
+	p := pickOneNodeForPreemption(candidates, pl.handle.Clock().Now())
+	pl.tracePick(pod, p, len(candidates))
+	if st := pl.prepareCandidate(ctx, p.chosen, pod); !st.IsSuccess() {
 		return nil, st
 	}
-	return &framework.PostFilterResult{NominatedNodeName: best.node}, nil
+	return &framework.PostFilterResult{NominatedNodeName: p.chosen.node}, nil
+}
+
+// tracePick tells why the chosen node won, when there was a choice, and which budgets its victims
+// break, when it breaks any: with every candidate breaking one, the scheduler preempts anyway.
+func (pl *DefaultPreemption) tracePick(pod *api.Pod, p pick, n int) {
+	e := trace.Event{Action: "preempt", Object: "pods/" + pod.Namespace + "/" + pod.Name, ResourceVersion: pod.ResourceVersion}
+	key := pod.Namespace + "/" + pod.Name
+	switch {
+	case n == 1: // no choice to tell
+	case p.by == nil:
+		pl.handle.Trace(e.Msgf(tiedFormat, key, n, p.chosen.node))
+	case p.by.show == nil:
+		pl.handle.Trace(e.Msgf(p.by.format, key, n, p.chosen.node))
+	default:
+		pl.handle.Trace(e.Msgf(p.by.format, key, n, p.values, p.chosen.node))
+	}
+	if len(p.chosen.violations) == 0 {
+		return
+	}
+	broken := make([]string, len(p.chosen.violations))
+	for i, v := range p.chosen.violations {
+		broken[i] = fmt.Sprintf("%s/%s (PodDisruptionBudget %s)", v.pod.Namespace, v.pod.Name, strings.Join(v.budgets, ", "))
+	}
+	pl.handle.Trace(e.Msgf("preempt for %s: no candidate node keeps every PodDisruptionBudget; preempting anyway %s",
+		key, strings.Join(broken, ", ")))
 }
 
 // eligible is PodEligibleToPreemptOthers: a pod with preemptionPolicy Never may not preempt, and a

@@ -11,5 +11,5 @@
 //
 // Promised: Kubernetes' rejection messages, word for word, and its scoring formulas.
 // Simplified: of the volume plugins only VolumeBinding, no plugin arguments (defaults only: the
-// system default topology spread constraints among them), no PodDisruptionBudgets.
+// system default topology spread constraints among them).
 package plugins
