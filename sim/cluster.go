@@ -38,7 +38,7 @@ var Epoch = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // GCPercent is the garbage collector setting kubesim runs with (the kubesim binary sets it at start,
 // the benchmarks while they run): Go's default, which lets the heap grow to twice what is live between
-// collections. 400 (collecting a fourth as often) cost 4-7% less CPU in the envelope but more than
+// collections. 400 (collecting a fourth as often) cost 4-8% less CPU in the envelope but more than
 // doubled its peak memory (BENCHMARKS.md, "memory per pod"); GOMEMLIMIT still caps a large cluster.
 const GCPercent = 100
 
