@@ -74,8 +74,12 @@ conditions, baseline). BENCHMARKS.md has the latest figures and the machine they
 		}
 		limit = q.Value()
 	}
-	if *gcPercent == 0 {
+	switch {
+	case *gcPercent == 0:
 		fmt.Fprintf(stderr, "kubesim bench: --gogc must be positive, or -1 for off, not 0\n")
+		return 2
+	case *gcPercent < 0 && limit == 0 && os.Getenv("GOMEMLIMIT") == "":
+		fmt.Fprintf(stderr, "kubesim bench: --gogc -1 needs --memory-limit (or GOMEMLIMIT): with neither, nothing would collect garbage\n")
 		return 2
 	}
 	progress := progressLine(stderr)
