@@ -4,8 +4,9 @@
 // Read next: request.go (what a call looks like), server.go (the pipeline), then one gate per file:
 // authn.go, authz.go, admission.go, registry.go (validation and persistence), watchcache.go and
 // watcher.go (list and watch), uncached.go (events: read from etcd, expiring on an etcd lease),
-// pagination.go (lists in chunks), subresources.go (binding, eviction,
-// scale), selfsubjectaccessreview.go and selfsubjectrulesreview.go (the reviews).
+// pagination.go (lists in chunks), compaction.go (etcd's history compacted every 5 minutes),
+// subresources.go (binding, eviction, scale), selfsubjectaccessreview.go and
+// selfsubjectrulesreview.go (the reviews).
 //
 // # The pipeline
 //

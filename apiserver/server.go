@@ -39,6 +39,10 @@ type Config struct {
 	// EventTTL is how long etcd keeps an Event after its last write (0 = one hour, kube-apiserver's
 	// --event-ttl).
 	EventTTL time.Duration
+	// CompactionInterval is how often the apiserver compacts etcd's history, up to the revision it
+	// read one interval before (0 = every 5 minutes, kube-apiserver's --etcd-compaction-interval;
+	// negative: never).
+	CompactionInterval time.Duration
 	// ValidatingAdmission are extra validating admission plugins, run after the built-in ones and
 	// before the webhooks (admission_plugins.go).
 	ValidatingAdmission []ValidatingAdmission
@@ -63,6 +67,7 @@ type Server struct {
 
 	bookmarkEvery time.Duration
 	eventTTL      time.Duration
+	compactEvery  time.Duration // <= 0: never
 	metrics       metrics
 	// lastWrite is, per resource name, the highest etcd revision this apiserver wrote. Decisions read
 	// from the watch cache (RBAC, namespace lifecycle, service accounts) first wait until the cache
@@ -84,6 +89,10 @@ func New(cfg Config) *Server {
 	if eventTTL <= 0 {
 		eventTTL = defaultEventTTL
 	}
+	compactEvery := cfg.CompactionInterval
+	if compactEvery == 0 {
+		compactEvery = defaultCompactionInterval
+	}
 	s := &Server{
 		store:         cfg.Store,
 		clock:         cfg.Clock,
@@ -93,6 +102,7 @@ func New(cfg Config) *Server {
 		rnd:           rand.New(rand.NewSource(cfg.Seed)),
 		bookmarkEvery: every,
 		eventTTL:      eventTTL,
+		compactEvery:  compactEvery,
 		lastWrite:     map[string]*atomic.Int64{},
 	}
 	for _, r := range api.Resources() {
@@ -114,6 +124,9 @@ func (s *Server) Start(ctx context.Context) error {
 		return fmt.Errorf("starting watch cache: %w", err)
 	}
 	s.scheduleBookmarks(ctx)
+	if s.compactEvery > 0 {
+		s.scheduleCompaction(ctx, s.compactEvery)
+	}
 	return s.bootstrap(ctx)
 }
 

@@ -44,6 +44,12 @@ type Options struct {
 	Pods  int // envelope: pods
 	// MemProfile, if set, is where envelope writes a heap profile of the full cluster at its end.
 	MemProfile string
+	// GCPercent is the garbage collector's GOGC while the benchmarks run: 0 takes sim.GCPercent,
+	// a negative value turns the proportional collector off (the memory limit alone then paces it).
+	GCPercent int
+	// MemoryLimit is the Go runtime's soft memory limit while the benchmarks run, in bytes (0 keeps the
+	// process's, GOMEMLIMIT's or none): the collector runs as often as it must to stay under it.
+	MemoryLimit int64
 	// Progress, if set, receives a short line on what is running now (a terminal shows it in place).
 	Progress func(string)
 }
@@ -51,6 +57,23 @@ type Options struct {
 func (o Options) progress(format string, args ...any) {
 	if o.Progress != nil {
 		o.Progress(fmt.Sprintf(format, args...))
+	}
+}
+
+// applyGC sets the collector's GOGC and soft memory limit as o asks and returns what puts back the
+// process's own.
+func (o Options) applyGC() (restore func()) {
+	gc := o.GCPercent
+	if gc == 0 {
+		gc = sim.GCPercent
+	}
+	prevGC, prevLimit := debug.SetGCPercent(gc), debug.SetMemoryLimit(-1)
+	if o.MemoryLimit > 0 {
+		debug.SetMemoryLimit(o.MemoryLimit)
+	}
+	return func() {
+		debug.SetGCPercent(prevGC)
+		debug.SetMemoryLimit(prevLimit)
 	}
 }
 
@@ -86,7 +109,7 @@ func Run(ctx context.Context, names []string, o Options) ([]Figure, error) {
 		}
 		run = append(run, Benchmarks[i])
 	}
-	defer debug.SetGCPercent(debug.SetGCPercent(sim.GCPercent))
+	defer o.applyGC()()
 	var figures []Figure
 	for _, b := range run {
 		o.progress("%s ...", b.Name)

@@ -2,15 +2,19 @@
 // kube-proxies included, with Leases renewing) takes M pause pods in Deployments of mixed sizes, as
 // the clusters of Kubernetes' own density tests do, and runs them all. The figures are the time to all
 // Running (as Deployments count available replicas), the pods per second, and what the process cost:
-// peak RSS, the heap still live after a GC, per pod, and CPU seconds.
+// peak RSS, the heap still live after a GC, per pod, CPU seconds, and the garbage collections that
+// took, under the GOGC and memory limit the run had (memory against CPU is the collector's trade).
 package bench
 
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
+	"strconv"
 	"time"
 
 	"kubesim/api"
@@ -29,19 +33,41 @@ type EnvelopeResult struct {
 	PeakRSS                  int64         // bytes, from the start of the boot
 	LiveHeap                 int64         // bytes still allocated after a GC at the end
 	CPU                      time.Duration // process CPU time, boot included
+	GCCycles                 uint32        // garbage collections from the boot to all available
+	GCPercent                int           // the GOGC the run had (-1: off)
+	MemoryLimit              int64         // the soft memory limit the run had, bytes (math.MaxInt64: none)
 }
 
 func (r EnvelopeResult) String() string {
-	return fmt.Sprintf("envelope: %d pods in %d Deployments on %d nodes all available in %s (%.0f pods/s; boot %s); peak RSS %d MiB (%.0f KiB per pod), live heap %d MiB (%.0f KiB per pod); %.1f CPU seconds",
+	return fmt.Sprintf("envelope: %d pods in %d Deployments on %d nodes all available in %s (%.0f pods/s; boot %s); peak RSS %d MiB (%.0f KiB per pod), live heap %d MiB (%.0f KiB per pod); %.1f CPU seconds, %d GCs (%s)",
 		r.Pods, r.Deployments, r.Nodes, r.Wall.Round(time.Millisecond), float64(r.Pods)/r.Wall.Seconds(), r.Boot.Round(time.Millisecond),
-		r.PeakRSS>>20, float64(r.PeakRSS)/1024/float64(r.Pods), r.LiveHeap>>20, float64(r.LiveHeap)/1024/float64(r.Pods), r.CPU.Seconds())
+		r.PeakRSS>>20, float64(r.PeakRSS)/1024/float64(r.Pods), r.LiveHeap>>20, float64(r.LiveHeap)/1024/float64(r.Pods), r.CPU.Seconds(),
+		r.GCCycles, r.gcPolicy())
+}
+
+// gcPolicy is the collector's setting in GOGC and GOMEMLIMIT's words: "GOGC=100 GOMEMLIMIT=6144MiB".
+func (r EnvelopeResult) gcPolicy() string {
+	gogc, limit := "off", "off"
+	if r.GCPercent >= 0 {
+		gogc = strconv.Itoa(r.GCPercent)
+	}
+	if r.MemoryLimit != math.MaxInt64 {
+		limit = fmt.Sprintf("%dMiB", r.MemoryLimit>>20)
+	}
+	return "GOGC=" + gogc + " GOMEMLIMIT=" + limit
 }
 
 // Envelope runs pods pause pods on nodes nodes (speed 5: Leases renew and PLEG relists five
 // times as often as in real time) and, if memProfile is set, writes a heap profile there at the end.
 func Envelope(ctx context.Context, nodes, pods int, memProfile string, progress func(string, ...any)) (EnvelopeResult, error) {
 	res := EnvelopeResult{Nodes: nodes, Pods: pods}
+	res.GCPercent = debug.SetGCPercent(-1)
+	debug.SetGCPercent(res.GCPercent)
+	res.MemoryLimit = debug.SetMemoryLimit(-1) // a negative limit only reads it
 	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	gc0 := ms.NumGC
 	resetPeakRSS()
 	cpu0, t0 := cpuTime(), time.Now()
 	cfg := sim.FullCluster(nodes)
@@ -82,8 +108,9 @@ func Envelope(ctx context.Context, nodes, pods int, memProfile string, progress 
 	res.Wall = time.Since(start)
 	res.CPU = cpuTime() - cpu0
 	res.PeakRSS = peakRSS()
+	runtime.ReadMemStats(&ms)
+	res.GCCycles = ms.NumGC - gc0
 	runtime.GC()
-	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	res.LiveHeap = int64(ms.HeapAlloc)
 	if memProfile != "" {
@@ -112,7 +139,7 @@ func benchEnvelope(ctx context.Context, o Options) ([]Figure, error) {
 		return nil, err
 	}
 	o.progress("%s", r)
-	cond := map[string]any{"nodes": r.Nodes, "pods": r.Pods, "deployments": r.Deployments, "speed": 5}
+	cond := map[string]any{"nodes": r.Nodes, "pods": r.Pods, "deployments": r.Deployments, "speed": 5, "gc": r.gcPolicy()}
 	return []Figure{
 		{Name: "envelope/boot", Value: r.Boot.Seconds(), Unit: "s", Conditions: cond},
 		{Name: "envelope/all-running", Value: r.Wall.Seconds(), Unit: "s", Conditions: cond},
@@ -121,5 +148,6 @@ func benchEnvelope(ctx context.Context, o Options) ([]Figure, error) {
 		{Name: "envelope/peak-rss-per-pod", Value: float64(r.PeakRSS) / 1024 / float64(r.Pods), Unit: "KiB/pod", Conditions: cond},
 		{Name: "envelope/live-heap-per-pod", Value: float64(r.LiveHeap) / 1024 / float64(r.Pods), Unit: "KiB/pod", Conditions: cond},
 		{Name: "envelope/cpu", Value: r.CPU.Seconds(), Unit: "CPU s", Conditions: cond},
+		{Name: "envelope/gc-cycles", Value: float64(r.GCCycles), Unit: "GCs", Conditions: cond},
 	}, nil
 }

@@ -37,9 +37,10 @@ const (
 var Epoch = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // GCPercent is the garbage collector setting kubesim runs with (the kubesim binary sets it at start,
-// the benchmarks while they run): a simulated cluster allocates many short-lived objects, and on a
-// machine with memory to spare, collecting a fourth as often buys a third more throughput.
-const GCPercent = 400
+// the benchmarks while they run): Go's default, which lets the heap grow to twice what is live between
+// collections. 400 (collecting a fourth as often) cost 4-8% less CPU in the envelope but more than
+// doubled its peak memory (BENCHMARKS.md, "memory per pod"); GOMEMLIMIT still caps a large cluster.
+const GCPercent = 100
 
 // Config describes the cluster to build.
 type Config struct {

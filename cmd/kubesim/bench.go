@@ -15,7 +15,9 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"kubesim/api/resource"
 	"kubesim/bench"
+	"kubesim/sim"
 )
 
 func benchCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -36,6 +38,8 @@ conditions, baseline). BENCHMARKS.md has the latest figures and the machine they
 	nodes := fs.Int("nodes", 5000, fmt.Sprintf("envelope: nodes; watch: watchers, one per node (1..%d)", maxNodes))
 	pods := fs.Int("pods", 150000, "envelope: pods, in Deployments of mixed sizes")
 	memProfile := fs.String("memprofile", "", "envelope: write a heap profile of the whole cluster to this file at its end")
+	gcPercent := fs.Int("gogc", sim.GCPercent, "the garbage collector's GOGC while the benchmarks run (-1: off, the memory limit alone paces it)")
+	memLimit := fs.String("memory-limit", "", "the Go runtime's soft memory limit while the benchmarks run, a quantity such as 6Gi (default: GOMEMLIMIT's, or none)")
 	names, err := parseArgs(fs, args)
 	switch {
 	case helpRequested(err):
@@ -61,9 +65,26 @@ conditions, baseline). BENCHMARKS.md has the latest figures and the machine they
 		fmt.Fprintf(stderr, "kubesim bench: --pods must be at least 1, not %d\n", *pods)
 		return 2
 	}
+	var limit int64
+	if *memLimit != "" {
+		q, err := resource.ParseQuantity(*memLimit)
+		if err != nil || q.Sign() <= 0 {
+			fmt.Fprintf(stderr, "kubesim bench: --memory-limit must be a positive quantity such as 6Gi, not %q\n", *memLimit)
+			return 2
+		}
+		limit = q.Value()
+	}
+	switch {
+	case *gcPercent == 0:
+		fmt.Fprintf(stderr, "kubesim bench: --gogc must be positive, or -1 for off, not 0\n")
+		return 2
+	case *gcPercent < 0 && limit == 0 && os.Getenv("GOMEMLIMIT") == "":
+		fmt.Fprintf(stderr, "kubesim bench: --gogc -1 needs --memory-limit (or GOMEMLIMIT): with neither, nothing would collect garbage\n")
+		return 2
+	}
 	progress := progressLine(stderr)
 	figures, err := bench.Run(ctx, names, bench.Options{Ops: *ops, Nodes: *nodes, Pods: *pods,
-		MemProfile: *memProfile, Progress: progress})
+		MemProfile: *memProfile, GCPercent: *gcPercent, MemoryLimit: limit, Progress: progress})
 	progress("")
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
