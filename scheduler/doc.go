@@ -20,8 +20,9 @@
 //
 // What it promises:
 //   - Kubernetes' messages: `0/3 nodes are available: 1 node(s) had untolerated taint {...}, 2
-//     Insufficient cpu. preemption: ...` in the FailedScheduling event and the PodScheduled=False
-//     condition (reason Unschedulable, or SchedulerError after an error); `Successfully assigned
+//     Insufficient cpu. no new claims to deallocate, preemption: ...` in the FailedScheduling event
+//     and the PodScheduled=False condition (reason Unschedulable, or SchedulerError after an error),
+//     held to kube-scheduler's own by difftest/scheduler; `Successfully assigned
 //     default/web to node-2` (Scheduled); `Preempted by pod <uid> on node <node>` on a victim. Events
 //     come from the profile's schedulerName ("default-scheduler").
 //   - Profiles by schedulerName; a pod naming a scheduler nobody runs is left alone, silently.
