@@ -9,7 +9,8 @@
 // compiling, which neither the main module nor difftest should carry. CI runs it with
 // `(cd difftest/scheduler && go test ./...)`. To search further seeds:
 //
-//	go test -run XXX -fuzz FuzzScheduler -fuzztime 5m
+//	go test -run TestScheduler -seeds 5000
+//	go test -run XXX -fuzz FuzzScheduler -fuzztime 5m   (the fuzz build instruments k8s.io/kubernetes: slow)
 //
 // A case is 1 to 8 nodes (mixed allocatable cpu and memory, 0 to 110 pods allowed, zones, disk
 // labels, cordons, NoSchedule, PreferNoSchedule and NoExecute taints, images of four sizes), up to

@@ -272,23 +272,21 @@ func genPodAffinity(r *rand.Rand, a *api.Affinity) {
 		}
 		return t
 	}
-	weighted := func() api.WeightedPodAffinityTerm {
-		return api.WeightedPodAffinityTerm{Weight: int32(1 + r.Intn(100)), PodAffinityTerm: term()}
+	// terms is one required or one preferred term.
+	terms := func() ([]api.PodAffinityTerm, []api.WeightedPodAffinityTerm) {
+		if r.Intn(2) == 0 {
+			return []api.PodAffinityTerm{term()}, nil
+		}
+		return nil, []api.WeightedPodAffinityTerm{{Weight: int32(1 + r.Intn(100)), PodAffinityTerm: term()}}
 	}
 	if r.Intn(2) == 0 {
-		a.PodAffinity = &api.PodAffinity{}
-		if r.Intn(2) == 0 {
-			a.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution = []api.PodAffinityTerm{term()}
-		} else {
-			a.PodAffinity.PreferredDuringSchedulingIgnoredDuringExecution = []api.WeightedPodAffinityTerm{weighted()}
-		}
+		required, preferred := terms()
+		a.PodAffinity = &api.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: required,
+			PreferredDuringSchedulingIgnoredDuringExecution: preferred}
 	}
 	if r.Intn(2) == 0 {
-		a.PodAntiAffinity = &api.PodAntiAffinity{}
-		if r.Intn(2) == 0 {
-			a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution = []api.PodAffinityTerm{term()}
-		} else {
-			a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution = []api.WeightedPodAffinityTerm{weighted()}
-		}
+		required, preferred := terms()
+		a.PodAntiAffinity = &api.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: required,
+			PreferredDuringSchedulingIgnoredDuringExecution: preferred}
 	}
 }
