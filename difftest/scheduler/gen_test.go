@@ -25,9 +25,9 @@ var (
 	apps       = []string{"web", "db", "cache"}
 	images     = []string{"nginx:1.25", "redis:7", "postgres:16", "busybox"}
 	imageSizes = []int64{5 << 20, 80 << 20, 300 << 20, 1200 << 20}
-	cpus       = []string{"0", "250m", "500m", "1", "2", "4"}
-	mems       = []string{"0", "128Mi", "512Mi", "1Gi", "2Gi", "4Gi"}
-	podsAllow  = []string{"0", "1", "2", "3", "110"}
+	cpus       = []string{"0", "100m", "250m", "500m", "1", "2", "4"}
+	mems       = []string{"0", "128Mi", "256Mi", "512Mi", "1Gi", "2Gi", "4Gi"}
+	podsAllow  = []string{"0", "1", "2", "3", "110", "110", "110"}
 	taints     = []api.Taint{
 		{Key: "dedicated", Value: "gpu", Effect: api.TaintEffectNoSchedule},
 		{Key: "spot", Value: "true", Effect: api.TaintEffectPreferNoSchedule},
@@ -99,15 +99,15 @@ func genNode(r *rand.Rand, name string) *api.Node {
 		n.Labels["disk"] = pick(r, []string{"ssd", "hdd"})
 	}
 	alloc := resource.ResourceList{
-		"cpu":    resource.MustParse(pick(r, cpus[2:])),
-		"memory": resource.MustParse(pick(r, mems[2:])),
+		"cpu":    resource.MustParse(pick(r, cpus[3:])),
+		"memory": resource.MustParse(pick(r, mems[3:])),
 		"pods":   resource.MustParse(pick(r, podsAllow)),
 	}
 	n.Status.Capacity, n.Status.Allocatable = alloc, alloc
 	if r.Intn(8) == 0 {
 		n.Spec.Unschedulable = true
 	}
-	for range r.Intn(3) {
+	for range r.Intn(3) * r.Intn(2) {
 		t := pick(r, taints)
 		dup := false
 		for _, have := range n.Spec.Taints {
@@ -151,10 +151,10 @@ func genPod(r *rand.Rand, name string, pending bool) *api.Pod {
 		ctr := api.Container{Name: fmt.Sprintf("c%d", i), Image: pick(r, images)}
 		if r.Intn(4) > 0 {
 			ctr.Resources.Requests = resource.ResourceList{}
-			if cpu := pick(r, cpus); cpu != "0" || r.Intn(2) == 0 {
+			if cpu := pick(r, cpus[:1+r.Intn(len(cpus))]); cpu != "0" || r.Intn(2) == 0 {
 				ctr.Resources.Requests["cpu"] = resource.MustParse(cpu)
 			}
-			if mem := pick(r, mems); mem != "0" || r.Intn(2) == 0 {
+			if mem := pick(r, mems[:1+r.Intn(len(mems))]); mem != "0" || r.Intn(2) == 0 {
 				ctr.Resources.Requests["memory"] = resource.MustParse(mem)
 			}
 		}
