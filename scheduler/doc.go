@@ -17,6 +17,8 @@
 //     Step (one pod per call: scheduling and binding cycle together), or Run runs it in real time
 //     (binding in the background, filtering and scoring on several goroutines when CPUs allow).
 //  3. Explain(pod) shows, without binding, every node's verdict from every filter and every score.
+//  4. Without a cluster: NewFixed(FixedCluster{Nodes, Pods, ...}) explains and runs one cycle over
+//     objects given as they are (fixed.go; difftest/scheduler holds it to kube-scheduler's own code).
 //
 // What it promises:
 //   - Kubernetes' messages: `0/3 nodes are available: 1 node(s) had untolerated taint {...}, 2
