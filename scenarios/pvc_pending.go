@@ -35,8 +35,9 @@ been given it and a volume provisioned; with volumeBindingMode WaitForFirstConsu
 wait for the scheduler to pick the pod's node.)
 
 Signs to look for: FailedScheduling "0/3 nodes are available: pod has unbound immediate
-PersistentVolumeClaims. preemption: 0/3 nodes are available: 3 Preemption is not helpful for
-scheduling."; kubectl describe pvc data: Status Pending, the FailedBinding event from
+PersistentVolumeClaims. not found" (the bare "not found" is Kubernetes 1.34's own: the
+DynamicResources plugin's PostFilter, which runs before preemption, finds no state from its
+PreFilter, which never ran); kubectl describe pvc data: Status Pending, the FailedBinding event from
 persistentvolume-controller; after the volume: the claim Bound to data-pv with its capacity, the
 volume Bound to default/data, and the pod Running.`,
 		SummaryZH: "Pod 的 PersistentVolumeClaim 既没有卷也没有 StorageClass：两者都 Pending（\"pod has unbound immediate PersistentVolumeClaims\"），直到出现一个 PersistentVolume",
@@ -52,8 +53,8 @@ Pod 随即被调度并启动。（如果有默认 StorageClass，claim 会被赋
 是 WaitForFirstConsumer，卷会等调度器为 Pod 选好节点。）
 
 要看的信号：FailedScheduling "0/3 nodes are available: pod has unbound immediate
-PersistentVolumeClaims. preemption: 0/3 nodes are available: 3 Preemption is not helpful for
-scheduling."；kubectl describe pvc data：Status Pending，以及来自 persistentvolume-controller 的
+PersistentVolumeClaims. not found"（结尾光秃秃的 "not found" 是 Kubernetes 1.34 自己的：在抢占之前运行的
+DynamicResources 插件的 PostFilter 找不到它的 PreFilter 留下的状态，因为那个 PreFilter 根本没有运行）；kubectl describe pvc data：Status Pending，以及来自 persistentvolume-controller 的
 FailedBinding 事件；加了卷之后：claim 绑定到 data-pv 并带上容量，卷绑定到 default/data，Pod 变为 Running。`,
 		Cluster: sim.Config{ControllerManager: true, Scheduler: true, NodeSpecs: sim.DefaultNodes(3)},
 		ZH: catalog{
@@ -74,7 +75,7 @@ FailedBinding 事件；加了卷之后：claim 绑定到 data-pv 并带上容量
 }
 
 // unboundImmediate is the scheduler's whole message for a pod whose claim must be bound first.
-const unboundImmediate = "0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."
+const unboundImmediate = "0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims. not found"
 
 func runPVCPending(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply -f pvc-pending.yaml: a 1Gi claim named data, and a redis pod that mounts it")

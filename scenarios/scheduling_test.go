@@ -10,7 +10,7 @@ import (
 
 func TestInsufficientResourcesPendsThenSchedulesWhenRoomFrees(t *testing.T) {
 	expectSigns(t, "insufficient-resources",
-		"event Warning FailedScheduling: 0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.",
+		"event Warning FailedScheduling: 0/3 nodes are available: 3 Insufficient cpu. no new claims to deallocate, preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.",
 		"✓ kubectl get pod big: Pending, condition PodScheduled=False (Unschedulable): 0/3 nodes are available: 3 Insufficient cpu.",
 		"queue: default/big -> activeQ (cluster event AssignedPodDelete)",
 		"event Normal Scheduled: Successfully assigned default/big to",
@@ -113,7 +113,7 @@ var schedulingScenarios = []string{"insufficient-resources", "taints", "node-sel
 
 func TestTooManyPodsFillsNodesThatHaveRoomLeft(t *testing.T) {
 	expectSigns(t, "too-many-pods",
-		"event Warning FailedScheduling: 0/3 nodes are available: 3 Too many pods. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.",
+		"event Warning FailedScheduling: 0/3 nodes are available: 3 Too many pods. no new claims to deallocate, preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.",
 		"✓ kubectl get pod pinned: OutOfpods, phase Failed: Pod was rejected: Node didn't have enough resource: pods, requested: 1, used: 2, capacity: 2",
 		"event Warning OutOfpods: Node didn't have enough resource: pods, requested: 1, used: 2, capacity: 2",
 		"✓ pod extra is bound to",

@@ -17,11 +17,14 @@
 //     Step (one pod per call: scheduling and binding cycle together), or Run runs it in real time
 //     (binding in the background, filtering and scoring on several goroutines when CPUs allow).
 //  3. Explain(pod) shows, without binding, every node's verdict from every filter and every score.
+//  4. Without a cluster: NewFixed(FixedCluster{Nodes, Pods, ...}) explains and runs one cycle over
+//     objects given as they are (fixed.go; difftest/scheduler holds it to kube-scheduler's own code).
 //
 // What it promises:
 //   - Kubernetes' messages: `0/3 nodes are available: 1 node(s) had untolerated taint {...}, 2
-//     Insufficient cpu. preemption: ...` in the FailedScheduling event and the PodScheduled=False
-//     condition (reason Unschedulable, or SchedulerError after an error); `Successfully assigned
+//     Insufficient cpu. no new claims to deallocate, preemption: ...` in the FailedScheduling event
+//     and the PodScheduled=False condition (reason Unschedulable, or SchedulerError after an error),
+//     held to kube-scheduler's own by difftest/scheduler; `Successfully assigned
 //     default/web to node-2` (Scheduled); `Preempted by pod <uid> on node <node>` on a victim. Events
 //     come from the profile's schedulerName ("default-scheduler").
 //   - Profiles by schedulerName; a pod naming a scheduler nobody runs is left alone, silently.

@@ -23,9 +23,10 @@ func allowsPods(n string) func(*api.Node) {
 	}
 }
 
-// beforePreemption is a FailedScheduling message without its "preemption: ..." part.
-func beforePreemption(msg string) string {
-	if i := strings.Index(msg, " preemption:"); i >= 0 {
+// beforePostFilter is a FailedScheduling message without what PostFilter added ("no new claims to
+// deallocate, preemption: ...").
+func beforePostFilter(msg string) string {
+	if i := strings.Index(msg, " no new claims to deallocate,"); i >= 0 {
 		return msg[:i]
 	}
 	return msg
@@ -51,7 +52,7 @@ func TestExplainAndTheCycleCountEveryReasonOfEveryNode(t *testing.T) {
 
 	e.create(pod)
 	msg := e.runUntilFailed("big")
-	assert.Equal(t, want+" preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, "+
+	assert.Equal(t, want+" no new claims to deallocate, preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, "+
 		"2 Preemption is not helpful for scheduling.", msg)
 }
 
@@ -78,7 +79,7 @@ func TestNodesRuledOutByNameAtPreFilterAreCountedAsSuch(t *testing.T) {
 	assert.Equal(t, want, ex.Message)
 
 	e.create(pod)
-	assert.Equal(t, want, beforePreemption(e.runUntilFailed("pinned")))
+	assert.Equal(t, want, beforePostFilter(e.runUntilFailed("pinned")))
 }
 
 // A pod of a ReplicaSet, with no spread constraints of its own, is spread by the system defaults

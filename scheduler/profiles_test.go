@@ -174,7 +174,7 @@ func TestPreemptionPolicyNeverIsNotEligible(t *testing.T) {
 		p.Spec.Priority = nil
 		p.Spec.PreemptionPolicy = api.Ptr(api.PreemptNever)
 	}))
-	assert.Equal(t, "0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never.", e.runUntilFailed("polite"))
+	assert.Equal(t, "0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: not eligible due to preemptionPolicy=Never.", e.runUntilFailed("polite"))
 }
 
 // failing is a Filter plugin that fails on one node, and panics on another.

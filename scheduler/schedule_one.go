@@ -132,7 +132,7 @@ func (s *Scheduler) schedulingCycle(ctx context.Context, prof *profile, state *f
 			}
 			if st.Code() == framework.Error {
 				s.record(trace.Event{Action: "preempt", Object: podObject(pod), ResourceVersion: pod.ResourceVersion}.
-					Msgf("preemption for %s failed: %s", podKey(pod), st.Message()))
+					Msgf("PostFilter %s for %s failed: %s", st.Plugin(), podKey(pod), st.Message()))
 			}
 		}
 		pi.UnschedulablePlugins = fitErr.Diagnosis.UnschedulablePlugins

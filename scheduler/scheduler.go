@@ -80,6 +80,7 @@ type Scheduler struct {
 	pvInformer      *client.Informer[api.PersistentVolume, *api.PersistentVolume]           // see volumes.go
 	scInformer      *client.Informer[api.StorageClass, *api.StorageClass]                   // see volumes.go
 	pdbInformer     *client.Informer[api.PodDisruptionBudget, *api.PodDisruptionBudget]     // see disruptionbudgets.go
+	fixed           *FixedCluster                                                           // see fixed.go: no informers
 
 	// cycleMu serialises scheduling cycles and Explain: they share the snapshot (refreshed from the
 	// cache at the start of each), the random source and the round-robin start index below.

@@ -22,7 +22,7 @@ func TestPodTooBigForEveryNodeIsPendingWithInsufficientCPUUntilCapacityFrees(t *
 	}
 	e.create(newPod("big", "1", "1Gi"))
 	msg := e.runUntilFailed("big")
-	assert.Equal(t, "0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.", msg)
+	assert.Equal(t, "0/3 nodes are available: 3 Insufficient cpu. no new claims to deallocate, preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.", msg)
 	p := e.get("big")
 	cond := condition(p, api.PodScheduled)
 	require.NotNil(t, cond)
@@ -53,7 +53,7 @@ func TestTaintedControlPlaneAndFullWorkersGiveKubernetesAggregatedMessage(t *tes
 	}
 	e.create(newPod("web", "1", ""))
 	assert.Equal(t, "0/3 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 2 Insufficient cpu. "+
-		"preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.",
+		"no new claims to deallocate, preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.",
 		e.runUntilFailed("web"))
 }
 
@@ -67,7 +67,7 @@ func TestOrdinaryPodsAvoidTaintedNodesAndATolerationLetsAPodIn(t *testing.T) {
 
 	e.create(newPod("too-big", "2", ""))
 	assert.Equal(t, "0/3 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, "+
-		"1 node(s) had untolerated taint {nvidia.com/gpu: present}. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
+		"1 node(s) had untolerated taint {nvidia.com/gpu: present}. no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
 		e.runUntilFailed("too-big"), "node-1 is smaller than the request: evicting its pods would not help either")
 
 	e.create(newPod("training", "2", "", func(p *api.Pod) {
@@ -85,7 +85,7 @@ func TestNodeSelectorAndRequiredAffinityFilterAndPreferredAffinityScores(t *test
 
 	e.create(newPod("nvme", "", "", func(p *api.Pod) { p.Spec.NodeSelector = map[string]string{"disktype": "nvme"} }))
 	assert.Equal(t, "0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector. "+
-		"preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.", e.runUntilFailed("nvme"))
+		"no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.", e.runUntilFailed("nvme"))
 
 	prefersSilver := func(p *api.Pod) {
 		p.Spec.NodeSelector = map[string]string{"disktype": "ssd"}
@@ -138,7 +138,7 @@ func TestRequiredAntiAffinityLeavesExtraReplicaPendingAndPreferredStillSchedules
 	assert.Len(t, nodes, 3, "one replica per node")
 	e.create(newPod("cache-3", "100m", "", withAppLabel("cache"), antiAffinity(true)))
 	assert.Equal(t, "0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules. "+
-		"preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.", e.runUntilFailed("cache-3"))
+		"no new claims to deallocate, preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.", e.runUntilFailed("cache-3"))
 
 	nodes = map[string]bool{}
 	for _, name := range []string{"web-0", "web-1", "web-2", "web-3"} {
@@ -181,7 +181,7 @@ func TestTopologySpreadKeepsZonesWithinMaxSkewAndFiltersAViolatingPlacement(t *t
 	assert.Equal(t, "zone-a", zoneOf[e.runUntilBound("web-4")])
 	e.create(newPod("web-5", "100m", "", spread))
 	assert.Equal(t, "0/3 nodes are available: 1 node(s) were unschedulable, 2 node(s) didn't match pod topology spread constraints. "+
-		"preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.",
+		"no new claims to deallocate, preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.",
 		e.runUntilFailed("web-5"))
 	ex, err := e.s.Explain(e.get("web-5"))
 	require.NoError(t, err)
@@ -200,7 +200,7 @@ func TestSecondPodWantingTheSameHostPortAvoidsTheFirstOnesNode(t *testing.T) {
 	assert.Equal(t, "node-1", e.runUntilBound("proxy-0"))
 	e.create(newPod("proxy-1", "", "", hostPort))
 	assert.Equal(t, "0/1 nodes are available: 1 node(s) didn't have free ports for the requested pod ports. "+
-		"preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.", e.runUntilFailed("proxy-1"))
+		"no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.", e.runUntilFailed("proxy-1"))
 	e.addNode("node-2", "4", "8Gi")
 	assert.Equal(t, "node-2", e.runUntilBound("proxy-1"), "a new node is a cluster event NodePorts registered for")
 }

@@ -10,8 +10,8 @@ import (
 	"kubesim/scheduler/framework"
 )
 
-// workloadLister reads the scheduler's Service and ReplicaSet informers; before they exist (the
-// algorithm benchmarks build none) it finds nothing.
+// workloadLister reads the scheduler's Service and ReplicaSet informers, or a fixed cluster's
+// objects; with neither (the algorithm benchmarks) it finds nothing.
 type workloadLister struct{ s *Scheduler }
 
 var _ framework.WorkloadLister = workloadLister{}
@@ -25,11 +25,12 @@ func (s *Scheduler) newWorkloadInformers(c *client.Client, o Options) {
 
 // Services lists the Services of a namespace.
 func (w workloadLister) Services(namespace string) []*api.Service {
-	if w.s.serviceInformer == nil {
-		return nil
+	all := w.s.fixed.services()
+	if w.s.serviceInformer != nil {
+		all = w.s.serviceInformer.List()
 	}
 	var out []*api.Service
-	for _, svc := range w.s.serviceInformer.List() {
+	for _, svc := range all {
 		if svc.Namespace == namespace {
 			out = append(out, svc)
 		}
@@ -39,8 +40,8 @@ func (w workloadLister) Services(namespace string) []*api.Service {
 
 // ReplicaSet returns a ReplicaSet by namespace and name.
 func (w workloadLister) ReplicaSet(namespace, name string) (*api.ReplicaSet, bool) {
-	if w.s.rsInformer == nil {
-		return nil, false
+	if w.s.rsInformer != nil {
+		return w.s.rsInformer.Get(namespace + "/" + name)
 	}
-	return w.s.rsInformer.Get(namespace + "/" + name)
+	return w.s.fixed.replicaSet(namespace, name)
 }

@@ -26,5 +26,5 @@ var ZH = trace.Catalog{
 	"status %s: PodScheduled=False reason %s, nominatedNodeName %q":                           "更新 %s 的 status：PodScheduled=False，reason %s，nominatedNodeName %q",
 	"could not update %s status: %v":                                                          "无法更新 %s 的 status：%v",
 	"requeue %s: %v":                                                                          "重新入队 %s：%v",
-	"preemption for %s failed: %s":                                                            "为 %s 抢占失败：%s",
+	"PostFilter %s for %s failed: %s":                                                         "PostFilter %s 为 %s 运行失败：%s",
 }

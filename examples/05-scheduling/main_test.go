@@ -13,5 +13,5 @@ func Example_run() {
 	// 2. nodeSelector disktype=ssd: one node passes Filter.
 	//   200ms     kube-scheduler            schedule default/fast: 1 of 3 nodes pass Filter -> node-1 (the only feasible node: Score skipped)
 	// 3. 64 CPUs requested: no node fits; the pod stays Pending with the scheduler's reasons.
-	//   200ms     default-scheduler         event Warning FailedScheduling: 0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, 2 Insufficient cpu. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.
+	//   200ms     default-scheduler         event Warning FailedScheduling: 0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, 2 Insufficient cpu. no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.
 }

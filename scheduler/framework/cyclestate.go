@@ -4,7 +4,7 @@
 // "what if" without disturbing the real cycle. Interface: CycleState, StateKey, StateData.
 package framework
 
-import "fmt"
+import "errors"
 
 // StateKey names an entry; by convention a plugin uses "PreFilter" + its name.
 type StateKey string
@@ -46,14 +46,18 @@ func (c *CycleState) Write(key StateKey, data StateData) {
 	c.data = append(c.data, stateEntry{key, data})
 }
 
-// Read returns the data under key, or an error naming the missing key.
+// ErrNotFound is Read's error for a key nobody wrote, in Kubernetes' words (fwk.ErrNotFound): a
+// plugin that returns it as is shows it to users (see plugins/dynamicresources.go).
+var ErrNotFound = errors.New("not found")
+
+// Read returns the data under key, or ErrNotFound.
 func (c *CycleState) Read(key StateKey) (StateData, error) {
 	for i := range c.data {
 		if c.data[i].key == key {
 			return c.data[i].data, nil
 		}
 	}
-	return nil, fmt.Errorf("reading %q from cycleState: not found", key)
+	return nil, ErrNotFound
 }
 
 // Clone copies the state, cloning every entry.

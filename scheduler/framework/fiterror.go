@@ -2,8 +2,10 @@
 // learns to read (FitError.Error in Kubernetes):
 //
 //	0/3 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: },
-//	2 Insufficient cpu. preemption: 0/3 nodes are available: 1 Preemption is not helpful for
-//	scheduling, 2 No preemption victims found for incoming pod.
+//	2 Insufficient cpu. no new claims to deallocate, preemption: 0/3 nodes are available: 1
+//	Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.
+//
+// (What follows the first full stop is PostFilter's: DynamicResources', then DefaultPreemption's.)
 //
 // Each node contributes the reasons of the first filter that rejected it; equal reasons are counted,
 // and the "count reason" strings are sorted as strings (so "10 ..." sorts before "2 ..."). Interface:

@@ -369,7 +369,8 @@ func (f *Framework) addNominatedPods(ctx context.Context, pod *api.Pod, state *C
 	return added, stateOut, infoOut, nil
 }
 
-// RunPostFilterPlugins runs PostFilter plugins until one succeeds (or fails for good).
+// RunPostFilterPlugins runs PostFilter plugins until one succeeds (or fails for good); the reasons of
+// those that could not help are joined, in order, into the status' message.
 func (f *Framework) RunPostFilterPlugins(ctx context.Context, state *CycleState, pod *api.Pod, m NodeToStatus) (*PostFilterResult, *Status) {
 	var reasons []string
 	var result *PostFilterResult
@@ -381,7 +382,8 @@ func (f *Framework) RunPostFilterPlugins(ctx context.Context, state *CycleState,
 		case st.Code() == UnschedulableAndUnresolvable:
 			return r, withPlugin(st, pl.Name())
 		case !st.IsRejected():
-			return nil, AsStatus(fmt.Errorf("running PostFilter plugin %q: %w", pl.Name(), st.AsError())).WithPlugin(pl.Name())
+			// The error as the plugin said it: it ends up in the FailedScheduling message.
+			return nil, AsStatus(st.AsError()).WithPlugin(pl.Name())
 		}
 		if r != nil {
 			result = r

@@ -176,6 +176,10 @@ func (pl *InterPodAffinity) PreFilter(_ context.Context, state *framework.CycleS
 			s.antiAffinityCounts.updateWithAntiAffinityTerms(pi.RequiredAntiAffinityTerms, existing.Pod, ni.Node(), 1)
 		}
 	}
+	if !hasTerms && len(s.existingAntiAffinityCounts) == 0 {
+		// No existing pod's anti-affinity selects this pod: nothing to check, as in Kubernetes.
+		return nil, framework.NewStatus(framework.Skip)
+	}
 	state.Write(interPodAffinityPreFilterKey, s)
 	return nil, nil
 }

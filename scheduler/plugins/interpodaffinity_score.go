@@ -41,7 +41,7 @@ func (m scoreMap) processTerms(terms []framework.WeightedAffinityTerm, pod *api.
 }
 
 // PreScore builds the score of every domain. Without preferred terms of its own, the pod only needs
-// the nodes whose pods have affinity terms, and if there are none the plugin skips.
+// the nodes whose pods have affinity terms; if no term matches anywhere the plugin skips.
 func (pl *InterPodAffinity) PreScore(_ context.Context, state *framework.CycleState, pod *api.Pod, _ []*framework.NodeInfo) *framework.Status {
 	pi := framework.NewPodInfo(pod)
 	hasPreferred := len(pi.PreferredAffinityTerms)+len(pi.PreferredAntiAffinityTerms) > 0
@@ -68,6 +68,9 @@ func (pl *InterPodAffinity) PreScore(_ context.Context, state *framework.CycleSt
 			m.processTerms(existing.PreferredAffinityTerms, pod, node, 1)
 			m.processTerms(existing.PreferredAntiAffinityTerms, pod, node, -1)
 		}
+	}
+	if len(m) == 0 {
+		return framework.NewStatus(framework.Skip) // no term matched anywhere: nothing to score
 	}
 	state.Write(interPodAffinityPreScoreKey, m)
 	return nil

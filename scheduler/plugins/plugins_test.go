@@ -135,3 +135,49 @@ func ExampleTaintToleration_Filter() {
 	// Output:
 	// UnschedulableAndUnresolvable - node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }
 }
+
+// InterPodAffinity skips its Filter when no existing pod's required anti-affinity selects the pod
+// (and the pod has no required terms), and its Score when no term matches anywhere, as
+// interpodaffinity's PreFilter and PreScore do in Kubernetes.
+func TestInterPodAffinitySkipsWhenNoTermMatches(t *testing.T) {
+	guard := pod("guard", "", map[string]string{"app": "guard"})
+	guard.Spec.Affinity = &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{
+		RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{{
+			LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "db"}}, TopologyKey: api.LabelHostname}},
+		PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{{Weight: 10, PodAffinityTerm: api.PodAffinityTerm{
+			LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "cache"}}, TopologyKey: api.LabelHostname}}}}}
+	n1 := node("node-1", "4").WithPod(framework.NewPodInfo(guard))
+	n2 := node("node-2", "4")
+	f := newFramework(t, n1, n2)
+	ctx := context.Background()
+	verdict := func(p *api.Pod) string {
+		state := framework.NewCycleState()
+		_, st, _ := f.RunPreFilterPlugins(ctx, state, p)
+		require.True(t, st.IsSuccess())
+		for _, v := range f.RunAllFilterPlugins(ctx, state, p, n1) {
+			if v.Plugin == plugins.InterPodAffinityName {
+				return v.Code + " " + v.Reason
+			}
+		}
+		return "absent"
+	}
+	assert.Equal(t, "Skip ", verdict(pod("web", "", map[string]string{"app": "web"})))
+	assert.Equal(t, "Unschedulable node(s) didn't satisfy existing pods anti-affinity rules",
+		verdict(pod("db", "", map[string]string{"app": "db"})))
+
+	scored := func(p *api.Pod) bool {
+		state := framework.NewCycleState()
+		nodes := []*framework.NodeInfo{n1, n2}
+		require.True(t, f.RunPreScorePlugins(ctx, state, p, nodes).IsSuccess())
+		scores, st := f.RunScorePlugins(ctx, state, p, nodes)
+		require.True(t, st.IsSuccess())
+		for _, s := range scores[0].Scores {
+			if s.Plugin == plugins.InterPodAffinityName {
+				return true
+			}
+		}
+		return false
+	}
+	assert.False(t, scored(pod("web", "", map[string]string{"app": "web"})), "guard's preferred term selects cache pods only")
+	assert.True(t, scored(pod("cache", "", map[string]string{"app": "cache"})))
+}

@@ -21,6 +21,7 @@ func NewInTreeRegistry() framework.Registry {
 		VolumeBindingName:      NewVolumeBinding,
 		PodTopologySpreadName:  NewPodTopologySpread,
 		InterPodAffinityName:   NewInterPodAffinity,
+		DynamicResourcesName:   NewDynamicResources,
 		DefaultPreemptionName:  NewDefaultPreemption,
 		BalancedAllocationName: NewBalancedAllocation,
 		ImageLocalityName:      NewImageLocality,
@@ -43,6 +44,9 @@ func DefaultPlugins() []framework.PluginRef {
 		{Name: VolumeBindingName},
 		{Name: PodTopologySpreadName, Weight: 2},
 		{Name: InterPodAffinityName, Weight: 2},
+		// Enabled by default since 1.34 (DRA GA), inserted before DefaultPreemption: deallocating an
+		// idle claim is better than evicting a pod.
+		{Name: DynamicResourcesName},
 		{Name: DefaultPreemptionName},
 		{Name: BalancedAllocationName, Weight: 1},
 		{Name: ImageLocalityName, Weight: 1},

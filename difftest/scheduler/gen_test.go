@@ -1,0 +1,292 @@
+package scheduler
+
+import (
+	"fmt"
+	"math/rand"
+	"strings"
+
+	"kubesim/api"
+	"kubesim/api/resource"
+	"kubesim/scheduler"
+)
+
+// A generated case: a small cluster and one pending pod, built from a seed (the same seed, the same
+// case).
+type genCase struct {
+	seed    int64
+	cluster scheduler.FixedCluster
+	pod     *api.Pod
+}
+
+// The vocabulary the generator draws from: few values, so that labels, selectors, taints and
+// tolerations meet often.
+var (
+	zones      = []string{"zone-a", "zone-b", "zone-c"}
+	apps       = []string{"web", "db", "cache"}
+	images     = []string{"nginx:1.25", "redis:7", "postgres:16", "busybox"}
+	imageSizes = []int64{5 << 20, 80 << 20, 300 << 20, 1200 << 20}
+	cpus       = []string{"0", "100m", "250m", "500m", "1", "2", "4"}
+	mems       = []string{"0", "128Mi", "256Mi", "512Mi", "1Gi", "2Gi", "4Gi"}
+	podsAllow  = []string{"0", "1", "2", "3", "110", "110", "110"}
+	taints     = []api.Taint{
+		{Key: "dedicated", Value: "gpu", Effect: api.TaintEffectNoSchedule},
+		{Key: "spot", Value: "true", Effect: api.TaintEffectPreferNoSchedule},
+		{Key: "maintenance", Effect: api.TaintEffectNoExecute},
+		{Key: "node.kubernetes.io/not-ready", Effect: api.TaintEffectNoExecute},
+		{Key: "dedicated", Value: "db", Effect: api.TaintEffectNoSchedule},
+	}
+	hostPorts = []int32{80, 443, 8080}
+)
+
+const (
+	hostnameKey = "kubernetes.io/hostname"
+	zoneKey     = "topology.kubernetes.io/zone"
+)
+
+func pick[T any](r *rand.Rand, s []T) T { return s[r.Intn(len(s))] }
+
+// generate builds the case for seed.
+func generate(seed int64) genCase {
+	r := rand.New(rand.NewSource(seed))
+	c := genCase{seed: seed}
+	nNodes := 1 + r.Intn(8)
+	for i := 1; i <= nNodes; i++ {
+		c.cluster.Nodes = append(c.cluster.Nodes, genNode(r, fmt.Sprintf("node-%d", i)))
+	}
+	if r.Intn(3) == 0 {
+		c.cluster.Services = append(c.cluster.Services, &api.Service{
+			TypeMeta:   api.TypeMeta{APIVersion: "v1", Kind: "Service"},
+			ObjectMeta: api.ObjectMeta{Name: "svc", Namespace: "default", UID: "svc-uid"},
+			Spec:       api.ServiceSpec{Selector: map[string]string{"app": pick(r, apps)}},
+		})
+	}
+	var rsLabels map[string]string
+	if r.Intn(3) == 0 {
+		rsLabels = map[string]string{"app": pick(r, apps)}
+		c.cluster.ReplicaSets = append(c.cluster.ReplicaSets, &api.ReplicaSet{
+			TypeMeta:   api.TypeMeta{APIVersion: "apps/v1", Kind: "ReplicaSet"},
+			ObjectMeta: api.ObjectMeta{Name: "rs", Namespace: "default", UID: "rs-uid"},
+			Spec: api.ReplicaSetSpec{Selector: &api.LabelSelector{MatchLabels: rsLabels},
+				Template: api.PodTemplateSpec{ObjectMeta: api.ObjectMeta{Labels: rsLabels}}},
+		})
+	}
+	nPods := r.Intn(13)
+	for i := 0; i < nPods; i++ {
+		p := genPod(r, fmt.Sprintf("pod-%d", i), false)
+		p.Spec.NodeName = pick(r, c.cluster.Nodes).Name
+		p.Status.Phase = api.PodRunning
+		c.cluster.Pods = append(c.cluster.Pods, p)
+	}
+	c.pod = genPod(r, "pending", true)
+	if rsLabels != nil && r.Intn(2) == 0 {
+		c.pod.Labels = rsLabels
+		controller := true
+		c.pod.OwnerReferences = []api.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "rs", UID: "rs-uid", Controller: &controller}}
+	}
+	c.pod.Status.Phase = api.PodPending
+	return c
+}
+
+func genNode(r *rand.Rand, name string) *api.Node {
+	n := &api.Node{
+		TypeMeta:   api.TypeMeta{APIVersion: "v1", Kind: "Node"},
+		ObjectMeta: api.ObjectMeta{Name: name, UID: name + "-uid", Labels: map[string]string{hostnameKey: name}},
+	}
+	if r.Intn(5) > 0 {
+		n.Labels[zoneKey] = pick(r, zones)
+	}
+	if r.Intn(2) == 0 {
+		n.Labels["disk"] = pick(r, []string{"ssd", "hdd"})
+	}
+	alloc := resource.ResourceList{
+		"cpu":    resource.MustParse(pick(r, cpus[3:])),
+		"memory": resource.MustParse(pick(r, mems[3:])),
+		"pods":   resource.MustParse(pick(r, podsAllow)),
+	}
+	n.Status.Capacity, n.Status.Allocatable = alloc, alloc
+	if r.Intn(8) == 0 {
+		n.Spec.Unschedulable = true
+	}
+	for range r.Intn(3) * r.Intn(2) {
+		t := pick(r, taints)
+		dup := false
+		for _, have := range n.Spec.Taints {
+			dup = dup || (have.Key == t.Key && have.Effect == t.Effect)
+		}
+		if !dup {
+			n.Spec.Taints = append(n.Spec.Taints, t)
+		}
+	}
+	for i, img := range images {
+		if r.Intn(3) == 0 {
+			// The names as a kubelet reports them vary: as written, fully qualified, or tagged latest.
+			names := []string{img}
+			switch r.Intn(3) {
+			case 0:
+				names = append(names, "docker.io/library/"+img)
+			case 1:
+				if !strings.Contains(img, ":") {
+					names = []string{img + ":latest"}
+				}
+			}
+			n.Status.Images = append(n.Status.Images, api.ContainerImage{Names: names, SizeBytes: imageSizes[i]})
+		}
+	}
+	return n
+}
+
+// genPod builds a pod; the pending one gets the scheduling constraints more often.
+func genPod(r *rand.Rand, name string, pending bool) *api.Pod {
+	p := &api.Pod{
+		TypeMeta:   api.TypeMeta{APIVersion: "v1", Kind: "Pod"},
+		ObjectMeta: api.ObjectMeta{Name: name, Namespace: "default", UID: name + "-uid", Labels: map[string]string{"app": pick(r, apps)}},
+	}
+	if r.Intn(6) == 0 {
+		p.Namespace = "other"
+	}
+	if pending {
+		p.Namespace = "default"
+	}
+	for i := range 1 + r.Intn(2) {
+		ctr := api.Container{Name: fmt.Sprintf("c%d", i), Image: pick(r, images)}
+		if r.Intn(4) > 0 {
+			ctr.Resources.Requests = resource.ResourceList{}
+			if cpu := pick(r, cpus[:1+r.Intn(len(cpus))]); cpu != "0" || r.Intn(2) == 0 {
+				ctr.Resources.Requests["cpu"] = resource.MustParse(cpu)
+			}
+			if mem := pick(r, mems[:1+r.Intn(len(mems))]); mem != "0" || r.Intn(2) == 0 {
+				ctr.Resources.Requests["memory"] = resource.MustParse(mem)
+			}
+		}
+		if r.Intn(5) == 0 {
+			ctr.Ports = []api.ContainerPort{{ContainerPort: 8080, HostPort: pick(r, hostPorts), Protocol: "TCP"}}
+		}
+		p.Spec.Containers = append(p.Spec.Containers, ctr)
+	}
+	odds := 6
+	if pending {
+		odds = 2
+	}
+	if r.Intn(odds) == 0 {
+		p.Spec.Affinity = &api.Affinity{}
+		genPodAffinity(r, p.Spec.Affinity)
+	}
+	if !pending {
+		return p
+	}
+	if r.Intn(4) == 0 {
+		p.Spec.NodeSelector = map[string]string{}
+		switch r.Intn(3) {
+		case 0:
+			p.Spec.NodeSelector[zoneKey] = pick(r, zones)
+		case 1:
+			p.Spec.NodeSelector["disk"] = "ssd"
+		default:
+			p.Spec.NodeSelector[hostnameKey] = fmt.Sprintf("node-%d", 1+r.Intn(9))
+		}
+	}
+	if r.Intn(3) == 0 {
+		if p.Spec.Affinity == nil {
+			p.Spec.Affinity = &api.Affinity{}
+		}
+		p.Spec.Affinity.NodeAffinity = genNodeAffinity(r)
+	}
+	for range r.Intn(3) {
+		t := pick(r, taints)
+		tol := api.Toleration{Key: t.Key, Operator: api.TolerationOpEqual, Value: t.Value, Effect: t.Effect}
+		switch r.Intn(4) {
+		case 0:
+			tol.Operator, tol.Value = api.TolerationOpExists, ""
+		case 1:
+			tol.Effect = ""
+		}
+		p.Spec.Tolerations = append(p.Spec.Tolerations, tol)
+	}
+	for range r.Intn(3) {
+		c := api.TopologySpreadConstraint{MaxSkew: int32(1 + r.Intn(2)), TopologyKey: pick(r, []string{hostnameKey, zoneKey}),
+			WhenUnsatisfiable: pick(r, []api.UnsatisfiableConstraintAction{api.DoNotSchedule, api.ScheduleAnyway}),
+			LabelSelector:     &api.LabelSelector{MatchLabels: map[string]string{"app": pick(r, apps)}}}
+		if c.WhenUnsatisfiable == api.DoNotSchedule && r.Intn(4) == 0 {
+			d := int32(2 + r.Intn(3))
+			c.MinDomains = &d
+		}
+		p.Spec.TopologySpreadConstraints = append(p.Spec.TopologySpreadConstraints, c)
+	}
+	if r.Intn(25) == 0 {
+		p.Spec.NodeName = fmt.Sprintf("node-%d", 1+r.Intn(9))
+	}
+	if r.Intn(10) == 0 {
+		never := api.PreemptNever
+		p.Spec.PreemptionPolicy = &never
+	}
+	return p
+}
+
+func genNodeAffinity(r *rand.Rand) *api.NodeAffinity {
+	na := &api.NodeAffinity{}
+	requirement := func() (api.NodeSelectorRequirement, bool) {
+		switch r.Intn(5) {
+		case 0:
+			return api.NodeSelectorRequirement{Key: "metadata.name", Operator: api.NodeSelectorOpIn,
+				Values: []string{fmt.Sprintf("node-%d", 1+r.Intn(9))}}, true
+		case 1:
+			return api.NodeSelectorRequirement{Key: zoneKey, Operator: api.NodeSelectorOpNotIn, Values: []string{pick(r, zones)}}, false
+		case 2:
+			return api.NodeSelectorRequirement{Key: "disk", Operator: api.NodeSelectorOpExists}, false
+		case 3:
+			return api.NodeSelectorRequirement{Key: "disk", Operator: api.NodeSelectorOpDoesNotExist}, false
+		}
+		return api.NodeSelectorRequirement{Key: zoneKey, Operator: api.NodeSelectorOpIn, Values: []string{pick(r, zones), pick(r, zones)}}, false
+	}
+	term := func() api.NodeSelectorTerm {
+		var t api.NodeSelectorTerm
+		for range 1 + r.Intn(2) {
+			req, field := requirement()
+			if field {
+				t.MatchFields = append(t.MatchFields, req)
+			} else {
+				t.MatchExpressions = append(t.MatchExpressions, req)
+			}
+		}
+		return t
+	}
+	if r.Intn(2) == 0 {
+		na.RequiredDuringSchedulingIgnoredDuringExecution = &api.NodeSelector{}
+		for range 1 + r.Intn(2) {
+			na.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms = append(na.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms, term())
+		}
+	}
+	for range r.Intn(3) {
+		na.PreferredDuringSchedulingIgnoredDuringExecution = append(na.PreferredDuringSchedulingIgnoredDuringExecution,
+			api.PreferredSchedulingTerm{Weight: int32(1 + r.Intn(100)), Preference: term()})
+	}
+	return na
+}
+
+func genPodAffinity(r *rand.Rand, a *api.Affinity) {
+	term := func() api.PodAffinityTerm {
+		t := api.PodAffinityTerm{TopologyKey: pick(r, []string{hostnameKey, zoneKey}),
+			LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": pick(r, apps)}}}
+		if r.Intn(5) == 0 {
+			t.Namespaces = []string{pick(r, []string{"default", "other"})}
+		}
+		return t
+	}
+	// terms is one required or one preferred term.
+	terms := func() ([]api.PodAffinityTerm, []api.WeightedPodAffinityTerm) {
+		if r.Intn(2) == 0 {
+			return []api.PodAffinityTerm{term()}, nil
+		}
+		return nil, []api.WeightedPodAffinityTerm{{Weight: int32(1 + r.Intn(100)), PodAffinityTerm: term()}}
+	}
+	if r.Intn(2) == 0 {
+		required, preferred := terms()
+		a.PodAffinity = &api.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: required,
+			PreferredDuringSchedulingIgnoredDuringExecution: preferred}
+	}
+	if r.Intn(2) == 0 {
+		required, preferred := terms()
+		a.PodAntiAffinity = &api.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: required,
+			PreferredDuringSchedulingIgnoredDuringExecution: preferred}
+	}
+}

@@ -1,0 +1,145 @@
+package scheduler
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"kubesim/scheduler"
+)
+
+// simOutcome runs the case through kubesim's scheduler over the same objects: Explain for the
+// verdicts and scores, Schedule for the cycle and its FailedScheduling message.
+func simOutcome(t testing.TB, c genCase) outcome {
+	t.Helper()
+	s, err := scheduler.NewFixed(c.cluster, c.seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex, err := s.Explain(c.pod)
+	if err != nil {
+		t.Fatalf("seed %d: kubesim's Explain: %v", c.seed, err)
+	}
+	var out outcome
+	if ex.PreFilter != "" {
+		out.PreFilter = ex.PreFilter
+	}
+	for _, n := range ex.Nodes {
+		if len(n.Filters) == 0 && ex.PreFilter == "" {
+			out.Narrowed = append(out.Narrowed, n.Name)
+		}
+		for _, v := range n.Filters {
+			verdict := v.Code
+			if v.Code != "Skip" {
+				verdict = fmt.Sprintf("%s %q", v.Code, append([]string{}, v.Status.Reasons()...))
+			}
+			out.Filters = append(out.Filters, fmt.Sprintf("%s %s: %s", n.Name, v.Plugin, verdict))
+		}
+		for _, ps := range n.Scores {
+			out.Scores = append(out.Scores, fmt.Sprintf("%s %s: %d→%d ×%d", n.Name, ps.Plugin, ps.Raw, ps.Score, ps.Weight))
+		}
+	}
+	sort.Strings(out.Filters)
+	sort.Strings(out.Scores)
+	if ex.Winner != "" {
+		out.Best = append([]string{ex.Winner}, ex.TiedWith...)
+		sort.Strings(out.Best)
+	}
+	out.FitError = ex.Message
+	out.Chosen, out.Message, err = s.Schedule(c.pod)
+	if err != nil {
+		t.Fatalf("seed %d: kubesim's cycle: %v", c.seed, err)
+	}
+	return out
+}
+
+// compare reports every field on which kubesim and kube-scheduler differ.
+func compare(t testing.TB, c genCase) bool {
+	t.Helper()
+	real, sim := realOutcome(t, c), simOutcome(t, c)
+	var diffs []string
+	field := func(name string, want, got any) {
+		if !reflect.DeepEqual(want, got) {
+			diffs = append(diffs, fmt.Sprintf("%s:\n  kube-scheduler: %v\n  kubesim:        %v", name, want, got))
+		}
+	}
+	lines := func(name string, want, got []string) {
+		for _, l := range want {
+			if !slices.Contains(got, l) {
+				diffs = append(diffs, fmt.Sprintf("%s: kube-scheduler only: %s", name, l))
+			}
+		}
+		for _, l := range got {
+			if !slices.Contains(want, l) {
+				diffs = append(diffs, fmt.Sprintf("%s: kubesim only:        %s", name, l))
+			}
+		}
+	}
+	field("PreFilter", real.PreFilter, sim.PreFilter)
+	field("nodes left out at PreFilter", real.Narrowed, sim.Narrowed)
+	lines("filter", real.Filters, sim.Filters)
+	lines("score", real.Scores, sim.Scores)
+	field("best nodes", real.Best, sim.Best)
+	field("FitError", real.FitError, sim.FitError)
+	field("FailedScheduling", real.Message, sim.Message)
+	// Ties are broken at random on both sides: each cycle's pick must be one of the best.
+	switch {
+	case (real.Chosen == "") != (sim.Chosen == ""):
+		diffs = append(diffs, fmt.Sprintf("chosen: kube-scheduler %q, kubesim %q", real.Chosen, sim.Chosen))
+	case real.Chosen != "" && !slices.Contains(real.Best, real.Chosen):
+		t.Fatalf("seed %d: kube-scheduler chose %s, not one of its best %v", c.seed, real.Chosen, real.Best)
+	case sim.Chosen != "" && !slices.Contains(real.Best, sim.Chosen):
+		diffs = append(diffs, fmt.Sprintf("chosen: kubesim %s, not one of kube-scheduler's best %v", sim.Chosen, real.Best))
+	}
+	if len(diffs) > 0 {
+		t.Errorf("seed %d: kubesim and kube-scheduler differ:\n%s\ncase: %s", c.seed, strings.Join(diffs, "\n"), describe(c))
+		return false
+	}
+	return true
+}
+
+// describe prints a case for a failure message.
+func describe(c genCase) string {
+	var b strings.Builder
+	for _, n := range c.cluster.Nodes {
+		fmt.Fprintf(&b, "\n  node %s labels %v allocatable %v unschedulable %v taints %v images %d",
+			n.Name, n.Labels, n.Status.Allocatable, n.Spec.Unschedulable, n.Spec.Taints, len(n.Status.Images))
+	}
+	for _, p := range c.cluster.Pods {
+		fmt.Fprintf(&b, "\n  pod %s/%s on %s labels %v", p.Namespace, p.Name, p.Spec.NodeName, p.Labels)
+	}
+	spec, _ := json.Marshal(c.pod.Spec)
+	fmt.Fprintf(&b, "\n  pending %s labels %v owners %d spec %s", c.pod.Name, c.pod.Labels, len(c.pod.OwnerReferences), spec)
+	return b.String()
+}
+
+// seeds is how many generated clusters TestScheduler compares (about 0.1 s each); go test -seeds
+// 5000 looks further.
+var seeds = flag.Int64("seeds", 300, "generated clusters to compare")
+
+func TestScheduler(t *testing.T) {
+	failed := 0
+	for seed := int64(1); seed <= *seeds; seed++ {
+		if !compare(t, generate(seed)) {
+			failed++
+		}
+		if failed >= 5 {
+			t.Fatalf("stopped after %d differing cases (of %d)", failed, seed)
+		}
+	}
+	t.Logf("compared %d generated clusters", *seeds)
+}
+
+// FuzzScheduler searches seeds at random: go test -run XXX -fuzz FuzzScheduler -fuzztime 5m (its
+// instrumented build of k8s.io/kubernetes takes long; -seeds N is the quicker way to look further).
+func FuzzScheduler(f *testing.F) {
+	for _, seed := range []int64{0, 1 << 40, -7} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, seed int64) { compare(t, generate(seed)) })
+}
