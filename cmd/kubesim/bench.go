@@ -36,12 +36,9 @@ conditions, baseline). BENCHMARKS.md has the latest figures and the machine they
 	nodes := fs.Int("nodes", 5000, fmt.Sprintf("envelope: nodes; watch: watchers, one per node (1..%d)", maxNodes))
 	pods := fs.Int("pods", 150000, "envelope: pods, in Deployments of mixed sizes")
 	memProfile := fs.String("memprofile", "", "envelope: write a heap profile of the whole cluster to this file at its end")
-	names, err := parseArgs(fs, args)
-	switch {
-	case helpRequested(err):
-		return 0
-	case err != nil:
-		return 2
+	names, code, ok := parseCommand(fs, args)
+	if !ok {
+		return code
 	}
 	for _, name := range names {
 		if !slices.ContainsFunc(bench.Benchmarks, func(b bench.Benchmark) bool { return b.Name == name }) {
