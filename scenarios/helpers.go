@@ -184,10 +184,8 @@ func waitingMessage(p *api.Pod) string {
 
 // podReady is the status of the pod's Ready condition.
 func podReady(p *api.Pod) api.ConditionStatus {
-	for _, c := range p.Status.Conditions {
-		if c.Type == api.PodReady {
-			return c.Status
-		}
+	if c := api.GetPodCondition(p, api.PodReady); c != nil {
+		return c.Status
 	}
 	return ""
 }

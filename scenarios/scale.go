@@ -176,10 +176,8 @@ func sameAge(pods []*api.Pod) bool {
 }
 
 func readySince(p *api.Pod) time.Time {
-	for _, c := range p.Status.Conditions {
-		if c.Type == api.PodReady {
-			return c.LastTransitionTime.Time
-		}
+	if c := api.GetPodCondition(p, api.PodReady); c != nil {
+		return c.LastTransitionTime.Time
 	}
 	return time.Time{}
 }

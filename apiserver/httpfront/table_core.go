@@ -83,7 +83,7 @@ func podSummary(p *api.Pod) podRow {
 	}
 	if reason == "Completed" && hasRunning {
 		reason = "NotReady"
-		if podReady(p) {
+		if api.IsPodReady(p) {
 			reason = "Running"
 		}
 	}
@@ -95,14 +95,6 @@ func podSummary(p *api.Pod) podRow {
 	return r
 }
 
-func podReady(p *api.Pod) bool {
-	for _, c := range p.Status.Conditions {
-		if c.Type == api.PodReady {
-			return c.Status == api.ConditionTrue
-		}
-	}
-	return false
-}
 
 var nodeColumns = []column{nameColumn,
 	{name: "Status", typ: "string", describe: "The status of the node",

@@ -183,10 +183,8 @@ func targetNode(p *api.Pod) string {
 
 // readySince reports whether the pod is Ready, and since when.
 func readySince(p *api.Pod) (time.Time, bool) {
-	for _, c := range p.Status.Conditions {
-		if c.Type == api.PodReady && c.Status == api.ConditionTrue {
-			return c.LastTransitionTime.Time, true
-		}
+	if c := api.GetPodCondition(p, api.PodReady); c != nil && c.Status == api.ConditionTrue {
+		return c.LastTransitionTime.Time, true
 	}
 	return time.Time{}, false
 }

@@ -146,7 +146,7 @@ func (ec *Controller) subsets(svc *api.Service) []api.EndpointSubset {
 		if pod.Spec.NodeName != "" {
 			addr.NodeName = api.Ptr(pod.Spec.NodeName)
 		}
-		if internal.IsPodReady(pod) {
+		if api.IsPodReady(pod) {
 			ss.Addresses = append(ss.Addresses, addr)
 		} else {
 			ss.NotReadyAddresses = append(ss.NotReadyAddresses, addr)

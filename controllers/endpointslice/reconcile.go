@@ -147,7 +147,7 @@ func endpointPorts(svc *api.Service, pod *api.Pod) []api.EndpointSlicePort {
 // podToEndpoint is the pod as an endpoint, with its three conditions.
 func podToEndpoint(pod *api.Pod) api.Endpoint {
 	terminating := pod.DeletionTimestamp != nil
-	serving := internal.IsPodReady(pod)
+	serving := api.IsPodReady(pod)
 	ep := api.Endpoint{
 		Addresses: []string{pod.Status.PodIP},
 		Conditions: api.EndpointConditions{Ready: api.Ptr(serving && !terminating), Serving: api.Ptr(serving),

@@ -14,7 +14,6 @@ import (
 
 	"kubesim/api"
 	"kubesim/client"
-	"kubesim/controllers/internal"
 )
 
 // Kubernetes' reasons and messages for conditions the controller sets to Unknown.
@@ -155,12 +154,12 @@ func (nc *Controller) tryUpdateNodeHealth(ctx context.Context, node *api.Node, n
 func (nc *Controller) markPodsNotReady(ctx context.Context, node string) {
 	now := api.NewTime(nc.clock.Now())
 	for _, p := range nc.pods.ByIndex(client.IndexNodeName, node) {
-		c := internal.PodCondition(p, api.PodReady)
+		c := api.GetPodCondition(p, api.PodReady)
 		if c == nil || c.Status != api.ConditionTrue {
 			continue
 		}
 		cp := api.DeepCopy(p)
-		c = internal.PodCondition(cp, api.PodReady)
+		c = api.GetPodCondition(cp, api.PodReady)
 		c.Status, c.LastTransitionTime = api.ConditionFalse, now
 		nc.tracer.Record("update", podPath(p.Namespace, p.Name), p.ResourceVersion,
 			"pod %s/%s runs on node %s, which stopped reporting: set its Ready condition to False", p.Namespace, p.Name, node)

@@ -23,7 +23,6 @@ import (
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
 	"kubesim/client"
-	"kubesim/controllers/internal"
 )
 
 // The condition the taint manager puts on a pod before deleting it.
@@ -141,7 +140,7 @@ func (nc *Controller) evict(ctx context.Context, key string) bool {
 	cp := api.DeepCopy(pod)
 	cond := api.PodCondition{Type: conditionDisruptionTarget, Status: api.ConditionTrue, Reason: reasonDeletionByTaintManager,
 		Message: messageDeletionByTaintManager, LastTransitionTime: api.NewTime(now)}
-	if c := internal.PodCondition(cp, conditionDisruptionTarget); c != nil {
+	if c := api.GetPodCondition(cp, conditionDisruptionTarget); c != nil {
 		*c = cond
 	} else {
 		cp.Status.Conditions = append(cp.Status.Conditions, cond)
