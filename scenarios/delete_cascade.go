@@ -6,6 +6,7 @@ package scenarios
 
 import (
 	"context"
+	"strings"
 
 	"kubesim/api"
 	"kubesim/client"
@@ -173,12 +174,9 @@ func replicaSetNames(rss []*api.ReplicaSet) string {
 	if len(rss) == 0 {
 		return "(none)"
 	}
-	names := ""
+	names := make([]string, len(rss))
 	for i, rs := range rss {
-		if i > 0 {
-			names += ", "
-		}
-		names += rs.Name
+		names[i] = rs.Name
 	}
-	return names
+	return strings.Join(names, ", ")
 }

@@ -73,10 +73,6 @@ func requestCount(s *sim.Session, verb, resource string, code int) int64 {
 }
 
 func runWatchExpired(ctx context.Context, s *sim.Session) error {
-	s.Step("kubectl apply -f nginx-deployment.yaml; my-controller's informer lists and starts watching")
-	if !applyFile(ctx, s, "nginx-deployment.yaml") {
-		return s.Err()
-	}
 	inf, log, err := myInformer(ctx, s)
 	if err != nil {
 		return err

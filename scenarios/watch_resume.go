@@ -89,9 +89,14 @@ func (h *handlerLog) handlers() client.Handler[*api.Deployment] {
 	}
 }
 
-// myInformer is a Deployment informer of a learner's own controller ("my-controller", running with
-// the admin's credentials), logging what its handlers see.
+// myInformer is the watch scenarios' first step: the nginx Deployment, then a Deployment informer of
+// a learner's own controller ("my-controller", running with the admin's credentials) that lists and
+// starts watching, logging what its handlers see.
 func myInformer(ctx context.Context, s *sim.Session) (*client.Informer[api.Deployment, *api.Deployment], *handlerLog, error) {
+	s.Step("kubectl apply -f nginx-deployment.yaml; my-controller's informer lists and starts watching")
+	if !applyFile(ctx, s, "nginx-deployment.yaml") {
+		return nil, nil, s.Err()
+	}
 	cl := s.Client("kubernetes-admin", "my-controller", apiserver.GroupMasters)
 	inf := client.NewInformer[api.Deployment](cl, client.InformerOptions{Namespace: "default", Clock: s.Clock, Trace: s.Trace,
 		Name: "my-controller deployments informer"})
@@ -163,10 +168,6 @@ func missedChanges(ctx context.Context, s *sim.Session) ([]string, error) {
 }
 
 func runWatchResume(ctx context.Context, s *sim.Session) error {
-	s.Step("kubectl apply -f nginx-deployment.yaml; my-controller's informer lists and starts watching")
-	if !applyFile(ctx, s, "nginx-deployment.yaml") {
-		return s.Err()
-	}
 	inf, log, err := myInformer(ctx, s)
 	if err != nil {
 		return err

@@ -14,6 +14,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strings"
 
 	"kubesim/api"
 	"kubesim/client"
@@ -276,14 +277,11 @@ func taintList(ts []api.Taint) string {
 	if len(ts) == 0 {
 		return "none"
 	}
-	s := ""
+	list := make([]string, len(ts))
 	for i, t := range ts {
-		if i > 0 {
-			s += ", "
-		}
-		s += t.ToString()
+		list[i] = t.ToString()
 	}
-	return s
+	return strings.Join(list, ", ")
 }
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
