@@ -95,7 +95,6 @@ func podSummary(p *api.Pod) podRow {
 	return r
 }
 
-
 var nodeColumns = []column{nameColumn,
 	{name: "Status", typ: "string", describe: "The status of the node",
 		cell: func(_ *Handler, o api.Object) any { return nodeStatus(o.(*api.Node)) }},

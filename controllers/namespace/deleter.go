@@ -8,7 +8,8 @@ package namespace
 import (
 	"context"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -108,13 +109,8 @@ func hasFinalizer(ns *api.Namespace) bool {
 
 // countsString renders {"pods": 3, "replicasets": 1} as "3 pods, 1 replicasets".
 func countsString(counts map[string]int) string {
-	names := make([]string, 0, len(counts))
-	for n := range counts {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	parts := make([]string, 0, len(names))
-	for _, n := range names {
+	var parts []string
+	for _, n := range slices.Sorted(maps.Keys(counts)) {
 		parts = append(parts, fmt.Sprintf("%d %s", counts[n], n))
 	}
 	return strings.Join(parts, ", ")
