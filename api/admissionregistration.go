@@ -26,6 +26,17 @@ type ValidatingWebhookConfiguration struct {
 	Webhooks   []Webhook `json:"webhooks,omitempty"`
 }
 
+// WebhooksOf is the webhooks of either configuration; ok is false for any other object.
+func WebhooksOf(obj Object) (hooks []Webhook, ok bool) {
+	switch o := obj.(type) {
+	case *MutatingWebhookConfiguration:
+		return o.Webhooks, true
+	case *ValidatingWebhookConfiguration:
+		return o.Webhooks, true
+	}
+	return nil, false
+}
+
 // Webhook is one entry of either configuration. Kubernetes has two types (MutatingWebhook, with
 // reinvocationPolicy, and ValidatingWebhook); kubesim shares one, and ignores reinvocationPolicy on a
 // validating webhook.

@@ -51,10 +51,7 @@ func SetDefaults(obj Object) []string {
 	case *Secret:
 		d.secret(o)
 	case *PriorityClass:
-		if o.PreemptionPolicy == nil {
-			o.PreemptionPolicy = Ptr(PreemptLowerPriority)
-			d.note("preemptionPolicy", string(PreemptLowerPriority))
-		}
+		defaultPointer(&d, "preemptionPolicy", &o.PreemptionPolicy, PreemptLowerPriority)
 	case *PersistentVolume, *PersistentVolumeClaim, *StorageClass:
 		d.storage(o)
 	case *RoleBinding:
@@ -78,11 +75,26 @@ func (d *defaulter) note(path, format string, args ...any) {
 	d.applied = append(d.applied, path+": "+fmt.Sprintf(format, args...))
 }
 
-func (d *defaulter) replicas(path string, replicas **int32) {
-	if *replicas == nil {
-		*replicas = Ptr[int32](1)
-		d.note(path, "1")
+// defaultValue sets the field at path to value if it is unset (the zero value) and notes it:
+// "spec.restartPolicy: Always".
+func defaultValue[T comparable](d *defaulter, path string, field *T, value T) {
+	var zero T
+	if *field == zero {
+		*field = value
+		d.note(path, "%v", value)
 	}
+}
+
+// defaultPointer is defaultValue for an optional field, one that is unset when nil: "spec.replicas: 1".
+func defaultPointer[T any](d *defaulter, path string, field **T, value T) {
+	if *field == nil {
+		*field = &value
+		d.note(path, "%v", value)
+	}
+}
+
+func (d *defaulter) replicas(path string, replicas **int32) {
+	defaultPointer(d, path, replicas, 1)
 }
 
 func (d *defaulter) deployment(o *Deployment) {
@@ -93,28 +105,18 @@ func (d *defaulter) deployment(o *Deployment) {
 		spec.Strategy.Type = RollingUpdateDeploymentStrategyType
 	}
 	if spec.Strategy.Type == RollingUpdateDeploymentStrategyType {
-		params := d.rollingUpdate(&spec.Strategy.RollingUpdate, FromString("25%"), FromString("25%"))
-		switch {
-		case typeDefaulted:
-			d.note("spec.strategy", "RollingUpdate%s", parenthesised(params))
-		case len(params) > 0:
-			d.note("spec.strategy.rollingUpdate", "%s", strings.Join(params, ", "))
-		}
+		d.rollingUpdate("spec.strategy", typeDefaulted, &spec.Strategy.RollingUpdate, FromString("25%"), FromString("25%"))
 	}
-	if spec.RevisionHistoryLimit == nil {
-		spec.RevisionHistoryLimit = Ptr[int32](10)
-		d.note("spec.revisionHistoryLimit", "10")
-	}
-	if spec.ProgressDeadlineSeconds == nil {
-		spec.ProgressDeadlineSeconds = Ptr[int32](600)
-		d.note("spec.progressDeadlineSeconds", "600")
-	}
+	defaultPointer(d, "spec.revisionHistoryLimit", &spec.RevisionHistoryLimit, 10)
+	defaultPointer(d, "spec.progressDeadlineSeconds", &spec.ProgressDeadlineSeconds, 600)
 	d.podSpec("spec.template.spec.", &spec.Template.Spec)
 }
 
 // rollingUpdate fills maxSurge and maxUnavailable of a Deployment's or DaemonSet's rolling update
-// and returns what it set ("maxSurge 25%"). The two kinds share the shape but not the Go type.
-func (d *defaulter) rollingUpdate(ru **RollingUpdateDeployment, surge, unavailable IntOrString) []string {
+// (the kinds share the shape but not the Go type) and notes what it set under the strategy at path:
+// the whole strategy when its type was defaulted too ("spec.strategy: RollingUpdate (maxSurge 25%,
+// maxUnavailable 25%)"), else the parameters it filled.
+func (d *defaulter) rollingUpdate(path string, typeDefaulted bool, ru **RollingUpdateDeployment, surge, unavailable IntOrString) {
 	if *ru == nil {
 		*ru = &RollingUpdateDeployment{}
 	}
@@ -127,7 +129,12 @@ func (d *defaulter) rollingUpdate(ru **RollingUpdateDeployment, surge, unavailab
 		(*ru).MaxUnavailable = &unavailable
 		set = append(set, "maxUnavailable "+unavailable.String())
 	}
-	return set
+	switch {
+	case typeDefaulted:
+		d.note(path, "RollingUpdate%s", parenthesised(set))
+	case len(set) > 0:
+		d.note(path+".rollingUpdate", "%s", strings.Join(set, ", "))
+	}
 }
 
 func (d *defaulter) daemonSet(o *DaemonSet) {
@@ -139,19 +146,10 @@ func (d *defaulter) daemonSet(o *DaemonSet) {
 	if spec.UpdateStrategy.Type == RollingUpdateDaemonSetStrategyType {
 		// RollingUpdateDaemonSet has the same fields as RollingUpdateDeployment; convert to share the code.
 		ru := (*RollingUpdateDeployment)(spec.UpdateStrategy.RollingUpdate)
-		params := d.rollingUpdate(&ru, FromInt32(0), FromInt32(1))
+		d.rollingUpdate("spec.updateStrategy", typeDefaulted, &ru, FromInt32(0), FromInt32(1))
 		spec.UpdateStrategy.RollingUpdate = (*RollingUpdateDaemonSet)(ru)
-		switch {
-		case typeDefaulted:
-			d.note("spec.updateStrategy", "RollingUpdate%s", parenthesised(params))
-		case len(params) > 0:
-			d.note("spec.updateStrategy.rollingUpdate", "%s", strings.Join(params, ", "))
-		}
 	}
-	if spec.RevisionHistoryLimit == nil {
-		spec.RevisionHistoryLimit = Ptr[int32](10)
-		d.note("spec.revisionHistoryLimit", "10")
-	}
+	defaultPointer(d, "spec.revisionHistoryLimit", &spec.RevisionHistoryLimit, 10)
 	d.podSpec("spec.template.spec.", &spec.Template.Spec)
 }
 
@@ -165,22 +163,10 @@ func parenthesised(items []string) string {
 // podSpec applies SetDefaults_PodSpec and the per-container defaults. prefix is the path of the
 // spec: "spec." in a Pod, "spec.template.spec." in a workload.
 func (d *defaulter) podSpec(prefix string, spec *PodSpec) {
-	if spec.DNSPolicy == "" {
-		spec.DNSPolicy = DNSClusterFirst
-		d.note(prefix+"dnsPolicy", string(DNSClusterFirst))
-	}
-	if spec.RestartPolicy == "" {
-		spec.RestartPolicy = RestartPolicyAlways
-		d.note(prefix+"restartPolicy", string(RestartPolicyAlways))
-	}
-	if spec.TerminationGracePeriodSeconds == nil {
-		spec.TerminationGracePeriodSeconds = Ptr[int64](30)
-		d.note(prefix+"terminationGracePeriodSeconds", "30")
-	}
-	if spec.SchedulerName == "" {
-		spec.SchedulerName = DefaultSchedulerName
-		d.note(prefix+"schedulerName", DefaultSchedulerName)
-	}
+	defaultValue(d, prefix+"dnsPolicy", &spec.DNSPolicy, DNSClusterFirst)
+	defaultValue(d, prefix+"restartPolicy", &spec.RestartPolicy, RestartPolicyAlways)
+	defaultPointer(d, prefix+"terminationGracePeriodSeconds", &spec.TerminationGracePeriodSeconds, 30)
+	defaultValue(d, prefix+"schedulerName", &spec.SchedulerName, DefaultSchedulerName)
 	for i := range spec.Volumes {
 		d.volume(fmt.Sprintf("%svolumes[%d].", prefix, i), &spec.Volumes[i])
 	}
@@ -213,10 +199,7 @@ func (d *defaulter) volume(prefix string, v *Volume) {
 // secret applies SetDefaults_Secret (type Opaque) and folds stringData into data, as the apiserver
 // does when it converts a Secret for storage: stringData is write-only and never read back.
 func (d *defaulter) secret(o *Secret) {
-	if o.Type == "" {
-		o.Type = SecretTypeOpaque
-		d.note("type", string(SecretTypeOpaque))
-	}
+	defaultValue(d, "type", &o.Type, SecretTypeOpaque)
 	if len(o.StringData) == 0 {
 		return
 	}
@@ -276,10 +259,7 @@ func imageTag(image string) string {
 }
 
 func (d *defaulter) protocol(path string, p *Protocol) {
-	if *p == "" {
-		*p = ProtocolTCP
-		d.note(path, string(ProtocolTCP))
-	}
+	defaultValue(d, path, p, ProtocolTCP)
 }
 
 func (d *defaulter) probe(path string, p *Probe) {
@@ -342,10 +322,7 @@ func (d *defaulter) requestsFromLimits(pod *Pod) {
 }
 
 func (d *defaulter) service(o *Service) {
-	if o.Spec.SessionAffinity == "" {
-		o.Spec.SessionAffinity = ServiceAffinityNone
-		d.note("spec.sessionAffinity", string(ServiceAffinityNone))
-	}
+	defaultValue(d, "spec.sessionAffinity", &o.Spec.SessionAffinity, ServiceAffinityNone)
 	switch cfg := o.Spec.SessionAffinityConfig; o.Spec.SessionAffinity {
 	case ServiceAffinityNone:
 		o.Spec.SessionAffinityConfig = nil // dropped, as Kubernetes drops it
@@ -355,10 +332,7 @@ func (d *defaulter) service(o *Service) {
 			d.note("spec.sessionAffinityConfig.clientIP.timeoutSeconds", "%d", DefaultClientIPServiceAffinitySeconds)
 		}
 	}
-	if o.Spec.Type == "" {
-		o.Spec.Type = ServiceTypeClusterIP
-		d.note("spec.type", string(ServiceTypeClusterIP))
-	}
+	defaultValue(d, "spec.type", &o.Spec.Type, ServiceTypeClusterIP)
 	for i := range o.Spec.Ports {
 		port := &o.Spec.Ports[i]
 		at := fmt.Sprintf("spec.ports[%d].", i)
@@ -369,13 +343,11 @@ func (d *defaulter) service(o *Service) {
 		}
 	}
 	external := o.Spec.Type == ServiceTypeNodePort || o.Spec.Type == ServiceTypeLoadBalancer
-	if external && o.Spec.ExternalTrafficPolicy == "" {
-		o.Spec.ExternalTrafficPolicy = ServiceTrafficPolicyCluster
-		d.note("spec.externalTrafficPolicy", string(ServiceTrafficPolicyCluster))
+	if external {
+		defaultValue(d, "spec.externalTrafficPolicy", &o.Spec.ExternalTrafficPolicy, ServiceTrafficPolicyCluster)
 	}
-	if o.Spec.Type != ServiceTypeExternalName && o.Spec.InternalTrafficPolicy == nil {
-		o.Spec.InternalTrafficPolicy = Ptr(ServiceTrafficPolicyCluster)
-		d.note("spec.internalTrafficPolicy", string(ServiceTrafficPolicyCluster))
+	if o.Spec.Type != ServiceTypeExternalName {
+		defaultPointer(d, "spec.internalTrafficPolicy", &o.Spec.InternalTrafficPolicy, ServiceTrafficPolicyCluster)
 	}
 }
 
@@ -388,17 +360,11 @@ func (d *defaulter) namespace(o *Namespace) {
 		o.Labels[LabelMetadataName] = o.Name
 		d.note("metadata.labels", "%s=%s", LabelMetadataName, o.Name)
 	}
-	if o.Status.Phase == "" {
-		o.Status.Phase = NamespaceActive
-		d.note("status.phase", string(NamespaceActive))
-	}
+	defaultValue(d, "status.phase", &o.Status.Phase, NamespaceActive)
 }
 
 func (d *defaulter) roleBinding(ref *RoleRef, subjects []Subject) {
-	if ref.APIGroup == "" {
-		ref.APIGroup = RBACGroupName
-		d.note("roleRef.apiGroup", RBACGroupName)
-	}
+	defaultValue(d, "roleRef.apiGroup", &ref.APIGroup, RBACGroupName)
 	for i := range subjects {
 		s := &subjects[i]
 		if s.APIGroup == "" && (s.Kind == UserKind || s.Kind == GroupKind) {

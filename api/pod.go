@@ -280,6 +280,17 @@ func (t *Toleration) ToleratesTaint(taint *Taint) bool {
 	return false
 }
 
+// TolerationsTolerateTaint reports whether one of tolerations tolerates taint
+// (k8s.io/component-helpers/scheduling/corev1 TolerationsTolerateTaint).
+func TolerationsTolerateTaint(tolerations []Toleration, taint *Taint) bool {
+	for i := range tolerations {
+		if tolerations[i].ToleratesTaint(taint) {
+			return true
+		}
+	}
+	return false
+}
+
 // UnsatisfiableConstraintAction is what a topology spread constraint does when it cannot be met.
 type UnsatisfiableConstraintAction string
 

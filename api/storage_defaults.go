@@ -8,36 +8,18 @@ package api
 func (d *defaulter) storage(obj Object) {
 	switch o := obj.(type) {
 	case *PersistentVolume:
-		if o.Spec.PersistentVolumeReclaimPolicy == "" {
-			o.Spec.PersistentVolumeReclaimPolicy = PersistentVolumeReclaimRetain
-			d.note("spec.persistentVolumeReclaimPolicy", string(PersistentVolumeReclaimRetain))
-		}
+		defaultValue(d, "spec.persistentVolumeReclaimPolicy", &o.Spec.PersistentVolumeReclaimPolicy, PersistentVolumeReclaimRetain)
 		d.volumeMode("spec.volumeMode", &o.Spec.VolumeMode)
-		if o.Status.Phase == "" {
-			o.Status.Phase = VolumePending
-			d.note("status.phase", string(VolumePending))
-		}
+		defaultValue(d, "status.phase", &o.Status.Phase, VolumePending)
 	case *PersistentVolumeClaim:
 		d.volumeMode("spec.volumeMode", &o.Spec.VolumeMode)
-		if o.Status.Phase == "" {
-			o.Status.Phase = ClaimPending
-			d.note("status.phase", string(ClaimPending))
-		}
+		defaultValue(d, "status.phase", &o.Status.Phase, ClaimPending)
 	case *StorageClass:
-		if o.ReclaimPolicy == nil {
-			o.ReclaimPolicy = Ptr(PersistentVolumeReclaimDelete)
-			d.note("reclaimPolicy", string(PersistentVolumeReclaimDelete))
-		}
-		if o.VolumeBindingMode == nil {
-			o.VolumeBindingMode = Ptr(VolumeBindingImmediate)
-			d.note("volumeBindingMode", string(VolumeBindingImmediate))
-		}
+		defaultPointer(d, "reclaimPolicy", &o.ReclaimPolicy, PersistentVolumeReclaimDelete)
+		defaultPointer(d, "volumeBindingMode", &o.VolumeBindingMode, VolumeBindingImmediate)
 	}
 }
 
 func (d *defaulter) volumeMode(path string, mode **PersistentVolumeMode) {
-	if *mode == nil {
-		*mode = Ptr(PersistentVolumeFilesystem)
-		d.note(path, string(PersistentVolumeFilesystem))
-	}
+	defaultPointer(d, path, mode, PersistentVolumeFilesystem)
 }

@@ -213,13 +213,7 @@ func (s *Server) matchingWebhooks(ctx context.Context, a *admissionAttributes, r
 	slices.SortFunc(objs, func(x, y api.Object) int { return cmp.Compare(x.GetObjectMeta().Name, y.GetObjectMeta().Name) })
 	var out []*api.Webhook
 	for _, o := range objs {
-		var hooks []api.Webhook
-		switch c := o.(type) {
-		case *api.MutatingWebhookConfiguration:
-			hooks = c.Webhooks
-		case *api.ValidatingWebhookConfiguration:
-			hooks = c.Webhooks
-		}
+		hooks, _ := api.WebhooksOf(o)
 		for i := range hooks {
 			if s.webhookApplies(&hooks[i], a) {
 				out = append(out, &hooks[i])

@@ -285,7 +285,7 @@ func (w *walk) whyNoEndpoints(svc *api.Service, sp *api.ServicePort) string {
 		matched = append(matched, p)
 		if p.Status.PodIP != "" && p.Status.Phase == api.PodRunning && p.DeletionTimestamp == nil {
 			running = append(running, p)
-			if podReady(p) {
+			if api.IsPodReady(p) {
 				ready = append(ready, p)
 			}
 		}
@@ -372,15 +372,6 @@ func matches(selector, labels map[string]string) bool {
 		}
 	}
 	return true
-}
-
-func podReady(p *api.Pod) bool {
-	for _, c := range p.Status.Conditions {
-		if c.Type == api.PodReady {
-			return c.Status == api.ConditionTrue
-		}
-	}
-	return false
 }
 
 func phaseOf(p *api.Pod) string {

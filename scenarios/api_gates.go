@@ -74,8 +74,6 @@ run 通过了所有关卡却什么也没写入；"too old resource version" 以�
 			"%s the informer listed 1 Deployment":                                                   "%s informer list 到 1 个 Deployment",
 			"%s the informer's watch got 410 Gone and it relisted once":                             "%s informer 的 watch 得到 410 Gone，于是重新 list 了一次",
 			"%s after the relist its cache shows replicas 1, as etcd does":                          "%s 重新 list 之后，它的缓存显示 replicas 1，与 etcd 一致",
-			"%d. kubectl apply -f nginx-deployment.yaml":                                            "%d. 执行 kubectl apply -f nginx-deployment.yaml",
-			"%d. kubectl auth can-i list pods --as alice":                                           "%d. 执行 kubectl auth can-i list pods --as alice（询问授权）",
 		},
 		Run: runAPIGates,
 	})

@@ -15,11 +15,13 @@ var catalogue = map[string]sim.Scenario{}
 // English format of its step headings and signs mapped to the Chinese one, with the same verbs.
 type catalog = trace.Catalog
 
-// register adds a scenario to the catalogue (at init time).
+// register adds a scenario to the catalogue (at init time), its Chinese over the lines scenarios
+// share (sharedZH).
 func register(s sim.Scenario) {
 	if _, dup := catalogue[s.Name]; dup {
 		panic("scenarios: registered twice: " + s.Name)
 	}
+	s.ZH = trace.Merge(sharedZH, s.ZH)
 	catalogue[s.Name] = s
 }
 

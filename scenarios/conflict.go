@@ -57,8 +57,7 @@ version and try again'；重试成功；Deployment 的 replicas 为 4，同时 i
 func runConflict(ctx context.Context, s *sim.Session) error {
 	k := s.Kubectl
 	s.Step("kubectl apply -f nginx-deployment.yaml")
-	if _, err := k.Apply(ctx, []byte(manifests.NginxDeployment)); err != nil {
-		s.Expect(false, "the Deployment is created: %v", err)
+	if !apply(ctx, s, manifests.NginxDeployment) {
 		return s.Err()
 	}
 

@@ -46,8 +46,6 @@ Deployment 达到 3/3 可用，状况 Available=True（MinimumReplicasAvailable�
 			"%d. kubectl apply -f nginx-deployment.yaml (3 replicas of nginx:1.25)":                       "%d. kubectl apply -f nginx-deployment.yaml（3 个 nginx:1.25 副本）",
 			"%d. The control plane and the kubelets take it from here, until the Deployment is available": "%d. 接下来交给控制面和各节点的 kubelet，直到 Deployment 可用",
 			"%d. What kubectl get and kubectl describe now show":                                          "%d. 现在 kubectl get 和 kubectl describe 能看到什么",
-			"%d. kubectl apply -f nginx-deployment.yaml":                                                  "%d. 执行 kubectl apply -f nginx-deployment.yaml",
-			"%s the Deployment is created: %v":                                                            "%s Deployment 创建成功：%v",
 			"%s deployment nginx becomes available: %v":                                                   "%s Deployment nginx 变为可用：%v",
 			"%s kubectl get deployment nginx: READY 3/3, UP-TO-DATE 3, AVAILABLE 3":                       "%s kubectl get deployment nginx：READY 3/3，UP-TO-DATE 3，AVAILABLE 3（达到期望状态）",
 			"%s condition Available=True (MinimumReplicasAvailable)":                                      "%s 状况 Available=True（MinimumReplicasAvailable：可用副本数达到下限）",

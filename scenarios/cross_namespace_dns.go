@@ -39,10 +39,9 @@ cart.shop.svc.cluster.local:80 的 trace 都到达 shop 里的一个 Pod。`,
 		Run:     runCrossNamespaceDNS,
 		ZH: netCatalog(catalog{
 			"%d. kubectl create namespace shop; kubectl apply: Deployment and Service cart in shop, pod client in default": "%d. kubectl create namespace shop；kubectl apply：命名空间 shop 中的 Deployment 和 Service cart，命名空间 default 中的 Pod client",
-			"%s namespace shop is created: %v":                       "%s 命名空间 shop 创建成功：%v",
-			"%d. From default, the short name cart finds nothing":    "%d. 在命名空间 default 中用短名字 cart 什么也找不到",
-			"%s the trace says where cart is: %s":                    "%s 追踪结果指出了 cart 在哪里：%s",
-			"%d. cart.shop and cart.shop.svc.cluster.local reach it": "%d. 用 cart.shop 和 cart.shop.svc.cluster.local 都能访问到它",
+			"%d. From default, the short name cart finds nothing":                                                          "%d. 在命名空间 default 中用短名字 cart 什么也找不到",
+			"%s the trace says where cart is: %s":                                                                          "%s 追踪结果指出了 cart 在哪里：%s",
+			"%d. cart.shop and cart.shop.svc.cluster.local reach it":                                                       "%d. 用 cart.shop 和 cart.shop.svc.cluster.local 都能访问到它",
 		}),
 	})
 }
@@ -53,8 +52,7 @@ var crossNamespaceAppYAML = manifests.Read("cross-namespace-app.yaml")
 
 func runCrossNamespaceDNS(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl create namespace shop; kubectl apply: Deployment and Service cart in shop, pod client in default")
-	if _, err := s.Kubectl.Apply(ctx, []byte(crossNamespaceYAML)); err != nil {
-		s.Expect(false, "namespace shop is created: %v", err)
+	if !apply(ctx, s, crossNamespaceYAML) {
 		return s.Err()
 	}
 	if !s.Until(ctx, time.Minute, sim.Check("serviceaccount shop/default exists", func() (bool, error) {
@@ -63,8 +61,7 @@ func runCrossNamespaceDNS(ctx context.Context, s *sim.Session) error {
 	})) {
 		return s.Err()
 	}
-	if _, err := s.Kubectl.Apply(ctx, []byte(crossNamespaceAppYAML)); err != nil {
-		s.Expect(false, "the objects are created: %v", err)
+	if !apply(ctx, s, crossNamespaceAppYAML) {
 		return s.Err()
 	}
 	if !s.Until(ctx, 2*time.Minute, sim.Check("2 ready endpoints of shop/cart", func() (bool, error) {

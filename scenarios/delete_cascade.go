@@ -6,6 +6,7 @@ package scenarios
 
 import (
 	"context"
+	"strings"
 
 	"kubesim/api"
 	"kubesim/client"
@@ -45,7 +46,6 @@ ReplicaSet 和它的 Pod 继续运行。
 ReplicaSet 没有 ownerReferences，Pod 仍归 ReplicaSet 所有。`,
 		Cluster: sim.FullCluster(3),
 		ZH: catalog{
-			"%d. kubectl apply -f nginx-deployment.yaml and wait until 3/3 pods are available":                   "%d. kubectl apply -f nginx-deployment.yaml，等到 3/3 个 Pod 可用",
 			"%d. kubectl delete deployment nginx (propagationPolicy Background): only the Deployment is deleted": "%d. kubectl delete deployment nginx（propagationPolicy Background）：只删除了 Deployment 本身",
 			"%d. The garbage collector finds owners gone: first the ReplicaSet goes, then its Pods":              "%d. 垃圾回收器发现属主不在了：先删 ReplicaSet，再删它的 Pod",
 			"%d. Part 2: apply the Deployment again and wait until 3/3 pods are available":                       "%d. 第二部分：重新 apply 这个 Deployment，等到 3/3 个 Pod 可用",
@@ -60,7 +60,6 @@ ReplicaSet 没有 ownerReferences，Pod 仍归 ReplicaSet 所有。`,
 			"%s the Deployment is gone at once":                                                                  "%s Deployment 立刻消失",
 			"%s the Deployment is not gone yet: it has a deletionTimestamp and the finalizer orphan":             "%s Deployment 还没消失：它有 deletionTimestamp 和 finalizer orphan",
 			"%s the kubelets stopped the 3 containers (event Killing)":                                           "%s kubelet 停掉了 3 个容器（事件 Killing）",
-			"%d. kubectl apply -f nginx-deployment.yaml":                                                         "%d. 执行 kubectl apply -f nginx-deployment.yaml",
 		},
 		Run: runDeleteCascade,
 	})
@@ -175,12 +174,9 @@ func replicaSetNames(rss []*api.ReplicaSet) string {
 	if len(rss) == 0 {
 		return "(none)"
 	}
-	names := ""
+	names := make([]string, len(rss))
 	for i, rs := range rss {
-		if i > 0 {
-			names += ", "
-		}
-		names += rs.Name
+		names[i] = rs.Name
 	}
-	return names
+	return strings.Join(names, ", ")
 }

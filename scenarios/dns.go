@@ -78,8 +78,7 @@ var dnsYAML = manifests.Read("dns.yaml")
 
 func runDNS(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply: Deployment web (2 pods), Service web, headless Service db, and four client pods")
-	if _, err := s.Kubectl.Apply(ctx, []byte(dnsYAML)); err != nil {
-		s.Expect(false, "the objects are created: %v", err)
+	if !apply(ctx, s, dnsYAML) {
 		return s.Err()
 	}
 	for _, cond := range []string{"pods -l app=web ready", "pod client running", "pod node-dns running", "pod host-net running", "pod host-net-fixed running"} {

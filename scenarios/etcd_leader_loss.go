@@ -47,7 +47,6 @@ term 2)"，以及滚动更新完成，3 个 Pod 都是新镜像。
 正在运行的编号最小的成员参选，所以每次运行都是同一个成员在同一个任期当选。`,
 		Cluster: cfg,
 		ZH: catalog{
-			"%s etcd-0 leads": "%s etcd-0 是 leader",
 			"%d. A 3-member etcd, led by etcd-0: kubectl apply -f nginx-deployment.yaml":                         "%d. 3 个成员的 etcd，leader 是 etcd-0：kubectl apply -f nginx-deployment.yaml",
 			"%d. kubectl set image deployment/nginx nginx=nginx:1.27, and the rollout runs for %d units of work": "%d. kubectl set image deployment/nginx nginx=nginx:1.27，滚动更新执行 %d 个工作单元",
 			"%d. etcd-0, the leader, dies mid-rollout: the followers elect a new leader":                         "%d. leader etcd-0 在滚动更新中途宕机：follower 们选出新 leader",
@@ -61,8 +60,7 @@ term 2)"，以及滚动更新完成，3 个 Pod 都是新镜像。
 
 func runEtcdLeaderLoss(ctx context.Context, s *sim.Session) error {
 	s.Step("A 3-member etcd, led by etcd-0: kubectl apply -f nginx-deployment.yaml")
-	if _, err := s.Kubectl.Apply(ctx, []byte(manifests.NginxDeployment)); err != nil {
-		s.Expect(false, "the Deployment is created: %v", err)
+	if !apply(ctx, s, manifests.NginxDeployment) {
 		return s.Err()
 	}
 	if !until(ctx, s, 0, "deployment nginx available") {

@@ -66,17 +66,16 @@ failed。某个成员回来后，选出 leader，回来的成员从 leader 的�
 			Cluster: cfg,
 			ZH: catalog{
 				"%d. A %d-member etcd under the control plane: kubectl apply -f nginx-deployment.yaml": "%d. 控制平面下是 %d 个成员的 etcd：kubectl apply -f nginx-deployment.yaml",
-				"%s etcd-0 leads": "%s etcd-0 是 leader",
-				"%d. %s dies: %d of %d members run, the quorum of %d still stands":                   "%d. %s 宕机：%d/%d 个成员在运行，法定人数 %d 仍然满足",
-				"%s kubectl create namespace team-1 succeeds with %d of %d members: %v":              "%s 只有 %d/%d 个成员时 kubectl create namespace team-1 依然成功：%v",
-				"%d. %s dies too: %d of %d members run, fewer than the quorum of %d":                 "%d. %s 也宕机了：%d/%d 个成员在运行，不足法定人数 %d",
-				"%s kubectl get pods --resource-version=0 answers from the watch cache: 3 pods (%v)": "%s kubectl get pods --resource-version=0 由 watch cache 应答：3 个 Pod（%v）",
-				"%s /readyz: [-]etcd-readiness failed: reason withheld":                              "%s /readyz：[-]etcd-readiness failed: reason withheld（apiserver 未就绪）",
-				"%d. %s comes back: a quorum again, an election, and it catches up":                  "%d. %s 回来了：法定人数恢复，举行选举，它追上日志",
-				"%s kubectl create namespace team-3 succeeds again: %v":                              "%s kubectl create namespace team-3 又成功了：%v",
-				"%s /readyz: [+]etcd-readiness ok":                                                   "%s /readyz：[+]etcd-readiness ok（apiserver 就绪）",
-				"%s the control plane still holds nginx: %v":                                         "%s 控制平面仍然保有 nginx：%v",
-				"%s kubectl create namespace team-2 fails: no quorum commits it":                     "%s kubectl create namespace team-2 失败：没有法定人数来提交它",
+				"%d. %s dies: %d of %d members run, the quorum of %d still stands":                     "%d. %s 宕机：%d/%d 个成员在运行，法定人数 %d 仍然满足",
+				"%s kubectl create namespace team-1 succeeds with %d of %d members: %v":                "%s 只有 %d/%d 个成员时 kubectl create namespace team-1 依然成功：%v",
+				"%d. %s dies too: %d of %d members run, fewer than the quorum of %d":                   "%d. %s 也宕机了：%d/%d 个成员在运行，不足法定人数 %d",
+				"%s kubectl get pods --resource-version=0 answers from the watch cache: 3 pods (%v)":   "%s kubectl get pods --resource-version=0 由 watch cache 应答：3 个 Pod（%v）",
+				"%s /readyz: [-]etcd-readiness failed: reason withheld":                                "%s /readyz：[-]etcd-readiness failed: reason withheld（apiserver 未就绪）",
+				"%d. %s comes back: a quorum again, an election, and it catches up":                    "%d. %s 回来了：法定人数恢复，举行选举，它追上日志",
+				"%s kubectl create namespace team-3 succeeds again: %v":                                "%s kubectl create namespace team-3 又成功了：%v",
+				"%s /readyz: [+]etcd-readiness ok":                                                     "%s /readyz：[+]etcd-readiness ok（apiserver 就绪）",
+				"%s the control plane still holds nginx: %v":                                           "%s 控制平面仍然保有 nginx：%v",
+				"%s kubectl create namespace team-2 fails: no quorum commits it":                       "%s kubectl create namespace team-2 失败：没有法定人数来提交它",
 			},
 			Run: func(ctx context.Context, s *sim.Session) error { return runEtcdQuorum(ctx, s, n) },
 		})
@@ -86,8 +85,7 @@ failed。某个成员回来后，选出 leader，回来的成员从 leader 的�
 func runEtcdQuorum(ctx context.Context, s *sim.Session, n int) error {
 	quorum := n/2 + 1
 	s.Step("A %d-member etcd under the control plane: kubectl apply -f nginx-deployment.yaml", n)
-	if _, err := s.Kubectl.Apply(ctx, []byte(manifests.NginxDeployment)); err != nil {
-		s.Expect(false, "the Deployment is created: %v", err)
+	if !apply(ctx, s, manifests.NginxDeployment) {
 		return s.Err()
 	}
 	if !until(ctx, s, 0, "deployment nginx available") {

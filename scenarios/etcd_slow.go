@@ -63,7 +63,6 @@ apiserver 延迟从 0s 变成 200ms，正好是 etcd 的等待；Pod 绑定得�
 			"%s the POST took %s in the apiserver: exactly the 200ms it waited for etcd":                                                           "%s 这个 POST 在 apiserver 里用了 %s：正好是等 etcd 持久化的 200ms",
 			"%s the POST took %s in the apiserver; %d etcd writes until every pod was bound, none waited":                                          "%s 这个 POST 在 apiserver 里用了 %s；直到所有 Pod 绑定共 %d 次 etcd 写入，没有一次需要等待",
 			"%s the pods were bound %s after the apply instead of %s: the same work, waiting in etcd":                                              "%s Pod 在 apply 之后 %s 才绑定，而不是 %s：同样的工作，时间花在等 etcd 上",
-			"%d. kubectl apply -f nginx-deployment.yaml":                                                                                           "%d. 执行 kubectl apply -f nginx-deployment.yaml",
 		},
 		Run: runEtcdSlow,
 	})

@@ -82,8 +82,7 @@ var ShopYAML = manifests.Read("shop.yaml")
 
 func runEtcdSnapshot(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply: the namespace shop and a Deployment web in it")
-	if _, err := s.Kubectl.Apply(ctx, []byte(ShopYAML)); err != nil {
-		s.Expect(false, "namespace shop and its Deployment are created: %v", err)
+	if !apply(ctx, s, ShopYAML) {
 		return s.Err()
 	}
 	if !until(ctx, s, 0, "deployment web -n shop available") {

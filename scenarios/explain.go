@@ -67,7 +67,6 @@ node-2 和 node-3 通过所有过滤器；得分表里 node-2（SSD）的 NodeAf
 都放不下的 Pod，解释的消息与 FailedScheduling 事件的 "0/4 nodes are available: ..." 一致。`,
 		Cluster: sim.Config{ControllerManager: true, NodeSpecs: explainNodes},
 		ZH: catalog{
-			"%d. kube-scheduler starts; the scenario keeps a handle on it to ask it to explain its decisions":                     "%d. kube-scheduler 启动；场景保留它的句柄，以便请它解释自己的决定",
 			"%d. kubectl apply -f setup.yaml: busy takes 1500m of node-1's 2 CPUs, frontend 500m of node-2's":                     "%d. kubectl apply -f setup.yaml：busy 占用 node-1 的 2 个 CPU 中的 1500m，frontend 占用 node-2 的 500m",
 			"%d. kubectl apply -f web.yaml (1 CPU, prefers disktype=ssd), and kubesim explain pod default/web":                    "%d. kubectl apply -f web.yaml（1 个 CPU，偏好 disktype=ssd），然后 kubesim explain pod default/web",
 			"%d. Now the scheduler runs its cycle for web":                                                                        "%d. 现在调度器为 web 运行它的调度周期",
@@ -90,7 +89,6 @@ node-2 和 node-3 通过所有过滤器；得分表里 node-2（SSD）的 NodeAf
 }
 
 func runExplain(ctx context.Context, s *sim.Session) error {
-	s.Step("kube-scheduler starts; the scenario keeps a handle on it to ask it to explain its decisions")
 	sched := schedStartScheduler(ctx, s)
 	if sched == nil {
 		return s.Err()

@@ -40,7 +40,6 @@ RBAC 日志行点出允许它的那个 RoleBinding；delete 和 kube-system 命�
 		Verbose: true,
 		ZH: catalog{
 			"%d. The admin creates a pod; alice (authenticated, no RoleBinding) tries to list pods":          "%d. 管理员创建一个 Pod；alice（已认证，但没有任何 RoleBinding）试图列出 Pod",
-			"%d. kubectl auth can-i list pods --as alice":                                                    "%d. 执行 kubectl auth can-i list pods --as alice（询问授权）",
 			"%d. The admin creates Role pod-reader (get, list, watch pods) and binds alice to it in default": "%d. 管理员创建 Role pod-reader（Pod 的 get、list、watch），并在 default 里把 alice 绑定上去",
 			"%d. alice can now read pods in default, and nothing else":                                       "%d. alice 现在可以读 default 里的 Pod，除此之外什么都不行",
 			"%s kubectl auth can-i list pods --as alice: no":                                                 "%s kubectl auth can-i list pods --as alice：no（授权不通过）",

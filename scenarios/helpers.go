@@ -20,6 +20,23 @@ import (
 	"kubesim/trace"
 )
 
+// sharedZH is the Chinese of the lines more than one scenario narrates: a helper's step or sign
+// (startNginx's, nginxWithAPodOn's, schedStartScheduler's, schedFailedScheduling's, the handlerLog
+// of my-controller's informer) or a step several stories take in the same words. register merges it
+// under every scenario's own catalog.
+var sharedZH = catalog{
+	"%d. kubectl apply -f nginx-deployment.yaml and wait until 3/3 pods are available":                "%d. kubectl apply -f nginx-deployment.yaml，等到 3/3 个 Pod 可用",
+	"%d. kubectl apply -f nginx-deployment.yaml: 3 replicas, one on each node":                        "%d. kubectl apply -f nginx-deployment.yaml：3 个副本，每个节点一个",
+	"%d. kube-scheduler starts; the scenario keeps a handle on it to ask it to explain its decisions": "%d. kube-scheduler 启动；场景保留它的句柄，以便请它解释自己的决定",
+	"%s event Warning FailedScheduling: %s":                                                           "%s 事件 Warning FailedScheduling：%s",
+	"%s etcd-0 leads":                                                                                 "%s etcd-0 是 leader",
+	"%s etcd's revision is still %d: nothing was written":                                             "%s etcd 的 revision 仍是 %d：什么都没写入",
+	"%d. kubectl auth can-i list pods --as alice":                                                     "%d. 执行 kubectl auth can-i list pods --as alice（询问授权）",
+	"%d. kubectl apply -f nginx-deployment.yaml; my-controller's informer lists and starts watching":  "%d. kubectl apply -f nginx-deployment.yaml；my-controller 的 informer 先 list 再开始 watch",
+	"%s the handlers saw: %s":                                                                         "%s 处理函数看到了：%s",
+	"%s %s (resourceVersion %s, replicas %d, image %s)":                                               "%s %s（resourceVersion %s，replicas %d，镜像 %s）",
+}
+
 // until runs the cluster until every condition (in the condition language: "deployment nginx
 // available", "pods -l app=nginx ready", ...) holds at once, for at most within of cluster time (0:
 // an hour). If they do not, that is an unmet sign, and it returns false.
@@ -167,10 +184,8 @@ func waitingMessage(p *api.Pod) string {
 
 // podReady is the status of the pod's Ready condition.
 func podReady(p *api.Pod) api.ConditionStatus {
-	for _, c := range p.Status.Conditions {
-		if c.Type == api.PodReady {
-			return c.Status
-		}
+	if c := api.GetPodCondition(p, api.PodReady); c != nil {
+		return c.Status
 	}
 	return ""
 }

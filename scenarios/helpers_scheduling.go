@@ -146,10 +146,11 @@ func schedPluginScore(ex *scheduler.Explanation, node, plugin string) (framework
 	return framework.PluginScore{}, false
 }
 
-// schedStartScheduler starts kube-scheduler in the scenario itself and keeps it at hand, so that the
-// scenario can ask it to explain a decision (a cluster built with Scheduler: true does not hand its
-// scheduler out).
+// schedStartScheduler is the step that starts kube-scheduler in the scenario itself and keeps it at
+// hand, so that the scenario can ask it to explain a decision (a cluster built with Scheduler: true
+// does not hand its scheduler out).
 func schedStartScheduler(ctx context.Context, s *sim.Session) *scheduler.Scheduler {
+	s.Step("kube-scheduler starts; the scenario keeps a handle on it to ask it to explain its decisions")
 	ks, err := s.StartScheduler(ctx, "kube-scheduler", "kube-scheduler")
 	if err != nil {
 		s.Expect(false, "kube-scheduler starts: %v", err)

@@ -44,7 +44,6 @@ the requested pod ports"，proxy-b 绑定到了别的节点；proxy-d Pending，
 3 node(s) didn't have free ports for the requested pod ports."。`,
 		Cluster: sim.Config{ControllerManager: true, NodeSpecs: sim.DefaultNodes(3)},
 		ZH: catalog{
-			"%d. kube-scheduler starts; the scenario keeps a handle on it to ask it to explain its decisions":             "%d. kube-scheduler 启动；场景保留它的句柄，以便请它解释自己的决定",
 			"%d. kubectl apply -f proxy-a.yaml: hostPort 8080":                                                            "%d. kubectl apply -f proxy-a.yaml：要占用节点的 hostPort 8080",
 			"%d. kubectl apply -f proxy-b.yaml: hostPort 8080 too; the scheduler explains, then decides":                  "%d. kubectl apply -f proxy-b.yaml：同样要 hostPort 8080；调度器先解释，再决定",
 			"%d. kubectl apply -f proxy-c.yaml and proxy-d.yaml: a third takes the last free 8080, a fourth fits nowhere": "%d. kubectl apply -f proxy-c.yaml 和 proxy-d.yaml：第三个占用最后一个空闲的 8080，第四个哪里都放不下",
@@ -60,7 +59,6 @@ the requested pod ports"，proxy-b 绑定到了别的节点；proxy-d Pending，
 }
 
 func runHostPort(ctx context.Context, s *sim.Session) error {
-	s.Step("kube-scheduler starts; the scenario keeps a handle on it to ask it to explain its decisions")
 	sched := schedStartScheduler(ctx, s)
 	if sched == nil {
 		return s.Err()

@@ -46,7 +46,6 @@ spec.template.spec.containers[0].image，各出现一次；'strict decoding erro
 			"%d. kubectl apply -f of a manifest that misspells replicas as replica":                             "%d. kubectl apply -f 一个把 replicas 拼成 replica 的清单",
 			"%d. The corrected manifest passes every gate":                                                      "%d. 改正后的清单通过了所有关卡",
 			"%s one cause per field path: %s":                                                                   "%s 每个字段路径一条 cause：%s",
-			"%s etcd's revision is still %d: nothing was written":                                               "%s etcd 的 revision 仍是 %d：什么都没写入",
 			"%s deployment.apps/nginx created":                                                                  "%s deployment.apps/nginx 已创建",
 			"%s it is written to etcd (revision %d)":                                                            "%s 它被写入 etcd（持久化，revision %d）",
 		},

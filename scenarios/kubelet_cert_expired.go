@@ -80,7 +80,6 @@ containerd 仍在运行 Pod 的容器；续签后 node-2 重新 Ready；然后�
 			"%s node-3 Unknown: to the control plane it is the same silence":                                                            "%s node-3 变为 Unknown：在控制面看来是同样的沉默",
 			"%s pod %s: never restarted, never evicted":                                                                                 "%s Pod %s：从未重启，从未被驱逐",
 			"%s the kubelet on node-2 is running too: only its requests are refused":                                                    "%s node-2 上的 kubelet 也在运行：只是它的请求被拒绝了",
-			"%d. kubectl apply -f nginx-deployment.yaml: 3 replicas, one on each node":                                                  "%d. kubectl apply -f nginx-deployment.yaml：3 个副本，每个节点一个",
 		},
 		Run: runKubeletCertExpired,
 	})

@@ -57,7 +57,6 @@ control-plane-2_<uuid> became leader"；无 leader 期间 Deployment 被扩到 5
 ReplicaSet 在那之前一直是 3；之后 "Scaled up replica set ... from 3 to 5"，5 个 Pod。`,
 		Cluster: sim.FullCluster(3),
 		ZH: catalog{
-			"%d. kubectl apply -f nginx-deployment.yaml and wait until 3/3 pods are available":                                "%d. kubectl apply -f nginx-deployment.yaml，等到 3/3 个 Pod 可用",
 			"%d. A second replica, kube-controller-manager-2, starts: the Lease is held, so it waits":                         "%d. 第二个副本 kube-controller-manager-2 启动：Lease 被占着，它只能等",
 			"%d. kube-controller-manager dies (its process is killed): nobody renews the Lease":                               "%d. kube-controller-manager 挂了（进程被杀）：没人续约 Lease",
 			"%d. While nobody leads: kubectl scale deployment/nginx --replicas=5":                                             "%d. 群龙无首之时：kubectl scale deployment/nginx --replicas=5",
@@ -70,7 +69,6 @@ ReplicaSet 在那之前一直是 3；之后 "Scaled up replica set ... from 3 to
 			"%s ReplicaSet %s: replicas 5": "%s ReplicaSet %s：副本数 5",
 			"%s it was acquired %s after the last renewal: leaseDuration 15s, then at most a retryPeriod or two": "%s 在最后一次续约 %s 后被接手：leaseDuration 15s，再加至多一两个 retryPeriod",
 			"%s kube-controller-manager-2 is a standby: it reads the Lease every 2s and does not lead":           "%s kube-controller-manager-2 是备用的：每 2 秒读一次 Lease，不当 leader",
-			"%d. kubectl apply -f nginx-deployment.yaml":                                                         "%d. 执行 kubectl apply -f nginx-deployment.yaml",
 			"%s event ScalingReplicaSet: Scaled up replica set nginx-... from 3 to 5":                            "%s 事件 ScalingReplicaSet：Scaled up replica set nginx-... from 3 to 5",
 		},
 		Run: runLeaderElection,

@@ -26,8 +26,6 @@ var netZH = catalog{
 	"%s the cluster settles before the trace: %v":                           "%s 追踪之前集群先稳定下来：%v",
 	"%s the cluster settles before iptables-save: %v":                       "%s iptables-save 之前集群先稳定下来：%v",
 	"%s kube-proxy runs on %s":                                              "%s kube-proxy 在 %s 上运行",
-	"%s the objects are created: %v":                                        "%s 对象创建成功：%v",
-	"%s the Service is updated: %v":                                         "%s Service 更新成功：%v",
 	"%d. kubesim net trace --from client --to web:80":                       "%d. 追踪连接：kubesim net trace --from client --to web:80",
 }
 

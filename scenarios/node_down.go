@@ -55,7 +55,6 @@ NodeStatusUnknown；事件 NodeNotReady；污点 node.kubernetes.io/unreachable:
 Deployment 回到 3/3；重启之后 Ready=True，污点消失，旧 Pod 被删除。`,
 		Cluster: sim.FullCluster(3),
 		ZH: catalog{
-			"%d. kubectl apply -f nginx-deployment.yaml: 3 replicas, one on each node":                                                             "%d. kubectl apply -f nginx-deployment.yaml：3 个副本，每个节点一个",
 			"%d. node-2's kubelet stops: no more Lease renewals, no more status":                                                                   "%d. node-2 的 kubelet 停止：不再续约 Lease，不再上报状态",
 			"%d. The node lifecycle controller waits out the grace period, then marks node-2 Unknown":                                              "%d. 节点生命周期控制器等过宽限期，把 node-2 标记为 Unknown",
 			"%d. node-2 is tainted unreachable:NoExecute; its pod tolerates that for 300s":                                                         "%d. node-2 被打上 unreachable:NoExecute 污点；它上面的 Pod 能容忍 300 秒",
@@ -74,7 +73,6 @@ Deployment 回到 3/3；重启之后 Ready=True，污点消失，旧 Pod 被删�
 			"%s node-2 is Ready again (after a first report of NotReady: a restarted kubelet's PLEG has not relisted yet)":                         "%s node-2 重新 Ready（之前先报了一次 NotReady：重启后的 kubelet 的 PLEG 还没 relist）",
 			"%s node-2's kubelet stopped the old container and deleted %s":                                                                         "%s node-2 的 kubelet 停掉旧容器并删除了 %s",
 			"%s the node lifecycle controller removed the NoExecute taint":                                                                         "%s 节点生命周期控制器去掉了 NoExecute 污点",
-			"%d. kubectl apply -f nginx-deployment.yaml":                                                                                           "%d. 执行 kubectl apply -f nginx-deployment.yaml",
 		},
 		Run: runNodeDown,
 	})

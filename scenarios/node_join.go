@@ -66,7 +66,6 @@ NodeReady；Lease kube-node-lease/node-4；kubectl scale deployment nginx --repl
 			"%s kubectl get nodes: node-4 Ready, joined %s ago":                                                                                        "%s kubectl get nodes：node-4 Ready，%s 前加入",
 			"%s no pod moved to node-4: Kubernetes does not rebalance running pods":                                                                    "%s 没有 Pod 挪到 node-4：Kubernetes 不会重新平衡正在运行的 Pod",
 			"%s node-4 registered itself: labels kubernetes.io/hostname=node-4, kubernetes.io/arch=amd64; the node IPAM controller gave it podCIDR %s": "%s node-4 自己注册：标签 kubernetes.io/hostname=node-4、kubernetes.io/arch=amd64；节点 IPAM 控制器给它分配了 podCIDR %s",
-			"%d. kubectl apply -f nginx-deployment.yaml":                                                                                               "%d. 执行 kubectl apply -f nginx-deployment.yaml",
 			"%s kubectl describe node node-4, just registered: Ready %s (%s): %s":                                                                      "%s 刚注册时 kubectl describe node node-4：Ready %s（%s）：%s",
 			"%s node-4 untainted: node.kubernetes.io/not-ready:NoSchedule removed once it is Ready":                                                    "%s node-4 的污点已移除：Ready 之后 node.kubernetes.io/not-ready:NoSchedule 被去掉",
 		},

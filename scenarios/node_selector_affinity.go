@@ -58,7 +58,6 @@ cache，node-2（zone-b）上 NodeAffinity 80→100，node-1 上 0→0，胜出�
 report 偏好一个不存在的 zone，在全部 3 个节点上通过 Filter，并被调度。`,
 		Cluster: sim.Config{ControllerManager: true, NodeSpecs: affinityNodes},
 		ZH: catalog{
-			"%d. kube-scheduler starts; the scenario keeps a handle on it to ask it to explain its decisions":     "%d. kube-scheduler 启动；场景保留它的句柄，以便请它解释自己的决定",
 			"%d. kubectl apply -f db.yaml: nodeSelector disktype=ssd; the scheduler explains, then decides":       "%d. kubectl apply -f db.yaml：nodeSelector disktype=ssd；调度器先解释，再决定",
 			"%d. kubectl apply -f cache.yaml: requires disktype In [ssd], prefers zone-b (weight 80)":             "%d. kubectl apply -f cache.yaml：必须 disktype In [ssd]，偏好 zone-b（weight 80）",
 			"%d. kubectl apply -f report.yaml: prefers zone-x, where no node is: a preference, not a requirement": "%d. kubectl apply -f report.yaml：偏好没有任何节点的 zone-x：这是偏好，不是要求",
@@ -78,7 +77,6 @@ report 偏好一个不存在的 zone，在全部 3 个节点上通过 Filter，�
 }
 
 func runNodeSelectorAffinity(ctx context.Context, s *sim.Session) error {
-	s.Step("kube-scheduler starts; the scenario keeps a handle on it to ask it to explain its decisions")
 	sched := schedStartScheduler(ctx, s)
 	if sched == nil {
 		return s.Err()

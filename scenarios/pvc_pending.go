@@ -61,7 +61,6 @@ FailedBinding 事件；加了卷之后：claim 绑定到 data-pv 并带上容量
 			"%d. kubectl apply -f pvc-pending.yaml: a 1Gi claim named data, and a redis pod that mounts it":                 "%d. kubectl apply -f pvc-pending.yaml：一个名为 data 的 1Gi claim，以及挂载它的 redis Pod",
 			"%d. A minute later nothing has changed: no volume, no class, so no binding":                                    "%d. 一分钟后什么都没变：没有卷，没有 class，所以无法绑定",
 			"%d. kubectl apply -f data-pv.yaml: an administrator adds a 5Gi volume on a host directory":                     "%d. kubectl apply -f data-pv.yaml：管理员添加一个位于主机目录上的 5Gi 卷",
-			"%s event Warning FailedScheduling: %s":                                                                         "%s 事件 Warning FailedScheduling：%s",
 			"%s kubectl get pod redis: Pending, condition PodScheduled=False (Unschedulable): %s":                           "%s kubectl get pod redis：Pending，状况 PodScheduled=False（Unschedulable）：%s",
 			"%s kubectl describe pvc data: Status Pending, event Normal FailedBinding from persistentvolume-controller: %s": "%s kubectl describe pvc data：Status Pending，来自 persistentvolume-controller 的事件 Normal FailedBinding：%s",
 			"%s the claim and the pod are still Pending, the pod bound to no node":                                          "%s claim 和 Pod 仍是 Pending，Pod 没有绑定到任何节点",

@@ -130,8 +130,7 @@ func runQuota(ctx context.Context, s *sim.Session) error {
 		"the resourcequota controller counts the new quota: status.used %s", used)
 
 	s.Step("kubectl apply a Deployment web of 5 replicas in team: the ReplicaSet creates 3 pods, the 4th is refused")
-	if _, err := k.Apply(ctx, []byte(QuotaDeploymentYAML)); err != nil {
-		s.Expect(false, "Deployment web is created: %v", err)
+	if !apply(ctx, s, QuotaDeploymentYAML) {
 		return s.Err()
 	}
 	if !until(ctx, s, 0, "pods -n team -l app=web count 3", "pods -n team -l app=web ready", "event FailedCreate -n team exceeded quota") {

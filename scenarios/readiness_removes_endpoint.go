@@ -62,8 +62,7 @@ var readinessEndpointYAML = manifests.Read("readiness-endpoint.yaml")
 
 func runReadinessRemovesEndpoint(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply: pods web-stable and web-flaky (readiness probe cat /tmp/healthy), Service web, pod client")
-	if _, err := s.Kubectl.Apply(ctx, []byte(readinessEndpointYAML)); err != nil {
-		s.Expect(false, "the objects are created: %v", err)
+	if !apply(ctx, s, readinessEndpointYAML) {
 		return s.Err()
 	}
 	if !until(ctx, s, time.Minute, "pods -l app=web ready") || !waitForEndpoints(ctx, s, time.Minute, "default", "web", 2, 0) {

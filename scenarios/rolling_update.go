@@ -61,7 +61,6 @@ revision-history 1）；所有 Pod 先都跑 nginx:1.27，之后又都回到 ngi
 			"%s kubectl get pods -l app=nginx: 3 pods, every one Running %s":                                                                                               "%s kubectl get pods -l app=nginx：3 个 Pod，全部 Running %s",
 			"%s ReplicaSet %s is the new one again: replicas 3, revision 3, revision-history 1 (no third ReplicaSet)":                                                      "%s ReplicaSet %s 重新成为新的那个：replicas 3，revision 3，revision-history 1（没有第三个 ReplicaSet）",
 			"%s ReplicaSet %s (nginx:1.27) is scaled to 0 and kept as revision 2":                                                                                          "%s ReplicaSet %s（nginx:1.27）缩到 0，作为 revision 2 保留",
-			"%d. kubectl apply -f nginx-deployment.yaml":                                                                                                                   "%d. 执行 kubectl apply -f nginx-deployment.yaml",
 		},
 		Run: runRollingUpdate,
 	})

@@ -75,7 +75,6 @@ ID 不变，仍在运行，重启次数为 0。`,
 			"%s pod %s runs on node-2: container %s":                                                                                                                    "%s Pod %s 运行在 node-2 上：容器 %s",
 			"%s pod %s: still Running, not evicted":                                                                                                                     "%s Pod %s：仍在 Running，没有被驱逐",
 			"%s the node lifecycle controller tainted node-2 node.kubernetes.io/not-ready:NoExecute (pods tolerate it for 300s)":                                        "%s 节点生命周期控制器给 node-2 加上污点 node.kubernetes.io/not-ready:NoExecute（Pod 容忍它 300 秒）",
-			"%d. kubectl apply -f nginx-deployment.yaml: 3 replicas, one on each node":                                                                                  "%d. kubectl apply -f nginx-deployment.yaml：3 个副本，每个节点一个",
 		},
 		Run: runRuntimeHung,
 	})

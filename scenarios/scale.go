@@ -43,7 +43,6 @@ Kubernetes 的 ActivePodsWithRanks 一样：未调度的先于已调度的，Pen
 是两个未分配节点的 Pending Pod；剩下的 2 个 Pod 都是 Running 的。`,
 		Cluster: sim.FullCluster(3),
 		ZH: catalog{
-			"%d. kubectl apply -f nginx-deployment.yaml and wait until 3/3 pods are available":                   "%d. kubectl apply -f nginx-deployment.yaml，等到 3/3 个 Pod 可用",
 			"%d. kubectl cordon every node (a maintenance window): running pods stay, new ones cannot land":      "%d. kubectl cordon 所有节点（维护窗口）：已运行的 Pod 留着，新的 Pod 无处可去",
 			"%d. kubectl scale deployment/nginx --replicas=5: the ReplicaSet creates 2 pods, which stay Pending": "%d. kubectl scale deployment/nginx --replicas=5：ReplicaSet 新建 2 个 Pod，它们一直 Pending",
 			"%d. kubectl scale deployment/nginx --replicas=2: the ReplicaSet deletes 3, the least useful first":  "%d. kubectl scale deployment/nginx --replicas=2：ReplicaSet 删掉 3 个，最没用的先删",
@@ -58,7 +57,6 @@ Kubernetes 的 ActivePodsWithRanks 一样：未调度的先于已调度的，Pen
 			"%s the Running pod deleted, %s, ties with the others on ready time and age and comes first by UID":  "%s 被删除的 Running Pod %s 与其他 Pod 的就绪时间和存活时间都相同，按 UID 排在最前",
 			"%s the 2 pods kept are original, Running ones: %s":                                                  "%s 保留下来的 2 个 Pod 都是原来 Running 的：%s",
 			"%s kubectl get deployment nginx: READY 2/2, AVAILABLE 2":                                            "%s kubectl get deployment nginx：READY 2/2，AVAILABLE 2（达到期望状态）",
-			"%d. kubectl apply -f nginx-deployment.yaml":                                                         "%d. 执行 kubectl apply -f nginx-deployment.yaml",
 		},
 		Run: runScale,
 	})
@@ -178,10 +176,8 @@ func sameAge(pods []*api.Pod) bool {
 }
 
 func readySince(p *api.Pod) time.Time {
-	for _, c := range p.Status.Conditions {
-		if c.Type == api.PodReady {
-			return c.LastTransitionTime.Time
-		}
+	if c := api.GetPodCondition(p, api.PodReady); c != nil {
+		return c.LastTransitionTime.Time
 	}
 	return time.Time{}
 }

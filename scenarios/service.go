@@ -86,8 +86,7 @@ var serviceConflictYAML = manifests.Read("service-conflict.yaml")
 
 func runService(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply: Deployment web (3 nginx pods, containerPort 80 named http), Service web (NodePort 30080, targetPort http), pod client")
-	if _, err := s.Kubectl.Apply(ctx, []byte(serviceYAML)); err != nil {
-		s.Expect(false, "the objects are created: %v", err)
+	if !apply(ctx, s, serviceYAML) {
 		return s.Err()
 	}
 	svc, err := observeService(ctx, s, "default", "web")

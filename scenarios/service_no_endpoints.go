@@ -58,8 +58,7 @@ var serviceFixedSelectorYAML = manifests.Read("service-fixed-selector.yaml")
 
 func runServiceNoEndpoints(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply: Deployment web (pods labelled app=web-app), Service web (selector app=web), pod client")
-	if _, err := s.Kubectl.Apply(ctx, []byte(serviceNoEndpointsYAML)); err != nil {
-		s.Expect(false, "the objects are created: %v", err)
+	if !apply(ctx, s, serviceNoEndpointsYAML) {
 		return s.Err()
 	}
 	if !until(ctx, s, 2*time.Minute, "pods -l app=web-app ready") || !until(ctx, s, time.Minute, "pod client running") {
@@ -87,8 +86,7 @@ func runServiceNoEndpoints(ctx context.Context, s *sim.Session) error {
 	expectUnreachable(s, netTrace(ctx, s, "client", "web:80"), "rules", "the selector app=web matches no pod in namespace default; its pods are labelled")
 
 	s.Step("Fix the selector: kubectl apply the Service with selector app=web-app")
-	if _, err := s.Kubectl.Apply(ctx, []byte(serviceFixedSelectorYAML)); err != nil {
-		s.Expect(false, "the Service is updated: %v", err)
+	if !apply(ctx, s, serviceFixedSelectorYAML) {
 		return s.Err()
 	}
 	if !waitForEndpoints(ctx, s, time.Minute, "default", "web", 3, 0) {

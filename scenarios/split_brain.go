@@ -74,7 +74,6 @@ renew lease ... stops leading"；5 个 Pod，而不是 7 个。`,
 			"%s the old leader still believes it leads":                                                                                             "%s 旧 leader 仍以为自己是 leader",
 			"%s the old leader's deployment-controller tried the scale %d times; each write failed: connection refused (network partition)":         "%s 旧 leader 的 deployment 控制器尝试扩容 %d 次；每次写入都失败：connection refused（网络分区）",
 			"%s while both still lead, the caught-up ReplicaSet controllers reconcile the nginx ReplicaSet %d times: wants 5, has 5: nothing to do": "%s 两个都还是 leader 时，追上进度的 ReplicaSet 控制器调谐 nginx ReplicaSet %d 次：期望 5 个，现有 5 个：无需操作",
-			"%d. kubectl apply -f nginx-deployment.yaml":                                                                                            "%d. 执行 kubectl apply -f nginx-deployment.yaml",
 		},
 		Run: runSplitBrain,
 	})

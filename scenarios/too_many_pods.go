@@ -56,7 +56,6 @@ used: 2, capacity: 2" 失败；kubectl scale 之后，挂起的 Pod 绑定到少
 			"%d. kubectl scale deployment web --replicas=5: one web pod goes, and its node has a free slot": "%d. kubectl scale deployment web --replicas=5：删掉一个 web Pod，它所在的节点空出一个名额",
 			"%s every node has pods capacity 2 and allocatable 2":                                           "%s 每个节点的 pods 容量和可分配量都是 2",
 			"%s web runs two pods per node (%s); each node has almost all of its CPU and memory left":       "%s web 每个节点运行两个 Pod（%s）；每个节点的 CPU 和内存几乎都还空着",
-			"%s event Warning FailedScheduling: %s":                                                         "%s 事件 Warning FailedScheduling：%s",
 			"%s kubectl get pod extra: Pending, condition PodScheduled=False (Unschedulable): %s":           "%s kubectl get pod extra：Pending，状况 PodScheduled=False（Unschedulable）：%s",
 			"%s kubectl get pod pinned: %s, phase Failed: %s":                                               "%s kubectl get pod pinned：%s，phase Failed（失败）：%s",
 			"%s event Warning OutOfpods from kubelet/node-1 about pod pinned":                               "%s 来自 kubelet/node-1 的 Warning OutOfpods 事件，关于 Pod pinned",

@@ -43,7 +43,6 @@ apiserver 给出的原因（"invalid bearer token"、"x509: certificate has expi
 			"%s kubectl get pod sneaky: pods \"sneaky\" not found":                                         "%s kubectl get pod sneaky：pods \"sneaky\" not found（请求被认证拒绝，什么也没创建）",
 			"%s kubectl get pods answers (No resources found in default namespace.)":                       "%s kubectl get pods 的回答（No resources found in default namespace.）：没有任何 Pod",
 			"%s namespace team-a does not exist":                                                           "%s 命名空间 team-a 不存在",
-			"%s etcd's revision is still %d: nothing was written":                                          "%s etcd 的 revision 仍是 %d：什么都没写入",
 		},
 		Run: runUnauthenticated,
 	})

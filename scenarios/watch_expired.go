@@ -47,7 +47,6 @@ relist，就是大集群的 apiserver 最怕的“relist 风暴”。
 apiserver_request_total 中 LIST deployments.apps 多了一次，还有一次 code 为 410 的 WATCH；处理函数只
 看到 nginx 的最终状态一次，完全看不到 web。`,
 		ZH: catalog{
-			"%d. kubectl apply -f nginx-deployment.yaml; my-controller's informer lists and starts watching":          "%d. kubectl apply -f nginx-deployment.yaml；my-controller 的 informer 先 list 再开始 watch",
 			"%d. The watch connection breaks at resourceVersion %s, and stays down a while":                           "%d. watch 连接在 resourceVersion %s 处断开，而且断了好一阵",
 			"%d. Meanwhile kube-apiserver has etcd compact its history up to the current revision":                    "%d. 与此同时 kube-apiserver 让 etcd 把历史压缩到当前 revision",
 			"%d. The informer tries to resume: 410 Gone, so it lists everything again":                                "%d. informer 试图续传：410 Gone，只好重新全量 list",
@@ -56,11 +55,8 @@ apiserver_request_total 中 LIST deployments.apps 多了一次，还有一次 co
 			"%s apiserver_request_total{verb=\"WATCH\", resource=\"deployments\", code=\"410\"}: %d -> %d":            "%s apiserver_request_total{verb=\"WATCH\", resource=\"deployments\", code=\"410\"}：%d -> %d（多了一次 410 Gone）",
 			"%s its cache equals etcd: nginx with 4 replicas of nginx:1.27":                                           "%s 它的缓存与 etcd 一致：nginx，4 个 nginx:1.27 副本",
 			"%s one call, for nginx as it is now (resourceVersion %s): %s":                                            "%s 只调用一次，针对 nginx 的当前状态（resourceVersion %s）：%s",
-			"%s the handlers saw: %s":                                       "%s 处理函数看到了：%s",
-			"%s the informer relisted once (Relists() = 1)":                 "%s informer 重新 list 了一次（Relists() = 1）",
-			"%s web, created and deleted while it was away, never appeared": "%s web 在它离开期间被创建又删除，从未出现",
-			"%d. kubectl apply -f nginx-deployment.yaml":                    "%d. 执行 kubectl apply -f nginx-deployment.yaml",
-			"%s %s (resourceVersion %s, replicas %d, image %s)":             "%s %s（resourceVersion %s，replicas %d，镜像 %s）",
+			"%s the informer relisted once (Relists() = 1)":                                                           "%s informer 重新 list 了一次（Relists() = 1）",
+			"%s web, created and deleted while it was away, never appeared":                                           "%s web 在它离开期间被创建又删除，从未出现",
 		},
 		Run: runWatchExpired,
 	})
@@ -77,10 +73,6 @@ func requestCount(s *sim.Session, verb, resource string, code int) int64 {
 }
 
 func runWatchExpired(ctx context.Context, s *sim.Session) error {
-	s.Step("kubectl apply -f nginx-deployment.yaml; my-controller's informer lists and starts watching")
-	if !applyFile(ctx, s, "nginx-deployment.yaml") {
-		return s.Err()
-	}
 	inf, log, err := myInformer(ctx, s)
 	if err != nil {
 		return err

@@ -44,20 +44,16 @@ informer 的处理函数对每个变化恰好看到一次，连断开期间发�
 （scale、create、set image、delete）；继续之后恰好是这四个，按顺序，各带 etcd 给它的 revision，断开
 前的事件一个也不重复；最后 informer 的 resourceVersion 等于 etcd 的 revision。`,
 		ZH: catalog{
-			"%d. kubectl apply -f nginx-deployment.yaml; my-controller's informer lists and starts watching": "%d. kubectl apply -f nginx-deployment.yaml；my-controller 的 informer 先 list 再开始 watch",
-			"%d. The watch connection breaks at resourceVersion %s":                                          "%d. watch 连接在 resourceVersion %s 处断开",
-			"%d. While it is away: scale nginx to 4, create web, set nginx's image, delete web":              "%d. 它断开期间：把 nginx 扩到 4、创建 web、修改 nginx 的镜像、删除 web",
-			"%d. The informer watches again from its last resourceVersion and catches up":                    "%d. informer 从上次的 resourceVersion 重新 watch，追上进度",
-			"OnDelete %s (its final state, resourceVersion %s: the deletion's revision)":                     "OnDelete %s（最终状态，resourceVersion %s：删除发生时的 revision）",
-			"%s %s (resourceVersion %s, replicas %d, image %s)":                                              "%s %s（resourceVersion %s，replicas %d，镜像 %s）",
-			"%s: the watch connection is lost; last resourceVersion applied: %s":                             "%s：watch 连接断了；最后应用的 resourceVersion：%s",
-			"%s exactly the missed events, in etcd's order, none twice: %s (expected %s)":                    "%s 恰好是错过的那些事件，按 etcd 的顺序，没有重复：%s（期望 %s）",
-			"%s it did not list again: the watch cache still had the history":                                "%s 它没有重新 list：watch 缓存里还有这段历史",
-			"%s its cache equals etcd: nginx with 4 replicas of nginx:1.27, no web":                          "%s 它的缓存与 etcd 一致：nginx，4 个 nginx:1.27 副本，没有 web",
-			"%s its resourceVersion is etcd's revision, %d":                                                  "%s 它的 resourceVersion 就是 etcd 的 revision，%d",
-			"%s the disconnected informer's handlers saw nothing":                                            "%s 断开连接的 informer 的处理函数什么也没看到",
-			"%d. kubectl apply -f nginx-deployment.yaml":                                                     "%d. 执行 kubectl apply -f nginx-deployment.yaml",
-			"%s the handlers saw: %s": "%s 处理函数看到了：%s",
+			"%d. The watch connection breaks at resourceVersion %s":                             "%d. watch 连接在 resourceVersion %s 处断开",
+			"%d. While it is away: scale nginx to 4, create web, set nginx's image, delete web": "%d. 它断开期间：把 nginx 扩到 4、创建 web、修改 nginx 的镜像、删除 web",
+			"%d. The informer watches again from its last resourceVersion and catches up":       "%d. informer 从上次的 resourceVersion 重新 watch，追上进度",
+			"OnDelete %s (its final state, resourceVersion %s: the deletion's revision)":        "OnDelete %s（最终状态，resourceVersion %s：删除发生时的 revision）",
+			"%s: the watch connection is lost; last resourceVersion applied: %s":                "%s：watch 连接断了；最后应用的 resourceVersion：%s",
+			"%s exactly the missed events, in etcd's order, none twice: %s (expected %s)":       "%s 恰好是错过的那些事件，按 etcd 的顺序，没有重复：%s（期望 %s）",
+			"%s it did not list again: the watch cache still had the history":                   "%s 它没有重新 list：watch 缓存里还有这段历史",
+			"%s its cache equals etcd: nginx with 4 replicas of nginx:1.27, no web":             "%s 它的缓存与 etcd 一致：nginx，4 个 nginx:1.27 副本，没有 web",
+			"%s its resourceVersion is etcd's revision, %d":                                     "%s 它的 resourceVersion 就是 etcd 的 revision，%d",
+			"%s the disconnected informer's handlers saw nothing":                               "%s 断开连接的 informer 的处理函数什么也没看到",
 		},
 		Run: runWatchResume,
 	})
@@ -93,9 +89,14 @@ func (h *handlerLog) handlers() client.Handler[*api.Deployment] {
 	}
 }
 
-// myInformer is a Deployment informer of a learner's own controller ("my-controller", running with
-// the admin's credentials), logging what its handlers see.
+// myInformer is the watch scenarios' first step: the nginx Deployment, then a Deployment informer of
+// a learner's own controller ("my-controller", running with the admin's credentials) that lists and
+// starts watching, logging what its handlers see.
 func myInformer(ctx context.Context, s *sim.Session) (*client.Informer[api.Deployment, *api.Deployment], *handlerLog, error) {
+	s.Step("kubectl apply -f nginx-deployment.yaml; my-controller's informer lists and starts watching")
+	if !applyFile(ctx, s, "nginx-deployment.yaml") {
+		return nil, nil, s.Err()
+	}
 	cl := s.Client("kubernetes-admin", "my-controller", apiserver.GroupMasters)
 	inf := client.NewInformer[api.Deployment](cl, client.InformerOptions{Namespace: "default", Clock: s.Clock, Trace: s.Trace,
 		Name: "my-controller deployments informer"})
@@ -167,10 +168,6 @@ func missedChanges(ctx context.Context, s *sim.Session) ([]string, error) {
 }
 
 func runWatchResume(ctx context.Context, s *sim.Session) error {
-	s.Step("kubectl apply -f nginx-deployment.yaml; my-controller's informer lists and starts watching")
-	if !applyFile(ctx, s, "nginx-deployment.yaml") {
-		return s.Err()
-	}
 	inf, log, err := myInformer(ctx, s)
 	if err != nil {
 		return err

@@ -152,8 +152,7 @@ func runWebhookTimeout(ctx context.Context, s *sim.Session) error {
 	s.Expect(revision() == before && objectNow[api.Pod](ctx, s, "default", "app-2") == nil, "nothing was written: pod app-2 does not exist")
 
 	s.Step("kubectl apply a Deployment web of 2 replicas: its ReplicaSet cannot create a single pod")
-	if _, err := k.Apply(ctx, []byte(WebDeploymentYAML)); err != nil {
-		s.Expect(false, "Deployment web is created: %v", err)
+	if !apply(ctx, s, WebDeploymentYAML) {
 		return s.Err()
 	}
 	if !until(ctx, s, 0, "event FailedCreate context deadline exceeded") {

@@ -60,8 +60,7 @@ var fixedTargetPortYAML = manifests.Read("fixed-target-port.yaml")
 
 func runWrongTargetPort(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply: Deployment web (nginx, containerPort 80 named http), Services web-8080 (targetPort 8080) and web-named (targetPort web), pod client")
-	if _, err := s.Kubectl.Apply(ctx, []byte(wrongTargetPortYAML)); err != nil {
-		s.Expect(false, "the objects are created: %v", err)
+	if !apply(ctx, s, wrongTargetPortYAML) {
 		return s.Err()
 	}
 	if !until(ctx, s, 2*time.Minute, "pods -l app=web ready") || !until(ctx, s, time.Minute, "pod client running") {
@@ -84,8 +83,7 @@ func runWrongTargetPort(ctx context.Context, s *sim.Session) error {
 	expectUnreachable(s, netTrace(ctx, s, "client", "web-named:80"), "rules", `targetPort "web" names no container port of the selected pods (their named ports: http=80)`)
 
 	s.Step("Fix web-8080: kubectl apply with targetPort http")
-	if _, err := s.Kubectl.Apply(ctx, []byte(fixedTargetPortYAML)); err != nil {
-		s.Expect(false, "the Service is updated: %v", err)
+	if !apply(ctx, s, fixedTargetPortYAML) {
 		return s.Err()
 	}
 	if !s.Until(ctx, time.Minute, sim.Check("the EndpointSlice of web-8080 says port 80", func() (bool, error) {

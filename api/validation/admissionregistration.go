@@ -24,13 +24,8 @@ var (
 // ValidateWebhookConfiguration checks either kind of webhook configuration (any other object is
 // reported as not one).
 func ValidateWebhookConfiguration(obj api.Object) field.ErrorList {
-	var hooks []api.Webhook
-	switch o := obj.(type) {
-	case *api.MutatingWebhookConfiguration:
-		hooks = o.Webhooks
-	case *api.ValidatingWebhookConfiguration:
-		hooks = o.Webhooks
-	default:
+	hooks, ok := api.WebhooksOf(obj)
+	if !ok {
 		return field.ErrorList{field.Invalid(field.NewPath("kind"), obj.GetTypeMeta().Kind, "not a webhook configuration")}
 	}
 	errs := ValidateObjectMeta(obj.GetObjectMeta(), false, NameIsDNSSubdomain, field.NewPath("metadata"))

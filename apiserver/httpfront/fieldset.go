@@ -17,7 +17,9 @@ package httpfront
 
 import (
 	"encoding/json"
+	"maps"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -250,13 +252,8 @@ func pathString(p []string) string {
 		case strings.HasPrefix(el, "k:"):
 			var key map[string]any
 			json.Unmarshal([]byte(el[2:]), &key)
-			names := make([]string, 0, len(key))
-			for k := range key {
-				names = append(names, k)
-			}
-			sort.Strings(names)
-			parts := make([]string, 0, len(names))
-			for _, k := range names {
+			var parts []string
+			for _, k := range slices.Sorted(maps.Keys(key)) {
 				v, _ := json.Marshal(key[k])
 				parts = append(parts, k+"="+string(v))
 			}

@@ -83,7 +83,7 @@ func podSummary(p *api.Pod) podRow {
 	}
 	if reason == "Completed" && hasRunning {
 		reason = "NotReady"
-		if podReady(p) {
+		if api.IsPodReady(p) {
 			reason = "Running"
 		}
 	}
@@ -93,15 +93,6 @@ func podSummary(p *api.Pod) podRow {
 	r.ready = fmt.Sprintf("%d/%d", readyContainers, len(p.Spec.Containers))
 	r.reason = reason
 	return r
-}
-
-func podReady(p *api.Pod) bool {
-	for _, c := range p.Status.Conditions {
-		if c.Type == api.PodReady {
-			return c.Status == api.ConditionTrue
-		}
-	}
-	return false
 }
 
 var nodeColumns = []column{nameColumn,

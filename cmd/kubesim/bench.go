@@ -40,12 +40,9 @@ conditions, baseline). BENCHMARKS.md has the latest figures and the machine they
 	memProfile := fs.String("memprofile", "", "envelope: write a heap profile of the whole cluster to this file at its end")
 	gcPercent := fs.Int("gogc", sim.GCPercent, "the garbage collector's GOGC while the benchmarks run (-1: off, the memory limit alone paces it)")
 	memLimit := fs.String("memory-limit", "", "the Go runtime's soft memory limit while the benchmarks run, a quantity such as 6Gi (default: GOMEMLIMIT's, or none)")
-	names, err := parseArgs(fs, args)
-	switch {
-	case helpRequested(err):
-		return 0
-	case err != nil:
-		return 2
+	names, code, ok := parseCommand(fs, args)
+	if !ok {
+		return code
 	}
 	for _, name := range names {
 		if !slices.ContainsFunc(bench.Benchmarks, func(b bench.Benchmark) bool { return b.Name == name }) {

@@ -23,12 +23,9 @@ Prints a script that completes kubesim's commands, scenario names and flags. Loa
   bash:  source <(kubesim completion bash)
   zsh:   source <(kubesim completion zsh)
   fish:  kubesim completion fish | source`, stderr)
-	shells, err := parseArgs(fs, args)
-	if helpRequested(err) {
-		return 0
-	}
-	if err != nil {
-		return 2
+	shells, code, ok := parseCommand(fs, args)
+	if !ok {
+		return code
 	}
 	if len(shells) != 1 {
 		fs.Usage()

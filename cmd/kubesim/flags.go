@@ -6,6 +6,8 @@
 //	checkNodes(flag, n)        1..maxNodes, and why
 //	checkSpeed(speed)          minSpeed..maxSpeed, a finite number
 //	helpRequested(err)         whether parsing stopped at -h or --help
+//	parseCommand(fs, args)     parseArgs, and whether the command goes on or ends (with its exit code)
+//	parseName(fs, args)        parseCommand and oneName, for the commands that take one scenario
 //
 // Go's flag package stops at the first argument that is not a flag, so `kubesim run NAME --trace json`
 // would leave --trace json unread. parseArgs keeps parsing after each such argument, the way kubectl
@@ -37,6 +39,35 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 		positional = append(positional, rest[0])
 		args = rest[1:]
 	}
+}
+
+// parseCommand is parseArgs as a command's function uses it: ok false means the command ends here,
+// with code 0 after -h or --help (fs.Usage has been printed) and 2 after a bad flag (the error has
+// been printed).
+func parseCommand(fs *flag.FlagSet, args []string) (positional []string, code int, ok bool) {
+	positional, err := parseArgs(fs, args)
+	switch {
+	case helpRequested(err):
+		return nil, 0, false
+	case err != nil:
+		return nil, 2, false
+	}
+	return positional, 0, true
+}
+
+// parseName is parseCommand for a command that takes at most one scenario NAME ("" when there is
+// none); more than one is told on fs's output and ends the command with code 2.
+func parseName(fs *flag.FlagSet, args []string) (name string, code int, ok bool) {
+	names, code, ok := parseCommand(fs, args)
+	if !ok {
+		return "", code, false
+	}
+	name, err := oneName(fs.Name(), names)
+	if err != nil {
+		fmt.Fprintln(fs.Output(), err)
+		return "", 2, false
+	}
+	return name, 0, true
 }
 
 // helpRequested reports whether fs.Parse stopped because the user asked for help (fs.Usage has then

@@ -45,12 +45,10 @@ Teaching exercises graded by go test (examples/labs; each has a README.md).
 func labCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("lab", labUsage, stderr)
 	reference := fs.Bool("reference", false, "grade the reference solution instead of your code (-tags solution)")
-	rest, err := parseArgs(fs, args)
+	rest, code, ok := parseCommand(fs, args)
 	switch {
-	case helpRequested(err):
-		return 0
-	case err != nil:
-		return 2
+	case !ok:
+		return code
 	case len(rest) == 1 && rest[0] == "list":
 		for i, l := range labs {
 			fmt.Fprintf(stdout, "%d. %s\n   %s\n", i+1, l.name, l.goal)

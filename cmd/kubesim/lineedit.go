@@ -138,26 +138,19 @@ type key struct {
 	name string // enter, tab, backspace, delete, left, right, up, down, home, end, kill-line, kill-word, eof
 }
 
+// controlKeys are the editing keys of one byte: Enter, Tab, Backspace, and the Ctrl keys a shell
+// reads (Ctrl-A home, Ctrl-E end, Ctrl-U kill-line, Ctrl-W kill-word, Ctrl-D eof).
+var controlKeys = map[byte]string{
+	'\r': "enter", '\n': "enter", '\t': "tab", 0x7f: "backspace", 0x08: "backspace",
+	0x01: "home", 0x05: "end", 0x15: "kill-line", 0x17: "kill-word", 0x04: "eof",
+}
+
 // decodeKey reads the first key of b and how many bytes it took (0: b is the start of a longer key).
 func decodeKey(b []byte) (key, int) {
-	switch b[0] {
-	case '\r', '\n':
-		return key{name: "enter"}, 1
-	case '\t':
-		return key{name: "tab"}, 1
-	case 0x7f, 0x08:
-		return key{name: "backspace"}, 1
-	case 0x01:
-		return key{name: "home"}, 1
-	case 0x05:
-		return key{name: "end"}, 1
-	case 0x15:
-		return key{name: "kill-line"}, 1
-	case 0x17:
-		return key{name: "kill-word"}, 1
-	case 0x04:
-		return key{name: "eof"}, 1
-	case 0x1b:
+	if name, ok := controlKeys[b[0]]; ok {
+		return key{name: name}, 1
+	}
+	if b[0] == 0x1b {
 		if len(b) < 3 {
 			return key{}, 0
 		}

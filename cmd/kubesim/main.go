@@ -145,12 +145,10 @@ func newFlags(name, usage string, stderr io.Writer) *flag.FlagSet {
 
 // noArgs parses the flags of a command that takes no arguments.
 func noArgs(fs *flag.FlagSet, args []string) (code int, ok bool) {
-	rest, err := parseArgs(fs, args)
+	rest, code, ok := parseCommand(fs, args)
 	switch {
-	case helpRequested(err):
-		return 0, false
-	case err != nil:
-		return 2, false
+	case !ok:
+		return code, false
 	case len(rest) > 0:
 		fmt.Fprintf(fs.Output(), "kubesim %s takes no arguments, got: %s\n", fs.Name(), strings.Join(rest, " "))
 		return 2, false
@@ -207,45 +205,42 @@ func lookup(name string, stderr io.Writer) (sim.Scenario, bool) {
 	return sc, ok
 }
 
+// chosenScenario is the scenario a command names: a built-in NAME or -f FILE. When the choice is
+// wrong it tells stderr why (the command's usage when there is neither) and returns false.
+func chosenScenario(command, name, file string, fs *flag.FlagSet, stderr io.Writer) (sim.Scenario, bool) {
+	switch {
+	case file != "" && name != "":
+		fmt.Fprintf(stderr, "kubesim %s: give a scenario name or -f FILE, not both\n", command)
+	case file != "":
+		sc, err := script.Load(file)
+		if err == nil {
+			return sc, true
+		}
+		fmt.Fprintf(stderr, "kubesim %s: %v\n", command, err)
+	case name == "":
+		fs.Usage()
+	default:
+		return lookup(name, stderr)
+	}
+	return sim.Scenario{}, false
+}
+
 func describe(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("describe", `usage: kubesim describe NAME [--lang zh]   or   kubesim describe -f scenario.yaml [--lang zh]
 
 Prints what a scenario teaches and which signs to look for (kubesim list shows the names).`, stderr)
 	file := fs.String("f", "", "describe the scenario in this YAML file (its summary and teaches) instead of a built-in one")
 	lang := fs.String("lang", "en", "language of the description: en or zh")
-	names, err := parseArgs(fs, args)
-	if helpRequested(err) {
-		return 0
-	}
-	if err != nil {
-		return 2
-	}
-	name, err := oneName("describe", names)
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 2
+	name, code, ok := parseName(fs, args)
+	if !ok {
+		return code
 	}
 	if !checkLang("describe", *lang, stderr) {
 		return 2
 	}
-	var sc sim.Scenario
-	switch {
-	case *file != "" && name != "":
-		fmt.Fprintln(stderr, "kubesim describe: give a scenario name or -f FILE, not both")
+	sc, ok := chosenScenario("describe", name, *file, fs, stderr)
+	if !ok {
 		return 2
-	case *file != "":
-		if sc, err = script.Load(*file); err != nil {
-			fmt.Fprintf(stderr, "kubesim describe: %v\n", err)
-			return 2
-		}
-	case name == "":
-		fs.Usage()
-		return 2
-	default:
-		var ok bool
-		if sc, ok = lookup(name, stderr); !ok {
-			return 2
-		}
 	}
 	summary, teaches := inLang(sc, *lang)
 	fmt.Fprintf(stdout, "%s: %s\n", sc.Name, summary)

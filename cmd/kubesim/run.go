@@ -68,12 +68,9 @@ func newRunFlags(stderr io.Writer) (*flag.FlagSet, *runFlags) {
 
 func runScenario(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs, flags := newRunFlags(stderr)
-	names, err := parseArgs(fs, args)
-	if helpRequested(err) {
-		return 0
-	}
-	if err != nil {
-		return 2
+	name, code, ok := parseName(fs, args)
+	if !ok {
+		return code
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -83,27 +80,9 @@ func runScenario(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 
 	// The scenario.
-	name, err := oneName("run", names)
-	if err != nil {
-		fmt.Fprintln(stderr, err)
+	sc, ok := chosenScenario("run", name, *flags.file, fs, stderr)
+	if !ok {
 		return 2
-	}
-	var sc sim.Scenario
-	switch {
-	case *flags.file != "" && name != "":
-		return fail("give a scenario name or -f FILE, not both")
-	case *flags.file != "":
-		if sc, err = script.Load(*flags.file); err != nil {
-			return fail("%v", err)
-		}
-	case name == "":
-		fs.Usage()
-		return 2
-	default:
-		var ok bool
-		if sc, ok = lookup(name, stderr); !ok {
-			return 2
-		}
 	}
 
 	swaps, code, done := withSwaps(ctx, sc, name, flags, set, stdout, stderr)
@@ -140,6 +119,7 @@ func runScenario(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 	var cond sim.Condition
 	if *flags.until != "" {
+		var err error
 		if cond, err = script.ParseCondition(*flags.until); err != nil {
 			return fail("--until: %v", err)
 		}
@@ -212,7 +192,7 @@ func runScenario(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if len(swaps) > 0 {
 		return playWith(ctx, sc, opts, swaps, w, stderr)
 	}
-	err = sim.Play(ctx, sc, opts)
+	err := sim.Play(ctx, sc, opts)
 	switch {
 	case err == nil:
 		return 0

@@ -36,12 +36,9 @@ func step(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	until := fs.String("until", "", `run until a condition holds, e.g. "pods bound", "deployment nginx available"`)
 	kubeconfigPath := fs.String("kubeconfig", "", "the kubeconfig kubesim serve wrote (default: $KUBECONFIG, else ~/.kube/config)")
 	contextName := fs.String("context", "", "the kubeconfig context to use (default: its current context, kubesim-admin)")
-	names, err := parseArgs(fs, args)
-	if helpRequested(err) {
-		return 0
-	}
-	if err != nil {
-		return 2
+	names, code, ok := parseCommand(fs, args)
+	if !ok {
+		return code
 	}
 	q := url.Values{}
 	switch {

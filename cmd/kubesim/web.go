@@ -43,20 +43,12 @@ func webCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	addr := fs.String("addr", "127.0.0.1:7070", "address to serve the page on (port 0: any free port)")
 	seed := fs.Int64("seed", 1, "seed for every random choice: same seed, same run as kubesim run")
 	lang := fs.String("lang", "en", "language of the story: en or zh")
-	names, err := parseArgs(fs, args)
-	if helpRequested(err) {
-		return 0
-	}
-	if err != nil {
-		return 2
+	name, code, ok := parseName(fs, args)
+	if !ok {
+		return code
 	}
 	fail := func(format string, args ...any) int {
 		fmt.Fprintf(stderr, "kubesim web: "+format+"\n", args...)
-		return 2
-	}
-	name, err := oneName("web", names)
-	if err != nil {
-		fmt.Fprintln(stderr, err)
 		return 2
 	}
 	if name == "" {
@@ -92,7 +84,7 @@ func webCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	go func() { served <- srv.Serve(ln) }()
 	fmt.Fprintf(stdout, "kubesim web: http://%s/ shows scenario %s (Ctrl-C stops)\n", ln.Addr(), sc.Name)
 
-	code := playOnPage(ctx, page, sc, narration, *seed, points, *breaks)
+	code = playOnPage(ctx, page, sc, narration, *seed, points, *breaks)
 	if ctx.Err() == nil {
 		fmt.Fprintln(stdout, "kubesim web: the run is over; the page stays up until Ctrl-C")
 	}

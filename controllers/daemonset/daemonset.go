@@ -27,14 +27,14 @@ import (
 const Name = "daemonset-controller"
 
 // Identity is the user the controller manager authenticates as.
-const Identity = "system:kube-controller-manager"
+const Identity = internal.User
 
 // Controller keeps one daemon pod on every eligible node.
 type Controller struct {
 	workloop.Component
 	client     *client.Client
 	clock      clock.Clock
-	trace      *trace.Recorder
+	tracer     internal.Tracer
 	events     *client.EventRecorder
 	daemonSets *client.Informer[api.DaemonSet, *api.DaemonSet]
 	pods       *client.Informer[api.Pod, *api.Pod]
@@ -46,7 +46,7 @@ type Controller struct {
 // New builds the controller on informers from the shared factory. c must act as
 // system:kube-controller-manager; ev should record as "daemonset-controller".
 func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, tr *trace.Recorder, ev *client.EventRecorder) *Controller {
-	dc := &Controller{client: c, clock: clk, trace: tr, events: ev,
+	dc := &Controller{client: c, clock: clk, tracer: internal.Tracer{Component: Name, Recorder: tr}, events: ev,
 		daemonSets: client.InformerFor[api.DaemonSet](informers, client.FactoryOptions{}),
 		pods:       client.InformerFor[api.Pod](informers, client.FactoryOptions{}),
 		nodes:      client.InformerFor[api.Node](informers, client.FactoryOptions{}),

@@ -23,7 +23,7 @@ func nodeShouldRunDaemonPod(node *api.Node, ds *api.DaemonSet) (shouldRun, shoul
 	untoleratedNoSchedule := false
 	for i := range node.Spec.Taints {
 		t := &node.Spec.Taints[i]
-		if t.Effect == api.TaintEffectPreferNoSchedule || tolerated(pod.Spec.Tolerations, t) {
+		if t.Effect == api.TaintEffectPreferNoSchedule || api.TolerationsTolerateTaint(pod.Spec.Tolerations, t) {
 			continue
 		}
 		if t.Effect == api.TaintEffectNoExecute {
@@ -35,13 +35,4 @@ func nodeShouldRunDaemonPod(node *api.Node, ds *api.DaemonSet) (shouldRun, shoul
 		return false, true
 	}
 	return true, true
-}
-
-func tolerated(ts []api.Toleration, taint *api.Taint) bool {
-	for i := range ts {
-		if ts[i].ToleratesTaint(taint) {
-			return true
-		}
-	}
-	return false
 }

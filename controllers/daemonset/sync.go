@@ -18,7 +18,6 @@ import (
 	apierrors "kubesim/api/errors"
 	"kubesim/client"
 	"kubesim/controllers/internal"
-	"kubesim/trace"
 )
 
 // Reconcile brings the DaemonSet named by key ("namespace/name") in line with the nodes.
@@ -81,9 +80,9 @@ func (dc *Controller) manage(ctx context.Context, ds *api.DaemonSet, key string,
 	if len(create) == 0 && len(remove) == 0 {
 		return nil
 	}
-	dc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "reconcile", Object: "daemonsets/" + key,
-		ResourceVersion: ds.ResourceVersion}.Msgf("reconcile %s: %d nodes; no daemon pod on [%s] -> create %d; [%s] -> delete %d (expecting %d adds, %d deletes)",
-		key, len(nodes), strings.Join(create, ", "), len(create), strings.Join(why, ", "), len(remove), len(create), len(remove)))
+	dc.tracer.Record("reconcile", "daemonsets/"+key, ds.ResourceVersion,
+		"reconcile %s: %d nodes; no daemon pod on [%s] -> create %d; [%s] -> delete %d (expecting %d adds, %d deletes)",
+		key, len(nodes), strings.Join(create, ", "), len(create), strings.Join(why, ", "), len(remove), len(create), len(remove))
 	dc.expect.expect(key, len(create), len(remove))
 
 	pods := client.For[api.Pod](dc.client)
@@ -152,10 +151,9 @@ func (dc *Controller) updateStatus(ctx context.Context, ds *api.DaemonSet, nodes
 	}
 	cp := api.DeepCopy(ds)
 	cp.Status = st
-	dc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "status", Object: "daemonsets/" + ds.Namespace + "/" + ds.Name,
-		ResourceVersion: ds.ResourceVersion, Detail: true}.
-		Msgf("status: desired %d, current %d, ready %d, available %d, misscheduled %d",
-			st.DesiredNumberScheduled, st.CurrentNumberScheduled, st.NumberReady, st.NumberAvailable, st.NumberMisscheduled))
+	dc.tracer.Detail("status", "daemonsets/"+ds.Namespace+"/"+ds.Name, ds.ResourceVersion,
+		"status: desired %d, current %d, ready %d, available %d, misscheduled %d",
+		st.DesiredNumberScheduled, st.CurrentNumberScheduled, st.NumberReady, st.NumberAvailable, st.NumberMisscheduled)
 	_, err := client.For[api.DaemonSet](dc.client).UpdateStatus(ctx, cp)
 	if apierrors.IsNotFound(err) {
 		return nil
@@ -185,10 +183,8 @@ func targetNode(p *api.Pod) string {
 
 // readySince reports whether the pod is Ready, and since when.
 func readySince(p *api.Pod) (time.Time, bool) {
-	for _, c := range p.Status.Conditions {
-		if c.Type == api.PodReady && c.Status == api.ConditionTrue {
-			return c.LastTransitionTime.Time, true
-		}
+	if c := api.GetPodCondition(p, api.PodReady); c != nil && c.Status == api.ConditionTrue {
+		return c.LastTransitionTime.Time, true
 	}
 	return time.Time{}, false
 }

@@ -68,7 +68,7 @@ func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, t
 		OnAdd:    podChanged,
 		OnDelete: podChanged,
 		OnUpdate: func(old, p *api.Pod) {
-			if podReady(old) != podReady(p) || (old.DeletionTimestamp == nil) != (p.DeletionTimestamp == nil) || !maps.Equal(old.Labels, p.Labels) {
+			if api.IsPodReady(old) != api.IsPodReady(p) || (old.DeletionTimestamp == nil) != (p.DeletionTimestamp == nil) || !maps.Equal(old.Labels, p.Labels) {
 				podChanged(old)
 				podChanged(p)
 			}
@@ -124,7 +124,7 @@ func (dc *Controller) Reconcile(ctx context.Context, key string) (workloop.Resul
 	disrupted, recheck := dc.liveDisruptions(b.Status.DisruptedPods, pods, now)
 	healthy := int32(0)
 	for _, p := range pods {
-		if _, gone := disrupted[p.Name]; !gone && p.DeletionTimestamp == nil && podReady(p) {
+		if _, gone := disrupted[p.Name]; !gone && p.DeletionTimestamp == nil && api.IsPodReady(p) {
 			healthy++
 		}
 	}
@@ -252,15 +252,6 @@ func selectorOf(b *api.PodDisruptionBudget) (labels.Selector, error) {
 		return labels.Nothing(), nil
 	}
 	return b.Spec.Selector.AsSelector()
-}
-
-func podReady(p *api.Pod) bool {
-	for _, c := range p.Status.Conditions {
-		if c.Type == api.PodReady {
-			return c.Status == api.ConditionTrue
-		}
-	}
-	return false
 }
 
 func replicas(r *int32) int32 {

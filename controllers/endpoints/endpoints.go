@@ -29,14 +29,14 @@ import (
 const Name = "endpoints-controller"
 
 // Identity is the user the controller manager authenticates as.
-const Identity = "system:kube-controller-manager"
+const Identity = internal.User
 
 // Controller keeps the Endpoints of selector Services.
 type Controller struct {
 	workloop.Component // Name, Informers, Step, Run
 
 	client    *client.Client
-	trace     *trace.Recorder
+	tracer    internal.Tracer
 	services  *client.Informer[api.Service, *api.Service]
 	pods      *client.Informer[api.Pod, *api.Pod]
 	endpoints *client.Informer[api.Endpoints, *api.Endpoints]
@@ -46,7 +46,7 @@ type Controller struct {
 // New builds the controller on informers from the shared factory. c must act as
 // system:kube-controller-manager.
 func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, tr *trace.Recorder) *Controller {
-	ec := &Controller{client: c, trace: tr,
+	ec := &Controller{client: c, tracer: internal.Tracer{Component: Name, Recorder: tr},
 		services:  client.InformerFor[api.Service](informers, client.FactoryOptions{}),
 		pods:      client.InformerFor[api.Pod](informers, client.FactoryOptions{}),
 		endpoints: client.InformerFor[api.Endpoints](informers, client.FactoryOptions{}),
@@ -146,7 +146,7 @@ func (ec *Controller) subsets(svc *api.Service) []api.EndpointSubset {
 		if pod.Spec.NodeName != "" {
 			addr.NodeName = api.Ptr(pod.Spec.NodeName)
 		}
-		if internal.IsPodReady(pod) {
+		if api.IsPodReady(pod) {
 			ss.Addresses = append(ss.Addresses, addr)
 		} else {
 			ss.NotReadyAddresses = append(ss.NotReadyAddresses, addr)
@@ -161,8 +161,7 @@ func (ec *Controller) subsets(svc *api.Service) []api.EndpointSubset {
 }
 
 func (ec *Controller) record(action string, ep *api.Endpoints, format string, args ...any) {
-	ec.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: action,
-		Object: "endpoints/" + ep.Namespace + "/" + ep.Name, ResourceVersion: ep.ResourceVersion}.Msgf(format, args...))
+	ec.tracer.Record(action, "endpoints/"+ep.Namespace+"/"+ep.Name, ep.ResourceVersion, format, args...)
 }
 
 // Summary is the ENDPOINTS column of `kubectl get endpoints`: ready addresses with their ports, then

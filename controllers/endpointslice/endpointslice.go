@@ -25,14 +25,14 @@ const Name = "endpointslice-controller"
 const ManagedBy = "endpointslice-controller.k8s.io"
 
 // Identity is the user the controller manager authenticates as.
-const Identity = "system:kube-controller-manager"
+const Identity = internal.User
 
 // Controller keeps EndpointSlices of selector Services.
 type Controller struct {
 	workloop.Component // Name, Informers, Step, Run
 
 	client   *client.Client
-	trace    *trace.Recorder
+	tracer   internal.Tracer
 	services *client.Informer[api.Service, *api.Service]
 	pods     *client.Informer[api.Pod, *api.Pod]
 	slices   *client.Informer[api.EndpointSlice, *api.EndpointSlice]
@@ -43,7 +43,7 @@ type Controller struct {
 // New builds the controller on informers from the shared factory. c must act as
 // system:kube-controller-manager.
 func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, tr *trace.Recorder) *Controller {
-	ec := &Controller{client: c, trace: tr,
+	ec := &Controller{client: c, tracer: internal.Tracer{Component: Name, Recorder: tr},
 		services: client.InformerFor[api.Service](informers, client.FactoryOptions{}),
 		pods:     client.InformerFor[api.Pod](informers, client.FactoryOptions{}),
 		slices:   client.InformerFor[api.EndpointSlice](informers, client.FactoryOptions{}),

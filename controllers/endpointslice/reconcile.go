@@ -22,7 +22,6 @@ import (
 	"kubesim/client"
 	"kubesim/controllers/internal"
 	"kubesim/controllers/workloop"
-	"kubesim/trace"
 )
 
 // desiredSlice is the content one slice should have.
@@ -157,7 +156,7 @@ func endpointPorts(svc *api.Service, pod *api.Pod) []api.EndpointSlicePort {
 // podToEndpoint is the pod as an endpoint, with its three conditions, its node and the node's zone.
 func podToEndpoint(pod *api.Pod, node *api.Node) api.Endpoint {
 	terminating := pod.DeletionTimestamp != nil
-	serving := internal.IsPodReady(pod)
+	serving := api.IsPodReady(pod)
 	ep := api.Endpoint{
 		Addresses: []string{pod.Status.PodIP},
 		Conditions: api.EndpointConditions{Ready: api.Ptr(serving && !terminating), Serving: api.Ptr(serving),
@@ -198,8 +197,8 @@ func (ec *Controller) write(ctx context.Context, svc *api.Service, cur *api.Endp
 }
 
 func (ec *Controller) record(action string, s *api.EndpointSlice, format string, args ...any) {
-	ec.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: action,
-		Object: "endpointslices/" + s.Namespace + "/" + s.Name, ResourceVersion: s.ResourceVersion}.Msgf(format, args...))
+	ec.tracer.Record(action, "endpointslices/"+s.Namespace+"/"+s.Name, s.ResourceVersion,
+		format, args...)
 }
 
 // Summary says what a slice holds, the way a learner reads it: "ready 10.244.0.2:80 (web-1); not

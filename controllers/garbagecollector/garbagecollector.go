@@ -19,6 +19,7 @@ import (
 	"kubesim/client"
 	"kubesim/client/workqueue"
 	"kubesim/clock"
+	"kubesim/controllers/internal"
 	"kubesim/controllers/workloop"
 	"kubesim/trace"
 )
@@ -27,7 +28,7 @@ import (
 const Name = "garbage-collector"
 
 // Identity is the user the controller manager authenticates as.
-const Identity = "system:kube-controller-manager"
+const Identity = internal.User
 
 // The finalizers the apiserver adds for the non-default propagation policies (metav1).
 const (
@@ -40,7 +41,7 @@ type GarbageCollector struct {
 	workloop.Component
 	client *client.Client
 	clock  clock.Clock
-	trace  *trace.Recorder
+	tracer internal.Tracer
 	// kinds are the watched resources, owners before dependents, so that in step mode an owner is
 	// in its cache before any handler looks for it.
 	kinds []kind
@@ -50,7 +51,7 @@ type GarbageCollector struct {
 // New builds the collector on informers from the shared factory. c must act as
 // system:kube-controller-manager.
 func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, tr *trace.Recorder) *GarbageCollector {
-	gc := &GarbageCollector{client: c, clock: clk, trace: tr,
+	gc := &GarbageCollector{client: c, clock: clk, tracer: internal.Tracer{Component: Name, Recorder: tr},
 		queue: workqueue.New(clk, Name, workqueue.DefaultControllerRateLimiter[string]())}
 	gc.kinds = []kind{
 		watch[api.Deployment](gc, informers),
@@ -97,8 +98,8 @@ func (gc *GarbageCollector) onDelete(obj api.Object) {
 	m := obj.GetObjectMeta()
 	deps := gc.dependents(m.UID)
 	if len(deps) > 0 {
-		gc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "watch", Object: objectPath(obj),
-			ResourceVersion: m.ResourceVersion}.Msgf("%s is gone: check its dependents %v", objectPath(obj), paths(deps)))
+		gc.tracer.Record("watch", objectPath(obj), m.ResourceVersion,
+			"%s is gone: check its dependents %v", objectPath(obj), paths(deps))
 	}
 	for _, dep := range deps {
 		gc.queue.Add(objectPath(dep))

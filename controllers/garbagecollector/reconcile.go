@@ -15,7 +15,6 @@ import (
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
 	"kubesim/client"
-	"kubesim/trace"
 	"kubesim/wire"
 )
 
@@ -91,8 +90,8 @@ func (gc *GarbageCollector) attemptToDelete(ctx context.Context, obj api.Object)
 			return nil
 		}
 		// Another owner still holds the object: it stays, without the references to the others.
-		gc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "update", Object: path, ResourceVersion: m.ResourceVersion}.
-			Msgf("%s: owner %s still exists; remove the ownerReferences to %s", path, refPaths(solid, m.Namespace), refPaths(gone, m.Namespace)))
+		gc.tracer.Record("update", path, m.ResourceVersion,
+			"%s: owner %s still exists; remove the ownerReferences to %s", path, refPaths(solid, m.Namespace), refPaths(gone, m.Namespace))
 		return gc.update(ctx, withoutOwners(obj, gone))
 	case len(waiting) > 0:
 		// An owner waits for its dependents. If this object has dependents of its own, it must
@@ -101,12 +100,12 @@ func (gc *GarbageCollector) attemptToDelete(ctx context.Context, obj api.Object)
 		if len(gc.dependents(m.UID)) > 0 {
 			policy = wire.PropagationForeground
 		}
-		gc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "delete", Object: path, ResourceVersion: m.ResourceVersion}.
-			Msgf("delete %s: its owner %s is being deleted in the foreground (propagationPolicy %s)", path, refPaths(waiting, m.Namespace), policy))
+		gc.tracer.Record("delete", path, m.ResourceVersion,
+			"delete %s: its owner %s is being deleted in the foreground (propagationPolicy %s)", path, refPaths(waiting, m.Namespace), policy)
 		return gc.delete(ctx, obj, policy)
 	default:
-		gc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "delete", Object: path, ResourceVersion: m.ResourceVersion}.
-			Msgf("delete %s: its owner %s is gone (background propagation)", path, refPaths(dangling, m.Namespace)))
+		gc.tracer.Record("delete", path, m.ResourceVersion,
+			"delete %s: its owner %s is gone (background propagation)", path, refPaths(dangling, m.Namespace))
 		return gc.delete(ctx, obj, wire.PropagationBackground)
 	}
 }
@@ -142,8 +141,8 @@ func (gc *GarbageCollector) orphanDependents(ctx context.Context, owner api.Obje
 	m := owner.GetObjectMeta()
 	deps := gc.dependents(m.UID)
 	path := objectPath(owner)
-	gc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "orphan", Object: path, ResourceVersion: m.ResourceVersion}.
-		Msgf("orphan the dependents of %s %v: remove their ownerReference, then the orphan finalizer", path, paths(deps)))
+	gc.tracer.Record("orphan", path, m.ResourceVersion,
+		"orphan the dependents of %s %v: remove their ownerReference, then the orphan finalizer", path, paths(deps))
 	for _, dep := range deps {
 		ref := api.OwnerReference{UID: m.UID}
 		if err := gc.update(ctx, withoutOwners(dep, []api.OwnerReference{ref})); err != nil {
@@ -169,12 +168,12 @@ func (gc *GarbageCollector) finishForeground(ctx context.Context, owner api.Obje
 		}
 	}
 	if len(blocking) > 0 {
-		gc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "wait", Object: path, ResourceVersion: m.ResourceVersion, Detail: true}.
-			Msgf("%s is deleted in the foreground: waiting for %d dependents with blockOwnerDeletion %v", path, len(blocking), paths(blocking)))
+		gc.tracer.Detail("wait", path, m.ResourceVersion,
+			"%s is deleted in the foreground: waiting for %d dependents with blockOwnerDeletion %v", path, len(blocking), paths(blocking))
 		return nil
 	}
-	gc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "update", Object: path, ResourceVersion: m.ResourceVersion}.
-		Msgf("no dependent blocks %s any more: remove the foregroundDeletion finalizer, so the apiserver deletes it", path))
+	gc.tracer.Record("update", path, m.ResourceVersion,
+		"no dependent blocks %s any more: remove the foregroundDeletion finalizer, so the apiserver deletes it", path)
 	return gc.update(ctx, withoutFinalizer(owner, FinalizerDeleteDependents))
 }
 

@@ -17,21 +17,13 @@ func IsPodActive(pod *api.Pod) bool {
 	return pod.Status.Phase != api.PodSucceeded && pod.Status.Phase != api.PodFailed && pod.DeletionTimestamp == nil
 }
 
-// PodCondition returns the pod's condition of type t, or nil (podutil.GetPodCondition).
+// PodCondition returns the pod's condition of type t, or nil: api.GetPodCondition.
 func PodCondition(pod *api.Pod, t api.PodConditionType) *api.PodCondition {
-	for i := range pod.Status.Conditions {
-		if pod.Status.Conditions[i].Type == t {
-			return &pod.Status.Conditions[i]
-		}
-	}
-	return nil
+	return api.GetPodCondition(pod, t)
 }
 
-// IsPodReady reports whether the kubelet says the pod is Ready (condition Ready=True).
-func IsPodReady(pod *api.Pod) bool {
-	c := PodCondition(pod, api.PodReady)
-	return c != nil && c.Status == api.ConditionTrue
-}
+// IsPodReady reports whether the kubelet says the pod is Ready (condition Ready=True): api.IsPodReady.
+func IsPodReady(pod *api.Pod) bool { return api.IsPodReady(pod) }
 
 // IsPodAvailable reports whether a pod has been ready for more than minReadySeconds at now (as in
 // Kubernetes, the Ready transition plus minReadySeconds must lie strictly before now): the definition

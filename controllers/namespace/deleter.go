@@ -8,14 +8,14 @@ package namespace
 import (
 	"context"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
 	"kubesim/client"
-	"kubesim/trace"
 	"kubesim/wire"
 )
 
@@ -28,15 +28,15 @@ func (nc *Controller) Reconcile(ctx context.Context, name string) error {
 	path := "namespaces/" + name
 	deleted, remaining, wait, err := nc.deleteContent(ctx, name)
 	if len(deleted) > 0 {
-		nc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "delete", Object: path, ResourceVersion: ns.ResourceVersion}.
-			Msgf("namespace %s is Terminating: deleted %s", name, countsString(deleted)))
+		nc.tracer.Record("delete", path, ns.ResourceVersion,
+			"namespace %s is Terminating: deleted %s", name, countsString(deleted))
 	}
 	if err != nil {
 		return err
 	}
 	if len(remaining) > 0 {
-		nc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "wait", Object: path, ResourceVersion: ns.ResourceVersion}.
-			Msgf("namespace %s still holds %s being deleted: check again in %s", name, countsString(remaining), wait))
+		nc.tracer.Record("wait", path, ns.ResourceVersion,
+			"namespace %s still holds %s being deleted: check again in %s", name, countsString(remaining), wait)
 		nc.queue.AddAfter(name, wait)
 		return nil
 	}
@@ -48,8 +48,8 @@ func (nc *Controller) Reconcile(ctx context.Context, name string) error {
 		}
 	}
 	fin.Spec.Finalizers = keep
-	nc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "finalize", Object: path, ResourceVersion: ns.ResourceVersion}.
-		Msgf("namespace %s is empty: remove the finalizer %q (namespaces/finalize), so the apiserver deletes it", name, api.FinalizerKubernetes))
+	nc.tracer.Record("finalize", path, ns.ResourceVersion,
+		"namespace %s is empty: remove the finalizer %q (namespaces/finalize), so the apiserver deletes it", name, api.FinalizerKubernetes)
 	_, err = nc.client.Resource(client.For[api.Namespace](nc.client).Info()).Update(ctx, fin, "finalize")
 	if apierrors.IsNotFound(err) {
 		return nil
@@ -109,13 +109,8 @@ func hasFinalizer(ns *api.Namespace) bool {
 
 // countsString renders {"pods": 3, "replicasets": 1} as "3 pods, 1 replicasets".
 func countsString(counts map[string]int) string {
-	names := make([]string, 0, len(counts))
-	for n := range counts {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	parts := make([]string, 0, len(names))
-	for _, n := range names {
+	var parts []string
+	for _, n := range slices.Sorted(maps.Keys(counts)) {
 		parts = append(parts, fmt.Sprintf("%d %s", counts[n], n))
 	}
 	return strings.Join(parts, ", ")

@@ -12,6 +12,7 @@ import (
 	"kubesim/client"
 	"kubesim/client/workqueue"
 	"kubesim/clock"
+	"kubesim/controllers/internal"
 	"kubesim/controllers/workloop"
 	"kubesim/trace"
 )
@@ -20,14 +21,14 @@ import (
 const Name = "namespace-controller"
 
 // Identity is the user the controller manager authenticates as.
-const Identity = "system:kube-controller-manager"
+const Identity = internal.User
 
 // Controller empties and finalizes namespaces that are being deleted.
 type Controller struct {
 	workloop.Component
 	client     *client.Client
 	clock      clock.Clock
-	trace      *trace.Recorder
+	tracer     internal.Tracer
 	namespaces *client.Informer[api.Namespace, *api.Namespace]
 	queue      *workqueue.Queue[string]
 }
@@ -35,7 +36,7 @@ type Controller struct {
 // New builds the controller on an informer from the shared factory. c must act as
 // system:kube-controller-manager.
 func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, tr *trace.Recorder) *Controller {
-	nc := &Controller{client: c, clock: clk, trace: tr,
+	nc := &Controller{client: c, clock: clk, tracer: internal.Tracer{Component: Name, Recorder: tr},
 		namespaces: client.InformerFor[api.Namespace](informers, client.FactoryOptions{}),
 		queue:      workqueue.New(clk, Name, workqueue.DefaultControllerRateLimiter[string]())}
 	nc.Component = workloop.NewComponent(&workloop.Loop{Queue: nc.queue, Reconcile: workloop.Errors(nc.Reconcile), Workers: 1,

@@ -16,6 +16,7 @@ import (
 	"kubesim/client"
 	"kubesim/client/workqueue"
 	"kubesim/clock"
+	"kubesim/controllers/internal"
 	"kubesim/controllers/workloop"
 	"kubesim/trace"
 )
@@ -24,7 +25,7 @@ import (
 const Name = "node-ipam-controller"
 
 // Identity is the user the controller manager authenticates as.
-const Identity = "system:kube-controller-manager"
+const Identity = internal.User
 
 // Defaults of the flags below, as a kubeadm cluster with Flannel has them.
 const (
@@ -43,7 +44,7 @@ type Controller struct {
 	workloop.Component // Name, Informers, Step, Run
 
 	client   *client.Client
-	trace    *trace.Recorder
+	tracer   internal.Tracer
 	recorder *client.EventRecorder
 	nodes    *client.Informer[api.Node, *api.Node]
 	cidrs    *CIDRSet
@@ -63,7 +64,7 @@ func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, t
 	if err != nil {
 		return nil, err
 	}
-	nc := &Controller{client: c, trace: tr, recorder: rec, cidrs: cidrs,
+	nc := &Controller{client: c, tracer: internal.Tracer{Component: Name, Recorder: tr}, recorder: rec, cidrs: cidrs,
 		nodes: client.InformerFor[api.Node](informers, client.FactoryOptions{}),
 		queue: workqueue.New(clk, Name, workqueue.DefaultControllerRateLimiter[string]())}
 	nc.Component = workloop.NewComponent(&workloop.Loop{Queue: nc.queue, Reconcile: nc.Reconcile, Workers: 1,
@@ -108,8 +109,8 @@ func (nc *Controller) Reconcile(ctx context.Context, name string) (workloop.Resu
 	}
 	node := api.DeepCopy(cached) // never modify the cache's copy
 	node.Spec.PodCIDR, node.Spec.PodCIDRs = p.String(), []string{p.String()}
-	nc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "allocate", Object: "nodes/" + name,
-		ResourceVersion: cached.ResourceVersion}.Msgf("node %s has no podCIDR: assign %s (cluster CIDR %s)", name, p, nc.cidrs))
+	nc.tracer.Record("allocate", "nodes/"+name, cached.ResourceVersion,
+		"node %s has no podCIDR: assign %s (cluster CIDR %s)", name, p, nc.cidrs)
 	if _, err := client.For[api.Node](nc.client).Update(ctx, node); err != nil {
 		nc.cidrs.Release(p)
 		return workloop.Result{}, err

@@ -14,8 +14,6 @@ import (
 
 	"kubesim/api"
 	"kubesim/client"
-	"kubesim/controllers/internal"
-	"kubesim/trace"
 )
 
 // Kubernetes' reasons and messages for conditions the controller sets to Unknown.
@@ -139,13 +137,13 @@ func (nc *Controller) tryUpdateNodeHealth(ctx context.Context, node *api.Node, n
 	if ready == nil {
 		why = messageNodeNeverUpdated
 	}
-	nc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "update", Object: nodePath(node.Name), ResourceVersion: node.ResourceVersion}.
-		Msgf("node %s: no Lease renewal or status for %s (grace period %s): set Ready and the other conditions to Unknown (%s)",
-			node.Name, silent, grace, why))
+	nc.tracer.Record("update", nodePath(node.Name), node.ResourceVersion,
+		"node %s: no Lease renewal or status for %s (grace period %s): set Ready and the other conditions to Unknown (%s)",
+		node.Name, silent, grace, why)
 	written, err := nodesClient(nc.client).UpdateStatus(ctx, updated)
 	if err != nil {
-		nc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "error", Object: nodePath(node.Name)}.
-			Msgf("could not update status of node %s: %v (retry at the next pass)", node.Name, err))
+		nc.tracer.Record("error", nodePath(node.Name), "",
+			"could not update status of node %s: %v (retry at the next pass)", node.Name, err)
 		return observed, ready, nil
 	}
 	return observed, condition(written, api.NodeReady), written
@@ -156,18 +154,18 @@ func (nc *Controller) tryUpdateNodeHealth(ctx context.Context, node *api.Node, n
 func (nc *Controller) markPodsNotReady(ctx context.Context, node string) {
 	now := api.NewTime(nc.clock.Now())
 	for _, p := range nc.pods.ByIndex(client.IndexNodeName, node) {
-		c := internal.PodCondition(p, api.PodReady)
+		c := api.GetPodCondition(p, api.PodReady)
 		if c == nil || c.Status != api.ConditionTrue {
 			continue
 		}
 		cp := api.DeepCopy(p)
-		c = internal.PodCondition(cp, api.PodReady)
+		c = api.GetPodCondition(cp, api.PodReady)
 		c.Status, c.LastTransitionTime = api.ConditionFalse, now
-		nc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "update", Object: podPath(p.Namespace, p.Name), ResourceVersion: p.ResourceVersion}.
-			Msgf("pod %s/%s runs on node %s, which stopped reporting: set its Ready condition to False", p.Namespace, p.Name, node))
+		nc.tracer.Record("update", podPath(p.Namespace, p.Name), p.ResourceVersion,
+			"pod %s/%s runs on node %s, which stopped reporting: set its Ready condition to False", p.Namespace, p.Name, node)
 		if _, err := podsClient(nc.client).UpdateStatus(ctx, cp); err != nil {
-			nc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "error", Object: podPath(p.Namespace, p.Name)}.
-				Msgf("could not mark pod %s/%s not Ready: %v", p.Namespace, p.Name, err))
+			nc.tracer.Record("error", podPath(p.Namespace, p.Name), "",
+				"could not mark pod %s/%s not Ready: %v", p.Namespace, p.Name, err)
 		}
 	}
 }

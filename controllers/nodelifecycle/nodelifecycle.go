@@ -27,6 +27,7 @@ import (
 	"kubesim/client"
 	"kubesim/client/workqueue"
 	"kubesim/clock"
+	"kubesim/controllers/internal"
 	"kubesim/controllers/workloop"
 	"kubesim/trace"
 )
@@ -35,7 +36,7 @@ import (
 const Name = "node-lifecycle-controller"
 
 // Identity is the user the controller manager authenticates as.
-const Identity = "system:kube-controller-manager"
+const Identity = internal.User
 
 // EventSource is the source.component of the events it records, as in Kubernetes.
 const EventSource = "node-controller"
@@ -86,7 +87,7 @@ func (o Options) withDefaults() Options {
 type Controller struct {
 	client *client.Client
 	clock  clock.Clock
-	trace  *trace.Recorder
+	tracer internal.Tracer
 	events *client.EventRecorder
 	opts   Options
 
@@ -119,7 +120,7 @@ func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, t
 	queue := func(name string) *workqueue.Queue[string] {
 		return workqueue.New(clk, name, workqueue.DefaultControllerRateLimiter[string]())
 	}
-	nc := &Controller{client: c, clock: clk, trace: tr, events: ev, opts: opts,
+	nc := &Controller{client: c, clock: clk, tracer: internal.Tracer{Component: Name, Recorder: tr}, events: ev, opts: opts,
 		nodes:           client.InformerFor[api.Node](informers, client.FactoryOptions{}),
 		leases:          client.InformerFor[api.Lease](informers, client.FactoryOptions{Namespace: api.NamespaceNodeLease}),
 		pods:            client.InformerFor[api.Pod](informers, client.FactoryOptions{}),

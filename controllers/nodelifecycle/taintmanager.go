@@ -23,8 +23,6 @@ import (
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
 	"kubesim/client"
-	"kubesim/controllers/internal"
-	"kubesim/trace"
 )
 
 // The condition the taint manager puts on a pod before deleting it.
@@ -70,8 +68,8 @@ func (nc *Controller) processPod(ctx context.Context, key string) bool {
 	used, allTolerated := matchingTolerations(taints, pod.Spec.Tolerations)
 	if !allTolerated {
 		nc.schedule(key, now, now)
-		nc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "evict", Object: podPath(pod.Namespace, pod.Name), ResourceVersion: pod.ResourceVersion}.
-			Msgf("pod %s does not tolerate the taints %s of node %s: delete it now", key, taintList(taints), pod.Spec.NodeName))
+		nc.tracer.Record("evict", podPath(pod.Namespace, pod.Name), pod.ResourceVersion,
+			"pod %s does not tolerate the taints %s of node %s: delete it now", key, taintList(taints), pod.Spec.NodeName)
 		return true
 	}
 	wait, forever := minTolerationTime(used)
@@ -89,8 +87,8 @@ func (nc *Controller) processPod(ctx context.Context, key string) bool {
 		return false
 	}
 	nc.schedule(key, start, start.Add(wait))
-	nc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "schedule", Object: podPath(pod.Namespace, pod.Name), ResourceVersion: pod.ResourceVersion}.
-		Msgf("pod %s tolerates %s of node %s for %s: deletion scheduled in %s", key, taintList(taints), pod.Spec.NodeName, wait, start.Add(wait).Sub(now)))
+	nc.tracer.Record("schedule", podPath(pod.Namespace, pod.Name), pod.ResourceVersion,
+		"pod %s tolerates %s of node %s for %s: deletion scheduled in %s", key, taintList(taints), pod.Spec.NodeName, wait, start.Add(wait).Sub(now))
 	return true
 }
 
@@ -112,8 +110,7 @@ func (nc *Controller) cancelEviction(ctx context.Context, key string, pod *api.P
 		return false
 	}
 	ns, name, _ := strings.Cut(key, "/")
-	nc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "cancel", Object: podPath(ns, name)}.
-		Msgf("cancel the scheduled deletion of pod %s: %s", key, why))
+	nc.tracer.Record("cancel", podPath(ns, name), "", "cancel the scheduled deletion of pod %s: %s", key, why)
 	if pod != nil && pod.DeletionTimestamp == nil {
 		nc.events.Eventf(ctx, pod, api.EventTypeNormal, "TaintManagerEviction", "Cancelling deletion of Pod %s", key)
 	}
@@ -138,24 +135,24 @@ func (nc *Controller) evict(ctx context.Context, key string) bool {
 		return false
 	}
 	nc.events.Eventf(ctx, pod, api.EventTypeNormal, "TaintManagerEviction", "Marking for deletion Pod %s", key)
-	nc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "evict", Object: podPath(pod.Namespace, pod.Name), ResourceVersion: pod.ResourceVersion}.
-		Msgf("taint-based eviction of pod %s from node %s: condition DisruptionTarget (%s), then delete", key, pod.Spec.NodeName, reasonDeletionByTaintManager))
+	nc.tracer.Record("evict", podPath(pod.Namespace, pod.Name), pod.ResourceVersion,
+		"taint-based eviction of pod %s from node %s: condition DisruptionTarget (%s), then delete", key, pod.Spec.NodeName, reasonDeletionByTaintManager)
 	cp := api.DeepCopy(pod)
 	cond := api.PodCondition{Type: conditionDisruptionTarget, Status: api.ConditionTrue, Reason: reasonDeletionByTaintManager,
 		Message: messageDeletionByTaintManager, LastTransitionTime: api.NewTime(now)}
-	if c := internal.PodCondition(cp, conditionDisruptionTarget); c != nil {
+	if c := api.GetPodCondition(cp, conditionDisruptionTarget); c != nil {
 		*c = cond
 	} else {
 		cp.Status.Conditions = append(cp.Status.Conditions, cond)
 	}
 	pods := podsClient(nc.client)
 	if _, err := pods.UpdateStatus(ctx, cp); err != nil && !apierrors.IsNotFound(err) {
-		nc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "error", Object: podPath(pod.Namespace, pod.Name)}.
-			Msgf("could not add condition DisruptionTarget to pod %s: %v", key, err))
+		nc.tracer.Record("error", podPath(pod.Namespace, pod.Name), "",
+			"could not add condition DisruptionTarget to pod %s: %v", key, err)
 	}
 	if _, _, err := pods.Delete(ctx, pod.Namespace, pod.Name, client.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
-		nc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "error", Object: podPath(pod.Namespace, pod.Name)}.
-			Msgf("could not delete pod %s: %v (retry in 10s)", key, err))
+		nc.tracer.Record("error", podPath(pod.Namespace, pod.Name), "",
+			"could not delete pod %s: %v (retry in 10s)", key, err)
 		nc.schedule(key, ev.createdAt, now.Add(10*time.Second))
 	}
 	return true

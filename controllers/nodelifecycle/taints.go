@@ -14,10 +14,10 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strings"
 
 	"kubesim/api"
 	"kubesim/client"
-	"kubesim/trace"
 )
 
 func nodesClient(c *client.Client) client.Resource[api.Node, *api.Node] {
@@ -82,8 +82,8 @@ func (nc *Controller) markNodeForTainting(node *api.Node, taint api.Taint) bool 
 	rate := tq.limiter.qps
 	nc.mu.Unlock()
 	if added {
-		nc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "queue", Object: nodePath(node.Name), ResourceVersion: node.ResourceVersion}.
-			Msgf("node %s is not Ready: queue it for the taint %s (zone %q, %g nodes/s)", node.Name, taint.ToString(), zone, rate))
+		nc.tracer.Record("queue", nodePath(node.Name), node.ResourceVersion,
+			"node %s is not Ready: queue it for the taint %s (zone %q, %g nodes/s)", node.Name, taint.ToString(), zone, rate)
 	}
 	return added
 }
@@ -99,14 +99,14 @@ func (nc *Controller) markNodeAsReachable(ctx context.Context, node *api.Node) b
 	if !hasTaint(node, notReadyTaint) && !hasTaint(node, unreachableTaint) {
 		return false
 	}
-	nc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "untaint", Object: nodePath(node.Name), ResourceVersion: node.ResourceVersion}.
-		Msgf("node %s is Ready again: remove its NoExecute taints", node.Name))
+	nc.tracer.Record("untaint", nodePath(node.Name), node.ResourceVersion,
+		"node %s is Ready again: remove its NoExecute taints", node.Name)
 	return nc.updateTaints(ctx, node.Name, nil, []api.Taint{notReadyTaint, unreachableTaint})
 }
 
 func (nc *Controller) swapTaint(ctx context.Context, node *api.Node, add, remove api.Taint) bool {
-	nc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "taint", Object: nodePath(node.Name), ResourceVersion: node.ResourceVersion}.
-		Msgf("node %s: replace taint %s with %s", node.Name, remove.ToString(), add.ToString()))
+	nc.tracer.Record("taint", nodePath(node.Name), node.ResourceVersion,
+		"node %s: replace taint %s with %s", node.Name, remove.ToString(), add.ToString())
 	return nc.updateTaints(ctx, node.Name, []api.Taint{add}, []api.Taint{remove})
 }
 
@@ -160,8 +160,8 @@ func (nc *Controller) doNoExecuteTaintingPass(ctx context.Context) bool {
 		if ready != nil {
 			status = ready.Status
 		}
-		nc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "taint", Object: nodePath(name), ResourceVersion: node.ResourceVersion}.
-			Msgf("taint node %s with %s: Ready is %s (zone %q, %g nodes/s)", name, add.ToString(), status, zone, rate))
+		nc.tracer.Record("taint", nodePath(name), node.ResourceVersion,
+			"taint node %s with %s: Ready is %s (zone %q, %g nodes/s)", name, add.ToString(), status, zone, rate)
 		return nc.updateTaints(ctx, name, []api.Taint{add}, []api.Taint{remove})
 	}
 }
@@ -202,8 +202,8 @@ func (nc *Controller) doNoScheduleTaintingPass(ctx context.Context, name string)
 	if len(add) == 0 && len(remove) == 0 {
 		return false
 	}
-	nc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "taint", Object: nodePath(name), ResourceVersion: node.ResourceVersion}.
-		Msgf("node %s: NoSchedule taints follow its conditions: add %s, remove %s", name, taintList(add), taintList(remove)))
+	nc.tracer.Record("taint", nodePath(name), node.ResourceVersion,
+		"node %s: NoSchedule taints follow its conditions: add %s, remove %s", name, taintList(add), taintList(remove))
 	return nc.updateTaints(ctx, name, add, remove)
 }
 
@@ -233,8 +233,7 @@ func (nc *Controller) updateTaints(ctx context.Context, name string, add, remove
 		return err
 	})
 	if err != nil {
-		nc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "error", Object: nodePath(name)}.
-			Msgf("could not update the taints of node %s: %v", name, err))
+		nc.tracer.Record("error", nodePath(name), "", "could not update the taints of node %s: %v", name, err)
 		return false
 	}
 	return true
@@ -278,14 +277,11 @@ func taintList(ts []api.Taint) string {
 	if len(ts) == 0 {
 		return "none"
 	}
-	s := ""
+	list := make([]string, len(ts))
 	for i, t := range ts {
-		if i > 0 {
-			s += ", "
-		}
-		s += t.ToString()
+		list[i] = t.ToString()
 	}
-	return s
+	return strings.Join(list, ", ")
 }
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

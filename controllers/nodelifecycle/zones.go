@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"kubesim/api"
-	"kubesim/trace"
 )
 
 // zoneState is a zone's health, named as in Kubernetes.
@@ -89,8 +88,8 @@ func (nc *Controller) handleDisruption(ctx context.Context, zoneConditions map[s
 	case allAreFull && allWasFull:
 		return false
 	case allAreFull:
-		nc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "disruption"}.
-			Msgf("Controller detected that all Nodes are not-Ready. Entering master disruption mode: no NoExecute taints, no evictions"))
+		nc.tracer.Record("disruption", "", "",
+			"Controller detected that all Nodes are not-Ready. Entering master disruption mode: no NoExecute taints, no evictions")
 		nc.mu.Lock()
 		for _, zone := range sortedKeys(newStates) {
 			nc.tainterLocked(zone).limiter.swap(0, now)
@@ -102,8 +101,8 @@ func (nc *Controller) handleDisruption(ctx context.Context, zoneConditions map[s
 		}
 		return true
 	case allWasFull:
-		nc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "disruption"}.
-			Msgf("Controller detected that some Nodes are Ready. Exiting master disruption mode"))
+		nc.tracer.Record("disruption", "", "",
+			"Controller detected that some Nodes are Ready. Exiting master disruption mode")
 		nc.mu.Lock()
 		// Nodes could not be heard while the control plane was cut off: give them a full grace
 		// period from now.
@@ -129,9 +128,12 @@ func (nc *Controller) handleDisruption(ctx context.Context, zoneConditions map[s
 		nc.zoneStates[zone] = newStates[zone]
 		nc.mu.Unlock()
 		routine := old == stateInitial && newStates[zone] == stateNormal
-		nc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "zone", Detail: routine}.
-			Msgf("zone %q: %s -> %s (%d of %d nodes not Ready): NoExecute taints at %g nodes/s",
-				zone, old, newStates[zone], notReady[zone], len(zoneConditions[zone]), rate))
+		tell := nc.tracer.Record
+		if routine {
+			tell = nc.tracer.Detail
+		}
+		tell("zone", "", "", "zone %q: %s -> %s (%d of %d nodes not Ready): NoExecute taints at %g nodes/s",
+			zone, old, newStates[zone], notReady[zone], len(zoneConditions[zone]), rate)
 		told = told || !routine
 	}
 	return told

@@ -22,6 +22,7 @@ import (
 	"kubesim/client"
 	"kubesim/client/workqueue"
 	"kubesim/clock"
+	"kubesim/controllers/internal"
 	"kubesim/controllers/workloop"
 	"kubesim/trace"
 )
@@ -33,7 +34,7 @@ const Name = "persistentvolume-binder-controller"
 const EventSource = "persistentvolume-controller"
 
 // Identity is the user the controller manager authenticates as.
-const Identity = "system:kube-controller-manager"
+const Identity = internal.User
 
 // The events of the binder, with Kubernetes' reasons and messages.
 const (
@@ -57,7 +58,7 @@ const (
 type Controller struct {
 	workloop.Component
 	client  *client.Client
-	trace   *trace.Recorder
+	tracer  internal.Tracer
 	events  *client.EventRecorder
 	claims  *client.Informer[api.PersistentVolumeClaim, *api.PersistentVolumeClaim]
 	volumes *client.Informer[api.PersistentVolume, *api.PersistentVolume]
@@ -73,7 +74,7 @@ type Controller struct {
 // New builds the binder on informers from the shared factory. c must act as
 // system:kube-controller-manager.
 func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, tr *trace.Recorder, events *client.EventRecorder) *Controller {
-	pc := &Controller{client: c, trace: tr, events: events,
+	pc := &Controller{client: c, tracer: internal.Tracer{Component: Name, Recorder: tr}, events: events,
 		claims:  client.InformerFor[api.PersistentVolumeClaim](informers, client.FactoryOptions{}),
 		volumes: client.InformerFor[api.PersistentVolume](informers, client.FactoryOptions{}),
 		classes: client.InformerFor[api.StorageClass](informers, client.FactoryOptions{}),
@@ -282,8 +283,8 @@ func (pc *Controller) syncVolume(ctx context.Context, name string) (workloop.Res
 	case pv.Status.Phase != api.VolumeBound && pv.Status.Phase != api.VolumeReleased:
 		return workloop.Result{Idle: true}, nil // pre-bound to a claim not made yet
 	case pv.Spec.PersistentVolumeReclaimPolicy == api.PersistentVolumeReclaimDelete:
-		pc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "delete", Object: volumePrefix + pv.Name,
-			ResourceVersion: pv.ResourceVersion}.Msgf("claim %s/%s of volume %s is gone and its reclaim policy is Delete: delete it", ref.Namespace, ref.Name, pv.Name))
+		pc.tracer.Record("delete", volumePrefix+pv.Name, pv.ResourceVersion,
+			"claim %s/%s of volume %s is gone and its reclaim policy is Delete: delete it", ref.Namespace, ref.Name, pv.Name)
 		_, _, err := client.For[api.PersistentVolume](pc.client).Delete(ctx, "", pv.Name, client.DeleteOptions{})
 		if apierrors.IsNotFound(err) {
 			err = nil
@@ -299,8 +300,8 @@ func (pc *Controller) volumePhase(ctx context.Context, pv *api.PersistentVolume,
 	if pv.Status.Phase == phase {
 		return workloop.Result{Idle: true}, nil
 	}
-	pc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "update", Object: volumePrefix + pv.Name,
-		ResourceVersion: pv.ResourceVersion}.Msgf("volume %s: phase %s -> %s", pv.Name, pv.Status.Phase, phase))
+	pc.tracer.Record("update", volumePrefix+pv.Name, pv.ResourceVersion,
+		"volume %s: phase %s -> %s", pv.Name, pv.Status.Phase, phase)
 	pv = api.DeepCopy(pv)
 	pv.Status.Phase = phase
 	_, err := client.For[api.PersistentVolume](pc.client).UpdateStatus(ctx, pv)
@@ -346,8 +347,7 @@ func (pc *Controller) updateClaim(ctx context.Context, claim *api.PersistentVolu
 }
 
 func (pc *Controller) record(claim *api.PersistentVolumeClaim, format string, args ...any) {
-	pc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "sync", Object: claimPrefix + claimKey(claim),
-		ResourceVersion: claim.ResourceVersion}.Msgf(format, args...))
+	pc.tracer.Record("sync", claimPrefix+claimKey(claim), claim.ResourceVersion, format, args...)
 }
 
 func claimKey(c *api.PersistentVolumeClaim) string { return c.Namespace + "/" + c.Name }

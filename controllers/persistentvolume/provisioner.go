@@ -24,6 +24,7 @@ import (
 	"kubesim/client"
 	"kubesim/client/workqueue"
 	"kubesim/clock"
+	"kubesim/controllers/internal"
 	"kubesim/controllers/workloop"
 	"kubesim/trace"
 )
@@ -44,7 +45,7 @@ const VolumeDir = "/var/lib/kubesim/volumes/"
 type Provisioner struct {
 	workloop.Component
 	client  *client.Client
-	trace   *trace.Recorder
+	tracer  internal.Tracer
 	events  func(provisioner string) *client.EventRecorder
 	claims  *client.Informer[api.PersistentVolumeClaim, *api.PersistentVolumeClaim]
 	volumes *client.Informer[api.PersistentVolume, *api.PersistentVolume]
@@ -54,7 +55,7 @@ type Provisioner struct {
 // NewProvisioner builds the provisioner on informers from the shared factory. recorder makes the
 // event recorder of one provisioner: its events name the provisioner as their source.
 func NewProvisioner(c *client.Client, informers *client.InformerFactory, clk clock.Clock, tr *trace.Recorder, recorder func(provisioner string) *client.EventRecorder) *Provisioner {
-	p := &Provisioner{client: c, trace: tr, events: recorder,
+	p := &Provisioner{client: c, tracer: internal.Tracer{Component: ProvisionerName, Recorder: tr}, events: recorder,
 		claims:  client.InformerFor[api.PersistentVolumeClaim](informers, client.FactoryOptions{}),
 		volumes: client.InformerFor[api.PersistentVolume](informers, client.FactoryOptions{}),
 		classes: client.InformerFor[api.StorageClass](informers, client.FactoryOptions{})}
@@ -90,8 +91,7 @@ func (p *Provisioner) Reconcile(ctx context.Context, key string) (workloop.Resul
 	}
 	events := p.events(provisioner)
 	events.Eventf(ctx, claim, client.EventNormal, ReasonProvisioning, "External provisioner is provisioning volume for claim %q", key)
-	p.trace.Record(trace.Event{Component: ProvisionerName, Actor: Identity, Action: "create", Object: volumePrefix + name,
-		ResourceVersion: claim.ResourceVersion}.Msgf("%s makes volume %s for claim %s", provisioner, name, key))
+	p.tracer.Record("create", volumePrefix+name, claim.ResourceVersion, "%s makes volume %s for claim %s", provisioner, name, key)
 	_, err := client.For[api.PersistentVolume](p.client).Create(ctx, volumeFor(claim, class, name, node))
 	if err != nil && !apierrors.IsAlreadyExists(err) {
 		return workloop.Result{}, err

@@ -9,7 +9,6 @@ import (
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
 	"kubesim/client"
-	"kubesim/trace"
 )
 
 // The DisruptionTarget condition PodGC puts on an orphaned pod before deleting it.
@@ -44,8 +43,8 @@ func (gc *Controller) collectTerminated(ctx context.Context) bool {
 	sort.SliceStable(terminated, func(i, j int) bool {
 		return terminated[i].CreationTimestamp.Before(terminated[j].CreationTimestamp.Time)
 	})
-	gc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "collect"}.
-		Msgf("%d terminated pods exceed --terminated-pod-gc-threshold=%d: garbage collecting the %d oldest", len(terminated), gc.threshold, excess))
+	gc.tracer.Record("collect", "", "",
+		"%d terminated pods exceed --terminated-pod-gc-threshold=%d: garbage collecting the %d oldest", len(terminated), gc.threshold, excess)
 	for _, p := range terminated[:excess] {
 		gc.forceDelete(ctx, p)
 	}
@@ -87,10 +86,9 @@ func (gc *Controller) collectOrphaned(ctx context.Context) bool {
 			continue
 		}
 		for _, p := range gc.pods.ByIndex(client.IndexNodeName, node) {
-			gc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "collect", Object: "pods/" + p.Namespace + "/" + p.Name,
-				ResourceVersion: p.ResourceVersion}.
-				Msgf("found orphaned Pod %s/%s assigned to the Node %s, which no longer exists: mark it Failed (DisruptionTarget, %s) and delete it",
-					p.Namespace, p.Name, node, reasonDeletionByPodGC))
+			gc.tracer.Record("collect", "pods/"+p.Namespace+"/"+p.Name, p.ResourceVersion,
+				"found orphaned Pod %s/%s assigned to the Node %s, which no longer exists: mark it Failed (DisruptionTarget, %s) and delete it",
+				p.Namespace, p.Name, node, reasonDeletionByPodGC)
 			gc.markFailed(ctx, p)
 			gc.forceDelete(ctx, p)
 			did = true
@@ -113,9 +111,8 @@ func (gc *Controller) collectUnscheduledTerminating(ctx context.Context) bool {
 		if p.DeletionTimestamp == nil || len(p.Finalizers) > 0 {
 			continue
 		}
-		gc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "collect", Object: "pods/" + p.Namespace + "/" + p.Name,
-			ResourceVersion: p.ResourceVersion}.
-			Msgf("found unscheduled terminating Pod %s/%s not assigned to any Node: delete it", p.Namespace, p.Name))
+		gc.tracer.Record("collect", "pods/"+p.Namespace+"/"+p.Name, p.ResourceVersion,
+			"found unscheduled terminating Pod %s/%s not assigned to any Node: delete it", p.Namespace, p.Name)
 		gc.forceDelete(ctx, p)
 		did = true
 	}
@@ -141,8 +138,8 @@ func (gc *Controller) markFailed(ctx context.Context, p *api.Pod) {
 		cp.Status.Conditions = append(cp.Status.Conditions, cond)
 	}
 	if _, err := client.For[api.Pod](gc.client).UpdateStatus(ctx, cp); err != nil && !apierrors.IsNotFound(err) {
-		gc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "error", Object: "pods/" + p.Namespace + "/" + p.Name}.
-			Msgf("could not mark pod %s/%s Failed: %v", p.Namespace, p.Name, err))
+		gc.tracer.Record("error", "pods/"+p.Namespace+"/"+p.Name, "",
+			"could not mark pod %s/%s Failed: %v", p.Namespace, p.Name, err)
 	}
 }
 
@@ -150,7 +147,7 @@ func (gc *Controller) markFailed(ctx context.Context, p *api.Pod) {
 func (gc *Controller) forceDelete(ctx context.Context, p *api.Pod) {
 	_, _, err := client.For[api.Pod](gc.client).Delete(ctx, p.Namespace, p.Name, client.DeleteOptions{GracePeriodSeconds: api.Ptr[int64](0)})
 	if err != nil && !apierrors.IsNotFound(err) {
-		gc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "error", Object: "pods/" + p.Namespace + "/" + p.Name}.
-			Msgf("could not delete pod %s/%s: %v", p.Namespace, p.Name, err))
+		gc.tracer.Record("error", "pods/"+p.Namespace+"/"+p.Name, "",
+			"could not delete pod %s/%s: %v", p.Namespace, p.Name, err)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"kubesim/client"
 	"kubesim/client/workqueue"
 	"kubesim/clock"
+	"kubesim/controllers/internal"
 	"kubesim/controllers/workloop"
 	"kubesim/trace"
 )
@@ -26,7 +27,7 @@ import (
 const Name = "pod-garbage-collector"
 
 // Identity is the user the controller manager authenticates as.
-const Identity = "system:kube-controller-manager"
+const Identity = internal.User
 
 // Kubernetes' timings and default.
 const (
@@ -50,7 +51,7 @@ type Controller struct {
 	workloop.Component
 	client    *client.Client
 	clock     clock.Clock
-	trace     *trace.Recorder
+	tracer    internal.Tracer
 	threshold int
 	pods      *client.Informer[api.Pod, *api.Pod]
 	nodes     *client.Informer[api.Node, *api.Node]
@@ -69,7 +70,7 @@ const passKey = "pass"
 // New builds the collector on informers from the shared factory. c must act as
 // system:kube-controller-manager.
 func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, tr *trace.Recorder, opts Options) *Controller {
-	gc := &Controller{client: c, clock: clk, trace: tr, threshold: cmp.Or(opts.TerminatedPodThreshold, DefaultTerminatedPodThreshold),
+	gc := &Controller{client: c, clock: clk, tracer: internal.Tracer{Component: Name, Recorder: tr}, threshold: cmp.Or(opts.TerminatedPodThreshold, DefaultTerminatedPodThreshold),
 		pods:        client.InformerFor[api.Pod](informers, client.FactoryOptions{}),
 		nodes:       client.InformerFor[api.Node](informers, client.FactoryOptions{}),
 		quarantine:  workqueue.New(clk, Name+" deleted nodes", workqueue.DefaultControllerRateLimiter[string]()),

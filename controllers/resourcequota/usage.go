@@ -43,7 +43,8 @@ func (rq *Controller) Reconcile(ctx context.Context, key string) (workloop.Resul
 	}
 	next := api.DeepCopy(q)
 	next.Status = api.ResourceQuotaStatus{Hard: hard, Used: used}
-	rq.tracer.Record("update", "resourcequotas/"+key, q.ResourceVersion, "recounted quota %s/%s: used %s of %s",
+	rq.tracer.Record("update", "resourcequotas/"+key, q.ResourceVersion,
+		"recounted quota %s/%s: used %s of %s",
 		q.Namespace, q.Name, format(used), format(hard))
 	_, err := client.For[api.ResourceQuota](rq.client).UpdateStatus(ctx, next)
 	return workloop.Result{}, err

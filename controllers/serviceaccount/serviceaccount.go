@@ -15,6 +15,7 @@ import (
 	"kubesim/client"
 	"kubesim/client/workqueue"
 	"kubesim/clock"
+	"kubesim/controllers/internal"
 	"kubesim/controllers/workloop"
 	"kubesim/trace"
 )
@@ -23,7 +24,7 @@ import (
 const Name = "serviceaccount-controller"
 
 // Identity is the user the controller manager authenticates as.
-const Identity = "system:kube-controller-manager"
+const Identity = internal.User
 
 // DefaultServiceAccountName is the service account every namespace gets.
 const DefaultServiceAccountName = "default"
@@ -32,7 +33,7 @@ const DefaultServiceAccountName = "default"
 type Controller struct {
 	workloop.Component
 	client          *client.Client
-	trace           *trace.Recorder
+	tracer          internal.Tracer
 	namespaces      *client.Informer[api.Namespace, *api.Namespace]
 	serviceAccounts *client.Informer[api.ServiceAccount, *api.ServiceAccount]
 	queue           *workqueue.Queue[string]
@@ -41,7 +42,7 @@ type Controller struct {
 // New builds the controller on informers from the shared factory. c must act as
 // system:kube-controller-manager.
 func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, tr *trace.Recorder) *Controller {
-	sc := &Controller{client: c, trace: tr,
+	sc := &Controller{client: c, tracer: internal.Tracer{Component: Name, Recorder: tr},
 		namespaces:      client.InformerFor[api.Namespace](informers, client.FactoryOptions{}),
 		serviceAccounts: client.InformerFor[api.ServiceAccount](informers, client.FactoryOptions{}),
 		queue:           workqueue.New(clk, Name, workqueue.DefaultControllerRateLimiter[string]())}
@@ -74,9 +75,8 @@ func (sc *Controller) Reconcile(ctx context.Context, namespace string) (workloop
 	if _, ok := sc.serviceAccounts.Get(namespace + "/" + DefaultServiceAccountName); ok {
 		return workloop.Result{Idle: true}, nil
 	}
-	sc.trace.Record(trace.Event{Component: Name, Actor: Identity, Action: "create",
-		Object: "serviceaccounts/" + namespace + "/" + DefaultServiceAccountName, ResourceVersion: ns.ResourceVersion}.
-		Msgf("namespace %s has no ServiceAccount %q: create it", namespace, DefaultServiceAccountName))
+	sc.tracer.Record("create", "serviceaccounts/"+namespace+"/"+DefaultServiceAccountName, ns.ResourceVersion,
+		"namespace %s has no ServiceAccount %q: create it", namespace, DefaultServiceAccountName)
 	_, err := client.For[api.ServiceAccount](sc.client).Create(ctx, &api.ServiceAccount{
 		ObjectMeta: api.ObjectMeta{Name: DefaultServiceAccountName, Namespace: namespace}})
 	if apierrors.IsAlreadyExists(err) {

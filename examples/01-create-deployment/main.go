@@ -25,7 +25,7 @@ func tell(s *story.Story) error {
 	// kubectl apply sends the manifest to the apiserver, which checks it and stores it in etcd. That
 	// is all kubectl does: nothing runs yet.
 	s.Say("1. kubectl writes the Deployment; the apiserver stores it in etcd.")
-	if _, err := s.Cluster.Kubectl.Apply(s.Ctx, []byte(manifests.NginxDeployment)); err != nil {
+	if err := s.Apply(manifests.NginxDeployment); err != nil {
 		return err
 	}
 	s.Tell("kubectl: POST", "etcd: deployments/default/nginx")

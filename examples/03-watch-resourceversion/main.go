@@ -27,7 +27,7 @@ func run(w io.Writer) error { return story.Run(w, sim.Config{}, tell) }
 
 func tell(s *story.Story) error {
 	c, k := s.Cluster, s.Cluster.Kubectl
-	if _, err := k.Apply(s.Ctx, []byte(manifests.NginxDeployment)); err != nil {
+	if err := s.Apply(manifests.NginxDeployment); err != nil {
 		return err
 	}
 

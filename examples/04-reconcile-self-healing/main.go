@@ -12,7 +12,6 @@ import (
 
 	"kubesim/api"
 	"kubesim/client"
-	"kubesim/scenarios/manifests"
 
 	"kubesim/examples/internal/story"
 	"kubesim/sim"
@@ -24,10 +23,7 @@ func run(w io.Writer) error { return story.Run(w, sim.FullCluster(3), tell) }
 
 func tell(s *story.Story) error {
 	k := s.Cluster.Kubectl
-	if _, err := k.Apply(s.Ctx, []byte(manifests.NginxDeployment)); err != nil {
-		return err
-	}
-	if err := s.Until("deployment nginx available"); err != nil {
+	if err := s.StartNginx(); err != nil {
 		return err
 	}
 	s.Say("1. Desired: 3 replicas. Actual: 3 running pods. The loop has nothing to do.")

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"kubesim/controllers/nodelifecycle"
-	"kubesim/scenarios/manifests"
 
 	"kubesim/examples/internal/story"
 	"kubesim/sim"
@@ -24,10 +23,7 @@ func main() { story.Main(run) }
 func run(w io.Writer) error { return story.Run(w, sim.FullCluster(3), tell) }
 
 func tell(s *story.Story) error {
-	if _, err := s.Cluster.Kubectl.Apply(s.Ctx, []byte(manifests.NginxDeployment)); err != nil {
-		return err
-	}
-	if err := s.Until("deployment nginx available"); err != nil {
+	if err := s.StartNginx(); err != nil {
 		return err
 	}
 	s.Say("1. Three nginx pods run, one per node; each kubelet renews its node's Lease.")

@@ -39,7 +39,7 @@ func tell(s *story.Story) error {
 
 	// A container that exits at once: the kubelet restarts it, waiting 10s, 20s, 40s, ... up to five
 	// minutes between attempts. The reason is CrashLoopBackOff; the exit code is in lastState.
-	if _, err := k.Apply(s.Ctx, []byte(manifests.Read("crasher.yaml"))); err != nil {
+	if err := s.Apply(manifests.Read("crasher.yaml")); err != nil {
 		return err
 	}
 	if err := s.Advance(90 * time.Second); err != nil {

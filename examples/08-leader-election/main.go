@@ -11,8 +11,6 @@ import (
 	"io"
 	"time"
 
-	"kubesim/scenarios/manifests"
-
 	"kubesim/examples/internal/story"
 	"kubesim/sim"
 )
@@ -39,10 +37,7 @@ func tell(s *story.Story) error {
 	if err := c.KillControllerManager("kube-controller-manager"); err != nil {
 		return err
 	}
-	if _, err := c.Kubectl.Apply(s.Ctx, []byte(manifests.NginxDeployment)); err != nil {
-		return err
-	}
-	if err := s.Until("deployment nginx available"); err != nil {
+	if err := s.StartNginx(); err != nil {
 		return err
 	}
 	s.Say("2. The leader is killed. Once the Lease expires the standby takes it and catches up:")

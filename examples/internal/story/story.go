@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"kubesim/scenarios/manifests"
 	"kubesim/script"
 	"kubesim/sim"
 	"kubesim/trace"
@@ -72,6 +73,21 @@ func (s *Story) Until(condition string) error {
 		err = fmt.Errorf("still not %s after %s of cluster time", condition, sim.MaxWait)
 	}
 	return err
+}
+
+// Apply is kubectl apply -f of a manifest.
+func (s *Story) Apply(manifest string) error {
+	_, err := s.Cluster.Kubectl.Apply(s.Ctx, []byte(manifest))
+	return err
+}
+
+// StartNginx applies the articles' nginx Deployment and lets the cluster work until it is available
+// (3/3), every example's usual start.
+func (s *Story) StartNginx() error {
+	if err := s.Apply(manifests.NginxDeployment); err != nil {
+		return err
+	}
+	return s.Until("deployment nginx available")
 }
 
 // Advance lets d of cluster time pass, the components working as it does.
