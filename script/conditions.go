@@ -364,12 +364,7 @@ func podIs(p *api.Pod, pred, arg string) bool {
 	case "phase":
 		return string(p.Status.Phase) == arg
 	case "ready":
-		for _, c := range p.Status.Conditions {
-			if c.Type == api.PodReady {
-				return c.Status == api.ConditionTrue
-			}
-		}
-		return false
+		return api.IsPodReady(p)
 	case "reason":
 		// What `kubectl get pods` shows in STATUS, and what `describe` shows as Last State: the pod's
 		// own reason (Evicted), a container waiting (CrashLoopBackOff) or terminated (OOMKilled), now

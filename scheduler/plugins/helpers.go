@@ -41,20 +41,11 @@ func findUntoleratedTaint(taints []api.Taint, tolerations []api.Toleration, inSc
 		if !inScope(t) {
 			continue
 		}
-		if !tolerationsTolerate(tolerations, t) {
+		if !api.TolerationsTolerateTaint(tolerations, t) {
 			return t, true
 		}
 	}
 	return nil, false
-}
-
-func tolerationsTolerate(tolerations []api.Toleration, taint *api.Taint) bool {
-	for i := range tolerations {
-		if tolerations[i].ToleratesTaint(taint) {
-			return true
-		}
-	}
-	return false
 }
 
 // podMatchesNodeSelectorAndAffinity is the required part of node affinity: spec.nodeSelector and

@@ -43,7 +43,7 @@ func (NodeUnschedulable) Filter(_ context.Context, _ *framework.CycleState, pod 
 		return nil
 	}
 	taint := api.Taint{Key: api.TaintNodeUnschedulable, Effect: api.TaintEffectNoSchedule}
-	if tolerationsTolerate(pod.Spec.Tolerations, &taint) {
+	if api.TolerationsTolerateTaint(pod.Spec.Tolerations, &taint) {
 		return nil
 	}
 	return framework.NewStatus(framework.UnschedulableAndUnresolvable, ErrReasonUnschedulable)

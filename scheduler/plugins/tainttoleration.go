@@ -56,7 +56,7 @@ func (TaintToleration) Score(_ context.Context, _ *framework.CycleState, pod *ap
 	var n int64
 	for i := range ni.Node().Spec.Taints {
 		t := &ni.Node().Spec.Taints[i]
-		if t.Effect == api.TaintEffectPreferNoSchedule && !tolerationsTolerate(pod.Spec.Tolerations, t) {
+		if t.Effect == api.TaintEffectPreferNoSchedule && !api.TolerationsTolerateTaint(pod.Spec.Tolerations, t) {
 			n++
 		}
 	}
