@@ -35,6 +35,19 @@ func compare(t *testing.T, name string, swaps ...lab.Swap) (lab.StoryDiff, error
 	return d, yourErr
 }
 
+// compareUntil is compare with your run stopped once condition holds: for swaps whose scenario
+// would otherwise wait an hour of cluster time for what they never do.
+func compareUntil(t *testing.T, name, condition string, swaps ...lab.Swap) lab.StoryDiff {
+	t.Helper()
+	sc, ok := scenarios.Lookup(name)
+	require.True(t, ok, name)
+	until, err := script.ParseCondition(condition)
+	require.NoError(t, err)
+	d, _, err := lab.RunWith(ctx, sc, sim.PlayOptions{Seed: 1, Out: io.Discard, Until: until}, swaps...)
+	require.NoError(t, err)
+	return d
+}
+
 // Kubernetes' back-off, as a learner writes it: the same story as the kubelet's own.
 func kubernetesBackOff(previous time.Duration) time.Duration {
 	if previous == 0 {
@@ -92,16 +105,12 @@ func TestASchedulerPluginInThePlaceOfTaintToleration(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, d.Same, "a plugin that behaves like TaintToleration tells its story:\n%s", d)
 
-	// The wrong plugin's run stops once the trainer pod is bound (on gpu-1, whose taint it ignores):
-	// played to its end, its scenario would wait an hour of cluster time for a FailedScheduling that
-	// never comes. The stories part before that, where the web pods are scheduled.
+	// The wrong plugin's run stops once the trainer pod is bound (on gpu-1, whose taint it ignores),
+	// not waiting for a FailedScheduling that never comes. The stories part before that, where the
+	// web pods are scheduled.
 	wrong := lab.ReplacingSchedulerPlugin(plugins.TaintTolerationName, "MyTaintToleration",
 		func(framework.Handle) (framework.Plugin, error) { return ignoresTaints{}, nil })
-	trainerBound, err := script.ParseCondition("pod trainer bound")
-	require.NoError(t, err)
-	sc, _ := scenarios.Lookup("taints")
-	d, _, err = lab.RunWith(ctx, sc, sim.PlayOptions{Seed: 1, Out: io.Discard, Until: trainerBound}, wrong)
-	require.NoError(t, err)
+	d = compareUntil(t, "taints", "pod trainer bound", wrong)
 	require.False(t, d.Same)
 	ref, yours := d.Reference[d.Equal], d.Yours[d.Equal]
 	assert.Equal(t, "kube-scheduler", yours.Component)
@@ -121,8 +130,8 @@ func (refuseWeb) Validate(_ context.Context, r apiserver.AdmissionRequest) error
 }
 
 func TestAnAdmissionPluginRefusesWhereTheReferenceCreates(t *testing.T) {
-	d, err := compare(t, "create-deployment", lab.WithAdmission(refuseWeb{}))
-	require.Error(t, err, "no pod is ever created")
+	// Your run stops at the ReplicaSet controller's first FailedCreate: no pod is ever created.
+	d := compareUntil(t, "create-deployment", "event FailedCreate", lab.WithAdmission(refuseWeb{}))
 	require.False(t, d.Same)
 	yours := d.Yours[d.Equal]
 	assert.Contains(t, yours.Message, "RefuseWeb", "the first line that differs is the plugin's refusal: %s", yours)
