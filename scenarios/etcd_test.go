@@ -15,7 +15,11 @@ func TestEtcdSnapshotBringsTheNamespaceBackUnderTheRunningCluster(t *testing.T) 
 		"the 2 pods of web run again under the names they had at the snapshot")
 }
 
+// The etcd scenarios of more than one member wait on the wall clock: their tests run beside the
+// others (t.Parallel), reading the plays TestScenariosTellTheirGoldenStory starts first.
+
 func TestEtcdQuorumTellsTheTermOfEachElection(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"etcd-quorum", "etcd-quorum-5"} {
 		expectSigns(t, name,
 			"leader: etcd-0 became leader at term 2",
@@ -26,6 +30,7 @@ func TestEtcdQuorumTellsTheTermOfEachElection(t *testing.T) {
 }
 
 func TestEtcdLeaderLossElectsTheNextMemberAtTheNextTerm(t *testing.T) {
+	t.Parallel()
 	expectSigns(t, "etcd-leader-loss",
 		"stop: member etcd-0 stopped: 2 of 3 members run, a quorum is 2",
 		"election: etcd-1 became leader at term 3 (etcd-0 led term 2)")

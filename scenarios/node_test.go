@@ -131,14 +131,6 @@ func TestNodeScenariosShowKubernetesSigns(t *testing.T) {
 	}
 }
 
-// The step headings of the node scenarios have their Chinese telling (checked on the three that play
-// fastest; each scenario's ZH holds them).
-func TestNodeScenariosTellTheirStepsInChinese(t *testing.T) {
-	for _, name := range []string{"node-join", "kubelet-cert-expired", "cordon-drain"} {
-		expectHeadingsInChinese(t, name)
-	}
-}
-
 func TestPDBBlocksDrainUntilAReplacementIsReady(t *testing.T) {
 	expectSigns(t, "pdb-blocks-drain",
 		"✓ kubectl get pdb web-pdb: MAX UNAVAILABLE 1, ALLOWED DISRUPTIONS 1 (expected 6, desired 5, healthy 6; DisruptionAllowed=True)",
@@ -147,5 +139,4 @@ func TestPDBBlocksDrainUntilAReplacementIsReady(t *testing.T) {
 		`drain: error when evicting pods/"web-66fd896f4d-`,
 		`" -n "default" (will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget.`,
 		"✓ node-1 runs no web pod; deployment web: 6/6 available")
-	expectHeadingsInChinese(t, "pdb-blocks-drain")
 }

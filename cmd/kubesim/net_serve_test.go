@@ -6,6 +6,7 @@ import "testing"
 // serve: expose a Deployment on another target port, then read the Service, its Endpoints and its
 // EndpointSlices as kubectl prints them (describe svc reads the endpoints too).
 func TestServeNetworkingWithTheRealKubectl(t *testing.T) {
+	t.Parallel() // real time: it mostly waits, beside the others that do
 	s := startServe(t, serveOptions{nodes: 2, speed: 1, port: freePort(t)})
 	expect := s.expect
 

@@ -57,6 +57,7 @@ func TestNodeSpecFileTakesDefaultsAndNamesEachMistake(t *testing.T) {
 // serve --node-spec builds the nodes the file describes; --etcd-endpoints keeps the cluster in an etcd
 // of the learner's own (here one started beside the test), so the nodes are found there.
 func TestServeWithNodeSpecAndAnExternalEtcd(t *testing.T) {
+	t.Parallel() // real time: it mostly waits, beside the others that do
 	ctx := context.Background()
 	etcd, err := store.Open(ctx, store.Config{})
 	require.NoError(t, err)

@@ -40,6 +40,7 @@ func TestRunWithoutAControllerShowsWhereTheStoryParts(t *testing.T) {
 // lab:LAB builds the learner's tree; an untouched skeleton is "not started", with the command that
 // plays the reference solution.
 func TestRunWithALabThatIsNotStarted(t *testing.T) {
+	t.Parallel() // it waits for go build, beside the serve tests, which wait in real time
 	if testing.Short() {
 		t.Skip("builds examples/labs/swap")
 	}

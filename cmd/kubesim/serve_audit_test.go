@@ -13,6 +13,7 @@ import (
 
 // serve --audit-log writes a JSON line per kubectl request: who, verb, resource, code, latency.
 func TestServeAuditLog(t *testing.T) {
+	t.Parallel() // real time: it mostly waits, beside the others that do
 	path := filepath.Join(t.TempDir(), "audit.log")
 	s := startServe(t, serveOptions{nodes: 1, speed: 1, port: freePort(t), auditLog: path})
 	s.expect(a("get pods"), `No resources found`)

@@ -1,12 +1,13 @@
-// serve_durability_test.go: the kubesim binary, serving with --data-dir, killed with SIGKILL in the
-// middle of its work and started again on the same directory, round after round. Writers churn Lease
-// objects over HTTPS with the admin's client certificate (create, relabel, delete; each key has one
-// writer, so the last acknowledged write of a key is its truth), the real kubectl rolls a Deployment
-// to a new image, and the kill comes at a seeded point: after the k-th acknowledged write, and a
-// seeded delay after `kubectl set image` was acknowledged, so mostly in the middle of the rollout.
-// After each restart: every acknowledged write is there (or the one write in flight at the kill has
-// landed instead), `kubectl rollout status` completes, the Deployment has the acknowledged image, its
-// new ReplicaSet has every replica and the old ones none, and no pod is lost or duplicated.
+// serve_durability_test.go: kubesim (this test binary, run as kubesim: see TestMain) serving with
+// --data-dir, killed with SIGKILL in the middle of its work and started again on the same directory,
+// round after round. Writers churn Lease objects over HTTPS with the admin's client certificate (create,
+// relabel, delete; each key has one writer, so the last acknowledged write of a key is its truth), the
+// real kubectl rolls a Deployment to a new image, and the kill comes at a seeded point: after the k-th
+// acknowledged write, and a seeded delay after `kubectl set image` was acknowledged, so mostly in the
+// middle of the rollout. After each restart: every acknowledged write is there (or the one write in
+// flight at the kill has landed instead), `kubectl rollout status` completes, the Deployment has the
+// acknowledged image, its new ReplicaSet has every replica and the old ones none, and no pod is lost or
+// duplicated.
 //
 //	go test ./cmd/kubesim -run ServeSurvivesSIGKILL -v                          # 3 kills (1 with -short)
 //	KUBESIM_SERVE_KILLS=30 KUBESIM_SERVE_SEED=7 go test ./cmd/kubesim -run ServeSurvivesSIGKILL -v
@@ -26,7 +27,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -59,19 +59,6 @@ var rolloutImages = []string{"nginx:1.26", "nginx:1.27", "nginx:1.25"}
 
 const webReplicas = 3
 
-// buildKubesim builds the kubesim binary into dir and returns its path.
-func buildKubesim(t *testing.T, dir string) string {
-	t.Helper()
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("go is not on PATH: this test builds the kubesim binary")
-	}
-	bin := filepath.Join(dir, "kubesim")
-	out, err := exec.Command(gobin, "build", "-o", bin, "kubesim/cmd/kubesim").CombinedOutput()
-	require.NoError(t, err, "go build: %s", out)
-	return bin
-}
-
 // serveProcess is one `kubesim serve` process of the binary, and an admin client to its HTTPS front.
 type serveProcess struct {
 	cmd        *exec.Cmd
@@ -81,12 +68,13 @@ type serveProcess struct {
 	stderr     *lockedBuffer
 }
 
-// startServeBinary starts bin serving dir and returns once it printed its export line.
-func startServeBinary(t *testing.T, bin, dir string) *serveProcess {
+// startServeProcess starts this test binary as kubesim (TestMain), serving dir, and returns once
+// it printed its export line.
+func startServeProcess(t *testing.T, dir string) *serveProcess {
 	t.Helper()
 	p := &serveProcess{stderr: &lockedBuffer{}}
-	p.cmd = exec.Command(bin, "serve", "--data-dir", dir, "--nodes", "2", "--speed", "10", "--port", strconv.Itoa(freePort(t)))
-	p.cmd.Stderr = p.stderr
+	p.cmd = exec.Command(os.Args[0], "serve", "--data-dir", dir, "--nodes", "2", "--speed", "10", "--port", strconv.Itoa(freePort(t)))
+	p.cmd.Env, p.cmd.Stderr = append(os.Environ(), asKubesim+"=1"), p.stderr
 	out, err := p.cmd.StdoutPipe()
 	require.NoError(t, err)
 	require.NoError(t, p.cmd.Start())
@@ -337,6 +325,7 @@ func checkRollout(t *testing.T, p *serveProcess, home, image string, round int) 
 }
 
 func TestServeSurvivesSIGKILL(t *testing.T) {
+	t.Parallel() // real time: it mostly waits, beside the others that do
 	if _, err := exec.LookPath("kubectl"); err != nil {
 		t.Skip("kubectl is not on PATH: the rollout is kubectl's")
 	}
@@ -354,7 +343,6 @@ func TestServeSurvivesSIGKILL(t *testing.T) {
 		require.NoError(t, err, serveSeedEnv)
 		seed = n
 	}
-	bin := buildKubesim(t, t.TempDir())
 	dir, home := privateTempDir(t), t.TempDir() // etcd's sockets live under dir: a short path
 	rnd := rand.New(rand.NewSource(seed))
 	var keys []*leaseKey
@@ -362,7 +350,7 @@ func TestServeSurvivesSIGKILL(t *testing.T) {
 		keys = append(keys, &leaseKey{name: "lease-" + strconv.Itoa(i)})
 	}
 
-	p := startServeBinary(t, bin, dir)
+	p := startServeProcess(t, dir)
 	out, err := p.kubectl(t, home, "create", "deployment", "web", "--image=nginx:1.25", "--replicas="+strconv.Itoa(webReplicas))
 	require.NoError(t, err, out)
 	image, totalAcks, midway := "nginx:1.25", int64(0), 0
@@ -389,7 +377,7 @@ func TestServeSurvivesSIGKILL(t *testing.T) {
 		t.Logf("kill %d: SIGKILL %s after `set image %s` was acknowledged, %d writes acknowledged this round", round, delay, next, acks.Load())
 
 		// The same directory again: what was acknowledged is there, and the rollout finishes.
-		p = startServeBinary(t, bin, dir)
+		p = startServeProcess(t, dir)
 		for _, k := range keys {
 			k.check(context.Background(), t, p, round)
 		}

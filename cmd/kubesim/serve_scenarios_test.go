@@ -76,6 +76,7 @@ func (s *served) eventually(d time.Duration, args []string, pattern string) {
 
 // serve --scenario crash-loop hands over a pod that kubectl sees crash-looping.
 func TestServeScenarioCrashLoop(t *testing.T) {
+	t.Parallel() // real time: it mostly waits, beside the others that do
 	s := startServe(t, serveOptions{speed: 1, port: freePort(t), scenario: "crash-loop"})
 	s.eventually(60*time.Second, a("get pods"), `crasher 0/1 CrashLoopBackOff [1-9]`)
 	s.expect(a("describe pod crasher"), `Last State: Terminated`, `Reason: Error`, `Exit Code: 1`)
@@ -87,6 +88,7 @@ func TestServeScenarioCrashLoop(t *testing.T) {
 // scenario lets batch run first; at speed 1, as the other serve tests: a sped-up clock on a loaded
 // machine makes every component late by many cluster seconds).
 func TestServeScenarioInsufficientResources(t *testing.T) {
+	t.Parallel() // real time: it mostly waits, beside the others that do
 	s := startServe(t, serveOptions{speed: 1, port: freePort(t), scenario: "insufficient-resources"})
 	s.eventually(60*time.Second, a("describe pod big"), `Warning FailedScheduling .* 0/3 nodes are available: 3 Insufficient cpu\.`)
 	s.expect(a("get pod big"), `big 0/1 Pending 0`)
@@ -96,6 +98,7 @@ func TestServeScenarioInsufficientResources(t *testing.T) {
 
 // serve --scenario service-no-endpoints hands over a Service whose selector matches no pod.
 func TestServeScenarioServiceNoEndpoints(t *testing.T) {
+	t.Parallel() // real time: it mostly waits, beside the others that do
 	s := startServe(t, serveOptions{speed: 1, port: freePort(t), scenario: "service-no-endpoints"})
 	s.expect(a("get service web -o wide"), `NAME TYPE CLUSTER-IP EXTERNAL-IP PORT\(S\) AGE SELECTOR`,
 		`web ClusterIP 10\.\d+\.\d+\.\d+ <none> 80/TCP \S+ app=web`)

@@ -135,6 +135,7 @@ func a(s string) []string { return strings.Fields(s) }
 // TestServeDrivenByTheRealKubectl starts `kubesim serve` in process and drives it with the kubectl on
 // PATH, through the commands of the troubleshooting articles, checking kubectl's own printed words.
 func TestServeDrivenByTheRealKubectl(t *testing.T) {
+	t.Parallel() // real time: it mostly waits, beside the others that do
 	s := startServe(t, serveOptions{nodes: 2, speed: 1, port: freePort(t)})
 	expect, k := s.expect, s.kubectl
 
@@ -173,33 +174,6 @@ func TestServeDrivenByTheRealKubectl(t *testing.T) {
 	expect(a("drain "+node+" --ignore-daemonsets --timeout=60s"), `evicting pod default/nginx-`, `node/`+node+` drained`)
 	expect(a("uncordon "+node), `^node/`+node+` uncordoned`)
 
-	// A pod that crash-loops (busybox's shell exits 1), and the log of the container that crashed.
-	expect([]string{"run", "crash", "--image=busybox:1.36", "--", "sh", "-c", "echo starting up; exit 1"}, `^pod/crash created`)
-	var previous string
-	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(time.Second) {
-		if previous = k(a("logs crash --previous")...); previous == "starting up\n" {
-			break
-		}
-	}
-	if previous != "starting up\n" {
-		t.Errorf("kubectl logs crash --previous: %q", previous)
-	}
-	expect(a("get pod crash"), `crash 0/1 (CrashLoopBackOff|Error) [1-9]`)
-
-	// get -w prints the table, then a line per change, until stopped.
-	watched := make(chan string)
-	go func() { watched <- s.kubectlFor(4*time.Second, a("get pods -w")...) }()
-	time.Sleep(time.Second)
-	expect(a("label pod crash watched=yes"), `^pod/crash labeled`)
-	if w := <-watched; !regexp.MustCompile(`NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\n(?s:.*)crash\s+0/1(?s:.*)\ncrash\s+0/1`).MatchString(w) {
-		t.Errorf("kubectl get pods -w: %s\nwant the table, then crash again after its label changed", w)
-	}
-
-	// logs -f streams until the container ends.
-	expect([]string{"run", "ender", "--image=busybox:1.36", "--restart=Never", "--", "sh", "-c", "echo one; sleep 2; echo two"}, `^pod/ender created`)
-	expect(a("wait --for=condition=Ready pod/ender --timeout=30s"), `pod/ender condition met`)
-	expect(a("logs -f ender"), `^one\ntwo\n$`)
-
 	// apply, then apply an edit: the second is kubectl's three-way strategic merge patch.
 	manifest := filepath.Join(t.TempDir(), "web.yaml")
 	write := func(replicas string) {
@@ -229,11 +203,10 @@ func TestServeDrivenByTheRealKubectl(t *testing.T) {
 	// Granted view in default, alice reads but may not scale: the 403 names the parent object and the
 	// verb and subresource kubectl used.
 	expect(a("create rolebinding alice-view --clusterrole=view --user=alice"), `^rolebinding.rbac.authorization.k8s.io/alice-view created`)
-	expect(a("--context kubesim-alice get deployments"), `nginx 1/1`)
+	expect(a("--context kubesim-alice get deployments"), `nginx [01]/1`) // the drained pod's replacement may be starting
 	expect(a("--context kubesim-alice scale deployment nginx --replicas=3"),
 		`^Error from server \(Forbidden\): deployments.apps "nginx" is forbidden: User "alice" cannot patch resource "deployments/scale" in API group "apps" in the namespace "default"`)
 	expect(a("--context kubesim-alice get --raw /metrics"), `^Error from server \(Forbidden\): forbidden: User "alice" cannot get path "/metrics"`)
-	expect(a("exec crash -- ls"), `pods/exec is not supported in kubesim`)
 	write("2")
 	bad := strings.Replace(readFile(t, manifest), "replicas:", "replica:", 1)
 	os.WriteFile(manifest, []byte(bad), 0o600)
@@ -254,6 +227,45 @@ func TestServeDrivenByTheRealKubectl(t *testing.T) {
 	}
 }
 
+// TestServeCrashLoopAndLogsWithTheRealKubectl is the pods part of the articles' commands: a container
+// that crashes and its previous log, a watch, a log followed to its end. It serves its own cluster, so
+// that its waits (the back-off of the crash loop) pass beside TestServeDrivenByTheRealKubectl's.
+func TestServeCrashLoopAndLogsWithTheRealKubectl(t *testing.T) {
+	t.Parallel() // real time: it mostly waits, beside the others that do
+	s := startServe(t, serveOptions{nodes: 2, speed: 1, port: freePort(t)})
+	expect, k := s.expect, s.kubectl
+
+	// A pod that crash-loops (busybox's shell exits 1), and the log of the container that crashed.
+	expect([]string{"run", "crash", "--image=busybox:1.36", "--", "sh", "-c", "echo starting up; exit 1"}, `^pod/crash created`)
+	var previous string
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(time.Second) {
+		if previous = k(a("logs crash --previous")...); previous == "starting up\n" {
+			break
+		}
+	}
+	if previous != "starting up\n" {
+		t.Errorf("kubectl logs crash --previous: %q", previous)
+	}
+	expect(a("get pod crash"), `crash 0/1 (CrashLoopBackOff|Error) [1-9]`)
+
+	// get -w prints the table, then a line per change, until stopped.
+	watched := make(chan string)
+	go func() { watched <- s.kubectlFor(4*time.Second, a("get pods -w")...) }()
+	time.Sleep(time.Second)
+	expect(a("label pod crash watched=yes"), `^pod/crash labeled`)
+	if w := <-watched; !regexp.MustCompile(`NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\n(?s:.*)crash\s+0/1(?s:.*)\ncrash\s+0/1`).MatchString(w) {
+		t.Errorf("kubectl get pods -w: %s\nwant the table, then crash again after its label changed", w)
+	}
+
+	// logs -f streams until the container ends.
+	expect([]string{"run", "ender", "--image=busybox:1.36", "--restart=Never", "--", "sh", "-c", "echo one; sleep 2; echo two"}, `^pod/ender created`)
+	expect(a("wait --for=condition=Ready pod/ender --timeout=30s"), `pod/ender condition met`)
+	expect(a("logs -f ender"), `^one\ntwo\n$`)
+
+	expect(a("exec crash -- ls"), `pods/exec is not supported in kubesim`)
+	s.stopServe()
+}
+
 func readFile(t *testing.T, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)
@@ -264,10 +276,13 @@ func readFile(t *testing.T, path string) string {
 }
 
 // With --data-dir, a stopped cluster comes back as it was: etcd's data and the CA stay in the
-// directory, so the objects are there and the kubeconfig written by the first run still works.
+// directory, so the objects are there and the kubeconfig written by the first run still works. At
+// speed 10: the second kube-controller-manager waits out the first one's lease (15 s of cluster
+// time), as a restarted one does in a real cluster.
 func TestServeDataDirResumesTheCluster(t *testing.T) {
+	t.Parallel() // real time: it mostly waits, beside the others that do
 	dir := t.TempDir()
-	o := serveOptions{nodes: 1, speed: 1, port: freePort(t), dataDir: dir}
+	o := serveOptions{nodes: 1, speed: 10, port: freePort(t), dataDir: dir}
 	first := startServe(t, o)
 	first.expect(a("create deployment keep --image=nginx:1.25"), `^deployment.apps/keep created`)
 	kubeconfig := readFile(t, first.kubeconfig)

@@ -43,6 +43,7 @@ func TestSnapshotSaveAndRestore(t *testing.T) {
 // runs, as an administrator takes one with etcdctl on a control-plane node, holds what kubectl
 // created; restored with a bumped revision, it starts past the snapshot's revision.
 func TestSnapshotOfARunningServe(t *testing.T) {
+	t.Parallel() // real time: it mostly waits, beside the others that do
 	ctx := context.Background()
 	s := startServe(t, serveOptions{speed: 1, port: freePort(t)})
 	s.expect(a("create namespace shop"), `^namespace/shop created`)
