@@ -10,7 +10,8 @@
 // cores with the whole cluster. So, as Kubernetes' Job and EndpointSlice controllers batch pod updates
 // (podUpdateBatchPeriod, --endpointslice-updates-batch-period), a pod change that cannot make the
 // ReplicaSet create or delete anything (a pod became ready, or was scheduled; a create it still
-// waits for showed up) queues the ReplicaSet only after statusBatchFactor times its last sync took to claim and count
+// waits for showed up; the ReplicaSet's own status was written, which else starts the next recount
+// at once) queues the ReplicaSet only after statusBatchFactor times its last sync took to claim and count
 // its pods:
 // one ReplicaSet's recounting takes at most a fifth of a core, and its status lags by as much. The
 // delay is measured on the cluster clock, which stands still in step mode: there it is zero, and

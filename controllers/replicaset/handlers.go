@@ -23,6 +23,11 @@ func (c *Controller) addRS(rs *api.ReplicaSet) {
 
 func (c *Controller) updateRS(old, cur *api.ReplicaSet) {
 	c.tracer.Detail("watch", "replicasets/"+cur.Key(), cur.ResourceVersion, "watch MODIFIED replicasets/%s -> queue %q", cur.Key(), cur.Key())
+	if cur.Generation == old.Generation && (cur.DeletionTimestamp == nil) == (old.DeletionTimestamp == nil) &&
+		maps.Equal(old.Labels, cur.Labels) && sameRef(old.ControllerRef(), cur.ControllerRef()) {
+		c.enqueueStatusChange(cur) // its status was written (by this controller, most likely): recount later
+		return
+	}
 	c.queue.Add(cur.Key())
 }
 
