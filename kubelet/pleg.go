@@ -87,13 +87,6 @@ func (k *Kubelet) relist(ctx context.Context) {
 		seen = make(map[string]plegEntry, len(sandboxes)+len(containers))
 	}
 	clear(seen)
-	for _, sb := range sandboxes {
-		seen[sb.ID] = plegEntry{state: sb.State.String(), namespace: sb.Metadata.Namespace, pod: sb.Metadata.Name}
-	}
-	for _, c := range containers {
-		seen[c.ID] = plegEntry{state: c.State.String(),
-			namespace: c.Labels[fakeruntime.LabelPodNamespace], pod: c.Labels[fakeruntime.LabelPodName]}
-	}
 	var changed map[string]bool
 	markChanged := func(e plegEntry) {
 		if changed == nil {
@@ -101,14 +94,34 @@ func (k *Kubelet) relist(ctx context.Context) {
 		}
 		changed[e.key()] = true
 	}
-	for id, e := range seen {
-		if old, ok := k.pleg.containers[id]; !ok || old.state != e.state {
+	known := 0 // entries of the last relist seen again
+	observe := func(id string, e, old plegEntry, wasKnown bool) {
+		if wasKnown {
+			known++
+		}
+		if !wasKnown || old.state != e.state {
 			markChanged(e)
 		}
+		seen[id] = e
 	}
-	for id, old := range k.pleg.containers {
-		if _, ok := seen[id]; !ok {
-			markChanged(old)
+	for _, sb := range sandboxes {
+		old, ok := k.pleg.containers[sb.ID]
+		observe(sb.ID, plegEntry{state: sb.State.String(), namespace: sb.Metadata.Namespace, pod: sb.Metadata.Name}, old, ok)
+	}
+	for _, c := range containers {
+		old, ok := k.pleg.containers[c.ID]
+		e := old // a container's pod never changes: read its labels only the first time it is seen
+		if !ok {
+			e = plegEntry{namespace: c.Labels[fakeruntime.LabelPodNamespace], pod: c.Labels[fakeruntime.LabelPodName]}
+		}
+		e.state = c.State.String()
+		observe(c.ID, e, old, ok)
+	}
+	if known < len(k.pleg.containers) { // some are gone
+		for id, old := range k.pleg.containers {
+			if _, ok := seen[id]; !ok {
+				markChanged(old)
+			}
 		}
 	}
 	k.pleg.containers, k.pleg.spare = seen, k.pleg.containers

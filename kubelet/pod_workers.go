@@ -13,6 +13,7 @@ package kubelet
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"kubesim/api"
@@ -155,12 +156,17 @@ func (k *Kubelet) podStep(ctx context.Context) bool {
 func (k *Kubelet) syncPod(ctx context.Context, key string) bool {
 	pod, exists := k.pods.Get(key)
 	did := false
-	// Workers for this key with another uid belong to a deleted pod of the same name: stop them.
-	for _, uid := range sortedKeys(k.workers) {
-		w := k.workers[uid]
+	// Workers for this key with another uid belong to a deleted pod of the same name: stop them
+	// (in uid order; there is rarely more than one).
+	var stale []string
+	for uid, w := range k.workers {
 		if w.key == key && (!exists || uid != pod.UID) {
-			did = k.removePod(ctx, w) || did
+			stale = append(stale, uid)
 		}
+	}
+	slices.Sort(stale)
+	for _, uid := range stale {
+		did = k.removePod(ctx, k.workers[uid]) || did
 	}
 	if !exists {
 		return did

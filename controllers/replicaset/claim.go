@@ -21,9 +21,11 @@ import (
 // the way. The candidates are the pods it already owns and the orphans of its namespace, found through
 // the informer's controller-UID index rather than by scanning every pod.
 func (c *Controller) claimPods(ctx context.Context, rs *api.ReplicaSet, selector labels.Selector) ([]*api.Pod, error) {
-	candidates := append(c.podInformer.ByIndex(internal.IndexControllerUID, rs.UID),
-		c.podInformer.ByIndex(internal.IndexControllerUID, internal.OrphanIndexValue(rs.Namespace))...)
-	slices.SortFunc(candidates, func(a, b *api.Pod) int { return strings.Compare(a.Name, b.Name) })
+	candidates := c.podInformer.ByIndex(internal.IndexControllerUID, rs.UID) // sorted by name
+	if orphans := c.podInformer.ByIndex(internal.IndexControllerUID, internal.OrphanIndexValue(rs.Namespace)); len(orphans) > 0 {
+		candidates = append(candidates, orphans...)
+		slices.SortFunc(candidates, func(a, b *api.Pod) int { return strings.Compare(a.Name, b.Name) })
+	}
 	candidates = slices.DeleteFunc(candidates, func(p *api.Pod) bool { return !internal.IsPodActive(p) })
 
 	adopt := func(ctx context.Context, pod *api.Pod) error {

@@ -7,6 +7,9 @@
 package replicaset
 
 import (
+	"sync"
+	"time"
+
 	"kubesim/api"
 	"kubesim/client"
 	"kubesim/client/workqueue"
@@ -36,6 +39,9 @@ type Controller struct {
 	podInformer  *client.Informer[api.Pod, *api.Pod]
 	queue        *workqueue.Queue[string]
 	expectations *internal.Expectations
+
+	syncMu   sync.Mutex
+	syncTook map[string]time.Duration // guarded by syncMu: how long each ReplicaSet's last sync took (batch.go)
 }
 
 // New builds the controller on informers from the shared factory. c must authenticate as
@@ -51,6 +57,7 @@ func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, t
 		podInformer:  client.InformerFor[api.Pod](informers, client.FactoryOptions{}),
 		queue:        workqueue.New(clk, "replicaset", workqueue.DefaultControllerRateLimiter[string]()),
 		expectations: internal.NewExpectations(clk),
+		syncTook:     map[string]time.Duration{},
 	}
 	rc.Component = workloop.NewComponent(&workloop.Loop{Queue: rc.queue, Reconcile: workloop.Errors(rc.Reconcile), Workers: workers,
 		Component: Name, Actor: internal.User, Trace: tr, Resource: "replicasets"},

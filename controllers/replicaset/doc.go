@@ -31,5 +31,7 @@
 //     minReadySeconds, observedGeneration, ReplicaFailure) is written, only when it changed.
 //
 // What it simplifies: creates within a batch run one after another, not in parallel; no
-// terminatingReplicas in status.
+// terminatingReplicas in status. In real time, a pod change that can only move the status (a pod
+// scheduled, started, ready) syncs its ReplicaSet after a delay of four times its last sync, so
+// recounting 10,000 pods does not take a core (batch.go); in step mode the delay is zero.
 package replicaset

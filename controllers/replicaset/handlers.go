@@ -23,6 +23,11 @@ func (c *Controller) addRS(rs *api.ReplicaSet) {
 
 func (c *Controller) updateRS(old, cur *api.ReplicaSet) {
 	c.tracer.Detail("watch", "replicasets/"+cur.Key(), cur.ResourceVersion, "watch MODIFIED replicasets/%s -> queue %q", cur.Key(), cur.Key())
+	if cur.Generation == old.Generation && (cur.DeletionTimestamp == nil) == (old.DeletionTimestamp == nil) &&
+		maps.Equal(old.Labels, cur.Labels) && sameRef(old.ControllerRef(), cur.ControllerRef()) {
+		c.enqueueStatusChange(cur) // its status was written (by this controller, most likely): recount later
+		return
+	}
 	c.queue.Add(cur.Key())
 }
 
@@ -48,6 +53,10 @@ func (c *Controller) addPod(pod *api.Pod) {
 		adds, _ := c.expectations.Pending(rs.Key())
 		c.tracer.Detail("watch", "pods/"+pod.Key(), pod.ResourceVersion, "watch ADDED pods/%s of ReplicaSet %s -> queue %q (%d more adds expected)",
 			pod.Key(), rs.Name, rs.Key(), adds)
+		if adds > 0 {
+			c.enqueueStatusChange(rs) // still waiting for more: the sync can only recount
+			return
+		}
 		c.queue.Add(rs.Key())
 		return
 	}
@@ -84,7 +93,11 @@ func (c *Controller) updatePod(old, cur *api.Pod) {
 		}
 		c.tracer.Detail("watch", "pods/"+cur.Key(), cur.ResourceVersion, "watch MODIFIED pods/%s of ReplicaSet %s -> queue %q",
 			cur.Key(), rs.Name, rs.Key())
-		c.queue.Add(rs.Key())
+		if !refChanged && !labelsChanged && internal.IsPodActive(old) == internal.IsPodActive(cur) {
+			c.enqueueStatusChange(rs) // scheduled, started, ready: only the status can change
+		} else {
+			c.queue.Add(rs.Key())
+		}
 		// A pod that just became ready turns available minReadySeconds later; look again then.
 		if !internal.IsPodReady(old) && internal.IsPodReady(cur) && rs.Spec.MinReadySeconds > 0 {
 			c.queue.AddAfter(rs.Key(), minReadyDelay(rs))

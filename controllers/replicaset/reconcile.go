@@ -32,6 +32,7 @@ func (c *Controller) Reconcile(ctx context.Context, key string) error {
 	if !ok {
 		c.tracer.Detail("reconcile", "replicasets/"+key, "", "reconcile %s: the ReplicaSet is gone; forget its expectations", key)
 		c.expectations.DeleteExpectations(key)
+		c.forgetCountCost(key)
 		return nil
 	}
 	rs := api.DeepCopy(cached)
@@ -45,10 +46,12 @@ func (c *Controller) Reconcile(ctx context.Context, key string) error {
 	// Ask the expectations before reading the cache: a pod observed between the two readings then errs
 	// on the side of waiting, never of acting twice.
 	needsSync := c.expectations.SatisfiedExpectations(key)
+	start := c.clock.Now()
 	pods, err := c.claimPods(ctx, rs, selector)
 	if err != nil {
 		return err
 	}
+	cost := c.clock.Now().Sub(start)
 
 	var manageErr error
 	switch {
@@ -61,7 +64,10 @@ func (c *Controller) Reconcile(ctx context.Context, key string) error {
 		manageErr = c.manageReplicas(ctx, pods, rs)
 	}
 
-	updated, err := c.updateStatus(ctx, rs, calculateStatus(rs, pods, manageErr, c.clock.Now()))
+	start = c.clock.Now()
+	status := calculateStatus(rs, pods, manageErr, start)
+	c.noteCountCost(key, cost+c.clock.Now().Sub(start))
+	updated, err := c.updateStatus(ctx, rs, status)
 	if err != nil {
 		return err
 	}
