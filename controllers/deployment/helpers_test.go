@@ -88,7 +88,7 @@ func (c *cluster) replicaSets() []*api.ReplicaSet {
 func (c *cluster) kubelet() {
 	pods := client.For[api.Pod](c.admin)
 	for _, p := range c.pods() {
-		if internal.IsPodReady(p) {
+		if api.IsPodReady(p) {
 			continue
 		}
 		p.Status.Phase = api.PodRunning

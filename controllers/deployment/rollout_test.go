@@ -12,7 +12,6 @@ import (
 	"kubesim/api"
 	"kubesim/client"
 	"kubesim/controllers/deployment"
-	"kubesim/controllers/internal"
 	"kubesim/internal/testenv"
 )
 
@@ -54,7 +53,7 @@ func TestScaleDeploymentResizesItsReplicaSet(t *testing.T) {
 	left := c.pods()
 	assert.Contains(t, []string{left[0].Name, left[1].Name}, ready[0].Name, "the scheduled, ready pod stays")
 	for _, p := range left {
-		assert.True(t, internal.IsPodReady(p), "the two new, not ready pods went first")
+		assert.True(t, api.IsPodReady(p), "the two new, not ready pods went first")
 	}
 	assert.Equal(t, []string{
 		"ScalingReplicaSet: Scaled up replica set " + rs.Name + " from 0 to 3",
@@ -79,7 +78,7 @@ func TestRollingUpdateStaysWithinMaxSurgeAndMaxUnavailable(t *testing.T) {
 		pods := c.pods()
 		available := 0
 		for _, p := range pods {
-			if internal.IsPodReady(p) {
+			if api.IsPodReady(p) {
 				available++
 			}
 		}

@@ -132,7 +132,7 @@ func TestClaimReturnsAdoptionErrors(t *testing.T) {
 func TestPodAvailableOnlyAfterMinReadySeconds(t *testing.T) {
 	p := &api.Pod{Status: api.PodStatus{Conditions: []api.PodCondition{{Type: api.PodReady, Status: api.ConditionTrue,
 		LastTransitionTime: api.NewTime(epoch)}}}}
-	assert.True(t, internal.IsPodReady(p))
+	assert.True(t, api.IsPodReady(p))
 	assert.True(t, internal.IsPodAvailable(p, 0, epoch))
 	assert.False(t, internal.IsPodAvailable(p, 10, epoch.Add(10*time.Second)), "exactly minReadySeconds is not enough")
 	assert.True(t, internal.IsPodAvailable(p, 10, epoch.Add(11*time.Second)))

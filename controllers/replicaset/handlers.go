@@ -99,7 +99,7 @@ func (c *Controller) updatePod(old, cur *api.Pod) {
 			c.queue.Add(rs.Key())
 		}
 		// A pod that just became ready turns available minReadySeconds later; look again then.
-		if !internal.IsPodReady(old) && internal.IsPodReady(cur) && rs.Spec.MinReadySeconds > 0 {
+		if !api.IsPodReady(old) && api.IsPodReady(cur) && rs.Spec.MinReadySeconds > 0 {
 			c.queue.AddAfter(rs.Key(), minReadyDelay(rs))
 		}
 		return

@@ -92,7 +92,7 @@ func deleteBefore(ra, rb rankedPod, now time.Time) bool {
 		return pa < pb
 	}
 	// 3. Not ready < ready.
-	readyA, readyB := internal.IsPodReady(a), internal.IsPodReady(b)
+	readyA, readyB := api.IsPodReady(a), api.IsPodReady(b)
 	if readyA != readyB {
 		return !readyA
 	}
@@ -164,7 +164,7 @@ func deletionCost(pod *api.Pod) int32 {
 }
 
 func readyTime(pod *api.Pod) time.Time {
-	if c := internal.PodCondition(pod, api.PodReady); c != nil && c.Status == api.ConditionTrue {
+	if c := api.GetPodCondition(pod, api.PodReady); c != nil && c.Status == api.ConditionTrue {
 		return c.LastTransitionTime.Time
 	}
 	return time.Time{}
@@ -222,7 +222,7 @@ func describeForDeletion(pod *api.Pod) string {
 		phase = string(api.PodPending)
 	}
 	ready := "not ready"
-	if internal.IsPodReady(pod) {
+	if api.IsPodReady(pod) {
 		ready = "ready"
 	}
 	s := fmt.Sprintf("%s (%s, %s, %s", pod.Name, node, phase, ready)

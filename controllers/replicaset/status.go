@@ -34,7 +34,7 @@ func calculateStatus(rs *api.ReplicaSet, pods []*api.Pod, manageErr error, now t
 		if templateLabels.Matches(labels.Set(p.Labels)) {
 			fullyLabeled++
 		}
-		if internal.IsPodReady(p) {
+		if api.IsPodReady(p) {
 			ready++
 		}
 		if internal.IsPodAvailable(p, rs.Spec.MinReadySeconds, now) {
