@@ -1,7 +1,8 @@
 // admission.go: node-level admission (pkg/kubelet/lifecycle/predicate.go), the kubelet's own check
 // before it runs a pod.
 //
-//	admitPod(ctx, w, s)   accept the pod, or fail it: OutOfcpu, OutOfmemory, OutOfpods, NodeAffinity
+//	admitPod(ctx, w, s)   accept the pod, or fail it: Evicted (the node is under pressure), OutOfcpu,
+//	                      OutOfmemory, OutOfpods, NodeAffinity
 //
 // The scheduler already checked all of this, so why again? Because the kubelet cannot trust that a
 // pod came through the scheduler: a pod created with spec.nodeName set skips it, and the scheduler
@@ -13,6 +14,7 @@ package kubelet
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"kubesim/api"
 	"kubesim/api/resource"
@@ -34,8 +36,12 @@ func (k *Kubelet) admitPod(ctx context.Context, w *podWorker, s *syncResult) boo
 	return false
 }
 
-// admissionFailure returns why the pod cannot run here ("" if it can).
+// admissionFailure returns why the pod cannot run here ("" if it can). The eviction manager's check
+// comes first, as its admit handler is the kubelet's first.
 func (k *Kubelet) admissionFailure(w *podWorker) (reason, message string) {
+	if message := k.pressureRejects(w.pod); message != "" {
+		return "Evicted", message
+	}
 	if !k.matchesNodeSelector(w.pod) {
 		return "NodeAffinity", "Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector"
 	}
@@ -71,6 +77,30 @@ func (k *Kubelet) admissionFailure(w *podWorker) (reason, message string) {
 		}
 	}
 	return "", ""
+}
+
+// pressureRejects is the eviction manager's admission (Admit in pkg/kubelet/eviction/eviction_manager.go):
+// a node under disk pressure admits no pod; under memory pressure alone it refuses only BestEffort
+// pods, unless they tolerate the memory-pressure taint. Critical pods are always admitted.
+func (k *Kubelet) pressureRejects(p *api.Pod) string {
+	k.mu.Lock()
+	memory, disk := k.health.memoryPressure, k.health.diskPressure
+	k.mu.Unlock()
+	var conditions []string
+	if memory {
+		conditions = append(conditions, string(api.NodeMemoryPressure))
+	}
+	if disk {
+		conditions = append(conditions, string(api.NodeDiskPressure))
+	}
+	switch {
+	case len(conditions) == 0, p.Spec.Priority != nil && *p.Spec.Priority >= systemCriticalPriority:
+		return ""
+	case memory && !disk && (api.QOSClass(p) != api.PodQOSBestEffort ||
+		api.TolerationsTolerateTaint(p.Spec.Tolerations, &api.Taint{Key: api.TaintNodeMemoryPressure, Effect: api.TaintEffectNoSchedule})):
+		return ""
+	}
+	return fmt.Sprintf("The node had condition: [%s]. ", strings.Join(conditions, " "))
 }
 
 func insufficient(name string, requested, used, capacity int64) string {

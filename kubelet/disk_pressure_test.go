@@ -86,6 +86,16 @@ func TestDiskPressureReclaimsUnusedImagesBeforeEvicting(t *testing.T) {
 	n := nodeCondition(getNode(t, ctx, c, "node-1"), api.NodeDiskPressure)
 	assert.Equal(t, "KubeletHasDiskPressure", n.Reason)
 	assert.Equal(t, "kubelet has disk pressure", n.Message)
+	// While under disk pressure the kubelet admits no new pod, even one that skipped the scheduler
+	// (the eviction manager's Admit): it fails at once, as an evicted pod does.
+	late := newPod("late", "node-1", "nginx:1.27")
+	late.Spec.Containers[0].Resources.Requests = resource.ResourceList{resource.ResourceCPU: resource.MustParse("100m")}
+	createPod(t, ctx, c, late)
+	runUntil(t, ctx, c, "late rejected", func() bool { return getPod(t, ctx, c, "late").Status.Phase == api.PodFailed })
+	rejected := getPod(t, ctx, c, "late")
+	assert.Equal(t, "Evicted", rejected.Status.Reason)
+	assert.Equal(t, "Pod was rejected: The node had condition: [DiskPressure]. ", rejected.Status.Message)
+	assert.Contains(t, events(t, ctx, c, "late"), "Evicted: The node had condition: [DiskPressure]. ")
 	// The evicted pod's writable layer goes with its containers, at the next reclaim or within a
 	// minute (the container garbage collector).
 	runUntil(t, ctx, c, "writer's sandbox removed", func() bool { return traceHas(c, "the pod was evicted") })

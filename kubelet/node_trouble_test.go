@@ -106,6 +106,22 @@ func TestEvictionUnderMemoryPressureEvictsBestEffortFirst(t *testing.T) {
 	assert.Equal(t, "KubeletHasInsufficientMemory", nodeCondition(n, api.NodeMemoryPressure).Reason)
 	// The node lifecycle controller, not the kubelet, turns the condition into a taint.
 	assert.NotContains(t, n.Spec.Taints, api.Taint{Key: api.TaintNodeMemoryPressure, Effect: api.TaintEffectNoSchedule})
+
+	// Under memory pressure alone the kubelet still admits pods that request something, and refuses
+	// BestEffort ones unless they tolerate the memory-pressure taint (the eviction manager's Admit).
+	bestEffort := newPod("besteffort", "node-1", "nginx:1.25")
+	tolerant := newPod("tolerant", "node-1", "nginx:1.25")
+	tolerant.Spec.Tolerations = []api.Toleration{{Key: api.TaintNodeMemoryPressure, Operator: api.TolerationOpExists, Effect: api.TaintEffectNoSchedule}}
+	burstable := newPod("burstable", "node-1", "nginx:1.25")
+	burstable.Spec.Containers[0].Resources.Requests = resource.ResourceList{resource.ResourceMemory: resource.MustParse("16Mi")}
+	for _, p := range []*api.Pod{bestEffort, tolerant, burstable} {
+		createPod(t, ctx, c, p)
+	}
+	runUntil(t, ctx, c, "besteffort rejected", func() bool { return getPod(t, ctx, c, "besteffort").Status.Phase == api.PodFailed })
+	assert.Equal(t, "Pod was rejected: The node had condition: [MemoryPressure]. ", getPod(t, ctx, c, "besteffort").Status.Message)
+	runUntil(t, ctx, c, "tolerant and burstable running", func() bool {
+		return getPod(t, ctx, c, "tolerant").Status.Phase == api.PodRunning && getPod(t, ctx, c, "burstable").Status.Phase == api.PodRunning
+	})
 }
 
 // A hung runtime, as a v1.34 kubelet sees it. updateRuntimeUp (pkg/kubelet/kubelet.go) asks the
