@@ -1,8 +1,8 @@
 // Package script holds kubesim's two small languages, for a learner who writes stories without Go:
 //
 //   - scenario files (scenariofile.go, scenariofile_steps.go): a YAML file that names a scenario,
-//     sizes its cluster and lists steps (kubectl commands, faults, waits, expectations, reachability
-//     traces), played by `kubesim run -f FILE` like a built-in scenario; examples/scenarios holds
+//     sizes its cluster and lists steps (kubectl commands, faults, etcd snapshots saved and restored,
+//     waits, expectations, reachability traces), played by `kubesim run -f FILE` like a built-in scenario; examples/scenarios holds
 //     examples and the reference of the format;
 //   - conditions (conditions.go): one line naming a state of the cluster, as a scenario file's `wait`
 //     and `expect` steps, the CLI's `--until` breakpoint and lab.Until write it: "deployment nginx

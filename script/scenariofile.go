@@ -175,6 +175,7 @@ func parseScenario(data []byte, baseDir, file string) (sim.Scenario, error) {
 type fileParser struct {
 	baseDir string
 	err     FileError
+	saved   map[string]bool // the snapshots a snapshot step has saved so far, by name
 }
 
 func (p *fileParser) problem(line int, format string, args ...any) {
@@ -335,6 +336,7 @@ var stepKinds = map[string]stepKind{
 	"expect-event": {parse: parseExpectEvent},
 	"expect-error": {options: []string{"message"}, parse: parseExpectError},
 	"trace":        {parse: parseTrace},
+	"snapshot":     {acts: true, parse: parseSnapshot},
 }
 
 func (k stepKind) keys() []string {
@@ -488,10 +490,18 @@ type fileRun struct {
 	// the next wait or expectation does that first, so that it never reads the instant before the
 	// cluster's answer.
 	acted bool
+	// snapshots is the directory of the run's etcd snapshot files, made at the first save and
+	// removed when the run ends.
+	snapshots string
 }
 
 func playSteps(ctx context.Context, s *sim.Session, steps []fileStep) error {
 	r := &fileRun{s: s}
+	defer func() {
+		if r.snapshots != "" {
+			os.RemoveAll(r.snapshots)
+		}
+	}()
 	for i, st := range steps {
 		r.prevErr, r.err, r.as = r.err, nil, ""
 		if stepKinds[st.action].acts {

@@ -640,3 +640,43 @@ var ZH = trace.Merge(nettrace.ZH, trace.Catalog{
 	"%s line %d: %s failed: %v":                       "%s 第 %d 行：%s 失败：%v",
 	"No resources found in %s namespace.":             "No resources found in %s namespace.",
 })
+
+// parseSnapshot reads "save NAME" or "restore NAME": etcdctl snapshot save of the whole keyspace into
+// a file of the run's own, and its restore under the running cluster as Kubernetes' guide does it
+// (sim.Cluster.RestoreEtcdSnapshot). A restore names a snapshot an earlier step saved.
+func parseSnapshot(p *fileParser, st *stepSpec) stepFunc {
+	s, ok := p.text(st.value, "snapshot")
+	if !ok {
+		return nil
+	}
+	words := strings.Fields(s)
+	if len(words) != 2 || words[0] != "save" && words[0] != "restore" {
+		p.problem(st.line, `snapshot: write it as "save NAME" or "restore NAME", not %q`, s)
+		return nil
+	}
+	verb, name := words[0], words[1]
+	if verb == "restore" && !p.saved[name] {
+		p.problem(st.line, "snapshot: restore %s: no step before this one saves a snapshot named %s (write \"snapshot: save %s\" first)", name, name, name)
+		return nil
+	}
+	if p.saved == nil {
+		p.saved = map[string]bool{}
+	}
+	p.saved[name] = true
+	return func(ctx context.Context, r *fileRun) error {
+		if r.snapshots == "" {
+			dir, err := os.MkdirTemp("", "kubesim-snapshots-")
+			if err != nil {
+				return err
+			}
+			r.snapshots = dir
+		}
+		file := filepath.Join(r.snapshots, name+".db")
+		if verb == "save" {
+			_, err := r.s.SnapshotEtcd(ctx, file)
+			return err
+		}
+		_, err := r.s.RestoreEtcdSnapshot(ctx, file)
+		return err
+	}
+}

@@ -62,7 +62,7 @@ steps:
 		{"a step nobody knows", `name: x
 steps:
   - xyzzy: now
-`, `line 3: unknown step "xyzzy": the steps are advance, apply, apply-file, delete, expect, expect-error, expect-event, fault, get, heal, say, scale, set-image, trace, wait`},
+`, `line 3: unknown step "xyzzy": the steps are advance, apply, apply-file, delete, expect, expect-error, expect-event, fault, get, heal, say, scale, set-image, snapshot, trace, wait`},
 		{"a missing argument", `name: x
 steps:
   - say: scale it
@@ -422,6 +422,36 @@ steps:
 		"network healed: kubectl reaches kube-apiserver again",
 	} {
 		assert.Contains(t, story, line)
+	}
+}
+
+// A snapshot step saves etcd to a file of the run's own and restores it under the running cluster:
+// a ConfigMap deleted after the save is back after the restore, and no snapshot file outlives the run.
+func TestSnapshotStepsSaveAndRestoreEtcd(t *testing.T) {
+	c, story, err := runFile(t, `name: snapshots
+steps:
+  - apply: {apiVersion: v1, kind: ConfigMap, metadata: {name: settings}, data: {color: blue}}
+  - snapshot: save before
+  - delete: configmap/settings
+  - get: configmap/settings
+  - expect-error: 404
+  - snapshot: restore before
+  - get: configmap/settings
+`)
+	require.NoError(t, err)
+	assert.Contains(t, story, "etcdctl snapshot save: the whole keyspace at revision")
+	cm, err := client.For[api.ConfigMap](c.Kubectl.Client()).Get(context.Background(), "default", "settings")
+	require.NoError(t, err, "the ConfigMap is back")
+	assert.Equal(t, "blue", cm.Data["color"])
+	leftovers, _ := filepath.Glob(filepath.Join(os.TempDir(), "kubesim-snapshots-*"))
+	assert.Empty(t, leftovers, "the run removes its snapshot files")
+
+	for file, want := range map[string]string{
+		"name: x\nsteps:\n  - snapshot: restore before\n": `line 3: snapshot: restore before: no step before this one saves a snapshot named before (write "snapshot: save before" first)`,
+		"name: x\nsteps:\n  - snapshot: take it\n":        `line 3: snapshot: write it as "save NAME" or "restore NAME", not "take it"`,
+	} {
+		_, err := script.Parse([]byte(file), ".")
+		assert.EqualError(t, err, want)
 	}
 }
 
