@@ -95,7 +95,7 @@ func formatMap(m map[string]string) string {
 }
 
 // ContainerResourceValue is a container's request or limit in whole divisors, rounded up: cpu in
-// millicores against the divisor's millicores, memory and ephemeral storage in bytes. A limit the
+// millicores against the divisor's millicores, memory, ephemeral storage and huge pages in bytes. A limit the
 // container does not set reads 0 here; the kubelet fills it with the node's allocatable first.
 func ContainerResourceValue(fs *ResourceFieldSelector, c *Container) (string, error) {
 	divisor := fs.Divisor
@@ -116,6 +116,10 @@ func ContainerResourceValue(fs *ResourceFieldSelector, c *Container) (string, er
 		return ceilRatio(q.MilliValue(), divisor.MilliValue()), nil
 	case resource.ResourceMemory, resource.ResourceEphemeralStorage:
 		q := list[resource.ResourceName(name)]
+		return ceilRatio(q.Value(), divisor.Value()), nil
+	}
+	if strings.HasPrefix(name, "hugepages-") && (kind == "limits" || kind == "requests") {
+		q := list[resource.ResourceName(name)] // kubesim's nodes have no huge pages: 0 unless the container asks
 		return ceilRatio(q.Value(), divisor.Value()), nil
 	}
 	return "", fmt.Errorf("unsupported container resource : %v", fs.Resource)

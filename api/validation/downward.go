@@ -82,7 +82,7 @@ func validateResourceFieldRef(fs *api.ResourceFieldSelector, path *field.Path) f
 	switch {
 	case fs.Resource == "":
 		errs = append(errs, field.Required(path.Child("resource"), ""))
-	case !slices.Contains(containerResources, fs.Resource):
+	case !slices.Contains(containerResources, fs.Resource) && !isHugePagesResource(fs.Resource):
 		errs = append(errs, field.NotSupported(path.Child("resource"), fs.Resource, containerResources))
 	}
 	if fs.Divisor.IsZero() {
@@ -103,5 +103,13 @@ func validateResourceFieldRef(fs *api.ResourceFieldSelector, path *field.Path) f
 			errs = append(errs, field.Invalid(path.Child("divisor"), fs.Resource, "only divisor's values "+strings.Join(byteDivisors, ", ")+" are supported with the local ephemeral storage resource"))
 		}
 	}
+	if isHugePagesResource(fs.Resource) && !slices.Contains(byteDivisors, divisor) {
+		errs = append(errs, field.Invalid(path.Child("divisor"), fs.Resource, "only divisor's values "+strings.Join(byteDivisors, ", ")+" are supported with the hugepages resource"))
+	}
 	return errs
+}
+
+// isHugePagesResource: requests.hugepages-<size> and limits.hugepages-<size> may be named too.
+func isHugePagesResource(name string) bool {
+	return strings.HasPrefix(name, "requests.hugepages-") || strings.HasPrefix(name, "limits.hugepages-")
 }
