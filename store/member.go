@@ -144,7 +144,11 @@ func (m *Member) kill() error {
 		e.Close()
 		var errs []error
 		for err := range e.Err() {
-			errs = append(errs, err)
+			// A member killed before it served its first client (restarted moments before, still
+			// publishing itself to the cluster) reports that its server was stopping: what a kill does.
+			if err.Error() != "server is stopping" {
+				errs = append(errs, err)
+			}
 		}
 		if len(errs) > 0 {
 			stopped <- fmt.Errorf("%s stopped with %v", m.Name, errs)
