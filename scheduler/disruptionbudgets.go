@@ -11,8 +11,8 @@ import (
 	"kubesim/scheduler/framework"
 )
 
-// disruptionBudgetLister reads the scheduler's PodDisruptionBudget informer; before it exists (the
-// algorithm benchmarks build none) it finds nothing.
+// disruptionBudgetLister reads the scheduler's PodDisruptionBudget informer, or a fixed cluster's
+// budgets; without either (the algorithm benchmarks build none) it finds nothing.
 type disruptionBudgetLister struct{ s *Scheduler }
 
 var _ framework.DisruptionBudgetLister = disruptionBudgetLister{}
@@ -25,6 +25,9 @@ func (s *Scheduler) newDisruptionBudgetInformer(c *client.Client, o Options) {
 
 // PodDisruptionBudgets lists every budget in the cache.
 func (d disruptionBudgetLister) PodDisruptionBudgets() []*api.PodDisruptionBudget {
+	if d.s.fixed != nil {
+		return d.s.fixed.DisruptionBudgets
+	}
 	if d.s.pdbInformer == nil {
 		return nil
 	}

@@ -2,7 +2,7 @@
 // Explain and one scheduling cycle (Filter, Score, the pick, PostFilter's preemption message) for a
 // pod, nothing assumed or bound. The differential test (difftest/scheduler) runs it beside
 // kube-scheduler's own framework on generated clusters. Interface: FixedCluster, Fixed, NewFixed,
-// (*Fixed).Explain, (*Fixed).Schedule.
+// (*Fixed).Explain, (*Fixed).Schedule, (*Fixed).Preempt.
 package scheduler
 
 import (
@@ -11,15 +11,17 @@ import (
 
 	"kubesim/api"
 	"kubesim/scheduler/framework"
+	"kubesim/scheduler/plugins"
 )
 
-// FixedCluster is a cluster as objects: the nodes, the pods bound to them (spec.nodeName set), and
-// the workloads default topology spreading reads.
+// FixedCluster is a cluster as objects: the nodes, the pods bound to them (spec.nodeName set), the
+// workloads default topology spreading reads, and the budgets preemption weighs.
 type FixedCluster struct {
-	Nodes       []*api.Node
-	Pods        []*api.Pod
-	Services    []*api.Service
-	ReplicaSets []*api.ReplicaSet
+	Nodes             []*api.Node
+	Pods              []*api.Pod
+	Services          []*api.Service
+	ReplicaSets       []*api.ReplicaSet
+	DisruptionBudgets []*api.PodDisruptionBudget
 }
 
 // Fixed is a scheduler with the default profile whose cache holds a FixedCluster.
@@ -46,26 +48,56 @@ func (f *Fixed) Explain(pod *api.Pod) (*Explanation, error) { return f.s.Explain
 
 // Schedule runs one scheduling cycle for pod without assuming or binding it: the node it would
 // bind to, or, when no node fits, the FailedScheduling message (PostFilter's sentences included).
-// There is no apiserver: a preemption that finds victims fails to evict them.
+// There is no apiserver: a preemption that finds victims nominates their node and evicts nothing.
 func (f *Fixed) Schedule(pod *api.Pod) (node, message string, err error) {
+	fitErr, node, err := f.cycle(pod)
+	if fitErr == nil {
+		return node, "", err
+	}
+	// As schedulingCycle: PostFilter's message is taken whatever its code.
+	prof := f.s.profiles[api.DefaultSchedulerName]
+	_, st := prof.fwk.RunPostFilterPlugins(context.Background(), fitErr.state, pod, fitErr.Diagnosis.NodeToStatus)
+	fitErr.Diagnosis.PostFilterMsg = st.Message()
+	return "", fitErr.Error(), nil
+}
+
+// Preempt is DefaultPreemption's dry run for a pod that fits no node: every candidate node with
+// its victims, and the node PostFilter would nominate (none, and no candidates, when pod fits).
+func (f *Fixed) Preempt(pod *api.Pod) (candidates []plugins.Candidate, nominated string, err error) {
+	fitErr, _, err := f.cycle(pod)
+	if fitErr == nil {
+		return nil, "", err
+	}
+	pl, err := plugins.NewDefaultPreemption(f.s.profiles[api.DefaultSchedulerName].fwk)
+	if err != nil {
+		return nil, "", err
+	}
+	candidates, nominated, _ = pl.(*plugins.DefaultPreemption).DryRun(context.Background(), fitErr.state, pod, fitErr.Diagnosis.NodeToStatus)
+	return candidates, nominated, nil
+}
+
+// cycleFailure is a cycle's FitError with the state PostFilter continues from.
+type cycleFailure struct {
+	*framework.FitError
+	state *framework.CycleState
+}
+
+// cycle runs Filter and Score for pod on a fresh snapshot: the node picked, or why none fits.
+func (f *Fixed) cycle(pod *api.Pod) (*cycleFailure, string, error) {
 	s := f.s
 	prof := s.profiles[api.DefaultSchedulerName]
-	ctx := context.Background()
 	s.cache.UpdateSnapshot(s.snapshot)
 	prof.fwk.SetCycle(s.snapshot, s.queue.NominatedPods())
 	state := framework.NewCycleState()
-	res, err := s.schedulePod(ctx, prof.fwk, state, pod, s.snapshot)
+	res, err := s.schedulePod(context.Background(), prof.fwk, state, pod, s.snapshot)
 	var fitErr *framework.FitError
 	switch {
 	case errors.As(err, &fitErr):
-		// As schedulingCycle: PostFilter's message is taken whatever its code.
-		_, st := prof.fwk.RunPostFilterPlugins(ctx, state, pod, fitErr.Diagnosis.NodeToStatus)
-		fitErr.Diagnosis.PostFilterMsg = st.Message()
-		return "", fitErr.Error(), nil
+		return &cycleFailure{FitError: fitErr, state: state}, "", nil
 	case err != nil:
-		return "", "", err
+		return nil, "", err
 	}
-	return res.SuggestedHost, "", nil
+	return nil, res.SuggestedHost, nil
 }
 
 // services lists the cluster's Services (none for a nil cluster).

@@ -29,9 +29,13 @@
 //	best nodes        the nodes sharing the highest total; each side's cycle must pick one of them
 //	FitError          the message before PostFilter (what kubesim's explain prints)
 //	FailedScheduling  the whole message, PostFilter's sentences included
+//	preemption        with priorities, start times and PodDisruptionBudgets (two cases in three): every
+//	                  candidate node with its victims in order and its budget violations (DryRunPreemption
+//	                  over all nodes where removing pods may help: fewer than 100, so no sampling), and
+//	                  the node SelectCandidate nominates (it breaks ties at random: kubesim's pick must be
+//	                  one it makes)
 //
-// What is not: preemption that finds victims (every pod has priority 0, so DefaultPreemption only
-// counts the nodes where it cannot help; the preemption scenarios and the scheduler's own tests hold
+// What is not: the eviction of the victims (the preemption scenarios and the scheduler's own tests hold
 // the rest), volumes and resource claims (Kubernetes' VolumeRestrictions, NodeVolumeLimits, VolumeZone
 // and DynamicResources filters must skip or pass, which the harness checks; kubesim has only
 // VolumeBinding), and the plugins' arguments (both sides run the default profile). No difference is

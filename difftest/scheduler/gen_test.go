@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand"
 	"strings"
+	"time"
 
 	"kubesim/api"
 	"kubesim/api/resource"
@@ -84,8 +85,40 @@ func generate(seed int64) genCase {
 		c.pod.OwnerReferences = []api.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "rs", UID: "rs-uid", Controller: &controller}}
 	}
 	c.pod.Status.Phase = api.PodPending
+	genPreemption(rand.New(rand.NewSource(seed^0x5eed)), &c)
 	return c
 }
+
+// genPreemption gives two cases in three priorities, start times and PodDisruptionBudgets, so that
+// preemption finds victims. It draws from a stream of its own: the rest of a seed's case stays as
+// it was before preemption was compared.
+func genPreemption(r *rand.Rand, c *genCase) {
+	if r.Intn(3) == 0 {
+		return
+	}
+	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, p := range c.cluster.Pods {
+		p.Spec.Priority = ptr(pick(r, []int32{0, 0, 10, 100, -5}))
+		// Every pod has a start time: kube-scheduler takes time.Now() for one without.
+		t := api.NewTime(start.Add(time.Duration(r.Intn(4)) * time.Minute))
+		p.Status.StartTime = &t
+	}
+	c.pod.Spec.Priority = ptr(pick(r, []int32{0, 50, 100, 1000, 1000}))
+	for i := range r.Intn(3) {
+		pdb := &api.PodDisruptionBudget{
+			TypeMeta:   api.TypeMeta{APIVersion: "policy/v1", Kind: "PodDisruptionBudget"},
+			ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("pdb-%d", i), Namespace: pick(r, []string{"default", "default", "other"}), UID: fmt.Sprintf("pdb-%d-uid", i)},
+			Spec:       api.PodDisruptionBudgetSpec{Selector: &api.LabelSelector{MatchLabels: map[string]string{"app": pick(r, apps)}}},
+			Status:     api.PodDisruptionBudgetStatus{DisruptionsAllowed: int32(r.Intn(2))},
+		}
+		if len(c.cluster.Pods) > 0 && r.Intn(3) == 0 {
+			pdb.Status.DisruptedPods = map[string]api.Time{pick(r, c.cluster.Pods).Name: api.NewTime(start)}
+		}
+		c.cluster.DisruptionBudgets = append(c.cluster.DisruptionBudgets, pdb)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
 
 func genNode(r *rand.Rand, name string) *api.Node {
 	n := &api.Node{

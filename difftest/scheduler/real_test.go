@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"sort"
 	"strings"
@@ -12,6 +13,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	v1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/dynamic/dynamicinformer"
 	dynfake "k8s.io/client-go/dynamic/fake"
@@ -24,6 +26,7 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/apis/config/latest"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 	frameworkplugins "k8s.io/kubernetes/pkg/scheduler/framework/plugins"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/defaultpreemption"
 	"k8s.io/kubernetes/pkg/scheduler/profile"
 )
 
@@ -39,6 +42,13 @@ var (
 		"PodTopologySpread": 2, "InterPodAffinity": 2, "NodeResourcesBalancedAllocation": 1, "ImageLocality": 1}
 )
 
+// kube-scheduler logs through klog: its asynchronous preemption fails to evict victims the fake
+// clientset does not hold (they are in its cache only), which is expected here and not worth a line.
+func init() {
+	klog.LogToStderr(false)
+	klog.SetOutput(io.Discard)
+}
+
 // outcome is what one side says about a case, as lines that compare as text.
 type outcome struct {
 	PreFilter string   // "Plugin: message" when PreFilter rejected the pod
@@ -49,6 +59,12 @@ type outcome struct {
 	Chosen    string   // the node a scheduling cycle picked ("" when none fits)
 	FitError  string   // the FitError message before PostFilter
 	Message   string   // the FailedScheduling message, PostFilter's preemption sentence included
+	// Candidates are preemption's candidate nodes, "node: victims [ns/name ...] PDB violations N",
+	// by node name; Nominated the node preemption picks among them.
+	Candidates []string
+	Nominated  string
+	// redraw asks kube-scheduler's SelectCandidate again: it breaks ties by map order, at random.
+	redraw func() string
 }
 
 // convert moves an object from kubesim's api types to k8s.io/api's through JSON.
@@ -86,6 +102,11 @@ func realOutcome(t testing.TB, c genCase) outcome {
 	for _, rs := range c.cluster.ReplicaSets {
 		objects = append(objects, convert[appsv1.ReplicaSet](t, rs))
 	}
+	var pdbs []*policyv1.PodDisruptionBudget
+	for _, pdb := range c.cluster.DisruptionBudgets {
+		pdbs = append(pdbs, convert[policyv1.PodDisruptionBudget](t, pdb))
+		objects = append(objects, pdbs[len(pdbs)-1])
+	}
 	client := fake.NewSimpleClientset(objects...)
 	factory := informers.NewSharedInformerFactory(client, 0)
 	dynFactory := dynamicinformer.NewDynamicSharedInformerFactory(dynfake.NewSimpleDynamicClient(runtime.NewScheme()), 0)
@@ -113,6 +134,7 @@ func realOutcome(t testing.TB, c genCase) outcome {
 	state := framework.NewCycleState()
 	res, err := sched.SchedulePod(ctx, f, state, pod)
 	var fitErr *framework.FitError
+	cycleState := state
 	switch {
 	case errors.As(err, &fitErr):
 		out.FitError = fitErr.Error()
@@ -147,6 +169,10 @@ func realOutcome(t testing.TB, c genCase) outcome {
 		}
 		return pl
 	}
+	if fitErr != nil {
+		realPreemption(ctx, t, &out, instance("DefaultPreemption").(*defaultpreemption.DefaultPreemption), f, cycleState, pod, fitErr, pdbs)
+	}
+
 	state = framework.NewCycleState()
 	pre, st, _ := f.RunPreFilterPlugins(ctx, state, pod)
 	if !st.IsSuccess() {
@@ -241,4 +267,38 @@ func realOutcome(t testing.TB, c genCase) outcome {
 	}
 	sort.Strings(out.Best)
 	return out
+}
+
+// realPreemption is DefaultPreemption's search as Preempt runs it, without the evictions: the
+// candidate nodes DryRunPreemption finds among the nodes where removing pods might help (all of them:
+// a case has fewer than 100 nodes, so no sampling), and SelectCandidate's pick.
+func realPreemption(ctx context.Context, t testing.TB, out *outcome, pl *defaultpreemption.DefaultPreemption, f framework.Framework,
+	state fwk.CycleState, pod *v1.Pod, fitErr *framework.FitError, pdbs []*policyv1.PodDisruptionBudget) {
+	m := fitErr.Diagnosis.NodeToStatus
+	if ok, _ := pl.PodEligibleToPreemptOthers(ctx, pod, m.Get(pod.Status.NominatedNodeName)); !ok {
+		return
+	}
+	potential, err := m.NodesForStatusCode(f.SnapshotSharedLister().NodeInfos(), fwk.Unschedulable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(potential) == 0 {
+		return
+	}
+	candidates, _, err := pl.Evaluator.DryRunPreemption(ctx, state, pod, potential, pdbs, 0, int32(len(potential)))
+	if err != nil {
+		t.Fatalf("kube-scheduler's DryRunPreemption: %v", err)
+	}
+	sort.Slice(candidates, func(i, j int) bool { return candidates[i].Name() < candidates[j].Name() })
+	for _, c := range candidates {
+		var victims []string
+		for _, p := range c.Victims().Pods {
+			victims = append(victims, p.Namespace+"/"+p.Name)
+		}
+		out.Candidates = append(out.Candidates, fmt.Sprintf("%s: victims %v PDB violations %d", c.Name(), victims, c.Victims().NumPDBViolations))
+	}
+	if len(candidates) > 0 {
+		out.redraw = func() string { return pl.Evaluator.SelectCandidate(ctx, candidates).Name() }
+		out.Nominated = out.redraw()
+	}
 }

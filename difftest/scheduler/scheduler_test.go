@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"kubesim/scheduler"
 )
@@ -55,11 +56,20 @@ func simOutcome(t testing.TB, c genCase) outcome {
 	if err != nil {
 		t.Fatalf("seed %d: kubesim's cycle: %v", c.seed, err)
 	}
+	candidates, nominated, err := s.Preempt(c.pod)
+	if err != nil {
+		t.Fatalf("seed %d: kubesim's preemption: %v", c.seed, err)
+	}
+	for _, c := range candidates {
+		out.Candidates = append(out.Candidates, fmt.Sprintf("%s: victims %v PDB violations %d", c.Node, c.Victims, c.PDBViolations))
+	}
+	out.Nominated = nominated
 	return out
 }
 
-// compare reports every field on which kubesim and kube-scheduler differ.
-func compare(t testing.TB, c genCase) bool {
+// compare reports every field on which kubesim and kube-scheduler differ, and returns
+// kube-scheduler's outcome.
+func compare(t testing.TB, c genCase) (outcome, bool) {
 	t.Helper()
 	real, sim := realOutcome(t, c), simOutcome(t, c)
 	var diffs []string
@@ -87,6 +97,17 @@ func compare(t testing.TB, c genCase) bool {
 	field("best nodes", real.Best, sim.Best)
 	field("FitError", real.FitError, sim.FitError)
 	field("FailedScheduling", real.Message, sim.Message)
+	field("preemption candidates", real.Candidates, sim.Candidates)
+	// SelectCandidate breaks ties at random: kubesim's pick must be one it can make.
+	if real.Nominated != sim.Nominated && real.redraw != nil {
+		for range 500 {
+			if real.redraw() == sim.Nominated {
+				real.Nominated = sim.Nominated
+				break
+			}
+		}
+	}
+	field("nominated node", real.Nominated, sim.Nominated)
 	// Ties are broken at random on both sides: each cycle's pick must be one of the best.
 	switch {
 	case (real.Chosen == "") != (sim.Chosen == ""):
@@ -98,9 +119,9 @@ func compare(t testing.TB, c genCase) bool {
 	}
 	if len(diffs) > 0 {
 		t.Errorf("seed %d: kubesim and kube-scheduler differ:\n%s\ncase: %s", c.seed, strings.Join(diffs, "\n"), describe(c))
-		return false
+		return real, false
 	}
-	return true
+	return real, true
 }
 
 // describe prints a case for a failure message.
@@ -112,6 +133,13 @@ func describe(c genCase) string {
 	}
 	for _, p := range c.cluster.Pods {
 		fmt.Fprintf(&b, "\n  pod %s/%s on %s labels %v", p.Namespace, p.Name, p.Spec.NodeName, p.Labels)
+		if p.Spec.Priority != nil {
+			fmt.Fprintf(&b, " priority %d started %s", *p.Spec.Priority, p.Status.StartTime.Format(time.Kitchen))
+		}
+	}
+	for _, pdb := range c.cluster.DisruptionBudgets {
+		fmt.Fprintf(&b, "\n  pdb %s/%s selector %v allowed %d disrupted %d", pdb.Namespace, pdb.Name,
+			pdb.Spec.Selector.MatchLabels, pdb.Status.DisruptionsAllowed, len(pdb.Status.DisruptedPods))
 	}
 	spec, _ := json.Marshal(c.pod.Spec)
 	fmt.Fprintf(&b, "\n  pending %s labels %v owners %d spec %s", c.pod.Name, c.pod.Labels, len(c.pod.OwnerReferences), spec)
@@ -123,16 +151,25 @@ func describe(c genCase) string {
 var seeds = flag.Int64("seeds", 300, "generated clusters to compare")
 
 func TestScheduler(t *testing.T) {
-	failed := 0
+	failed, preempting, candidates := 0, 0, 0
 	for seed := int64(1); seed <= *seeds; seed++ {
-		if !compare(t, generate(seed)) {
+		real, same := compare(t, generate(seed))
+		if !same {
 			failed++
 		}
 		if failed >= 5 {
 			t.Fatalf("stopped after %d differing cases (of %d)", failed, seed)
 		}
+		if real.Nominated != "" {
+			preempting++
+			candidates += len(real.Candidates)
+		}
 	}
-	t.Logf("compared %d generated clusters", *seeds)
+	// The generator must keep reaching preemption with victims, or that comparison proves nothing.
+	if preempting < int(*seeds)/20 {
+		t.Errorf("only %d of %d cases found preemption candidates", preempting, *seeds)
+	}
+	t.Logf("compared %d generated clusters; %d preempted, with %d candidate nodes in all", *seeds, preempting, candidates)
 }
 
 // FuzzScheduler searches seeds at random: go test -run XXX -fuzz FuzzScheduler -fuzztime 5m (its

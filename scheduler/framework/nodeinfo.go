@@ -177,26 +177,23 @@ func HostPorts(pod *api.Pod) []HostPort {
 	return out
 }
 
-// HostPortInfo counts the claims on each host port of a node.
-type HostPortInfo map[HostPort]int
+// HostPortInfo is the set of host ports a node's pods claim. It is a set, as Kubernetes' is (not a
+// count): when two pods on a node claim the same port (possible only for pods that bypassed the
+// scheduler), removing either frees the port, which preemption's "what if these pods were gone" sees
+// as Kubernetes does (difftest/scheduler holds it).
+type HostPortInfo map[HostPort]struct{}
 
 func (h HostPortInfo) clone() HostPortInfo {
 	out := make(HostPortInfo, len(h)+1)
-	for k, v := range h {
-		out[k] = v
+	for k := range h {
+		out[k] = struct{}{}
 	}
 	return out
 }
 
-func (h HostPortInfo) add(p HostPort) { h[p]++ }
+func (h HostPortInfo) add(p HostPort) { h[p] = struct{}{} }
 
-func (h HostPortInfo) remove(p HostPort) {
-	if h[p] <= 1 {
-		delete(h, p)
-		return
-	}
-	h[p]--
-}
+func (h HostPortInfo) remove(p HostPort) { delete(h, p) }
 
 // Conflicts reports whether p collides with a port already claimed: the same protocol and port on
 // the same IP, where 0.0.0.0 (every address) collides with any IP.
@@ -212,5 +209,7 @@ func (h HostPortInfo) Conflicts(p HostPort) bool {
 		}
 		return false
 	}
-	return h[p] > 0 || h[HostPort{IP: "0.0.0.0", Protocol: p.Protocol, Port: p.Port}] > 0
+	_, same := h[p]
+	_, any := h[HostPort{IP: "0.0.0.0", Protocol: p.Protocol, Port: p.Port}]
+	return same || any
 }

@@ -53,8 +53,26 @@ func (*DefaultPreemption) Name() string { return DefaultPreemptionName }
 
 // PostFilter tries to make room for pod. Its message, prefixed "preemption: ", ends the FitError.
 func (pl *DefaultPreemption) PostFilter(ctx context.Context, state *framework.CycleState, pod *api.Pod, m framework.NodeToStatus) (*framework.PostFilterResult, *framework.Status) {
+	p, res, st := pl.choose(ctx, state, pod, m)
+	if p == nil {
+		return res, st
+	}
+	pl.tracePick(pod, *p, len(p.all))
+	if pl.handle.ClientSet() == nil {
+		// A fixed cluster (fixed.go) has no apiserver to evict through: it only nominates.
+		return &framework.PostFilterResult{NominatedNodeName: p.chosen.node}, nil
+	}
+	if st := pl.prepareCandidate(ctx, p.chosen, pod); !st.IsSuccess() {
+		return nil, st
+	}
+	return &framework.PostFilterResult{NominatedNodeName: p.chosen.node}, nil
+}
+
+// choose is PostFilter up to the eviction: the candidate nodes and the pick among them, or, when
+// there is no candidate, PostFilter's answer.
+func (pl *DefaultPreemption) choose(ctx context.Context, state *framework.CycleState, pod *api.Pod, m framework.NodeToStatus) (*pick, *framework.PostFilterResult, *framework.Status) {
 	if ok, msg := pl.eligible(pod, m); !ok {
-		return nil, framework.NewStatus(framework.Unschedulable, "preemption: "+msg)
+		return nil, nil, framework.NewStatus(framework.Unschedulable, "preemption: "+msg)
 	}
 	var budgets []disruptionBudget
 	if l := pl.handle.DisruptionBudgets(); l != nil {
@@ -73,7 +91,7 @@ func (pl *DefaultPreemption) PostFilter(ctx context.Context, state *framework.Cy
 		}
 		switch {
 		case st.Code() == framework.Error:
-			return nil, st
+			return nil, nil, st
 		case !st.IsSuccess():
 			statuses[ni.Name()] = st
 		default:
@@ -83,14 +101,37 @@ func (pl *DefaultPreemption) PostFilter(ctx context.Context, state *framework.Cy
 	if len(candidates) == 0 {
 		fitErr := &framework.FitError{Pod: pod, NumAllNodes: len(statuses), Diagnosis: framework.Diagnosis{NodeToStatus: statuses}}
 		// An empty nominated node clears a nomination the pod may still carry.
-		return &framework.PostFilterResult{}, framework.NewStatus(framework.Unschedulable, "preemption: "+fitErr.Error())
+		return nil, &framework.PostFilterResult{}, framework.NewStatus(framework.Unschedulable, "preemption: "+fitErr.Error())
 	}
 	p := pickOneNodeForPreemption(candidates, pl.handle.Clock().Now())
-	pl.tracePick(pod, p, len(candidates))
-	if st := pl.prepareCandidate(ctx, p.chosen, pod); !st.IsSuccess() {
-		return nil, st
+	p.all = candidates
+	return &p, nil, nil
+}
+
+// Candidate is a node where preemption would make room, as DryRun reports it: the victims
+// (namespace/name, most important first) and how many of them a PodDisruptionBudget protects.
+type Candidate struct {
+	Node          string
+	Victims       []string
+	PDBViolations int
+}
+
+// DryRun is PostFilter without its effects: every candidate node with its victims, and the node
+// PostFilter would nominate ("" with PostFilter's status when there is no candidate). The
+// differential test holds it to kube-scheduler's DryRunPreemption and SelectCandidate.
+func (pl *DefaultPreemption) DryRun(ctx context.Context, state *framework.CycleState, pod *api.Pod, m framework.NodeToStatus) ([]Candidate, string, *framework.Status) {
+	p, _, st := pl.choose(ctx, state, pod, m)
+	if p == nil {
+		return nil, "", st
 	}
-	return &framework.PostFilterResult{NominatedNodeName: p.chosen.node}, nil
+	out := make([]Candidate, len(p.all))
+	for i, c := range p.all {
+		out[i] = Candidate{Node: c.node, PDBViolations: len(c.violations)}
+		for _, v := range c.victims {
+			out[i].Victims = append(out[i].Victims, v.Pod.Namespace+"/"+v.Pod.Name)
+		}
+	}
+	return out, p.chosen.node, nil
 }
 
 // tracePick tells why the chosen node won, when there was a choice, and which budgets its victims

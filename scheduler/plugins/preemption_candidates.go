@@ -89,7 +89,10 @@ func (pl *DefaultPreemption) selectVictimsOnNode(ctx context.Context, state *fra
 		return nil, st
 	}
 	now := h.Clock().Now()
-	sort.SliceStable(potential, func(i, j int) bool { return moreImportant(potential[i].Pod, potential[j].Pod, now) })
+	// Kubernetes sorts with sort.Slice, which is not stable: pods of equal priority and start time
+	// end up in the order Go's sort leaves them, and so the victims' order too. The same input, the
+	// same comparisons and the same sort give the same order here (difftest/scheduler holds it).
+	sort.Slice(potential, func(i, j int) bool { return moreImportant(potential[i].Pod, potential[j].Pod, now) })
 	violating, nonViolating, broken := splitByBudgetViolation(potential, budgets)
 	c := &candidate{node: ni.Name()}
 	// reprieve puts pi back if the pod still fits with it, and otherwise makes it a victim.
@@ -124,7 +127,7 @@ func (pl *DefaultPreemption) selectVictimsOnNode(ctx context.Context, state *fra
 		}
 	}
 	if len(violating) > 0 && len(nonViolating) > 0 {
-		sort.SliceStable(c.victims, func(i, j int) bool { return moreImportant(c.victims[i].Pod, c.victims[j].Pod, now) })
+		sort.Slice(c.victims, func(i, j int) bool { return moreImportant(c.victims[i].Pod, c.victims[j].Pod, now) })
 	}
 	return c, nil
 }
@@ -162,21 +165,16 @@ func splitByBudgetViolation(pods []*framework.PodInfo, budgets []disruptionBudge
 	return violating, nonViolating, broken
 }
 
-// moreImportant is MoreImportantPod: higher priority, then earlier start; kubesim adds the name as
-// a last tie-breaker so the order never depends on chance.
+// moreImportant is MoreImportantPod: higher priority, then earlier start. Pods equal on both keep
+// the order the sort leaves them in, as in Kubernetes.
 func moreImportant(a, b *api.Pod, now time.Time) bool {
 	pa, pb := framework.PodPriority(a), framework.PodPriority(b)
 	if pa != pb {
 		return pa > pb
 	}
-	sa, sb := startTime(a, now), startTime(b, now)
-	if !sa.Equal(sb) {
-		return sa.Before(sb)
-	}
-	return a.Namespace+"/"+a.Name < b.Namespace+"/"+b.Name
+	return startTime(a, now).Before(startTime(b, now))
 }
 
-// startTime is status.startTime, or now for a pod that has not started (as Kubernetes counts it).
 func startTime(p *api.Pod, now time.Time) time.Time {
 	if p.Status.StartTime != nil {
 		return p.Status.StartTime.Time
@@ -251,6 +249,7 @@ type pick struct {
 	chosen *candidate
 	by     *criterion
 	values string
+	all    []*candidate // every candidate, by node name (set by choose)
 }
 
 // maxListedValues caps the candidates whose value a trace line lists.
