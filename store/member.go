@@ -28,12 +28,12 @@ import (
 
 // tickMs is etcd's heartbeat interval in the embedded cluster and
 // electionMs its election timeout (etcd's defaults are 100ms and 1s). The
-// timeout leaves a loaded machine time to deliver a candidate's votes and a
-// leader's heartbeats: one that runs out anyway costs a term, and the story
-// names the terms.
+// timeout, etcd's own, leaves a loaded machine time to deliver a candidate's
+// votes and a leader's heartbeats: one that runs out anyway costs a term, and
+// the story names the terms (300 ms was too short at a load average of 20).
 const (
 	tickMs     = 10
-	electionMs = 300
+	electionMs = 1000
 )
 
 // Member is one etcd member of a Cluster.
