@@ -65,7 +65,7 @@ func runCrossNamespaceDNS(ctx context.Context, s *sim.Session) error {
 		return s.Err()
 	}
 	if !s.Until(ctx, 2*time.Minute, sim.Check("2 ready endpoints of shop/cart", func() (bool, error) {
-		slices, err := observeSlices(ctx, s, "shop", "cart")
+		slices, err := slicesOf(ctx, s, "shop", "cart")
 		r, _ := sliceEndpoints(slices)
 		return err == nil && r == 2, err
 	})) || !until(ctx, s, time.Minute, "pod client running") {

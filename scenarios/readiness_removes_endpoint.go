@@ -79,7 +79,7 @@ func runReadinessRemovesEndpoint(ctx context.Context, s *sim.Session) error {
 	})) || !waitForEndpoints(ctx, s, time.Minute, "default", "web", 1, 1) {
 		return s.Err()
 	}
-	slices, _ := observeSlices(ctx, s, "default", "web")
+	slices, _ := slicesOf(ctx, s, "default", "web")
 	var flaky *api.Endpoint
 	for _, sl := range slices {
 		for i, ep := range sl.Endpoints {
@@ -93,7 +93,7 @@ func runReadinessRemovesEndpoint(ctx context.Context, s *sim.Session) error {
 	if err := settleNetwork(ctx, s); err != nil {
 		return err
 	}
-	eps, err := observeEndpoints(ctx, s, "default", "web")
+	eps, err := sim.Get[api.Endpoints](ctx, s.Cluster, "default", "web")
 	s.Expect(err == nil && len(eps.Subsets) == 1 && len(eps.Subsets[0].Addresses) == 1 && len(eps.Subsets[0].NotReadyAddresses) == 1,
 		"kubectl get endpoints web: one address; web-flaky moved to notReadyAddresses")
 	rules = showRules(ctx, s, "node-1", "default/web ->")

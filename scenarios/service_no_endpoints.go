@@ -7,6 +7,7 @@ import (
 	"context"
 	"time"
 
+	"kubesim/api"
 	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 )
@@ -70,9 +71,9 @@ func runServiceNoEndpoints(ctx context.Context, s *sim.Session) error {
 	if err := settleNetwork(ctx, s); err != nil {
 		return err
 	}
-	eps, err := observeEndpoints(ctx, s, "default", "web")
+	eps, err := sim.Get[api.Endpoints](ctx, s.Cluster, "default", "web")
 	s.Expect(err == nil && len(eps.Subsets) == 0, "kubectl get endpoints web: ENDPOINTS <none>")
-	slices, _ := observeSlices(ctx, s, "default", "web")
+	slices, _ := slicesOf(ctx, s, "default", "web")
 	ready, notReady := sliceEndpoints(slices)
 	s.Expect(len(slices) == 1 && ready+notReady == 0, "one EndpointSlice, with no endpoints")
 
