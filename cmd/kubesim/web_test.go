@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"kubesim/internal/testenv/syncbuf"
 	"kubesim/web"
 )
 
@@ -38,7 +39,7 @@ func TestWebRefusesBadFlagsBeforeServing(t *testing.T) {
 func TestWebPausesAtBreakpointsBeforeTheAction(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	stdout, stderr := &lockedBuffer{}, &lockedBuffer{}
+	stdout, stderr := &syncbuf.Buffer{}, &syncbuf.Buffer{}
 	done := make(chan int)
 	go func() {
 		done <- webCommand(ctx, []string{"--addr", "127.0.0.1:0", "--break", "scheduler bind"}, stdout, stderr)
