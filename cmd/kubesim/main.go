@@ -15,14 +15,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"kubesim/scenarios"
-	"kubesim/script"
 	"os"
 	"runtime/debug"
 	"strings"
 	"text/tabwriter"
 
 	"kubesim/narrate"
+	"kubesim/scenarios"
+	"kubesim/script"
 	"kubesim/sim"
 )
 
@@ -132,7 +132,7 @@ func newFlags(name, usage string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), usage)
+		fmt.Fprintln(fs.Output(), strings.TrimSuffix(usage, "\n"))
 		hasFlags := false
 		fs.VisitAll(func(*flag.Flag) { hasFlags = true })
 		if hasFlags {
