@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"kubesim/api"
-	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 )
 
@@ -58,11 +57,9 @@ web-stable.`,
 	})
 }
 
-var readinessEndpointYAML = manifests.Read("readiness-endpoint.yaml")
-
 func runReadinessRemovesEndpoint(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply: pods web-stable and web-flaky (readiness probe cat /tmp/healthy), Service web, pod client")
-	if !apply(ctx, s, readinessEndpointYAML) {
+	if !applyFile(ctx, s, "readiness-endpoint.yaml") {
 		return s.Err()
 	}
 	if !until(ctx, s, time.Minute, "pods -l app=web ready") || !waitForEndpoints(ctx, s, time.Minute, "default", "web", 2, 0) {

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"kubesim/api"
-	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 )
 
@@ -53,13 +52,9 @@ endpoints"），而不是一条 KUBE-SVC 链。
 	})
 }
 
-var serviceNoEndpointsYAML = manifests.Read("service-no-endpoints.yaml")
-
-var serviceFixedSelectorYAML = manifests.Read("service-fixed-selector.yaml")
-
 func runServiceNoEndpoints(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply: Deployment web (pods labelled app=web-app), Service web (selector app=web), pod client")
-	if !apply(ctx, s, serviceNoEndpointsYAML) {
+	if !applyFile(ctx, s, "service-no-endpoints.yaml") {
 		return s.Err()
 	}
 	if !until(ctx, s, 2*time.Minute, "pods -l app=web-app ready") || !until(ctx, s, time.Minute, "pod client running") {
@@ -87,7 +82,7 @@ func runServiceNoEndpoints(ctx context.Context, s *sim.Session) error {
 	expectUnreachable(s, netTrace(ctx, s, "client", "web:80"), "rules", "the selector app=web matches no pod in namespace default; its pods are labelled")
 
 	s.Step("Fix the selector: kubectl apply the Service with selector app=web-app")
-	if !apply(ctx, s, serviceFixedSelectorYAML) {
+	if !applyFile(ctx, s, "service-fixed-selector.yaml") {
 		return s.Err()
 	}
 	if !waitForEndpoints(ctx, s, time.Minute, "default", "web", 3, 0) {

@@ -8,7 +8,6 @@ import (
 	"context"
 	"time"
 
-	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 )
 
@@ -54,13 +53,9 @@ kubectl apply 改成 targetPort http 之后，trace 到达 80 端口上的 nginx
 	})
 }
 
-var wrongTargetPortYAML = manifests.Read("wrong-target-port.yaml")
-
-var fixedTargetPortYAML = manifests.Read("fixed-target-port.yaml")
-
 func runWrongTargetPort(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply: Deployment web (nginx, containerPort 80 named http), Services web-8080 (targetPort 8080) and web-named (targetPort web), pod client")
-	if !apply(ctx, s, wrongTargetPortYAML) {
+	if !applyFile(ctx, s, "wrong-target-port.yaml") {
 		return s.Err()
 	}
 	if !until(ctx, s, 2*time.Minute, "pods -l app=web ready") || !until(ctx, s, time.Minute, "pod client running") {
@@ -83,7 +78,7 @@ func runWrongTargetPort(ctx context.Context, s *sim.Session) error {
 	expectUnreachable(s, netTrace(ctx, s, "client", "web-named:80"), "rules", `targetPort "web" names no container port of the selected pods (their named ports: http=80)`)
 
 	s.Step("Fix web-8080: kubectl apply with targetPort http")
-	if !apply(ctx, s, fixedTargetPortYAML) {
+	if !applyFile(ctx, s, "fixed-target-port.yaml") {
 		return s.Err()
 	}
 	if !s.Until(ctx, time.Minute, sim.Check("the EndpointSlice of web-8080 says port 80", func() (bool, error) {
