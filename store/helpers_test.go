@@ -1,5 +1,5 @@
-// Helpers shared by the store's tests: a fresh embedded store per test and
-// a bounded wait on a watch.
+// Helpers shared by the store's tests: a fresh embedded store per test, a
+// compacted history, and a bounded wait on a watch.
 
 package store_test
 
@@ -24,6 +24,19 @@ func openStore(t testing.TB, cfg store.Config) *store.Store {
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, s.Close()) })
 	return s
+}
+
+// writeTwiceAndCompact creates key ("1", at revision first), updates it ("2", at last) and compacts
+// the history up to last: first is a revision that is gone, last the oldest one kept.
+func writeTwiceAndCompact(t *testing.T, s *store.Store, key string) (first, last int64) {
+	t.Helper()
+	ctx := context.Background()
+	first, err := s.Create(ctx, key, []byte("1"))
+	require.NoError(t, err)
+	last, err = s.Update(ctx, key, []byte("2"), first)
+	require.NoError(t, err)
+	require.NoError(t, s.Compact(ctx, last))
+	return first, last
 }
 
 // nextEvents reads events from w until it has n of them, flattening batches.
