@@ -56,7 +56,7 @@ func runCrossNamespaceDNS(ctx context.Context, s *sim.Session) error {
 	})) {
 		return s.Err()
 	}
-	if !applyFile(ctx, s, "cross-namespace-app.yaml") {
+	if !applyFile(ctx, s, "cross-namespace-app.yaml") || !applyFile(ctx, s, "client-pod.yaml") {
 		return s.Err()
 	}
 	if !s.Until(ctx, 2*time.Minute, sim.Check("2 ready endpoints of shop/cart", func() (bool, error) {

@@ -59,7 +59,7 @@ web-stable.`,
 
 func runReadinessRemovesEndpoint(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply: pods web-stable and web-flaky (readiness probe cat /tmp/healthy), Service web, pod client")
-	if !applyFile(ctx, s, "readiness-endpoint.yaml") {
+	if !applyFile(ctx, s, "readiness-endpoint.yaml") || !applyFile(ctx, s, "client-pod.yaml") {
 		return s.Err()
 	}
 	if !until(ctx, s, time.Minute, "pods -l app=web ready") || !waitForEndpoints(ctx, s, time.Minute, "default", "web", 2, 0) {

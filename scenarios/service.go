@@ -85,7 +85,7 @@ var serviceConflictYAML = manifests.Read("service-conflict.yaml")
 
 func runService(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply: Deployment web (3 nginx pods, containerPort 80 named http), Service web (NodePort 30080, targetPort http), pod client")
-	if !applyFile(ctx, s, "service.yaml") {
+	if !applyFile(ctx, s, "service.yaml") || !applyFile(ctx, s, "client-pod.yaml") {
 		return s.Err()
 	}
 	svc, err := sim.Get[api.Service](ctx, s.Cluster, "default", "web")

@@ -54,7 +54,7 @@ endpoints"），而不是一条 KUBE-SVC 链。
 
 func runServiceNoEndpoints(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply: Deployment web (pods labelled app=web-app), Service web (selector app=web), pod client")
-	if !applyFile(ctx, s, "service-no-endpoints.yaml") {
+	if !applyFile(ctx, s, "service-no-endpoints.yaml") || !applyFile(ctx, s, "client-pod.yaml") {
 		return s.Err()
 	}
 	if !until(ctx, s, 2*time.Minute, "pods -l app=web-app ready") || !until(ctx, s, time.Minute, "pod client running") {

@@ -55,7 +55,7 @@ kubectl apply 改成 targetPort http 之后，trace 到达 80 端口上的 nginx
 
 func runWrongTargetPort(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply: Deployment web (nginx, containerPort 80 named http), Services web-8080 (targetPort 8080) and web-named (targetPort web), pod client")
-	if !applyFile(ctx, s, "wrong-target-port.yaml") {
+	if !applyFile(ctx, s, "wrong-target-port.yaml") || !applyFile(ctx, s, "client-pod.yaml") {
 		return s.Err()
 	}
 	if !until(ctx, s, 2*time.Minute, "pods -l app=web ready") || !until(ctx, s, time.Minute, "pod client running") {
