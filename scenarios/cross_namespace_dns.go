@@ -47,7 +47,7 @@ cart.shop.svc.cluster.local:80 的 trace 都到达 shop 里的一个 Pod。`,
 
 func runCrossNamespaceDNS(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl create namespace shop; kubectl apply: Deployment and Service cart in shop, pod client in default")
-	if !applyFile(ctx, s, "cross-namespace.yaml") {
+	if !applyFile(ctx, s, "shop-namespace.yaml") {
 		return s.Err()
 	}
 	if !s.Until(ctx, time.Minute, sim.Check("serviceaccount shop/default exists", func() (bool, error) {
