@@ -30,11 +30,10 @@ or plays the scenario NAME to its end (silently). Then:
 `
 
 func netCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || (args[0] != "trace" && args[0] != "rules") {
-		fmt.Fprint(stderr, netUsage)
-		return 2
+	sub, code, ok := subcommand(args, netUsage, stderr, "trace", "rules")
+	if !ok {
+		return code
 	}
-	sub := args[0]
 	fs := newFlags("net "+sub, netUsage, stderr)
 	file := fs.String("f", "", "manifest to apply (YAML or JSON, one or more documents)")
 	scenario := fs.String("scenario", "", "play this scenario to its end instead of applying a manifest")

@@ -24,11 +24,11 @@ const snapshotUsage = `usage:
 `
 
 func snapshot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || (args[0] != "save" && args[0] != "restore") {
-		fmt.Fprint(stderr, snapshotUsage)
-		return 2
+	sub, code, ok := subcommand(args, snapshotUsage, stderr, "save", "restore")
+	if !ok {
+		return code
 	}
-	fs := newFlags("snapshot "+args[0], snapshotUsage, stderr)
+	fs := newFlags("snapshot "+sub, snapshotUsage, stderr)
 	dataDir := fs.String("data-dir", "", "etcd's data directory")
 	endpoints := fs.String("endpoints", "", "client URLs of a running etcd, comma-separated (save only)")
 	bump := fs.Int64("bump-revision", 0, "restore only: how far past the snapshot's revision the restored etcd starts (with --mark-compacted)")
@@ -46,7 +46,7 @@ func snapshot(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 2
 	}
 	file := files[0]
-	if args[0] == "restore" {
+	if sub == "restore" {
 		if *dataDir == "" || *endpoints != "" || (*bump > 0) != *compacted || *bump < 0 {
 			fmt.Fprint(stderr, snapshotUsage)
 			return 2
