@@ -1,5 +1,5 @@
 // Helpers shared by the store's tests: a fresh embedded store per test, a
-// compacted history, and a bounded wait on a watch.
+// compacted history, a snapshot and its restore, and a bounded wait on a watch.
 
 package store_test
 
@@ -37,6 +37,28 @@ func writeTwiceAndCompact(t *testing.T, s *store.Store, key string) (first, last
 	require.NoError(t, err)
 	require.NoError(t, s.Compact(ctx, last))
 	return first, last
+}
+
+// snapshotWithShop writes the namespace shop into s and saves a snapshot (etcdctl snapshot save) into
+// a file of the test's; it returns the file and the snapshot's revision.
+func snapshotWithShop(t *testing.T, s *store.Store) (file string, rev int64) {
+	t.Helper()
+	ctx := context.Background()
+	_, err := s.Create(ctx, "/registry/namespaces/shop", []byte("{}"))
+	require.NoError(t, err)
+	file = t.TempDir() + "/snap.db"
+	rev, err = s.SaveSnapshot(ctx, file)
+	require.NoError(t, err)
+	return file, rev
+}
+
+// restored restores a snapshot file into a new data directory (etcdutl snapshot restore) and opens
+// a store there, closed when the test ends.
+func restored(t *testing.T, file string) *store.Store {
+	t.Helper()
+	dir := t.TempDir() + "/restored"
+	require.NoError(t, store.RestoreSnapshot(file, dir, 0, nil))
+	return openStore(t, store.Config{DataDir: dir})
 }
 
 // nextEvents reads events from w until it has n of them, flattening batches.
