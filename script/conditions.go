@@ -19,6 +19,8 @@ package script
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -246,7 +248,7 @@ func (o *objectCondition) Seen(ctx context.Context, c *sim.Cluster) (string, err
 		counts[st]++
 	}
 	var parts []string
-	for _, st := range sortedKeys(counts) {
+	for _, st := range slices.Sorted(maps.Keys(counts)) {
 		parts = append(parts, fmt.Sprintf("%d %s", counts[st], st))
 	}
 	noun := "pods"
