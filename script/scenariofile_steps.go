@@ -556,7 +556,7 @@ func parseExpectEvent(p *fileParser, st *stepSpec) stepFunc {
 	} else {
 		known := []string{"reason", "message", "object", "namespace"}
 		for _, e := range p.pairs(st.value, "expect-event") {
-			if !contains(known, e.key) {
+			if !slices.Contains(known, e.key) {
 				p.unknown(e, " in expect-event", known)
 				continue
 			}

@@ -22,7 +22,9 @@ import (
 
 // playFile plays a scenario file's text in step mode, with files read from testdata/scenarios, and
 // returns its story (text, unwrapped) and verdict.
-func playFile(t *testing.T, yaml string) (string, error) { return playIn(t, "testdata/scenarios", yaml) }
+func playFile(t *testing.T, yaml string) (string, error) {
+	return playIn(t, "testdata/scenarios", yaml)
+}
 
 // playIn is playFile with the files read from dir.
 func playIn(t *testing.T, dir, yaml string) (string, error) {

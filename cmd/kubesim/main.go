@@ -17,6 +17,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -104,7 +105,7 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return snapshot(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		if len(args) == 2 && args[0] == "help" && args[1] != "help" {
-			if !isCommand(args[1]) {
+			if !slices.Contains(commands, args[1]) {
 				fmt.Fprintf(stderr, "kubesim help: unknown command %q\n\n%s", args[1], usage)
 				return 2
 			}
@@ -116,15 +117,6 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	fmt.Fprintf(stderr, "kubesim: unknown command %q\n\n%s", args[0], usage)
 	return 2
-}
-
-func isCommand(name string) bool {
-	for _, c := range commands {
-		if c == name {
-			return true
-		}
-	}
-	return false
 }
 
 // newFlags is a command's flag set: errors and help on stderr, help as usage followed by the flags.
