@@ -75,7 +75,7 @@ cluster names"；ClusterFirstWithHostNet 的 Pod 到达 web。`,
 
 func runDNS(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply: Deployment web (2 pods), Service web, headless Service db, and four client pods")
-	if !applyFile(ctx, s, "dns.yaml") {
+	if !applyFile(ctx, s, "dns.yaml") || !applyFile(ctx, s, "client-pod.yaml") || !applyFile(ctx, s, "dns-pods.yaml") {
 		return s.Err()
 	}
 	for _, cond := range []string{"pods -l app=web ready", "pod client running", "pod node-dns running", "pod host-net running", "pod host-net-fixed running"} {
