@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"kubesim/chaos"
-	"kubesim/sim"
+	"kubesim/internal/testenv"
 )
 
 // A short chaos soak: faults of every kind, the invariants checked after every unit of work, and
@@ -32,11 +32,8 @@ func TestChaosSoakKeepsTheInvariants(t *testing.T) {
 // The checker catches what it is there to catch: a pod on a node that does not exist, a lost
 // Deployment.
 func TestInvariantsReportViolations(t *testing.T) {
-	ctx := context.Background()
-	c, err := sim.New(ctx, sim.Config{Seed: 1})
-	require.NoError(t, err)
-	defer c.Close()
-	_, err = c.Kubectl.Apply(ctx, []byte(`apiVersion: v1
+	c, ctx := testenv.Cluster(t, testenv.Step)
+	_, err := c.Kubectl.Apply(ctx, []byte(`apiVersion: v1
 kind: Pod
 metadata:
   name: stray

@@ -139,14 +139,10 @@ func (l *Lab) Deployment(name string) *api.Deployment {
 	return d
 }
 
-// Pods lists the pods in default matching a label selector ("" for all).
+// Pods lists the pods in default matching a label selector ("" for all): PodsIn("default", selector).
 func (l *Lab) Pods(selector string) []*api.Pod {
 	l.t.Helper()
-	pods, err := sim.List[api.Pod](l.ctx, l.Cluster, "default", selector, "")
-	if err != nil {
-		l.fail("kubectl get pods -l %s: %v", selector, err)
-	}
-	return pods
+	return l.PodsIn("default", selector)
 }
 
 // Node reads a Node.

@@ -270,13 +270,14 @@ func (w *walk) whyNoEndpoints(svc *api.Service, sp *api.ServicePort) string {
 	if len(svc.Spec.Selector) == 0 {
 		return "it has no selector, and no EndpointSlice was written for it by hand"
 	}
+	selector := labels.SelectorFromSet(svc.Spec.Selector)
 	var matched, running, ready []*api.Pod
 	var labelled []string
 	for _, p := range w.in.Pods {
 		if p.Namespace != svc.Namespace {
 			continue
 		}
-		if !matches(svc.Spec.Selector, p.Labels) {
+		if !selector.Matches(labels.Set(p.Labels)) {
 			if len(p.Labels) > 0 {
 				labelled = append(labelled, fmt.Sprintf("%s (%s)", p.Name, labels.Set(p.Labels).String()))
 			}
@@ -363,15 +364,6 @@ func (w *walk) podCIDROf(node string) string {
 		}
 	}
 	return ""
-}
-
-func matches(selector, labels map[string]string) bool {
-	for k, v := range selector {
-		if got, ok := labels[k]; !ok || got != v {
-			return false
-		}
-	}
-	return true
 }
 
 func phaseOf(p *api.Pod) string {

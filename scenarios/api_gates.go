@@ -81,11 +81,6 @@ run 通过了所有关卡却什么也没写入；"too old resource version" 以�
 
 func runAPIGates(ctx context.Context, s *sim.Session) error {
 	k := s.Kubectl
-	revision := func() int64 {
-		rev, _ := s.Store.CurrentRevision(ctx)
-		return rev
-	}
-
 	s.Step("A request that passes every gate: kubectl apply -f nginx-deployment.yaml")
 	objs, err := k.Apply(ctx, []byte(manifests.NginxDeployment))
 	s.Expect(err == nil && len(objs) == 1, "the Deployment is created")
@@ -99,10 +94,10 @@ func runAPIGates(ctx context.Context, s *sim.Session) error {
 		"its resourceVersion %s is the etcd revision of /registry/deployments/default/nginx", d.ResourceVersion)
 
 	s.Step("Gate 1, authentication: a kubeconfig with a token the apiserver does not know")
-	before := revision()
+	before := currentRevision(ctx, s)
 	_, err = k.WithToken("not-a-real-token", "unknown").Create(ctx, nginxPod("sneaky"))
 	s.ExpectError(err, 401, "Unauthorized")
-	s.Expect(revision() == before, "nothing was written to etcd")
+	s.Expect(currentRevision(ctx, s) == before, "nothing was written to etcd")
 
 	s.Step("Gate 1 again: a kubelet whose client certificate has expired")
 	s.APIServer.AddCredential(apiserver.Credential{Token: "expired-kubelet-cert",
@@ -135,7 +130,7 @@ func runAPIGates(ctx context.Context, s *sim.Session) error {
 	s.ExpectError(err, 404, `namespaces "nowhere" not found`)
 
 	s.Step("Gate 4, validation: a bad name, negative replicas and a container without an image")
-	before = revision()
+	before = currentRevision(ctx, s)
 	bad := &api.Deployment{ObjectMeta: api.ObjectMeta{Name: "Nginx_Web", Namespace: "default"},
 		Spec: api.DeploymentSpec{Replicas: api.Ptr(int32(-1)),
 			Selector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
@@ -146,7 +141,7 @@ func runAPIGates(ctx context.Context, s *sim.Session) error {
 	for _, f := range []string{"metadata.name", "spec.replicas", "spec.template.spec.containers[0].image"} {
 		s.Expect(hasCause(err, f), "a cause names %s", f)
 	}
-	s.Expect(revision() == before, "nothing was written to etcd")
+	s.Expect(currentRevision(ctx, s) == before, "nothing was written to etcd")
 
 	s.Step("Strict decoding: a typo in a field name is an error, never silently dropped")
 	typo := []byte(manifests.Read("typo-pod.yaml"))
@@ -183,10 +178,10 @@ func runAPIGates(ctx context.Context, s *sim.Session) error {
 	s.ExpectError(err, 404, `pods "ghost" not found`)
 
 	s.Step("Dry run: every gate runs, nothing is stored")
-	before = revision()
+	before = currentRevision(ctx, s)
 	_, err = k.CreateDryRun(ctx, nginxPod("dry"))
 	s.Expect(err == nil, "the dry run passes every gate")
-	s.Expect(revision() == before, "nothing was written to etcd")
+	s.Expect(currentRevision(ctx, s) == before, "nothing was written to etcd")
 
 	s.Step("Watch: an informer resumes from its last resourceVersion; after a compaction it gets 410 and relists")
 	watcher := client.NewInformer[api.Deployment](k.Client(), client.InformerOptions{Namespace: "default", Clock: s.Clock, Trace: s.Trace,
@@ -201,7 +196,7 @@ func runAPIGates(ctx context.Context, s *sim.Session) error {
 			s.Expect(false, "kubectl scale --replicas=%d: %v", replicas, err)
 		}
 	}
-	now := revision()
+	now := currentRevision(ctx, s)
 	if err := s.APIServer.WaitForRevision(ctx, now); err != nil {
 		return err
 	}

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"kubesim/api"
-	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 )
 
@@ -46,13 +45,9 @@ cart.shop.svc.cluster.local:80 的 trace 都到达 shop 里的一个 Pod。`,
 	})
 }
 
-var crossNamespaceYAML = manifests.Read("cross-namespace.yaml")
-
-var crossNamespaceAppYAML = manifests.Read("cross-namespace-app.yaml")
-
 func runCrossNamespaceDNS(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl create namespace shop; kubectl apply: Deployment and Service cart in shop, pod client in default")
-	if !apply(ctx, s, crossNamespaceYAML) {
+	if !applyFile(ctx, s, "shop-namespace.yaml") {
 		return s.Err()
 	}
 	if !s.Until(ctx, time.Minute, sim.Check("serviceaccount shop/default exists", func() (bool, error) {
@@ -61,11 +56,11 @@ func runCrossNamespaceDNS(ctx context.Context, s *sim.Session) error {
 	})) {
 		return s.Err()
 	}
-	if !apply(ctx, s, crossNamespaceAppYAML) {
+	if !applyFile(ctx, s, "cross-namespace-app.yaml") || !applyFile(ctx, s, "client-pod.yaml") {
 		return s.Err()
 	}
 	if !s.Until(ctx, 2*time.Minute, sim.Check("2 ready endpoints of shop/cart", func() (bool, error) {
-		slices, err := observeSlices(ctx, s, "shop", "cart")
+		slices, err := slicesOf(ctx, s, "shop", "cart")
 		r, _ := sliceEndpoints(slices)
 		return err == nil && r == 2, err
 	})) || !until(ctx, s, time.Minute, "pod client running") {

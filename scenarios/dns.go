@@ -10,7 +10,6 @@ import (
 
 	"kubesim/api"
 	"kubesim/dns"
-	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 	"kubesim/trace"
 )
@@ -74,11 +73,9 @@ cluster names"；ClusterFirstWithHostNet 的 Pod 到达 web。`,
 	})
 }
 
-var dnsYAML = manifests.Read("dns.yaml")
-
 func runDNS(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply: Deployment web (2 pods), Service web, headless Service db, and four client pods")
-	if !apply(ctx, s, dnsYAML) {
+	if !applyFile(ctx, s, "dns.yaml") || !applyFile(ctx, s, "client-pod.yaml") || !applyFile(ctx, s, "dns-pods.yaml") {
 		return s.Err()
 	}
 	for _, cond := range []string{"pods -l app=web ready", "pod client running", "pod node-dns running", "pod host-net running", "pod host-net-fixed running"} {

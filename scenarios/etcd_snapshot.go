@@ -16,7 +16,6 @@ import (
 
 	"kubesim/api"
 	"kubesim/client"
-	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 )
 
@@ -77,12 +76,9 @@ list；Kubernetes 的文档还建议重启其余组件。`,
 	})
 }
 
-// ShopYAML is a namespace with a Deployment in it: what a mistaken delete takes away.
-var ShopYAML = manifests.Read("shop.yaml")
-
 func runEtcdSnapshot(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply: the namespace shop and a Deployment web in it")
-	if !apply(ctx, s, ShopYAML) {
+	if !applyFile(ctx, s, "shop-namespace.yaml") || !applyFile(ctx, s, "shop-web.yaml") {
 		return s.Err()
 	}
 	if !until(ctx, s, 0, "deployment web -n shop available") {

@@ -93,6 +93,13 @@ func startNginx(ctx context.Context, s *sim.Session) bool {
 	return apply(ctx, s, manifests.NginxDeployment) && until(ctx, s, 0, "deployment nginx available")
 }
 
+// currentRevision is etcd's revision now (0 if it cannot be read): a story compares two of them to
+// show that a refused request wrote nothing.
+func currentRevision(ctx context.Context, s *sim.Session) int64 {
+	rev, _ := s.Store.CurrentRevision(ctx)
+	return rev
+}
+
 // objectNow reads one object quietly; nil if there is none (or the read failed).
 func objectNow[T any, PT client.ObjectPtr[T]](ctx context.Context, s *sim.Session, namespace, name string) PT {
 	obj, err := sim.Get[T, PT](ctx, s.Cluster, namespace, name)

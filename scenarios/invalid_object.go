@@ -55,13 +55,8 @@ spec.template.spec.containers[0].image，各出现一次；'strict decoding erro
 
 func runInvalidObject(ctx context.Context, s *sim.Session) error {
 	k := s.Kubectl
-	revision := func() int64 {
-		rev, _ := s.Store.CurrentRevision(ctx)
-		return rev
-	}
-
 	s.Step("kubectl create a Deployment named Nginx_Web with replicas -1 and a container without an image")
-	before := revision()
+	before := currentRevision(ctx, s)
 	bad := &api.Deployment{ObjectMeta: api.ObjectMeta{Name: "Nginx_Web", Namespace: "default"},
 		Spec: api.DeploymentSpec{Replicas: api.Ptr(int32(-1)),
 			Selector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
@@ -72,18 +67,18 @@ func runInvalidObject(ctx context.Context, s *sim.Session) error {
 	fields := causeFields(err)
 	s.Expect(strings.Join(fields, ", ") == "metadata.name, spec.replicas, spec.template.spec.containers[0].image",
 		"one cause per field path: %s", strings.Join(fields, ", "))
-	s.Expect(revision() == before, "etcd's revision is still %d: nothing was written", before)
+	s.Expect(currentRevision(ctx, s) == before, "etcd's revision is still %d: nothing was written", before)
 
 	s.Step("kubectl apply -f of a manifest that misspells replicas as replica")
 	typo := strings.Replace(manifests.NginxDeployment, "  replicas: 3", "  replica: 3", 1)
 	_, err = k.Apply(ctx, []byte(typo))
 	s.ExpectError(err, 400, `strict decoding error: unknown field "spec.replica"`)
-	s.Expect(revision() == before, "etcd's revision is still %d: nothing was written", before)
+	s.Expect(currentRevision(ctx, s) == before, "etcd's revision is still %d: nothing was written", before)
 
 	s.Step("The corrected manifest passes every gate")
 	objs, err := k.Apply(ctx, []byte(manifests.NginxDeployment))
 	s.Expect(err == nil && len(objs) == 1, "deployment.apps/nginx created")
-	s.Expect(revision() > before, "it is written to etcd (revision %d)", revision())
+	s.Expect(currentRevision(ctx, s) > before, "it is written to etcd (revision %d)", currentRevision(ctx, s))
 	return s.Err()
 }
 

@@ -1,7 +1,7 @@
 // network_helpers.go: what the networking scenarios (pod-network, service,
 // service-no-endpoints, dns, wrong-target-port, readiness-removes-endpoint, cross-namespace-dns)
-// share: telling a reachability trace in the story, and reading Services, EndpointSlices, Endpoints
-// and a node's rules as kubectl and iptables-save show them.
+// share: telling a reachability trace in the story, and reading a Service's EndpointSlices and a
+// node's rules as kubectl and iptables-save show them.
 package scenarios
 
 import (
@@ -80,34 +80,10 @@ func orWanted(got, want string) string {
 	return got
 }
 
-// observeService reads a Service (kubectl get svc NAME -n NAMESPACE).
-func observeService(ctx context.Context, s *sim.Session, namespace, name string) (*api.Service, error) {
-	svcs, err := sim.List[api.Service](ctx, s.Cluster, namespace, "", name)
-	if err == nil && len(svcs) == 0 {
-		err = fmt.Errorf("services %q not found", name)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return svcs[0], nil
-}
-
-// observeSlices lists a Service's EndpointSlices (kubectl get endpointslices -l
+// slicesOf lists a Service's EndpointSlices (kubectl get endpointslices -l
 // kubernetes.io/service-name=NAME).
-func observeSlices(ctx context.Context, s *sim.Session, namespace, service string) ([]*api.EndpointSlice, error) {
+func slicesOf(ctx context.Context, s *sim.Session, namespace, service string) ([]*api.EndpointSlice, error) {
 	return sim.List[api.EndpointSlice](ctx, s.Cluster, namespace, api.LabelServiceName+"="+service, "")
-}
-
-// observeEndpoints reads a Service's Endpoints (kubectl get endpoints NAME).
-func observeEndpoints(ctx context.Context, s *sim.Session, namespace, name string) (*api.Endpoints, error) {
-	eps, err := sim.List[api.Endpoints](ctx, s.Cluster, namespace, "", name)
-	if err == nil && len(eps) == 0 {
-		err = fmt.Errorf("endpoints %q not found", name)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return eps[0], nil
 }
 
 // sliceEndpoints counts a Service's endpoints by their ready condition.
@@ -128,7 +104,7 @@ func sliceEndpoints(slices []*api.EndpointSlice) (ready, notReady int) {
 // notReady not-ready ones.
 func waitForEndpoints(ctx context.Context, s *sim.Session, within time.Duration, namespace, service string, ready, notReady int) bool {
 	return s.Until(ctx, within, sim.Check(fmt.Sprintf("EndpointSlice of %s/%s: %d ready, %d not ready", namespace, service, ready, notReady), func() (bool, error) {
-		slices, err := observeSlices(ctx, s, namespace, service)
+		slices, err := slicesOf(ctx, s, namespace, service)
 		r, n := sliceEndpoints(slices)
 		return err == nil && len(slices) > 0 && r == ready && n == notReady, err
 	}))

@@ -14,13 +14,9 @@ import (
 	"strings"
 
 	"kubesim/api"
-	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 	"kubesim/trace"
 )
-
-// secondUrgentPodYAML is a second pod like urgent: 3 CPUs at high priority.
-var secondUrgentPodYAML = manifests.Read("urgent-2-pod.yaml")
 
 func init() {
 	register(sim.Scenario{
@@ -147,7 +143,7 @@ func runPreemptionPDB(ctx context.Context, s *sim.Session) error {
 
 	s.Step("kubectl apply -f urgent-2.yaml: another 3 CPUs at high priority; only db's node has anything to preempt")
 	preempts.Reset()
-	if !apply(ctx, s, secondUrgentPodYAML) {
+	if !applyFile(ctx, s, "urgent-2-pod.yaml") {
 		return s.Err()
 	}
 	if !s.Until(ctx, 0, nominated(ctx, s, "urgent-2")) {

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"kubesim/api"
-	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 )
 
@@ -58,11 +57,9 @@ web-stable.`,
 	})
 }
 
-var readinessEndpointYAML = manifests.Read("readiness-endpoint.yaml")
-
 func runReadinessRemovesEndpoint(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply: pods web-stable and web-flaky (readiness probe cat /tmp/healthy), Service web, pod client")
-	if !apply(ctx, s, readinessEndpointYAML) {
+	if !applyFile(ctx, s, "readiness-endpoint.yaml") || !applyFile(ctx, s, "client-pod.yaml") {
 		return s.Err()
 	}
 	if !until(ctx, s, time.Minute, "pods -l app=web ready") || !waitForEndpoints(ctx, s, time.Minute, "default", "web", 2, 0) {
@@ -79,7 +76,7 @@ func runReadinessRemovesEndpoint(ctx context.Context, s *sim.Session) error {
 	})) || !waitForEndpoints(ctx, s, time.Minute, "default", "web", 1, 1) {
 		return s.Err()
 	}
-	slices, _ := observeSlices(ctx, s, "default", "web")
+	slices, _ := slicesOf(ctx, s, "default", "web")
 	var flaky *api.Endpoint
 	for _, sl := range slices {
 		for i, ep := range sl.Endpoints {
@@ -93,7 +90,7 @@ func runReadinessRemovesEndpoint(ctx context.Context, s *sim.Session) error {
 	if err := settleNetwork(ctx, s); err != nil {
 		return err
 	}
-	eps, err := observeEndpoints(ctx, s, "default", "web")
+	eps, err := sim.Get[api.Endpoints](ctx, s.Cluster, "default", "web")
 	s.Expect(err == nil && len(eps.Subsets) == 1 && len(eps.Subsets[0].Addresses) == 1 && len(eps.Subsets[0].NotReadyAddresses) == 1,
 		"kubectl get endpoints web: one address; web-flaky moved to notReadyAddresses")
 	rules = showRules(ctx, s, "node-1", "default/web ->")

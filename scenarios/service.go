@@ -10,6 +10,7 @@ import (
 	"net/netip"
 	"time"
 
+	"kubesim/api"
 	apierrors "kubesim/api/errors"
 	"kubesim/scenarios/manifests"
 	"kubesim/sim"
@@ -80,16 +81,14 @@ a pod.`,
 	})
 }
 
-var serviceYAML = manifests.Read("service.yaml")
-
 var serviceConflictYAML = manifests.Read("service-conflict.yaml")
 
 func runService(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply: Deployment web (3 nginx pods, containerPort 80 named http), Service web (NodePort 30080, targetPort http), pod client")
-	if !apply(ctx, s, serviceYAML) {
+	if !applyFile(ctx, s, "service.yaml") || !applyFile(ctx, s, "client-pod.yaml") {
 		return s.Err()
 	}
-	svc, err := observeService(ctx, s, "default", "web")
+	svc, err := sim.Get[api.Service](ctx, s.Cluster, "default", "web")
 	if err != nil {
 		return err
 	}
@@ -110,7 +109,7 @@ func runService(ctx context.Context, s *sim.Session) error {
 	if !waitForEndpoints(ctx, s, time.Minute, "default", "web", 3, 0) {
 		return s.Err()
 	}
-	slices, _ := observeSlices(ctx, s, "default", "web")
+	slices, _ := slicesOf(ctx, s, "default", "web")
 	port := int32(0)
 	if len(slices) == 1 && len(slices[0].Ports) == 1 && slices[0].Ports[0].Port != nil {
 		port = *slices[0].Ports[0].Port
@@ -119,7 +118,7 @@ func runService(ctx context.Context, s *sim.Session) error {
 	if err := settleNetwork(ctx, s); err != nil {
 		return err
 	}
-	eps, err := observeEndpoints(ctx, s, "default", "web")
+	eps, err := sim.Get[api.Endpoints](ctx, s.Cluster, "default", "web")
 	s.Expect(err == nil && len(eps.Subsets) == 1 && len(eps.Subsets[0].Addresses) == 3,
 		"kubectl get endpoints web: three pod IPs on port 80")
 

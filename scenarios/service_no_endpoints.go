@@ -7,7 +7,7 @@ import (
 	"context"
 	"time"
 
-	"kubesim/scenarios/manifests"
+	"kubesim/api"
 	"kubesim/sim"
 )
 
@@ -52,13 +52,9 @@ endpoints"），而不是一条 KUBE-SVC 链。
 	})
 }
 
-var serviceNoEndpointsYAML = manifests.Read("service-no-endpoints.yaml")
-
-var serviceFixedSelectorYAML = manifests.Read("service-fixed-selector.yaml")
-
 func runServiceNoEndpoints(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply: Deployment web (pods labelled app=web-app), Service web (selector app=web), pod client")
-	if !apply(ctx, s, serviceNoEndpointsYAML) {
+	if !applyFile(ctx, s, "service-no-endpoints.yaml") || !applyFile(ctx, s, "client-pod.yaml") {
 		return s.Err()
 	}
 	if !until(ctx, s, 2*time.Minute, "pods -l app=web-app ready") || !until(ctx, s, time.Minute, "pod client running") {
@@ -70,9 +66,9 @@ func runServiceNoEndpoints(ctx context.Context, s *sim.Session) error {
 	if err := settleNetwork(ctx, s); err != nil {
 		return err
 	}
-	eps, err := observeEndpoints(ctx, s, "default", "web")
+	eps, err := sim.Get[api.Endpoints](ctx, s.Cluster, "default", "web")
 	s.Expect(err == nil && len(eps.Subsets) == 0, "kubectl get endpoints web: ENDPOINTS <none>")
-	slices, _ := observeSlices(ctx, s, "default", "web")
+	slices, _ := slicesOf(ctx, s, "default", "web")
 	ready, notReady := sliceEndpoints(slices)
 	s.Expect(len(slices) == 1 && ready+notReady == 0, "one EndpointSlice, with no endpoints")
 
@@ -86,7 +82,7 @@ func runServiceNoEndpoints(ctx context.Context, s *sim.Session) error {
 	expectUnreachable(s, netTrace(ctx, s, "client", "web:80"), "rules", "the selector app=web matches no pod in namespace default; its pods are labelled")
 
 	s.Step("Fix the selector: kubectl apply the Service with selector app=web-app")
-	if !apply(ctx, s, serviceFixedSelectorYAML) {
+	if !applyFile(ctx, s, "service-fixed-selector.yaml") {
 		return s.Err()
 	}
 	if !waitForEndpoints(ctx, s, time.Minute, "default", "web", 3, 0) {

@@ -142,11 +142,6 @@ func deliver(ctx context.Context, s *sim.Session, inf client.InformerHandle) err
 	return err
 }
 
-func currentRevision(ctx context.Context, s *sim.Session) int64 {
-	rev, _ := s.Store.CurrentRevision(ctx)
-	return rev
-}
-
 func countWebPods(ctx context.Context, s *sim.Session) int {
 	pods, err := livePods(ctx, s, "app=web")
 	if err != nil {

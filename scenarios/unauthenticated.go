@@ -50,20 +50,15 @@ apiserver 给出的原因（"invalid bearer token"、"x509: certificate has expi
 
 func runUnauthenticated(ctx context.Context, s *sim.Session) error {
 	k := s.Kubectl
-	revision := func() int64 {
-		rev, _ := s.Store.CurrentRevision(ctx)
-		return rev
-	}
-
 	s.Step("kubectl with kubeadm's admin.conf: the token is known, the request passes")
 	_, err := k.List(ctx, "pods", "default", "")
 	s.Expect(err == nil, "kubectl get pods answers (No resources found in default namespace.)")
 
 	s.Step("A kubeconfig with a token the apiserver does not know tries to create a pod")
-	before := revision()
+	before := currentRevision(ctx, s)
 	_, err = k.WithToken("not-a-real-token", "mallory").Create(ctx, nginxPod("sneaky"))
 	s.ExpectError(err, 401, "Unauthorized")
-	s.Expect(revision() == before, "etcd's revision is still %d: nothing was written", before)
+	s.Expect(currentRevision(ctx, s) == before, "etcd's revision is still %d: nothing was written", before)
 	_, err = k.Get(ctx, "pods", "default", "sneaky")
 	s.Expect(apierrors.IsNotFound(err), `kubectl get pod sneaky: pods "sneaky" not found`)
 
@@ -71,12 +66,12 @@ func runUnauthenticated(ctx context.Context, s *sim.Session) error {
 	if err := s.ExpireCredential("kubernetes-admin"); err != nil {
 		return err
 	}
-	before = revision()
+	before = currentRevision(ctx, s)
 	_, err = k.List(ctx, "pods", "default", "")
 	s.ExpectError(err, 401, "Unauthorized")
 	_, err = k.Create(ctx, &api.Namespace{ObjectMeta: api.ObjectMeta{Name: "team-a"}})
 	s.ExpectError(err, 401, "Unauthorized")
-	s.Expect(revision() == before, "etcd's revision is still %d: nothing was written", before)
+	s.Expect(currentRevision(ctx, s) == before, "etcd's revision is still %d: nothing was written", before)
 	found, err := sim.List[api.Namespace](ctx, s.Cluster, "", "", "team-a")
 	s.Expect(err == nil && len(found) == 0, "namespace team-a does not exist")
 	return s.Err()

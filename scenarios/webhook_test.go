@@ -1,7 +1,6 @@
 package scenarios_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -9,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"kubesim/api"
+	"kubesim/internal/testenv"
 	"kubesim/sim"
 )
 
@@ -26,15 +26,10 @@ func TestWebhookTimeoutScenarioFailsAfterTheTimeoutThenSkipsTheWebhook(t *testin
 }
 
 func TestRefusingWebhookFailsAtOnceAndSlowOneCostsItsDelay(t *testing.T) {
-	ctx := context.Background()
-	cfg := sim.FullCluster(1)
-	cfg.Seed, cfg.KeepTrace = 1, true
-	c, err := sim.New(ctx, cfg)
-	require.NoError(t, err)
-	defer c.Close()
+	c, ctx := testenv.Cluster(t, testenv.Full(1))
 
 	c.ServeWebhook("default/policy", sim.RequireLabel("team"))
-	_, err = c.Kubectl.Create(ctx, &api.ValidatingWebhookConfiguration{ObjectMeta: api.ObjectMeta{Name: "policy"},
+	_, err := c.Kubectl.Create(ctx, &api.ValidatingWebhookConfiguration{ObjectMeta: api.ObjectMeta{Name: "policy"},
 		Webhooks: []api.Webhook{{Name: "policy.example.com",
 			ClientConfig: api.WebhookClientConfig{Service: &api.ServiceReference{Namespace: "default", Name: "policy"}},
 			Rules: []api.RuleWithOperations{{Operations: []api.OperationType{api.OperationCreate},

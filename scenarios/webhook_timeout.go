@@ -113,10 +113,6 @@ func runWebhookTimeout(ctx context.Context, s *sim.Session) error {
 	skipped := s.Tap(func(e trace.Event) bool {
 		return e.Action == "webhook" && strings.HasSuffix(e.Message, "failurePolicy Ignore: skipped")
 	})
-	revision := func() int64 {
-		rev, _ := s.Store.CurrentRevision(ctx)
-		return rev
-	}
 	hasSidecar := func(p *api.Pod) bool {
 		return p != nil && len(p.Spec.Containers) == 2 && p.Spec.Containers[1].Name == sim.SidecarContainer.Name
 	}
@@ -144,12 +140,12 @@ func runWebhookTimeout(ctx context.Context, s *sim.Session) error {
 	s.WebhookFault(injectorService, sim.WebhookHang)
 
 	s.Step("kubectl run app-2: the apiserver waits the full 10s timeout, then refuses the pod (failurePolicy Fail)")
-	before, start := revision(), s.Now()
+	before, start := currentRevision(ctx, s), s.Now()
 	_, err = k.Create(ctx, nginxPod("app-2"))
 	took := s.Now().Sub(start)
 	s.ExpectError(err, 500, timedOut)
 	s.Expect(took == 10*time.Second, "the request took %s of cluster time: the webhook's timeoutSeconds", took)
-	s.Expect(revision() == before && objectNow[api.Pod](ctx, s, "default", "app-2") == nil, "nothing was written: pod app-2 does not exist")
+	s.Expect(currentRevision(ctx, s) == before && objectNow[api.Pod](ctx, s, "default", "app-2") == nil, "nothing was written: pod app-2 does not exist")
 
 	s.Step("kubectl apply a Deployment web of 2 replicas: its ReplicaSet cannot create a single pod")
 	if !apply(ctx, s, WebDeploymentYAML) {

@@ -8,7 +8,6 @@ import (
 	"context"
 	"time"
 
-	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 )
 
@@ -54,13 +53,9 @@ kubectl apply 改成 targetPort http 之后，trace 到达 80 端口上的 nginx
 	})
 }
 
-var wrongTargetPortYAML = manifests.Read("wrong-target-port.yaml")
-
-var fixedTargetPortYAML = manifests.Read("fixed-target-port.yaml")
-
 func runWrongTargetPort(ctx context.Context, s *sim.Session) error {
 	s.Step("kubectl apply: Deployment web (nginx, containerPort 80 named http), Services web-8080 (targetPort 8080) and web-named (targetPort web), pod client")
-	if !apply(ctx, s, wrongTargetPortYAML) {
+	if !applyFile(ctx, s, "wrong-target-port.yaml") || !applyFile(ctx, s, "client-pod.yaml") {
 		return s.Err()
 	}
 	if !until(ctx, s, 2*time.Minute, "pods -l app=web ready") || !until(ctx, s, time.Minute, "pod client running") {
@@ -71,23 +66,23 @@ func runWrongTargetPort(ctx context.Context, s *sim.Session) error {
 	}
 
 	s.Step("web-8080: the endpoints say 8080, and nothing listens there")
-	slices, _ := observeSlices(ctx, s, "default", "web-8080")
+	slices, _ := slicesOf(ctx, s, "default", "web-8080")
 	ready, _ := sliceEndpoints(slices)
 	s.Expect(len(slices) == 1 && ready == 2 && len(slices[0].Ports) == 1 && *slices[0].Ports[0].Port == 8080,
 		"kubectl get endpointslices -l kubernetes.io/service-name=web-8080: PORTS 8080, 2 ready endpoints")
 	expectUnreachable(s, netTrace(ctx, s, "client", "web-8080:80"), "pod", "does not listen on 8080 (its container ports: nginx 80/TCP)")
 
 	s.Step("web-named: no container port is named web, so the pods serve no port of that Service")
-	slices, _ = observeSlices(ctx, s, "default", "web-named")
+	slices, _ = slicesOf(ctx, s, "default", "web-named")
 	s.Expect(len(slices) == 1 && len(slices[0].Ports) == 0, "the EndpointSlice of web-named has no ports")
 	expectUnreachable(s, netTrace(ctx, s, "client", "web-named:80"), "rules", `targetPort "web" names no container port of the selected pods (their named ports: http=80)`)
 
 	s.Step("Fix web-8080: kubectl apply with targetPort http")
-	if !apply(ctx, s, fixedTargetPortYAML) {
+	if !applyFile(ctx, s, "fixed-target-port.yaml") {
 		return s.Err()
 	}
 	if !s.Until(ctx, time.Minute, sim.Check("the EndpointSlice of web-8080 says port 80", func() (bool, error) {
-		slices, err := observeSlices(ctx, s, "default", "web-8080")
+		slices, err := slicesOf(ctx, s, "default", "web-8080")
 		return err == nil && len(slices) == 1 && len(slices[0].Ports) == 1 && *slices[0].Ports[0].Port == 80, err
 	})) {
 		return s.Err()

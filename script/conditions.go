@@ -19,6 +19,8 @@ package script
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -107,7 +109,7 @@ func ParseCondition(s string) (sim.Condition, error) {
 		return parseTraceCondition(s, words[1:], namespace)
 	}
 	res, ok := api.ResourceFor(words[0])
-	if !ok || !contains(conditionKinds, res.Name) || words[0] != res.Name && words[0] != res.Singular {
+	if !ok || !slices.Contains(conditionKinds, res.Name) || words[0] != res.Name && words[0] != res.Singular {
 		known := []string{"event", "events", "trace"}
 		for _, k := range conditionKinds {
 			known = append(known, strings.TrimSuffix(k, "s"), k)
@@ -130,7 +132,7 @@ func ParseCondition(s string) (sim.Condition, error) {
 	}
 	o.pred = rest[0]
 	p, ok := predicates[o.pred]
-	if !ok || !contains(p.resources, res.Name) {
+	if !ok || !slices.Contains(p.resources, res.Name) {
 		return fail("%q is not a state of %s%s", o.pred, res.Name,
 			didYouMean(o.pred, predicatesFor(res.Name), "use "+strings.Join(predicatesFor(res.Name), ", ")))
 	}
@@ -246,7 +248,7 @@ func (o *objectCondition) Seen(ctx context.Context, c *sim.Cluster) (string, err
 		counts[st]++
 	}
 	var parts []string
-	for _, st := range sortedKeys(counts) {
+	for _, st := range slices.Sorted(maps.Keys(counts)) {
 		parts = append(parts, fmt.Sprintf("%d %s", counts[st], st))
 	}
 	noun := "pods"
@@ -591,7 +593,7 @@ func canonicalPhase(s string) (string, bool) {
 func predicatesFor(resource string) []string {
 	var out []string
 	for name, p := range predicates {
-		if contains(p.resources, resource) {
+		if slices.Contains(p.resources, resource) {
 			if p.arg != "" {
 				name += " " + p.arg
 			}
@@ -600,15 +602,6 @@ func predicatesFor(resource string) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // didYouMean is `: did you mean "X"?` for the known word closest to word, if one is close enough to be

@@ -1,7 +1,6 @@
 package script_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
@@ -10,9 +9,9 @@ import (
 
 	"kubesim/api"
 	"kubesim/client"
+	"kubesim/internal/testenv"
 	"kubesim/scenarios/manifests"
 	"kubesim/script"
-	"kubesim/sim"
 )
 
 func ExampleParseCondition() {
@@ -102,10 +101,7 @@ func TestParseConditionNamesTheProblemAndListsTheForms(t *testing.T) {
 // TestConditionsReadWhatKubectlGetWouldShow writes objects and their status as the controllers, the
 // scheduler and the kubelets would, then asks each condition.
 func TestConditionsReadWhatKubectlGetWouldShow(t *testing.T) {
-	ctx := context.Background()
-	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1})
-	require.NoError(t, err)
-	defer c.Close()
+	c, ctx := testenv.Cluster(t, testenv.Step)
 	admin := c.Kubectl.Client()
 
 	// A Deployment whose controller has rolled out 3 of 3.

@@ -31,6 +31,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -433,7 +434,7 @@ func (p *fileParser) step(n *yaml.Node, failureExpected bool) fileStep {
 	for _, e := range pairs {
 		switch {
 		case e.key == action.key:
-		case contains(kind.keys(), e.key):
+		case slices.Contains(kind.keys(), e.key):
 			st.options[e.key] = e.value
 		case len(optionOwners(e.key)) > 0:
 			p.problem(e.line, "%q does not go with %s (it goes with %s)", e.key, aStep(action.key), strings.Join(optionOwners(e.key), ", "))
@@ -468,7 +469,7 @@ func aStep(action string) string {
 func optionOwners(key string) []string {
 	var out []string
 	for _, name := range actionNames() {
-		if contains(stepKinds[name].keys(), key) {
+		if slices.Contains(stepKinds[name].keys(), key) {
 			out = append(out, name)
 		}
 	}

@@ -7,9 +7,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -399,7 +400,7 @@ var faultForms = map[string]faultForm{
 
 func faultUsage(heal bool) string {
 	var forms []string
-	for _, name := range sortedKeys(faultForms) {
+	for _, name := range slices.Sorted(maps.Keys(faultForms)) {
 		f := faultForms[name]
 		switch {
 		case heal && f.heal != nil:
@@ -430,7 +431,7 @@ func parseFault(p *fileParser, st *stepSpec) stepFunc {
 	switch {
 	case !known:
 		p.problem(st.line, "%s: unknown fault %q%s", st.action, words[0],
-			didYouMean(words[0], sortedKeys(faultForms), "the "+st.action+"s are "+faultUsage(heal)))
+			didYouMean(words[0], slices.Sorted(maps.Keys(faultForms)), "the "+st.action+"s are "+faultUsage(heal)))
 		return nil
 	case heal && form.heal == nil:
 		p.problem(st.line, "heal: %s cannot be undone: the faults that heal are %s", words[0], faultUsage(true))
@@ -555,7 +556,7 @@ func parseExpectEvent(p *fileParser, st *stepSpec) stepFunc {
 	} else {
 		known := []string{"reason", "message", "object", "namespace"}
 		for _, e := range p.pairs(st.value, "expect-event") {
-			if !contains(known, e.key) {
+			if !slices.Contains(known, e.key) {
 				p.unknown(e, " in expect-event", known)
 				continue
 			}
@@ -614,15 +615,6 @@ func shortDuration(d time.Duration) string {
 		s = strings.TrimSuffix(s, "0m")
 	}
 	return s
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // ZH translates the lines a scenario file's steps record (--lang zh), and the trace step's hops

@@ -13,16 +13,23 @@ import (
 
 	"kubesim/api"
 	"kubesim/client"
+	"kubesim/internal/testenv"
 	"kubesim/narrate"
 	"kubesim/scenarios/manifests"
 	"kubesim/script"
 	"kubesim/sim"
 )
 
-// playFile plays a scenario file's text in step mode and returns its story (text, unwrapped) and verdict.
+// playFile plays a scenario file's text in step mode, with files read from testdata/scenarios, and
+// returns its story (text, unwrapped) and verdict.
 func playFile(t *testing.T, yaml string) (string, error) {
+	return playIn(t, "testdata/scenarios", yaml)
+}
+
+// playIn is playFile with the files read from dir.
+func playIn(t *testing.T, dir, yaml string) (string, error) {
 	t.Helper()
-	sc, err := script.Parse([]byte(yaml), "testdata/scenarios")
+	sc, err := script.Parse([]byte(yaml), dir)
 	require.NoError(t, err)
 	var out bytes.Buffer
 	err = sim.Play(context.Background(), sc, sim.PlayOptions{Seed: 1, Out: &out, Narrate: narrate.Options{Width: 1000}})
@@ -286,10 +293,7 @@ func runFile(t *testing.T, yaml string, add ...func(c *sim.Cluster) sim.Componen
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "nginx-deployment.yaml"), []byte(manifests.NginxDeployment), 0o644))
 	sc, err := script.Parse([]byte(yaml), dir)
 	require.NoError(t, err)
-	ctx := context.Background()
-	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, KeepTrace: true})
-	require.NoError(t, err)
-	t.Cleanup(c.Close)
+	c, ctx := testenv.Cluster(t, testenv.Step)
 	for _, comp := range add {
 		require.NoError(t, c.Add(ctx, comp(c)))
 	}

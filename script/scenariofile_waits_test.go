@@ -5,8 +5,6 @@ package script_test
 // purpose and check that a file which claims the behaviour then fails, saying what it saw.
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"strings"
 	"testing"
@@ -14,7 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"kubesim/narrate"
+	"kubesim/internal/testenv"
 	"kubesim/script"
 	"kubesim/sim"
 )
@@ -23,11 +21,7 @@ import (
 // with files read from examples/scenarios; it returns the story and the verdict.
 func playFull(t *testing.T, yaml string) (string, error) {
 	t.Helper()
-	sc, err := script.Parse([]byte(yaml), "../examples/scenarios")
-	require.NoError(t, err)
-	var out bytes.Buffer
-	err = sim.Play(context.Background(), sc, sim.PlayOptions{Seed: 1, Out: &out, Narrate: narrate.Options{Width: 1000}})
-	return out.String(), err
+	return playIn(t, "../examples/scenarios", yaml)
 }
 
 // nginxUp is the start of the files below: the articles' Deployment, available.
@@ -122,28 +116,27 @@ func TestScenarioFileLinesHaveChinese(t *testing.T) {
 	files := map[string]string{"broken self-healing": "self-healing.yaml", "rolling-update": "rolling-update.yaml",
 		"service-reachability": "service-reachability.yaml"}
 	for name, file := range files {
-		data, err := os.ReadFile("../examples/scenarios/" + file)
-		require.NoError(t, err)
-		text := string(data)
-		if strings.HasPrefix(name, "broken") {
-			text = strings.Replace(text, "  - delete: pod/nginx-*", "  - fault: stop replicaset-controller\n  - delete: pod/nginx-*", 1)
-		}
-		sc, err := script.Parse([]byte(text+"  - expect: pods count 0\n"), "../examples/scenarios")
-		require.NoError(t, err)
-		ctx := context.Background()
-		cfg := sc.Cluster
-		cfg.Mode, cfg.Seed, cfg.KeepTrace = sim.StepMode, 1, true
-		c, err := sim.New(ctx, cfg)
-		require.NoError(t, err)
-		require.Error(t, sc.Run(ctx, sim.NewSession(c)))
-		for _, e := range c.Trace.Events() {
-			if e.Component != "kubesim" {
-				continue
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile("../examples/scenarios/" + file)
+			require.NoError(t, err)
+			text := string(data)
+			if strings.HasPrefix(name, "broken") {
+				text = strings.Replace(text, "  - delete: pod/nginx-*", "  - fault: stop replicaset-controller\n  - delete: pod/nginx-*", 1)
 			}
-			format, _ := e.Format()
-			_, ok := cat[format]
-			assert.True(t, ok, "%s: no Chinese for %q", name, format)
-		}
-		c.Close()
+			sc, err := script.Parse([]byte(text+"  - expect: pods count 0\n"), "../examples/scenarios")
+			require.NoError(t, err)
+			cfg := sc.Cluster
+			cfg.Mode, cfg.Seed, cfg.KeepTrace = sim.StepMode, 1, true
+			c, ctx := testenv.Cluster(t, cfg)
+			require.Error(t, sc.Run(ctx, sim.NewSession(c)))
+			for _, e := range c.Trace.Events() {
+				if e.Component != "kubesim" {
+					continue
+				}
+				format, _ := e.Format()
+				_, ok := cat[format]
+				assert.True(t, ok, "no Chinese for %q", format)
+			}
+		})
 	}
 }

@@ -12,6 +12,7 @@ package script
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -25,7 +26,7 @@ func parseTrace(p *fileParser, st *stepSpec) stepFunc {
 	fields := map[string]string{}
 	known := []string{"from", "to"}
 	for _, e := range p.pairs(st.value, "trace") {
-		if !contains(known, e.key) {
+		if !slices.Contains(known, e.key) {
 			p.unknown(e, " in trace", known)
 			return nil // the misspelt key is the problem to report, not the key it should have been
 		}
@@ -90,7 +91,7 @@ func parseTraceCondition(s string, words []string, namespace string) (sim.Condit
 	case verdict == "reached" && len(rest) == 0:
 		t.reached = true
 	case verdict == "unreachable" && len(rest) == 0:
-	case verdict == "unreachable" && len(rest) == 2 && rest[0] == "at" && contains(nettrace.HopKinds, rest[1]):
+	case verdict == "unreachable" && len(rest) == 2 && rest[0] == "at" && slices.Contains(nettrace.HopKinds, rest[1]):
 		t.at = rest[1]
 	case verdict == "unreachable" && len(rest) == 2 && rest[0] == "at":
 		return fail("%q is not a hop%s", rest[1], didYouMean(rest[1], nettrace.HopKinds, "the hops are "+strings.Join(nettrace.HopKinds, ", ")))

@@ -29,8 +29,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -73,22 +71,7 @@ func (s *Store) startCluster(ctx context.Context, n int, dataDir string, tr *tra
 		return fmt.Errorf("an etcd cluster of %d members: kubesim runs 1, 3 or 5", n)
 	}
 	fsync := dataDir != ""
-	if dataDir == "" {
-		dir, err := NewTempDir("etcd")
-		if err != nil {
-			return err
-		}
-		s.removeDirs = append(s.removeDirs, dir)
-		dataDir = dir
-	}
-	dataDir, err := filepath.Abs(dataDir)
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(dataDir, 0o700); err != nil {
-		return err
-	}
-	sockets, err := s.socketDir(dataDir)
+	dataDir, sockets, err := s.prepareDataDir(dataDir, false)
 	if err != nil {
 		return err
 	}

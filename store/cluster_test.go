@@ -63,17 +63,11 @@ func TestClusterQuorumLostAndRegained(t *testing.T) {
 func TestSnapshotSaveAndRestore(t *testing.T) {
 	ctx := context.Background()
 	s := openStore(t, store.Config{Members: 3})
-	_, err := s.Create(ctx, "/registry/namespaces/shop", []byte("{}"))
-	require.NoError(t, err)
-	file := t.TempDir() + "/snap.db"
-	_, err = s.SaveSnapshot(ctx, file)
-	require.NoError(t, err)
-	_, _, err = s.Delete(ctx, "/registry/namespaces/shop", 0)
+	file, _ := snapshotWithShop(t, s)
+	_, _, err := s.Delete(ctx, "/registry/namespaces/shop", 0)
 	require.NoError(t, err)
 
-	dir := t.TempDir() + "/restored"
-	require.NoError(t, store.RestoreSnapshot(file, dir, 0, nil))
-	r := openStore(t, store.Config{DataDir: dir})
+	r := restored(t, file)
 	kv, err := r.Get(ctx, "/registry/namespaces/shop")
 	require.NoError(t, err)
 	require.Equal(t, "{}", string(kv.Value))
@@ -84,16 +78,10 @@ func TestSnapshotSaveAndRestore(t *testing.T) {
 func TestSnapshotOfTheDefaultMember(t *testing.T) {
 	ctx := context.Background()
 	s := openStore(t, store.Config{})
-	_, err := s.Create(ctx, "/registry/namespaces/shop", []byte("{}"))
-	require.NoError(t, err)
-	file := t.TempDir() + "/snap.db"
-	rev, err := s.SaveSnapshot(ctx, file)
-	require.NoError(t, err)
+	file, rev := snapshotWithShop(t, s)
 	require.Positive(t, rev)
-	dir := t.TempDir() + "/restored"
-	require.NoError(t, store.RestoreSnapshot(file, dir, 0, nil))
-	r := openStore(t, store.Config{DataDir: dir})
-	_, err = r.Get(ctx, "/registry/namespaces/shop")
+	r := restored(t, file)
+	_, err := r.Get(ctx, "/registry/namespaces/shop")
 	require.NoError(t, err)
 }
 
@@ -103,13 +91,9 @@ func TestSnapshotOfTheDefaultMember(t *testing.T) {
 func TestRestoreBumpsAndCompactsTheRevision(t *testing.T) {
 	ctx := context.Background()
 	s := openStore(t, store.Config{})
-	_, err := s.Create(ctx, "/registry/namespaces/shop", []byte("{}"))
-	require.NoError(t, err)
-	file := t.TempDir() + "/snap.db"
-	_, err = s.SaveSnapshot(ctx, file)
-	require.NoError(t, err)
+	file, _ := snapshotWithShop(t, s)
 	for i := range 5 {
-		_, err = s.Create(ctx, "/registry/events/default/e"+strconv.Itoa(i), []byte("{}"))
+		_, err := s.Create(ctx, "/registry/events/default/e"+strconv.Itoa(i), []byte("{}"))
 		require.NoError(t, err)
 	}
 	seen, err := s.CurrentRevision(ctx)

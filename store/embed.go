@@ -3,6 +3,7 @@
 // kube-apiserver.
 //
 //	(*Store).startEmbedded   configure, start and wait for the member
+//	prepareDataDir           the member's data directory, temporary or not
 //	socketDir                where the member's unix sockets go
 //
 // Two choices make many members per machine possible. The member listens on
@@ -43,29 +44,7 @@ const maxSocketPath = 100
 // s to it in-process.
 func (s *Store) startEmbedded(ctx context.Context, dataDir, restore string, bump int64, lg *zap.Logger) error {
 	temporary := dataDir == ""
-	if temporary {
-		dir, err := NewTempDir("etcd")
-		if err != nil {
-			return err
-		}
-		s.removeDirs = append(s.removeDirs, dir)
-		dataDir = dir
-		if restore != "" {
-			// A restore needs an empty directory, and the temporary one
-			// holds its owner's mark.
-			dataDir = filepath.Join(dir, "restored")
-		}
-	}
-	dataDir, err := filepath.Abs(dataDir)
-	if err != nil {
-		return err
-	}
-	// The sockets may live here, and etcd opens its listeners before it
-	// creates its data directory. 0700 is the mode etcd asks for.
-	if err := os.MkdirAll(dataDir, 0o700); err != nil {
-		return err
-	}
-	sockets, err := s.socketDir(dataDir)
+	dataDir, sockets, err := s.prepareDataDir(dataDir, restore != "")
 	if err != nil {
 		return err
 	}
@@ -111,6 +90,33 @@ func (s *Store) startEmbedded(ctx context.Context, dataDir, restore string, bump
 	// "unix:///abs/path" as an absolute socket path.
 	s.clientURLs = []string{"unix://" + clientURL.Host}
 	return nil
+}
+
+// prepareDataDir makes the directory etcd keeps its data in: dataDir, or a
+// fresh temporary one (removed when the store closes) if it is empty, in
+// which a restore gets an empty subdirectory, since the temporary one holds
+// its owner's mark. It returns the directory's absolute path and the one the
+// member's unix sockets go in (socketDir).
+func (s *Store) prepareDataDir(dataDir string, restore bool) (dir, sockets string, err error) {
+	if dataDir == "" {
+		if dataDir, err = NewTempDir("etcd"); err != nil {
+			return "", "", err
+		}
+		s.removeDirs = append(s.removeDirs, dataDir)
+		if restore {
+			dataDir = filepath.Join(dataDir, "restored")
+		}
+	}
+	if dir, err = filepath.Abs(dataDir); err != nil {
+		return "", "", err
+	}
+	// The sockets may live here, and etcd opens its listeners before it
+	// creates its data directory. 0700 is the mode etcd asks for.
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", "", err
+	}
+	sockets, err = s.socketDir(dir)
+	return dir, sockets, err
 }
 
 // socketDir returns the directory for the member's sockets: dataDir itself

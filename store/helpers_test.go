@@ -1,5 +1,5 @@
-// Helpers shared by the store's tests: a fresh embedded store per test and
-// a bounded wait on a watch.
+// Helpers shared by the store's tests: a fresh embedded store per test, a
+// compacted history, a snapshot and its restore, and a bounded wait on a watch.
 
 package store_test
 
@@ -24,6 +24,41 @@ func openStore(t testing.TB, cfg store.Config) *store.Store {
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, s.Close()) })
 	return s
+}
+
+// writeTwiceAndCompact creates key ("1", at revision first), updates it ("2", at last) and compacts
+// the history up to last: first is a revision that is gone, last the oldest one kept.
+func writeTwiceAndCompact(t *testing.T, s *store.Store, key string) (first, last int64) {
+	t.Helper()
+	ctx := context.Background()
+	first, err := s.Create(ctx, key, []byte("1"))
+	require.NoError(t, err)
+	last, err = s.Update(ctx, key, []byte("2"), first)
+	require.NoError(t, err)
+	require.NoError(t, s.Compact(ctx, last))
+	return first, last
+}
+
+// snapshotWithShop writes the namespace shop into s and saves a snapshot (etcdctl snapshot save) into
+// a file of the test's; it returns the file and the snapshot's revision.
+func snapshotWithShop(t *testing.T, s *store.Store) (file string, rev int64) {
+	t.Helper()
+	ctx := context.Background()
+	_, err := s.Create(ctx, "/registry/namespaces/shop", []byte("{}"))
+	require.NoError(t, err)
+	file = t.TempDir() + "/snap.db"
+	rev, err = s.SaveSnapshot(ctx, file)
+	require.NoError(t, err)
+	return file, rev
+}
+
+// restored restores a snapshot file into a new data directory (etcdutl snapshot restore) and opens
+// a store there, closed when the test ends.
+func restored(t *testing.T, file string) *store.Store {
+	t.Helper()
+	dir := t.TempDir() + "/restored"
+	require.NoError(t, store.RestoreSnapshot(file, dir, 0, nil))
+	return openStore(t, store.Config{DataDir: dir})
 }
 
 // nextEvents reads events from w until it has n of them, flattening batches.

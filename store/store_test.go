@@ -4,17 +4,16 @@
 package store_test
 
 import (
-	"bytes"
 	"context"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"kubesim/internal/testenv/syncbuf"
 	"kubesim/store"
 )
 
@@ -110,29 +109,10 @@ func TestUnreachableEndpointsFailOpen(t *testing.T) {
 
 func TestLoggerReceivesEtcdLogs(t *testing.T) {
 	t.Parallel()
-	var buf syncBuffer
+	var buf syncbuf.Buffer
 	openStore(t, store.Config{Logger: &buf})
 
 	assert.Contains(t, buf.String(), `"msg":"starting an etcd server"`)
-}
-
-// syncBuffer is a bytes.Buffer that etcd's goroutines may write to while
-// the test reads it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 // sleeperFunc lets a test see, and act at, every write delay.

@@ -97,17 +97,12 @@ func TestWatchFromCompactedRevisionFailsWithCompactedError(t *testing.T) {
 	t.Parallel()
 	s := openStore(t, store.Config{})
 	ctx := context.Background()
-
-	first, err := s.Create(ctx, "/registry/pods/default/a", []byte("1"))
-	require.NoError(t, err)
-	last, err := s.Update(ctx, "/registry/pods/default/a", []byte("2"), first)
-	require.NoError(t, err)
-	require.NoError(t, s.Compact(ctx, last))
+	first, last := writeTwiceAndCompact(t, s, "/registry/pods/default/a")
 
 	w := s.Watch(ctx, "/registry/pods/", first)
 	waitClosed(t, w)
 
-	err = w.Err()
+	err := w.Err()
 	var compacted *store.CompactedError
 	require.ErrorAs(t, err, &compacted)
 	assert.Equal(t, &store.CompactedError{Requested: first, Compacted: last}, compacted)

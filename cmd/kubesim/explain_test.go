@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"kubesim/scenarios/manifests"
 	"kubesim/scheduler"
 )
 
@@ -135,17 +136,8 @@ func TestExplainRefusesWhatItCannotExplain(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.Contains(t, errOut, "no pod default/ghost appeared within 5m0s of cluster time")
 
-	custom := `apiVersion: v1
-kind: Pod
-metadata:
-  name: special
-spec:
-  schedulerName: my-scheduler
-  containers:
-  - name: special
-    image: nginx:1.25
-`
-	code, _, errOut = kubesimExplain(t, custom, "--pod", "default/special")
+	// The custom-scheduler scenario's pod, which asks for my-scheduler.
+	code, _, errOut = kubesimExplain(t, manifests.Read("special-pod.yaml"), "--pod", "default/special")
 	assert.Equal(t, 1, code)
 	assert.Contains(t, errOut, `names schedulerName "my-scheduler", and kube-scheduler serves only default-scheduler`)
 }

@@ -8,6 +8,7 @@
 //	helpRequested(err)         whether parsing stopped at -h or --help
 //	parseCommand(fs, args)     parseArgs, and whether the command goes on or ends (with its exit code)
 //	parseName(fs, args)        parseCommand and oneName, for the commands that take one scenario
+//	subcommand(args, ...)      the subcommand a command starts with (net trace, snapshot save)
 //
 // Go's flag package stops at the first argument that is not a flag, so `kubesim run NAME --trace json`
 // would leave --trace json unread. parseArgs keeps parsing after each such argument, the way kubectl
@@ -18,7 +19,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -68,6 +71,20 @@ func parseName(fs *flag.FlagSet, args []string) (name string, code int, ok bool)
 		return "", 2, false
 	}
 	return name, 0, true
+}
+
+// subcommand is args[0] when it is one of subs: the subcommand that net and snapshot start with, before
+// their flags. Otherwise the command ends with its usage printed, and code 0 if args[0] asks for help
+// (kubesim net --help, kubesim help net), 2 if there is no subcommand or an unknown one.
+func subcommand(args []string, usage string, stderr io.Writer, subs ...string) (sub string, code int, ok bool) {
+	if len(args) > 0 && slices.Contains(subs, args[0]) {
+		return args[0], 0, true
+	}
+	fmt.Fprint(stderr, usage)
+	if len(args) > 0 && slices.Contains([]string{"-h", "-help", "--help"}, args[0]) {
+		return "", 0, false
+	}
+	return "", 2, false
 }
 
 // helpRequested reports whether fs.Parse stopped because the user asked for help (fs.Usage has then

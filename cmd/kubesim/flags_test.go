@@ -81,6 +81,9 @@ func TestEveryCommandHasItsOwnHelp(t *testing.T) {
 		"list":       "usage: kubesim list",
 		"version":    "usage: kubesim version",
 		"completion": "usage: kubesim completion bash|zsh|fish",
+		"serve":      "usage: kubesim serve [flags]",
+		"net":        "kubesim net trace (-f MANIFEST | --scenario NAME)",
+		"snapshot":   "kubesim snapshot save FILE",
 	} {
 		code, out, errOut := kubesim("help", cmd)
 		assert.Equal(t, 0, code, cmd)

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"kubesim/internal/testenv/syncbuf"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
@@ -34,7 +36,7 @@ func openPTY(t *testing.T) (term, tty *os.File) {
 // again once the run ends.
 func TestPromptAtATerminalCompletesAndRemembers(t *testing.T) {
 	term, tty := openPTY(t)
-	screen := &lockedBuffer{}
+	screen := &syncbuf.Buffer{}
 	go io.Copy(screen, term)
 	// prompts waits until the terminal shows n prompts (a hang guard, not a measure).
 	prompts := func(n int) {

@@ -28,22 +28,12 @@ func typeKeys(e *editor, keys string) (line string, ok bool) {
 func newTestEditor(history ...string) *editor {
 	pods := []string{"nginx-685df88ff7-bxjfr", "nginx-685df88ff7-fbb92"}
 	return &editor{prompt: "(kubesim) > ", width: 80, history: history, complete: func(before string) []string {
-		f := strings.Fields(before)
-		word := ""
-		if !strings.HasSuffix(before, " ") && len(f) > 0 {
-			word = f[len(f)-1]
-		}
-		choices := words
-		if strings.HasPrefix(before, "describe pods ") {
-			choices = pods
-		}
-		var out []string
-		for _, c := range choices {
-			if strings.HasPrefix(c, word) {
-				out = append(out, c)
+		return complete(before, func([]string) []string {
+			if strings.HasPrefix(before, "describe pods ") {
+				return pods
 			}
-		}
-		return out
+			return words
+		})
 	}}
 }
 

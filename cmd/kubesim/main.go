@@ -15,14 +15,15 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"kubesim/scenarios"
-	"kubesim/script"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
 	"kubesim/narrate"
+	"kubesim/scenarios"
+	"kubesim/script"
 	"kubesim/sim"
 )
 
@@ -104,7 +105,7 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return snapshot(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		if len(args) == 2 && args[0] == "help" && args[1] != "help" {
-			if !isCommand(args[1]) {
+			if !slices.Contains(commands, args[1]) {
 				fmt.Fprintf(stderr, "kubesim help: unknown command %q\n\n%s", args[1], usage)
 				return 2
 			}
@@ -118,21 +119,12 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	return 2
 }
 
-func isCommand(name string) bool {
-	for _, c := range commands {
-		if c == name {
-			return true
-		}
-	}
-	return false
-}
-
 // newFlags is a command's flag set: errors and help on stderr, help as usage followed by the flags.
 func newFlags(name, usage string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), usage)
+		fmt.Fprintln(fs.Output(), strings.TrimSuffix(usage, "\n"))
 		hasFlags := false
 		fs.VisitAll(func(*flag.Flag) { hasFlags = true })
 		if hasFlags {

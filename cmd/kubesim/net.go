@@ -9,8 +9,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -32,14 +30,11 @@ or plays the scenario NAME to its end (silently). Then:
 `
 
 func netCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || (args[0] != "trace" && args[0] != "rules") {
-		fmt.Fprint(stderr, netUsage)
-		return 2
+	sub, code, ok := subcommand(args, netUsage, stderr, "trace", "rules")
+	if !ok {
+		return code
 	}
-	sub := args[0]
-	fs := flag.NewFlagSet("net "+sub, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, netUsage) }
+	fs := newFlags("net "+sub, netUsage, stderr)
 	file := fs.String("f", "", "manifest to apply (YAML or JSON, one or more documents)")
 	scenario := fs.String("scenario", "", "play this scenario to its end instead of applying a manifest")
 	wait := fs.Duration("wait", time.Minute, "cluster time to let pass after applying the manifest")
@@ -47,13 +42,11 @@ func netCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	from := fs.String("from", "", "trace: the pod the connection starts from")
 	to := fs.String("to", "", "trace: NAME:PORT, NAME a Service name, a DNS name or an IP")
 	node := fs.String("node", "node-1", "rules: the node whose rules to print")
-	if err := fs.Parse(args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	rest, code, ok := parseCommand(fs, args[1:])
+	if !ok {
+		return code
 	}
-	if (*file == "") == (*scenario == "") || fs.NArg() > 0 || sub == "trace" && (*from == "" || *to == "") {
+	if (*file == "") == (*scenario == "") || len(rest) > 0 || sub == "trace" && (*from == "" || *to == "") {
 		fs.Usage()
 		return 2
 	}

@@ -174,32 +174,39 @@ var words = []string{"next", "continue", "section", "until", "get", "describe", 
 // describe, and the names of the objects the cluster holds now (pods after logs and explain).
 func completer(ctx context.Context, p sim.Pause) func(before string) []string {
 	return func(before string) []string {
-		f := strings.Fields(before)
-		if strings.HasSuffix(before, " ") || len(f) == 0 {
-			f = append(f, "")
-		}
-		word := f[len(f)-1]
-		var choices []string
-		switch {
-		case len(f) == 1:
-			choices = words
-		case len(f) == 2 && (f[0] == "get" || f[0] == "describe"):
-			choices = everydayKinds
-		case len(f) == 2 && f[0] == "etcd":
-			choices = []string{"get"}
-		case len(f) == 3 && (f[0] == "get" || f[0] == "describe"):
-			choices = objectNames(ctx, p, f[1])
-		case len(f) == 2 && (f[0] == "logs" || f[0] == "explain"):
-			choices = objectNames(ctx, p, "pods")
-		}
-		var out []string
-		for _, c := range choices {
-			if strings.HasPrefix(c, word) {
-				out = append(out, c)
+		return complete(before, func(f []string) []string {
+			switch {
+			case len(f) == 1:
+				return words
+			case len(f) == 2 && (f[0] == "get" || f[0] == "describe"):
+				return everydayKinds
+			case len(f) == 2 && f[0] == "etcd":
+				return []string{"get"}
+			case len(f) == 3 && (f[0] == "get" || f[0] == "describe"):
+				return objectNames(ctx, p, f[1])
+			case len(f) == 2 && (f[0] == "logs" || f[0] == "explain"):
+				return objectNames(ctx, p, "pods")
 			}
-		}
-		return out
+			return nil
+		})
 	}
+}
+
+// complete splits the line before the cursor into words, the last one the word being completed (""
+// after a space), and returns those of choices(words) that begin with it.
+func complete(before string, choices func(words []string) []string) []string {
+	f := strings.Fields(before)
+	if strings.HasSuffix(before, " ") || len(f) == 0 {
+		f = append(f, "")
+	}
+	word := f[len(f)-1]
+	var out []string
+	for _, c := range choices(f) {
+		if strings.HasPrefix(c, word) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // objectNames are the names of the objects of a kind in the default namespace (and the cluster).

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"kubesim/internal/testenv/syncbuf"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -26,7 +28,7 @@ func runWith(t *testing.T, input string, args ...string) (code int, stdout, stde
 func runAnswering(t *testing.T, answer func(story string) string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	in, typed := io.Pipe()
-	out, errOut := &lockedBuffer{}, &lockedBuffer{}
+	out, errOut := &syncbuf.Buffer{}, &syncbuf.Buffer{}
 	done := make(chan int)
 	go func() { done <- run(context.Background(), args, in, out, errOut) }()
 	for deadline := time.Now().Add(time.Minute); !strings.Contains(errOut.String(), "(kubesim)"); {

@@ -19,7 +19,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -62,8 +61,7 @@ type serveOptions struct {
 }
 
 func serve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("serve", "usage: kubesim serve [flags]\n\nRuns a cluster in real time (or step by step, --step) that the real kubectl can drive over HTTPS.", stderr)
 	o := serveOptions{stdin: stdin}
 	fs.IntVar(&o.nodes, "nodes", 3, "number of worker nodes (4 CPUs, 8Gi each, zones a, b, c)")
 	fs.Float64Var(&o.speed, "speed", 1, "how fast cluster time runs: 60 turns Kubernetes' 5-minute eviction timeout into 5 s")
@@ -76,17 +74,11 @@ func serve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 	fs.StringVar(&o.etcd, "etcd-endpoints", "", "comma-separated client URLs of an etcd of your own (e.g. http://127.0.0.1:2379) to keep the cluster in, instead of the embedded one")
 	fs.StringVar(&o.web, "web", "", "also serve the web view on this address (e.g. 127.0.0.1:7070): with --step its buttons step the cluster")
 	fs.StringVar(&o.auditLog, "audit-log", "", "append the audit trail to this file: one JSON line per request (audit.k8s.io/v1 Event: user, verb, requestURI, objectRef, responseStatus.code, timestamps)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: kubesim serve [flags]\n\nRuns a cluster in real time (or step by step, --step) that the real kubectl can drive over HTTPS. Flags:")
-		fs.PrintDefaults()
+	rest, code, ok := parseCommand(fs, args)
+	if !ok {
+		return code
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	if fs.NArg() > 0 || o.nodes < 0 || o.speed < 0 {
+	if len(rest) > 0 || o.nodes < 0 || o.speed < 0 {
 		fs.Usage()
 		return 2
 	}

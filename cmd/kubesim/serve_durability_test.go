@@ -39,6 +39,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"kubesim/api"
+	"kubesim/internal/testenv/syncbuf"
 )
 
 // The environment of the heavy run: how many kills (default 3, 1 with -short), and the seed that places them
@@ -65,14 +66,14 @@ type serveProcess struct {
 	kubeconfig string
 	server     string
 	client     *http.Client
-	stderr     *lockedBuffer
+	stderr     *syncbuf.Buffer
 }
 
 // startServeProcess starts this test binary as kubesim (TestMain), serving dir, and returns once
 // it printed its export line.
 func startServeProcess(t *testing.T, dir string) *serveProcess {
 	t.Helper()
-	p := &serveProcess{stderr: &lockedBuffer{}}
+	p := &serveProcess{stderr: &syncbuf.Buffer{}}
 	p.cmd = exec.Command(os.Args[0], "serve", "--data-dir", dir, "--nodes", "2", "--speed", "10", "--port", strconv.Itoa(freePort(t)))
 	p.cmd.Env, p.cmd.Stderr = append(os.Environ(), asKubesim+"=1"), p.stderr
 	out, err := p.cmd.StdoutPipe()

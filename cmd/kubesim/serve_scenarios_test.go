@@ -1,12 +1,12 @@
 package main
 
 import (
-	"context"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"kubesim/internal/testenv"
 	"kubesim/scenarios"
 	"kubesim/sim"
 )
@@ -39,24 +39,16 @@ func TestEveryExerciseSetsUp(t *testing.T) {
 			}
 			cfg := scenarioConfig(sc, 3)
 			cfg.Mode, cfg.Seed = sim.StepMode, 1
-			c, err := sim.New(context.Background(), cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
-			if err := sim.SetUp(context.Background(), sc, c, ex.steps); err != nil {
+			c, ctx := testenv.Cluster(t, cfg)
+			if err := sim.SetUp(ctx, sc, c, ex.steps); err != nil {
 				t.Error(err)
 			}
 		})
 	}
 	// A scenario cut after more steps than it has is an error that says so.
 	sc, _, _ := lookupExercise("forbidden")
-	c, err := sim.New(context.Background(), sim.Config{Mode: sim.StepMode, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if err := sim.SetUp(context.Background(), sc, c, 10); err == nil || !strings.Contains(err.Error(), "it has only 4 step(s)") {
+	c, ctx := testenv.Cluster(t, testenv.Step)
+	if err := sim.SetUp(ctx, sc, c, 10); err == nil || !strings.Contains(err.Error(), "it has only 4 step(s)") {
 		t.Errorf("SetUp(forbidden, 10 steps): %v", err)
 	}
 }

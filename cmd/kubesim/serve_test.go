@@ -10,11 +10,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"kubesim/api"
+	"kubesim/internal/testenv/syncbuf"
 )
 
 // kubectlTimeout bounds one kubectl command.
@@ -27,26 +27,8 @@ type served struct {
 	stop       context.CancelFunc
 	done       chan error
 	kubeconfig string
-	home       string        // kubectl's discovery cache goes here, not in the user's ~/.kube
-	told       *lockedBuffer // what serve printed on its terminal (stderr)
-}
-
-// lockedBuffer is a strings.Builder that serve's goroutines and the test may share.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
+	home       string          // kubectl's discovery cache goes here, not in the user's ~/.kube
+	told       *syncbuf.Buffer // what serve printed on its terminal (stderr)
 }
 
 // freePort finds a free port, so that a learner's own `kubesim serve` on 6443 does not get in the way.
@@ -66,7 +48,7 @@ func startServe(t *testing.T, o serveOptions) *served {
 		t.Skip("kubectl is not on PATH: this test drives the real kubectl against kubesim serve")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &served{t: t, ctx: ctx, stop: cancel, done: make(chan error, 1), home: t.TempDir(), told: &lockedBuffer{}}
+	s := &served{t: t, ctx: ctx, stop: cancel, done: make(chan error, 1), home: t.TempDir(), told: &syncbuf.Buffer{}}
 	t.Cleanup(cancel)
 	out, outW := io.Pipe()
 	go func() {

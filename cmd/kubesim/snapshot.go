@@ -11,7 +11,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -25,37 +24,29 @@ const snapshotUsage = `usage:
 `
 
 func snapshot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || (args[0] != "save" && args[0] != "restore") {
-		fmt.Fprint(stderr, snapshotUsage)
-		return 2
+	sub, code, ok := subcommand(args, snapshotUsage, stderr, "save", "restore")
+	if !ok {
+		return code
 	}
-	fs := flag.NewFlagSet("snapshot "+args[0], flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("snapshot "+sub, snapshotUsage, stderr)
 	dataDir := fs.String("data-dir", "", "etcd's data directory")
 	endpoints := fs.String("endpoints", "", "client URLs of a running etcd, comma-separated (save only)")
 	bump := fs.Int64("bump-revision", 0, "restore only: how far past the snapshot's revision the restored etcd starts (with --mark-compacted)")
 	compacted := fs.Bool("mark-compacted", false, "restore only: mark every revision before the bumped one compacted, so watchers relist (with --bump-revision)")
 	// FILE may come before or after the flags.
-	var file string
-	rest := args[1:]
-	for {
-		if err := fs.Parse(rest); err != nil {
-			return 2
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		if file != "" {
-			fmt.Fprintf(stderr, "kubesim snapshot: one FILE, not %q and %q\n", file, fs.Arg(0))
-			return 2
-		}
-		file, rest = fs.Arg(0), fs.Args()[1:]
-	}
-	if file == "" {
+	files, code, ok := parseCommand(fs, args[1:])
+	switch {
+	case !ok:
+		return code
+	case len(files) == 0:
 		fmt.Fprint(stderr, snapshotUsage)
 		return 2
+	case len(files) > 1:
+		fmt.Fprintf(stderr, "kubesim snapshot: one FILE, not %q and %q\n", files[0], files[1])
+		return 2
 	}
-	if args[0] == "restore" {
+	file := files[0]
+	if sub == "restore" {
 		if *dataDir == "" || *endpoints != "" || (*bump > 0) != *compacted || *bump < 0 {
 			fmt.Fprint(stderr, snapshotUsage)
 			return 2

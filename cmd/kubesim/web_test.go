@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"net/http"
 	"regexp"
 	"strings"
@@ -13,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"kubesim/internal/testenv/syncbuf"
 	"kubesim/web"
 )
 
@@ -38,7 +37,7 @@ func TestWebRefusesBadFlagsBeforeServing(t *testing.T) {
 func TestWebPausesAtBreakpointsBeforeTheAction(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	stdout, stderr := &lockedBuffer{}, &lockedBuffer{}
+	stdout, stderr := &syncbuf.Buffer{}, &syncbuf.Buffer{}
 	done := make(chan int)
 	go func() {
 		done <- webCommand(ctx, []string{"--addr", "127.0.0.1:0", "--break", "scheduler bind"}, stdout, stderr)
@@ -48,38 +47,18 @@ func TestWebPausesAtBreakpointsBeforeTheAction(t *testing.T) {
 		require.True(t, time.Now().Before(deadline), "no address: %s", stderr.String())
 		time.Sleep(10 * time.Millisecond)
 	}
-	resp, err := http.Get(url + "events")
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	events := bufio.NewScanner(resp.Body)
-	events.Buffer(nil, 1<<20)
+	events := followPage(t, strings.TrimSuffix(url, "/"))
 	// nextPause reads the stream up to the next state that waits for the learner.
 	nextPause := func() web.State {
 		t.Helper()
-		for events.Scan() {
-			data, ok := strings.CutPrefix(events.Text(), "data: ")
-			var e struct {
-				Type  string
-				State *web.State
-			}
-			if ok && json.Unmarshal([]byte(data), &e) == nil && e.Type == "state" && !e.State.Running {
-				return *e.State
-			}
-		}
-		t.Fatal("the event stream ended before a pause")
-		return web.State{}
+		return *waitForEvent(t, events, "a pause", func(e pageEvent) bool { return e.Type == "state" && e.State != nil && !e.State.Running }).State
 	}
 	st := nextPause()
 	require.Contains(t, st.Why, "scheduler bind: kube-scheduler is about to create pods/binding default/nginx-685df88ff7-")
 	assert.Equal(t, []string{"scheduler bind"}, st.Breakpoints)
-	var pods web.Table
-	for _, tb := range st.Tables {
-		if tb.Kind == "pods" {
-			pods = tb
-		}
-	}
-	require.Len(t, pods.Rows, 3)
-	for _, r := range pods.Rows {
+	pods := podRows(&st)
+	require.Len(t, pods, 3)
+	for _, r := range pods {
 		assert.Equal(t, "<none>", r[4], "no pod is bound before the first bind")
 	}
 

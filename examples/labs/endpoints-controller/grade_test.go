@@ -103,24 +103,26 @@ func matches(t *testing.T, l *lab.Lab, after string) {
 	}
 }
 
-func TestEndpointsListTheSelectedPods(t *testing.T) {
+// startWithPods is start, then Service web and pods web-1, web-2 (app=web) and db-1 (app=db), running.
+func startWithPods(t *testing.T) *lab.Lab {
+	t.Helper()
 	l, _ := start(t)
 	l.Apply(service)
 	l.Apply(pod("web-1", "web"))
 	l.Apply(pod("web-2", "web"))
 	l.Apply(pod("db-1", "db"))
 	l.Until("pods running")
+	return l
+}
+
+func TestEndpointsListTheSelectedPods(t *testing.T) {
+	l := startWithPods(t)
 	l.Advance(5 * time.Second)
 	matches(t, l, "with pods web-1, web-2 (app=web) and db-1 (app=db) running,")
 }
 
 func TestEndpointsFollowThePods(t *testing.T) {
-	l, _ := start(t)
-	l.Apply(service)
-	l.Apply(pod("web-1", "web"))
-	l.Apply(pod("web-2", "web"))
-	l.Apply(pod("db-1", "db"))
-	l.Until("pods running")
+	l := startWithPods(t)
 	k := l.Kubectl()
 	if err := k.Delete(ctx, "pods", "default", "web-1", client.DeleteOptions{GracePeriodSeconds: api.Ptr(int64(0))}); err != nil {
 		t.Fatal(err)
