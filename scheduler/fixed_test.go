@@ -1,6 +1,7 @@
 package scheduler_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -53,4 +54,31 @@ func TestFixedClusterExplainsAndSchedules(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "0/3 nodes are available: 1 Too many pods, 3 Insufficient cpu. no new claims to deallocate, "+
 		"preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.", msg)
+}
+
+// Preemption looks for candidates among enough nodes, not all: at least 10% of them and at least
+// 100 (DefaultPreemptionArgs' minCandidateNodesPercentage and minCandidateNodesAbsolute), walking from
+// a node chosen at random; the same seed walks from the same node.
+func TestPreemptionStopsAfterEnoughCandidateNodes(t *testing.T) {
+	for _, tc := range []struct{ nodes, want int }{{60, 60}, {300, 100}, {1500, 150}} {
+		c := scheduler.FixedCluster{}
+		for i := range tc.nodes {
+			name := fmt.Sprintf("node-%04d", i)
+			c.Nodes = append(c.Nodes, fixedNode(name, "1", "110"))
+			c.Pods = append(c.Pods, newPod("low-"+name, "1", "", func(p *api.Pod) {
+				p.UID, p.Spec.NodeName, p.Spec.Priority = "low-"+name, name, api.Ptr[int32](0)
+			}))
+		}
+		high := newPod("high", "1", "", func(p *api.Pod) { p.Spec.Priority = api.Ptr[int32](1000) })
+		nominated := map[string]bool{}
+		for range 2 {
+			s, err := scheduler.NewFixed(c, 7)
+			require.NoError(t, err)
+			candidates, node, err := s.Preempt(high)
+			require.NoError(t, err)
+			assert.Len(t, candidates, tc.want, "%d nodes", tc.nodes)
+			nominated[node] = true
+		}
+		assert.Len(t, nominated, 1, "%d nodes: the same seed, the same walk and the same pick", tc.nodes)
+	}
 }

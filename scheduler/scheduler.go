@@ -146,7 +146,7 @@ func newScheduler(o Options) (*Scheduler, error) {
 		if o.Client != nil {
 			rec = client.NewEventRecorder(o.Client, p.SchedulerName, "", o.Clock, o.Trace)
 		}
-		fwk, err := framework.NewFramework(registry, p, framework.Options{Client: o.Client, Recorder: rec, Clock: o.Clock, Trace: s.record,
+		fwk, err := framework.NewFramework(registry, p, framework.Options{Client: o.Client, Recorder: rec, Clock: o.Clock, Trace: s.record, Rand: s.rng,
 			Workloads: workloadLister{s}, Volumes: volumeLister{s}, DisruptionBudgets: disruptionBudgetLister{s}})
 		if err != nil {
 			return nil, err

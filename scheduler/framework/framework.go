@@ -10,6 +10,7 @@ package framework
 import (
 	"context"
 	"fmt"
+	"math/rand"
 	"slices"
 	"sync/atomic"
 
@@ -54,6 +55,9 @@ type Options struct {
 	Volumes VolumeLister
 	// DisruptionBudgets finds the PodDisruptionBudgets preemption respects (nil: none).
 	DisruptionBudgets DisruptionBudgetLister
+	// Rand is the scheduler's seeded source of chance (nil: a source seeded with 0), used by one
+	// scheduling cycle at a time.
+	Rand *rand.Rand
 }
 
 // Framework runs one profile's plugins.
@@ -94,6 +98,9 @@ var _ Handle = (*Framework)(nil)
 
 // NewFramework builds profile's plugins from registry.
 func NewFramework(registry Registry, profile Profile, opts Options) (*Framework, error) {
+	if opts.Rand == nil {
+		opts.Rand = rand.New(rand.NewSource(0))
+	}
 	f := &Framework{profile: profile, opts: opts, weights: map[string]int64{}, bit: map[string]uint64{},
 		events: map[string][]ClusterEvent{}, parallelism: 1}
 	if len(profile.Plugins) > 64 {
@@ -189,6 +196,7 @@ func (f *Framework) ClientSet() *client.Client                 { return f.opts.C
 func (f *Framework) EventRecorder() *client.EventRecorder      { return f.opts.Recorder }
 func (f *Framework) Clock() clock.Clock                        { return f.opts.Clock }
 func (f *Framework) Nominator() Nominator                      { return f.nominator }
+func (f *Framework) Rand() *rand.Rand                          { return f.opts.Rand }
 
 // Trace records e through the scheduler's recorder.
 func (f *Framework) Trace(e trace.Event) {

@@ -18,6 +18,7 @@ package framework
 
 import (
 	"context"
+	"math/rand"
 
 	"kubesim/api"
 	"kubesim/client"
@@ -191,6 +192,8 @@ type Handle interface {
 	EventRecorder() *client.EventRecorder
 	Clock() clock.Clock
 	Nominator() Nominator
+	// Rand is the scheduler's seeded source of chance: the same seed, the same choices.
+	Rand() *rand.Rand
 	// Trace records a trace event with the scheduler's component and identity filled in.
 	Trace(e trace.Event)
 	ProfileName() string

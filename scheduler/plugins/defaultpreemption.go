@@ -79,12 +79,25 @@ func (pl *DefaultPreemption) choose(ctx context.Context, state *framework.CycleS
 		budgets = disruptionBudgets(l.PodDisruptionBudgets())
 	}
 	statuses := framework.NodeToStatus{}
-	var candidates []*candidate
+	var potential []*framework.NodeInfo
 	for _, ni := range pl.handle.SnapshotSharedLister().List() {
 		if m[ni.Name()].Code() == framework.UnschedulableAndUnresolvable {
 			statuses[ni.Name()] = framework.NewStatus(framework.UnschedulableAndUnresolvable, "Preemption is not helpful for scheduling")
 			continue
 		}
+		potential = append(potential, ni)
+	}
+	// DryRunPreemption: from a random node on, until enough candidates are found, one of them
+	// breaking no budget. Below numCandidates nodes every node is tried, and where the walk starts
+	// does not matter (the pick sorts by name), so no chance is drawn.
+	want, offset := numCandidates(len(potential)), 0
+	if want < len(potential) {
+		offset = pl.handle.Rand().Intn(len(potential))
+	}
+	var candidates []*candidate
+	keepsBudgets := false
+	for i := range potential {
+		ni := potential[(offset+i)%len(potential)]
 		c, st := pl.selectVictimsOnNode(ctx, state.Clone(), pod, ni, budgets)
 		if st.IsSuccess() && len(c.victims) == 0 {
 			st = framework.AsStatus(fmt.Errorf("expected at least one victim pod on node %q", ni.Name()))
@@ -94,8 +107,12 @@ func (pl *DefaultPreemption) choose(ctx context.Context, state *framework.CycleS
 			return nil, nil, st
 		case !st.IsSuccess():
 			statuses[ni.Name()] = st
-		default:
-			candidates = append(candidates, c)
+			continue
+		}
+		candidates = append(candidates, c)
+		keepsBudgets = keepsBudgets || len(c.violations) == 0
+		if keepsBudgets && len(candidates) >= want {
+			break
 		}
 	}
 	if len(candidates) == 0 {
@@ -106,6 +123,18 @@ func (pl *DefaultPreemption) choose(ctx context.Context, state *framework.CycleS
 	p := pickOneNodeForPreemption(candidates, pl.handle.Clock().Now())
 	p.all = candidates
 	return &p, nil, nil
+}
+
+// Kubernetes' DefaultPreemptionArgs defaults: preemption looks for candidates among at least 10% of
+// the nodes, and at least 100 of them.
+const (
+	minCandidateNodesPercentage = 10
+	minCandidateNodesAbsolute   = 100
+)
+
+// numCandidates is calculateNumCandidates: how many candidate nodes are enough among n.
+func numCandidates(n int) int {
+	return min(max(n*minCandidateNodesPercentage/100, minCandidateNodesAbsolute), n)
 }
 
 // Candidate is a node where preemption would make room, as DryRun reports it: the victims

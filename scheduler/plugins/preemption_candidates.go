@@ -1,4 +1,6 @@
-// preemption_candidates.go: how DefaultPreemption chooses. On each node it imagines every pod of
+// preemption_candidates.go: how DefaultPreemption chooses. It tries the nodes where removing pods may
+// help, from one chosen at random, until it has enough candidates (10% of them, at least 100, one
+// breaking no PodDisruptionBudget; on a small cluster, all). On each node it imagines every pod of
 // lower priority gone; if the pod still does not fit, the node is no candidate. Otherwise it puts the
 // imagined-gone pods back one by one, keeping each one that still leaves room ("reprieve"): first the
 // pods whose deletion would break a PodDisruptionBudget, then the others, each group most important
