@@ -116,26 +116,31 @@ func TestRestoreBumpsAndCompactsTheRevision(t *testing.T) {
 // A partition cuts the leader off: the others elect a new leader among themselves; when the links
 // mend, the old leader follows the new one and catches up. A slow member is only late.
 func TestClusterPartitionAndSlowMember(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
-	defer cancel()
+	// Each wait has a deadline of its own: on a loaded machine the elections and catch-ups together
+	// can take longer than one waitLimit.
+	within := func() context.Context {
+		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+		t.Cleanup(cancel)
+		return ctx
+	}
 	s := openStore(t, store.Config{Members: 3})
 	c := s.Cluster()
 
 	require.NoError(t, c.Partition("etcd-0", true))
-	l, err := c.WaitForLeader(ctx)
+	l, err := c.WaitForLeader(within())
 	require.NoError(t, err)
 	require.Equal(t, "etcd-1", l.Name)
 	require.Eventually(t, func() bool {
-		_, err := s.Create(ctx, "/after-partition", []byte("1"))
+		_, err := s.Create(within(), "/after-partition", []byte("1"))
 		return err == nil
 	}, waitLimit, 50*time.Millisecond, "the majority side takes writes")
 
 	require.NoError(t, c.Partition("etcd-0", false))
-	require.NoError(t, c.WaitCaughtUp(ctx, "etcd-0"))
+	require.NoError(t, c.WaitCaughtUp(within(), "etcd-0"))
 	require.Equal(t, "etcd-0", c.Status()[1].Leader, "the leadership is handed back to etcd-0")
 
 	require.NoError(t, c.Slow("etcd-2", 50*time.Millisecond))
-	_, err = s.Create(ctx, "/while-slow", []byte("1"))
+	_, err = s.Create(within(), "/while-slow", []byte("1"))
 	require.NoError(t, err, "a slow follower does not stop the quorum of the two others")
 	require.NoError(t, c.Slow("etcd-2", 0))
 }
