@@ -20,10 +20,11 @@
 //  3. It runs the pods bound to it, and only those: it watches pods with fieldSelector
 //     spec.nodeName=<node>, which is all the apiserver's Node authorizer lets it see. For each pod:
 //     node admission, the sandbox (pause container and pod IP), image pulls per imagePullPolicy with
-//     ImagePullBackOff, container start, probes, restarts per restartPolicy with CrashLoopBackOff
-//     (10s doubling to 300s, reset after 10 minutes of running; the status shows Error after each
-//     exit, CrashLoopBackOff from the pod worker's retry 10s later), and a status written through
-//     pods/status only when it changed.
+//     ImagePullBackOff, container start (its environment holds the variables of the namespace's
+//     Services, which it reads from an informer of its own, service_env.go), probes, restarts per
+//     restartPolicy with CrashLoopBackOff (10s doubling to 300s, reset after 10 minutes of running;
+//     the status shows Error after each exit, CrashLoopBackOff from the pod worker's retry 10s
+//     later), and a status written through pods/status only when it changed.
 //  4. It stops a deleted pod gracefully (SIGTERM, SIGKILL after terminationGracePeriodSeconds),
 //     removes its sandbox, and then deletes it with grace period 0.
 //  5. It notices runtime trouble: Ready=False with "container runtime is down" 30 seconds after the
