@@ -23,24 +23,28 @@ type PodTemplateSpec struct {
 
 // PodSpec is the desired state of a pod. nodeName is empty until the scheduler binds the pod.
 type PodSpec struct {
-	InitContainers                []Container                `json:"initContainers,omitempty"`
-	Containers                    []Container                `json:"containers"`
-	RestartPolicy                 RestartPolicy              `json:"restartPolicy,omitempty"`
-	TerminationGracePeriodSeconds *int64                     `json:"terminationGracePeriodSeconds,omitempty"`
-	DNSPolicy                     DNSPolicy                  `json:"dnsPolicy,omitempty"`
-	NodeSelector                  map[string]string          `json:"nodeSelector,omitempty"`
-	ServiceAccountName            string                     `json:"serviceAccountName,omitempty"`
-	NodeName                      string                     `json:"nodeName,omitempty"`
-	HostNetwork                   bool                       `json:"hostNetwork,omitempty"`
-	ImagePullSecrets              []LocalObjectReference     `json:"imagePullSecrets,omitempty"`
-	Affinity                      *Affinity                  `json:"affinity,omitempty"`
-	SchedulerName                 string                     `json:"schedulerName,omitempty"`
-	Tolerations                   []Toleration               `json:"tolerations,omitempty"`
-	PriorityClassName             string                     `json:"priorityClassName,omitempty"`
-	Priority                      *int32                     `json:"priority,omitempty"`
-	PreemptionPolicy              *PreemptionPolicy          `json:"preemptionPolicy,omitempty"`
-	TopologySpreadConstraints     []TopologySpreadConstraint `json:"topologySpreadConstraints,omitempty"`
-	Volumes                       []Volume                   `json:"volumes,omitempty"`
+	InitContainers                []Container       `json:"initContainers,omitempty"`
+	Containers                    []Container       `json:"containers"`
+	RestartPolicy                 RestartPolicy     `json:"restartPolicy,omitempty"`
+	TerminationGracePeriodSeconds *int64            `json:"terminationGracePeriodSeconds,omitempty"`
+	DNSPolicy                     DNSPolicy         `json:"dnsPolicy,omitempty"`
+	NodeSelector                  map[string]string `json:"nodeSelector,omitempty"`
+	ServiceAccountName            string            `json:"serviceAccountName,omitempty"`
+	NodeName                      string            `json:"nodeName,omitempty"`
+	HostNetwork                   bool              `json:"hostNetwork,omitempty"`
+	// EnableServiceLinks: whether the kubelet gives the containers the variables of the Services
+	// of the pod's namespace ({NAME}_SERVICE_HOST, ...). Those of the Service "kubernetes" in
+	// default come in any case. nil reads as true, Kubernetes' default.
+	EnableServiceLinks        *bool                      `json:"enableServiceLinks,omitempty"`
+	ImagePullSecrets          []LocalObjectReference     `json:"imagePullSecrets,omitempty"`
+	Affinity                  *Affinity                  `json:"affinity,omitempty"`
+	SchedulerName             string                     `json:"schedulerName,omitempty"`
+	Tolerations               []Toleration               `json:"tolerations,omitempty"`
+	PriorityClassName         string                     `json:"priorityClassName,omitempty"`
+	Priority                  *int32                     `json:"priority,omitempty"`
+	PreemptionPolicy          *PreemptionPolicy          `json:"preemptionPolicy,omitempty"`
+	TopologySpreadConstraints []TopologySpreadConstraint `json:"topologySpreadConstraints,omitempty"`
+	Volumes                   []Volume                   `json:"volumes,omitempty"`
 }
 
 // RestartPolicy says what the kubelet does when a container exits.

@@ -19,7 +19,7 @@ var unmodelled = map[reflect.Type][]string{
 
 	// pods
 	reflect.TypeFor[PodSpec](): {"activeDeadlineSeconds", "automountServiceAccountToken", "dnsConfig",
-		"enableServiceLinks", "ephemeralContainers", "hostAliases", "hostIPC", "hostPID", "hostUsers", "hostname",
+		"ephemeralContainers", "hostAliases", "hostIPC", "hostPID", "hostUsers", "hostname",
 		"hostnameOverride", "os", "overhead", "readinessGates", "resourceClaims", "resources",
 		"runtimeClassName", "schedulingGates", "securityContext", "serviceAccount", "setHostnameAsFQDN",
 		"shareProcessNamespace", "subdomain"},

@@ -16,6 +16,7 @@ var selectableFields = map[string][]string{
 	"nodes":      {"spec.unschedulable"},
 	"events":     {"involvedObject.kind", "involvedObject.namespace", "involvedObject.name", "involvedObject.uid", "involvedObject.apiVersion", "involvedObject.resourceVersion", "involvedObject.fieldPath", "reason", "reportingComponent", "source", "type"},
 	"namespaces": {"status.phase"},
+	"services":   {"spec.clusterIP", "spec.type"},
 }
 
 func supportedField(res *api.Resource, field string) bool {
@@ -58,6 +59,9 @@ func objectFields(obj api.Object) fields.Set {
 		set["type"] = o.Type
 	case *api.Namespace:
 		set["status.phase"] = string(o.Status.Phase)
+	case *api.Service:
+		set["spec.clusterIP"] = o.Spec.ClusterIP
+		set["spec.type"] = string(o.Spec.Type)
 	}
 	return set
 }

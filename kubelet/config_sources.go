@@ -99,7 +99,8 @@ func missing(err error, optional *bool) bool {
 }
 
 // containerEnv resolves a container's environment: envFrom first (all keys, prefixed), then env,
-// whose variables override those of envFrom. A value's $(VAR) references read envFrom and the
+// whose variables override those of envFrom, then the Services' variables that neither declares
+// (service_env.go). A value's $(VAR) references read the Services' variables, envFrom and the
 // variables declared before it (downward.go). Its error is the CreateContainerConfigError message.
 func (k *Kubelet) containerEnv(ctx context.Context, p *api.Pod, c *api.Container, podIP string) ([]fakeruntime.KeyValue, error) {
 	src := k.configSource(p.Namespace)
@@ -133,9 +134,14 @@ func (k *Kubelet) containerEnv(ctx context.Context, p *api.Pod, c *api.Container
 			fromSources[ef.Prefix+key] = v
 		}
 	}
+	services, err := k.serviceEnv(p)
+	if err != nil {
+		return nil, err
+	}
 	var envs []fakeruntime.KeyValue
 	declared := map[string]bool{}
-	known := maps.Clone(fromSources) // what a $(VAR) may refer to so far
+	known := maps.Clone(services) // what a $(VAR) may refer to so far: the Services' variables,
+	maps.Copy(known, fromSources) // overridden by envFrom, then by each declared variable in turn
 	for _, ev := range c.Env {
 		value, skip, err := k.envValue(ctx, src, p, c, podIP, ev)
 		if err != nil {
@@ -153,7 +159,13 @@ func (k *Kubelet) containerEnv(ctx context.Context, p *api.Pod, c *api.Container
 	}
 	for _, key := range slices.Sorted(maps.Keys(fromSources)) {
 		if !declared[key] {
+			declared[key] = true
 			envs = append(envs, fakeruntime.KeyValue{Key: key, Value: fromSources[key]})
+		}
+	}
+	for _, key := range slices.Sorted(maps.Keys(services)) {
+		if !declared[key] {
+			envs = append(envs, fakeruntime.KeyValue{Key: key, Value: services[key]})
 		}
 	}
 	return envs, nil

@@ -3,7 +3,8 @@
 // Read next: kubelet.go (the Kubelet and its two loops), then node_status.go and lease.go (how a node
 // joins and stays alive in the control plane's eyes), pod_workers.go and sync_pod.go (how a pod bound
 // to this node becomes running containers), and the files for each mechanism: images.go, prober.go,
-// pleg.go, status_manager.go, termination.go, admission.go, eviction.go, image_gc.go, container_gc.go,
+// restarts.go (CrashLoopBackOff, and what kubectl shows between a crash and its restart), pleg.go,
+// status_manager.go, termination.go, admission.go, eviction.go, image_gc.go, container_gc.go,
 // network.go (the podCIDR). The runtime it drives is
 // kubesim/runtime (fakeruntime), through the CRI-shaped interfaces of runtime/cri.go only. In the
 // Kubernetes sources, start at pkg/kubelet/kubelet.go (syncLoop, SyncPod) and
@@ -19,9 +20,11 @@
 //  3. It runs the pods bound to it, and only those: it watches pods with fieldSelector
 //     spec.nodeName=<node>, which is all the apiserver's Node authorizer lets it see. For each pod:
 //     node admission, the sandbox (pause container and pod IP), image pulls per imagePullPolicy with
-//     ImagePullBackOff, container start, probes, restarts per restartPolicy with CrashLoopBackOff
-//     (10s doubling to 300s, reset after 10 minutes of running), and a status written through
-//     pods/status only when it changed.
+//     ImagePullBackOff, container start (its environment holds the variables of the namespace's
+//     Services, which it reads from an informer of its own, service_env.go), probes, restarts per
+//     restartPolicy with CrashLoopBackOff (10s doubling to 300s, reset after 10 minutes of running;
+//     the status shows Error after each exit, CrashLoopBackOff from the pod worker's retry 10s
+//     later), and a status written through pods/status only when it changed.
 //  4. It stops a deleted pod gracefully (SIGTERM, SIGKILL after terminationGracePeriodSeconds),
 //     removes its sandbox, and then deletes it with grace period 0.
 //  5. It notices runtime trouble: Ready=False with "container runtime is down" 30 seconds after the

@@ -69,7 +69,10 @@ type Kubelet struct {
 
 	pods  *client.Informer[api.Pod, *api.Pod]   // pods bound to this node (fieldSelector spec.nodeName)
 	nodes *client.Informer[api.Node, *api.Node] // this node only (fieldSelector metadata.name)
-	queue *workqueue.Queue[string]              // pod keys ("namespace/name") to sync
+	// services are the Services with a cluster IP, of every namespace, for the containers' Service
+	// variables (service_env.go).
+	services *client.Informer[api.Service, *api.Service]
+	queue    *workqueue.Queue[string] // pod keys ("namespace/name") to sync
 
 	// mu guards everything in this block: it is shared by the two sides, informer handlers and timer
 	// callbacks.
@@ -119,6 +122,9 @@ func New(o Options) *Kubelet {
 	k.nodes = client.NewInformer[api.Node](o.Client, client.InformerOptions{
 		List: client.ListOptions{FieldSelector: "metadata.name=" + o.NodeName}, Clock: o.Clock, Trace: o.Trace,
 		Name: k.Name() + " node"})
+	k.services = client.NewInformer[api.Service](o.Client, client.InformerOptions{
+		List: client.ListOptions{FieldSelector: "spec.clusterIP!=" + api.ClusterIPNone}, Clock: o.Clock, Trace: o.Trace,
+		Name: k.Name() + " services"})
 	// Everything is due at once: register, then the first lease, status, relist and housekeeping.
 	for _, t := range allTasks {
 		k.due[t] = true
@@ -138,9 +144,9 @@ func (k *Kubelet) NodeName() string { return k.nodeName }
 // Config is the node's configuration, with defaults filled in.
 func (k *Kubelet) Config() NodeConfig { return k.cfg }
 
-// Informers are the pod and node informers.
+// Informers are the pod, node and service informers.
 func (k *Kubelet) Informers() []client.InformerHandle {
-	return []client.InformerHandle{k.pods, k.nodes}
+	return []client.InformerHandle{k.pods, k.nodes, k.services}
 }
 
 // Step does one unit of work: first from the node side (registration, a Lease renewal, a node status

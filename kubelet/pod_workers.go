@@ -94,9 +94,11 @@ type containerRecord struct {
 	// lastPullErr is the last failed pull of this container's image ("ErrImagePull: <error>"), kept
 	// for the back-off's message (the image manager's prevPullErrMsg); "" once a pull succeeds.
 	lastPullErr string
-	// errorShown is the failed init container run whose Init:Error the kubelet has reported
-	// (init_containers.go).
-	errorShown string
+	// failedRun is the exited run (container ID) that a sync found within its crash-loop back-off;
+	// retryAt is when the pod worker retries that failed sync; killedRun is the last run the kubelet
+	// stopped for a failed liveness probe (restarts.go).
+	failedRun, killedRun string
+	retryAt              time.Time
 
 	probes map[probeKind]*probeWorker
 }

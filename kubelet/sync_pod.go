@@ -8,8 +8,9 @@
 // One sync, level-based like every Kubernetes loop: it does not ask what changed, it looks at the
 // runtime and the spec and does the next thing needed. No sandbox: RunPodSandbox (the pause
 // container, the pod IP). For each container: running and healthy, nothing; running but its liveness
-// probe failed, kill it; exited, restart it if the restartPolicy says so, unless it is in
-// CrashLoopBackOff; never created, pull its image (per imagePullPolicy), create and start it.
+// probe failed, kill it and start it again; exited, restart it if the restartPolicy says so, unless
+// it is in CrashLoopBackOff (restarts.go); never created, pull its image (per imagePullPolicy),
+// create and start it.
 package kubelet
 
 import (
@@ -216,6 +217,9 @@ func (k *Kubelet) syncContainer(ctx context.Context, w *podWorker, s *syncResult
 				return err
 			}
 			s.add("container %s failed its %s probe (%s): stopped it; it restarts per restartPolicy %s", spec.Name, kind, output, w.pod.Spec.RestartPolicy)
+			if w.pod.Spec.RestartPolicy != api.RestartPolicyNever {
+				return k.restartKilled(ctx, w, s, spec, r, history)
+			}
 			k.enqueue(w.key)
 		}
 		return nil
@@ -223,26 +227,15 @@ func (k *Kubelet) syncContainer(ctx context.Context, w *podWorker, s *syncResult
 		return k.startContainer(ctx, w, s, spec, r, cur.ID, cur.Metadata.Attempt)
 	case cur != nil && cur.State == fakeruntime.ContainerExited:
 		k.stopProbesOf(r)
-		if !shouldRestart(w.pod.Spec.RestartPolicy, cur.ExitCode) {
+		killed := r.killedRun == cur.ID && w.pod.Spec.RestartPolicy != api.RestartPolicyNever // "will be restarted"
+		if !killed && !shouldRestart(w.pod.Spec.RestartPolicy, cur.ExitCode) {
 			r.waiting = nil
 			return nil
 		}
-		key := w.uid + "/" + spec.Name
-		if in, left := k.crashBackoff.InBackOffSince(key, cur.FinishedAt); in {
-			delay := k.crashBackoff.Get(key)
-			waiting := &api.ContainerStateWaiting{Reason: "CrashLoopBackOff",
-				Message: fmt.Sprintf("back-off %s restarting failed container=%s pod=%s", delay, spec.Name, podDesc(w.pod))}
-			if r.waiting != nil && *r.waiting == *waiting {
-				return nil // already waiting out this back-off; its timer will sync the pod
-			}
-			r.waiting = waiting
-			k.recorder.Eventf(ctx, w.pod, api.EventTypeWarning, "BackOff", "Back-off restarting failed container %s in pod %s", spec.Name, podDesc(w.pod))
-			k.enqueueAfter(w.key, left)
-			s.add("container %s exited (code %d, %s): CrashLoopBackOff, back-off %s, restart in %s", spec.Name, cur.ExitCode, cur.Reason, delay, left.Round(time.Millisecond))
+		if !k.restartDue(ctx, w, s, spec, r, history) {
 			return nil
 		}
-		k.crashBackoff.Next(key, cur.FinishedAt)
-		k.pruneDeadContainers(ctx, w, history)
+		return k.restart(ctx, w, s, spec, r, history)
 	}
 	if !k.ensureImage(ctx, w, s, spec, r) {
 		return nil

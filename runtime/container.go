@@ -119,7 +119,7 @@ func (r *Runtime) CreateContainer(ctx context.Context, podSandboxID string, conf
 	c := &container{
 		id: r.newIDLocked(), seq: r.nextID, sandboxID: s.id, reserved: reserved, config: copyContainerConfig(config), pod: s.object(),
 		image: ref.String(), imageRef: repoDigest(img, ref), createdAt: r.clk.Now(),
-		beh: newBehavior(families[img.family], img.version, config),
+		beh: newBehavior(families[img.family], img.version, config, s.config.Hostname),
 	}
 	if config.Resources != nil {
 		c.limit = config.Resources.MemoryLimitInBytes

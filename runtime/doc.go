@@ -43,6 +43,8 @@
 //	sh -c "echo hi; sleep 5; ..."    echo writes log lines at their time; touch/rm create files
 //	                                 for "cat /tmp/healthy" exec probes; a "while true; do ...;
 //	                                 done" loop repeats forever (script.go lists what is understood)
+//	env, printenv, echo $NAME        the environment containerd gives the process: PATH, HOSTNAME,
+//	                                 the kubelet's variables (Service links among them), HOME
 //	tail -f, ping, top, nc, a server runs until stopped
 //	a binary the image lacks         StartContainer fails: "exec: \"x\": executable file not
 //	                                 found in $PATH"; exit code 128, reason "StartError"

@@ -30,6 +30,7 @@ func newNode(t testing.TB) *node {
 func sandboxConfig(name string) *fakeruntime.PodSandboxConfig {
 	return &fakeruntime.PodSandboxConfig{
 		Metadata: fakeruntime.PodSandboxMetadata{Name: name, Namespace: "default", UID: "uid-" + name},
+		Hostname: name,
 		Labels:   map[string]string{fakeruntime.LabelPodName: name, fakeruntime.LabelPodNamespace: "default"},
 	}
 }

@@ -71,3 +71,38 @@ func TestACrashLeavesItsLastWordsInTheLog(t *testing.T) {
 		"10.587s stderr kubesim: crashing after 10s as asked (exit code 1)",
 	}, logText(t, n, id, -1), "nothing is written after the exit")
 }
+
+// A container's process starts with the environment containerd gives it: the image's PATH, HOSTNAME
+// (the pod's), the kubelet's variables in the kubelet's order, and HOME. env and printenv print it;
+// the shell expands $NAME and ${NAME} (empty when unset), except inside single quotes; a command run
+// without a shell sees "$NAME" as it is written.
+func TestTheShellSeesTheContainersEnvironment(t *testing.T) {
+	n := newNode(t)
+	env := []fakeruntime.KeyValue{{Key: "GREETING", Value: "hello world"}, {Key: "WEB_SERVICE_HOST", Value: "10.96.0.10"}}
+	sh := n.run(t, "sh", fakeruntime.ContainerConfig{Image: "busybox:1.36", Envs: env, Command: []string{"sh", "-c",
+		`env; printenv WEB_SERVICE_HOST; printenv NOPE || echo "no NOPE"; echo $GREETING "${WEB_SERVICE_HOST}:80" '$GREETING' $NOPE x${NOPE}y`}})
+	direct := n.run(t, "direct", fakeruntime.ContainerConfig{Image: "busybox:1.36", Envs: env, Command: []string{"echo", "$GREETING"}})
+	assert.Equal(t, []string{
+		"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+		"HOSTNAME=sh",
+		"GREETING=hello world",
+		"WEB_SERVICE_HOST=10.96.0.10",
+		"HOME=/root",
+		"10.96.0.10",
+		"no NOPE",
+		"hello world 10.96.0.10:80 $GREETING xy",
+	}, logLines(t, n, sh))
+	assert.Equal(t, []string{"$GREETING"}, logLines(t, n, direct))
+}
+
+// logLines is a container's log, the text of each line.
+func logLines(t *testing.T, n *node, id string) []string {
+	t.Helper()
+	lines, err := n.rt.ContainerLogs(context.Background(), id, -1)
+	require.NoError(t, err)
+	var out []string
+	for _, l := range lines {
+		out = append(out, l.Log)
+	}
+	return out
+}

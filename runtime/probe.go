@@ -125,9 +125,9 @@ func (c *container) execProbeLocked(command []string, elapsed time.Duration) Pro
 	if (bin == "sh" || bin == "bash" || bin == "ash") && len(command) >= 3 && command[1] == "-c" {
 		src = command[2]
 	}
-	st := &shellState{fam: b.fam, files: c.filesAt(elapsed)}
+	st := &shellState{fam: b.fam, files: c.filesAt(elapsed), environ: b.environ}
 	var out []string
-	st.runList(parseStatements(lex(src)), func(e scriptEvent) {
+	st.runList(parseStatements(lex(src, lookupEnv(b.environ))), func(e scriptEvent) {
 		if e.kind == evLog {
 			out = append(out, e.text)
 		}

@@ -1,11 +1,12 @@
 // script.go: a very small shell, enough to know what "sh -c '...'" in a pod spec will do over time.
 //
-//	parseScript(src, fam) *script   run src once, symbolically, from time 0
-//	(*script).logsUpTo(t)           the lines written by time t (loops unrolled lazily)
-//	(*script).fileExists(p, t)      whether touch/rm/echo > have left file p at time t
+//	parseScript(src, fam, env) *script   run src once, symbolically, from time 0, in environment env
+//	(*script).logsUpTo(t)                the lines written by time t (loops unrolled lazily)
+//	(*script).fileExists(p, t)           whether touch/rm/echo > have left file p at time t
 //
 // It understands what pod specs in tutorials use: echo (and > file, >&2), sleep N (s/m/h/d suffixes,
-// "infinity"), exit N, true, false, touch, rm, cat, test / [ -f ], date, ';' '&&' '||' and newlines,
+// "infinity"), exit N, true, false, touch, rm, cat, test / [ -f ], date, env and printenv, $NAME and
+// ${NAME} from the container's environment (not inside single quotes), ';' '&&' '||' and newlines,
 // and one "while ...; do ...; done" loop, which repeats forever. Commands the image lacks print
 // "sh: x: not found" and return 127. Commands that never return (tail -f, ping, top, nc -l, a server
 // binary) keep the container running. Anything else returns 0 at once.
@@ -61,11 +62,12 @@ const maxLogLines = 1000
 // neverReturns are commands that run until killed.
 var neverReturns = []string{"nc", "ping", "top", "watch", "yes"}
 
-// parseScript runs src symbolically for an image of family fam.
-func parseScript(src string, fam *family) *script {
+// parseScript runs src symbolically for an image of family fam, in the environment env ("NAME=value",
+// in the process's order).
+func parseScript(src string, fam *family, env []string) *script {
 	s := &script{}
-	st := &shellState{fam: fam, files: map[string]bool{}}
-	st.runList(parseStatements(lex(src)), func(e scriptEvent) { s.events = append(s.events, e) })
+	st := &shellState{fam: fam, files: map[string]bool{}, environ: env}
+	st.runList(parseStatements(lex(src, lookupEnv(env))), func(e scriptEvent) { s.events = append(s.events, e) })
 	switch {
 	case st.serves:
 		s.serves = true
@@ -85,8 +87,44 @@ type token struct {
 	word string
 }
 
-// lex splits a command line into words and operators, honouring quotes.
-func lex(src string) []token {
+// lookupEnv reads a variable of an environment; unset reads as "", as in the shell.
+func lookupEnv(env []string) func(string) string {
+	return func(name string) string {
+		for _, kv := range env {
+			if k, v, _ := strings.Cut(kv, "="); k == name {
+				return v
+			}
+		}
+		return ""
+	}
+}
+
+// expandVar writes the value of the $NAME or ${NAME} at src[i] (src[i] == '$') and returns the index
+// of its last byte; a '$' that starts no name is written as it is.
+func expandVar(src string, i int, word *strings.Builder, lookup func(string) string) int {
+	name, end := "", i
+	if i+1 < len(src) && src[i+1] == '{' {
+		if j := strings.IndexByte(src[i+2:], '}'); j >= 0 {
+			name, end = src[i+2:i+2+j], i+2+j
+		}
+	} else {
+		j := i + 1
+		for j < len(src) && (src[j] == '_' || 'A' <= src[j] && src[j] <= 'Z' || 'a' <= src[j] && src[j] <= 'z' || j > i+1 && '0' <= src[j] && src[j] <= '9') {
+			j++
+		}
+		name, end = src[i+1:j], j-1
+	}
+	if name == "" {
+		word.WriteByte('$')
+		return i
+	}
+	word.WriteString(lookup(name))
+	return end
+}
+
+// lex splits a command line into words and operators, honouring quotes, and expands the variables
+// of lookup outside single quotes.
+func lex(src string, lookup func(string) string) []token {
 	var toks []token
 	var word strings.Builder
 	inWord := false
@@ -109,12 +147,22 @@ func lex(src string) []token {
 			inWord, i = true, i+1+j
 		case c == '"':
 			for i++; i < len(src) && src[i] != '"'; i++ {
-				if src[i] == '\\' && i+1 < len(src) {
+				switch {
+				case src[i] == '\\' && i+1 < len(src):
 					i++
+					word.WriteByte(src[i])
+				case src[i] == '$':
+					i = expandVar(src, i, &word, lookup)
+				default:
+					word.WriteByte(src[i])
 				}
-				word.WriteByte(src[i])
 			}
 			inWord = true
+		case c == '$':
+			before := word.Len()
+			i = expandVar(src, i, &word, lookup)
+			inWord = inWord || word.Len() > before // an unquoted empty expansion is no word
+
 		case c == ' ' || c == '\t':
 			flush()
 		case c == '#' && !inWord:
@@ -235,6 +283,7 @@ func indexWord(toks []token, w string) int {
 // shellState is the interpreter's state while it runs a script symbolically.
 type shellState struct {
 	fam     *family
+	environ []string // the process's environment, "NAME=value"
 	t       time.Duration
 	status  int
 	files   map[string]bool
@@ -328,6 +377,19 @@ func (st *shellState) run(c command, emit func(scriptEvent)) {
 	case name == "echo" || name == "printf":
 		args = slices.DeleteFunc(slices.Clone(args), func(a string) bool { return a == "-n" || a == "-e" })
 		out(strings.TrimSuffix(strings.Join(args, " "), `\n`))
+	case name == "env" || name == "printenv" && len(args) == 0:
+		for _, kv := range st.environ {
+			out(kv)
+		}
+	case name == "printenv":
+		lookup := lookupEnv(st.environ)
+		for _, a := range args {
+			if v := lookup(a); v != "" || slices.Contains(st.environ, a+"=") {
+				out(v)
+			} else {
+				st.status = 1
+			}
+		}
 	case name == "date":
 		if c.redirect == "" {
 			emit(scriptEvent{at: st.t, kind: evDate, stream: "stdout"})

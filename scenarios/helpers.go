@@ -259,3 +259,80 @@ func says(lines []trace.Event, component, text string) bool {
 	_, ok := sim.FindLine(lines, component, text)
 	return ok
 }
+
+// podWatch is one line of kubectl get pods -w: a pod's STATUS and RESTARTS, and when they changed.
+type podWatch struct {
+	status   string
+	restarts int
+	at       time.Time
+}
+
+// watchStatuses runs the cluster until the first pod matching selector (but skip) shows STATUS until,
+// and returns its name and the lines kubectl get pods -w would have printed for it.
+func watchStatuses(ctx context.Context, s *sim.Session, selector, until, skip string) (string, []podWatch) {
+	var name string
+	var seen []podWatch
+	s.Until(ctx, 0, sim.Check("a pod shows STATUS "+until, func() (bool, error) {
+		for _, p := range objectsNow[api.Pod](ctx, s, "default", selector) {
+			if p.Name == skip || selector == "" && p.Labels["app"] == "web" {
+				continue
+			}
+			name = p.Name
+			now := podWatch{status: kubectlStatus(p), restarts: restarts(p), at: s.Cluster.Clock.Now()}
+			if n := len(seen); n == 0 || seen[n-1].status != now.status || seen[n-1].restarts != now.restarts {
+				seen = append(seen, now)
+			}
+			return now.status == until, nil
+		}
+		return false, nil
+	}))
+	return name, seen
+}
+
+// watchLines prints watched lines as kubectl get pods -w's STATUS (RESTARTS): "Error (1)".
+func watchLines(watched []podWatch) []string {
+	var out []string
+	for _, w := range watched {
+		out = append(out, fmt.Sprintf("%s (%d)", w.status, w.restarts))
+	}
+	return out
+}
+
+// statusesOf is the STATUS column of watched lines, each change once.
+func statusesOf(watched []podWatch) []string {
+	var out []string
+	for _, w := range watched {
+		if len(out) == 0 || out[len(out)-1] != w.status {
+			out = append(out, w.status)
+		}
+	}
+	return out
+}
+
+// kubectlStatus is kubectl get pods' STATUS: the init containers' while initializing, else the reason
+// of the first container waiting or terminated with one, else the phase.
+func kubectlStatus(p *api.Pod) string {
+	if status, initializing := api.InitStatus(p); initializing {
+		return status
+	}
+	for _, cs := range p.Status.ContainerStatuses {
+		switch {
+		case cs.State.Waiting != nil && cs.State.Waiting.Reason != "":
+			return cs.State.Waiting.Reason
+		case cs.State.Terminated != nil && cs.State.Terminated.Reason != "":
+			return cs.State.Terminated.Reason
+		}
+	}
+	return string(p.Status.Phase)
+}
+
+// containsInOrder reports whether want appears in seen as a subsequence.
+func containsInOrder(seen, want []string) bool {
+	i := 0
+	for _, s := range seen {
+		if i < len(want) && s == want[i] {
+			i++
+		}
+	}
+	return i == len(want)
+}

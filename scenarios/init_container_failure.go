@@ -82,7 +82,8 @@ func runInitContainerFailure(ctx context.Context, s *sim.Session) error {
 	if !applyFile(ctx, s, "web-init.yaml") {
 		return s.Err()
 	}
-	old, seen := watchStatuses(ctx, s, "app=web", "Init:CrashLoopBackOff", "")
+	old, watched := watchStatuses(ctx, s, "app=web", "Init:CrashLoopBackOff", "")
+	seen := statusesOf(watched)
 	s.Expect(containsInOrder(seen, []string{"Init:0/1", "Init:Error", "Init:CrashLoopBackOff"}), "kubectl get pods -w: %s %s", old, strings.Join(seen, ", "))
 
 	s.Step("Two minutes later: still initializing, the app container never created")
@@ -114,7 +115,8 @@ func runInitContainerFailure(ctx context.Context, s *sim.Session) error {
 	if !applyFile(ctx, s, "migrate-once.yaml") {
 		return s.Err()
 	}
-	_, seen = watchStatuses(ctx, s, "", "Init:Error", "")
+	_, watched = watchStatuses(ctx, s, "", "Init:Error", "")
+	seen = statusesOf(watched)
 	once := objectNow[api.Pod](ctx, s, "default", "migrate-once")
 	s.Expect(containsInOrder(seen, []string{"Init:0/1", "Init:Error"}) && once.Status.Phase == api.PodFailed,
 		"kubectl get pods -w: %s %s", "migrate-once", strings.Join(seen, ", ")+", phase "+string(once.Status.Phase))
@@ -129,55 +131,11 @@ func runInitContainerFailure(ctx context.Context, s *sim.Session) error {
 	if !applyFile(ctx, s, "web-init-fixed.yaml") {
 		return s.Err()
 	}
-	fresh, seen := watchStatuses(ctx, s, "app=web", "Running", old)
+	fresh, watched := watchStatuses(ctx, s, "app=web", "Running", old)
+	seen = statusesOf(watched)
 	s.Expect(containsInOrder(seen, []string{"Init:0/1", "PodInitializing", "Running"}), "kubectl get pods -w: %s %s", fresh, strings.Join(seen, ", "))
 	if until(ctx, s, 0, "deployment web available", "pods -l app=web count 1") {
 		s.Expect(objectNow[api.Pod](ctx, s, "default", old) == nil, "the old pod %s is gone", old)
 	}
 	return s.Err()
-}
-
-// watchStatuses runs the cluster until the first pod matching selector (but skip) shows STATUS until,
-// and returns its name and the STATUS values it went through, as kubectl get pods -w lists them.
-func watchStatuses(ctx context.Context, s *sim.Session, selector, until, skip string) (string, []string) {
-	var name string
-	var seen []string
-	s.Until(ctx, 0, sim.Check("a pod shows STATUS "+until, func() (bool, error) {
-		for _, p := range objectsNow[api.Pod](ctx, s, "default", selector) {
-			if p.Name == skip || selector == "" && p.Labels["app"] == "web" {
-				continue
-			}
-			name = p.Name
-			status := kubectlStatus(p)
-			if len(seen) == 0 || seen[len(seen)-1] != status {
-				seen = append(seen, status)
-			}
-			return status == until, nil
-		}
-		return false, nil
-	}))
-	return name, seen
-}
-
-// kubectlStatus is kubectl get pods' STATUS: the init containers' while initializing, else the
-// waiting app container's reason, else the phase.
-func kubectlStatus(p *api.Pod) string {
-	if status, initializing := api.InitStatus(p); initializing {
-		return status
-	}
-	if r := waitingReason(p); r != "" {
-		return r
-	}
-	return string(p.Status.Phase)
-}
-
-// containsInOrder reports whether want appears in seen as a subsequence.
-func containsInOrder(seen, want []string) bool {
-	i := 0
-	for _, s := range seen {
-		if i < len(want) && s == want[i] {
-			i++
-		}
-	}
-	return i == len(want)
 }

@@ -6,6 +6,7 @@ package scenarios
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"kubesim/api"
@@ -21,23 +22,28 @@ The limit is not something the kubelet checks: it becomes the memory limit of th
 and when the working set reaches it the kernel's OOM killer sends SIGKILL to the process. containerd
 reports the container exited with code 137 (128 + 9, SIGKILL) and reason OOMKilled; the kubelet sees it
 at its next relist and restarts the container per restartPolicy Always: at once the first time, then
-with the CrashLoopBackOff back-off (10s, 20s, ...) if it keeps dying. The limit protects the node: only
+with the CrashLoopBackOff back-off (10s, 20s, ...) if it keeps dying. After each kill kubectl get pods
+shows STATUS OOMKilled (the status the kubelet writes comes from the runtime's report); after the
+second it turns CrashLoopBackOff only when the pod worker retries, 10 seconds later, the sync that found
+the container within its back-off. The limit protects the node: only
 this container dies, and the node never runs short of memory (compare node-pressure-eviction, where a
 pod without a limit makes the kubelet evict pods instead).
 
 Signs to look for: kubectl describe pod shows Last State: Terminated, Reason: OOMKilled, Exit Code:
-137; RESTARTS 1; after the second OOM kill the STATUS is CrashLoopBackOff; the node's MemoryPressure
-stays False.`,
+137; RESTARTS 1; after the second OOM kill the STATUS is OOMKilled, then CrashLoopBackOff; the node's
+MemoryPressure stays False.`,
 		SummaryZH: "容器内存泄漏超过 limits.memory：以 OOMKilled 终止，退出码 137，被重启",
 		TeachesZH: `一个 Pod 请求 32Mi 内存，限制为 64Mi，但它的进程每秒泄漏 10Mi。limit 不是 kubelet 去检查的东西：它成
 为容器 cgroup 的内存上限，working set 达到上限时，内核的 OOM killer 向进程发送 SIGKILL。containerd
 报告容器以退出码 137（128 + 9，SIGKILL）退出，原因 OOMKilled；kubelet 在下一次 relist 时看到，按
 restartPolicy Always 重启容器：第一次立刻重启，如果一直死，之后按 CrashLoopBackOff 的退避（10s、
-20s……）重启。limit 保护了节点：只有这个容器死掉，节点的内存从不短缺（对比 node-pressure-eviction，那
+20s……）重启。每次被杀之后 kubectl get pods 先显示 STATUS OOMKilled（kubelet 写的状态来自运行时的报
+告）；第二次之后，要等 pod worker 在 10 秒后重试那次发现容器仍在退避期内的同步，才变成 CrashLoopBackOff。limit 保护了节点：只有这个容器死掉，节点的内存从不短缺（对比 node-pressure-eviction，那
 里一个没有 limit 的 Pod 让 kubelet 转而去驱逐 Pod）。
 
 要看的信号：kubectl describe pod 显示 Last State: Terminated、Reason: OOMKilled、Exit Code: 137；
-RESTARTS 为 1；第二次被 OOM kill 之后 STATUS 为 CrashLoopBackOff；节点的 MemoryPressure 保持 False。`,
+RESTARTS 为 1；第二次被 OOM kill 之后 STATUS 先是 OOMKilled，然后 CrashLoopBackOff；节点的 MemoryPressure
+保持 False。`,
 		Cluster: sim.FullCluster(3),
 		ZH: catalog{
 			"%d. kubectl apply: a pod limited to 64Mi of memory whose working set grows 10Mi every second":           "%d. kubectl apply：一个内存上限 64Mi 的 Pod，它的工作集每秒增长 10Mi",
@@ -47,6 +53,7 @@ RESTARTS 为 1；第二次被 OOM kill 之后 STATUS 为 CrashLoopBackOff；节�
 			"%s it ran %s by kubectl's whole seconds: nginx's 8Mi plus 10Mi/s passes 64Mi after 5.6s":                "%s 按 kubectl 的整秒计它运行了 %s：nginx 的 8Mi 加上每秒 10Mi，5.6 秒后超过 64Mi",
 			"%s kubectl describe pod memory-hog: Last State: Terminated, Reason: OOMKilled, Exit Code: 137":          "%s kubectl describe pod memory-hog：Last State: Terminated，Reason: OOMKilled，Exit Code: 137（内存超限被杀）",
 			"%s kubectl get pod memory-hog: STATUS CrashLoopBackOff, RESTARTS %d, last state OOMKilled (137)":        "%s kubectl get pod memory-hog：STATUS CrashLoopBackOff，重启 %d 次，上次状态 OOMKilled（137）",
+			"%s kubectl get pods -w, STATUS (RESTARTS): memory-hog %s":                                               "%s kubectl get pods -w（持续观察），STATUS（RESTARTS）：memory-hog %s",
 			"%s node %s: MemoryPressure False: the limit kept the leak inside the container":                         "%s 节点 %s：MemoryPressure False：limit 把泄漏关在了容器之内",
 		},
 		Run: runOOMKilled,
@@ -82,10 +89,14 @@ func runOOMKilled(ctx context.Context, s *sim.Session) error {
 	}
 
 	s.Step("It leaks again and is killed again: now the restarts wait in CrashLoopBackOff")
-	if !until(ctx, s, time.Minute, "pod memory-hog reason CrashLoopBackOff") {
+	_, watched := watchStatuses(ctx, s, "", "CrashLoopBackOff", "")
+	lines := watchLines(watched)
+	s.Expect(containsInOrder(lines, []string{"Running (1)", "OOMKilled (1)", "CrashLoopBackOff (1)"}),
+		"kubectl get pods -w, STATUS (RESTARTS): memory-hog %s", strings.Join(lines, ", "))
+	p, _ = sim.Get[api.Pod](ctx, s.Cluster, "default", "memory-hog")
+	if p == nil {
 		return s.Err()
 	}
-	p, _ = sim.Get[api.Pod](ctx, s.Cluster, "default", "memory-hog")
 	last = containerStatus(p, "app").LastTerminationState.Terminated
 	s.Expect(last != nil && last.Reason == "OOMKilled" && last.ExitCode == 137,
 		"kubectl get pod memory-hog: STATUS CrashLoopBackOff, RESTARTS %d, last state OOMKilled (137)", restarts(p))

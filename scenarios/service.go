@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"net/netip"
+	"strings"
 	"time"
 
 	"kubesim/api"
@@ -35,11 +36,15 @@ that IP. Four components make it work:
                             for the node port on every node's own addresses.
   CoreDNS                   answers web.default.svc.cluster.local with the cluster IP.
 
+And the kubelet gives every container it starts the Docker-links-style variables of the Services of its
+namespace that exist at that moment (WEB_SERVICE_HOST, WEB_SERVICE_PORT, WEB_PORT_80_TCP_ADDR, ...), and
+those of the Service "kubernetes" in default, which in-cluster clients use to find the apiserver.
+
 Signs to look for: the Service's CLUSTER-IP in 10.96.0.0/12 and PORT(S) 80:30080/TCP; an EndpointSlice with 3
 ready endpoints and port 80; "kubectl get endpoints web" listing three IP:80; the KUBE-SVC chain with
 "--probability 0.3333333333" and "--probability 0.5000000000"; a second Service asking for node port 30080
-refused with "provided port is already allocated"; and "kubesim net trace --from client --to web:80" reaching
-a pod.`,
+refused with "provided port is already allocated"; the client's log printing WEB_SERVICE_HOST (the cluster IP)
+and KUBERNETES_SERVICE_HOST=10.96.0.1; and "kubesim net trace --from client --to web:80" reaching a pod.`,
 		SummaryZH: "一个 NodePort Service：分配 cluster IP 和节点端口、EndpointSlice、kube-proxy 规则、客户端访问到它",
 		TeachesZH: `Service 是一个名字加一个虚拟 IP，挡在它的 selector 选中的 Pod 前面；没有任何东西在那个 IP 上监听。
 让它工作的是四个组件：
@@ -56,11 +61,15 @@ a pod.`,
                             端口做同样的事。
   CoreDNS                   把 web.default.svc.cluster.local 解析为 cluster IP。
 
+此外，kubelet 启动每个容器时，都把容器所在命名空间里当时已存在的 Service 的变量（Docker links 风格：
+WEB_SERVICE_HOST、WEB_SERVICE_PORT、WEB_PORT_80_TCP_ADDR……）放进它的环境，还有 default 命名空间里
+Service "kubernetes" 的变量，集群内的客户端靠它找到 apiserver。
+
 要看的信号：Service 的 CLUSTER-IP 在 10.96.0.0/12 内，PORT(S) 为 80:30080/TCP；一个 EndpointSlice，
 有 3 个就绪端点、端口 80；"kubectl get endpoints web" 列出三个 IP:80；KUBE-SVC 链里的
 "--probability 0.3333333333" 和 "--probability 0.5000000000"；第二个 Service 申请节点端口 30080，
-被以 "provided port is already allocated" 拒绝；"kubesim net trace --from client --to web:80" 到达
-一个 Pod。`,
+被以 "provided port is already allocated" 拒绝；client 的日志打印出 WEB_SERVICE_HOST（即 cluster IP）和
+KUBERNETES_SERVICE_HOST=10.96.0.1；"kubesim net trace --from client --to web:80" 到达一个 Pod。`,
 		Cluster: sim.FullCluster(3),
 		Run:     runService,
 		ZH: netCatalog(catalog{
@@ -72,6 +81,7 @@ a pod.`,
 			"%d. The pods start; the EndpointSlice controller lists them as they become ready":                                                         "%d. Pod 启动；EndpointSlice 控制器在它们就绪时把它们列为端点",
 			"%s kubectl get endpointslices -l kubernetes.io/service-name=web: one slice, PORTS 80, 3 endpoints (targetPort http resolved to 80)":       "%s kubectl get endpointslices -l kubernetes.io/service-name=web：一个 slice，PORTS 80，3 个端点（targetPort http 解析为 80）",
 			"%s kubectl get endpoints web: three pod IPs on port 80":                                                                                   "%s kubectl get endpoints web：三个 Pod IP，端口都是 80",
+			"%s kubectl logs client: %s: the Service links the kubelet put in its environment":                                                         "%s kubectl logs client：%s：kubelet 放进它环境里的 Service 变量（Service links）",
 			"%d. kube-proxy on node-1 has written the Service's rules (iptables-save -t nat)":                                                          "%d. node-1 上的 kube-proxy 已为这个 Service 写好规则（iptables-save -t nat）",
 			"%s KUBE-SERVICES: -d %s/32 --dport 80 -j KUBE-SVC-...":                                                                                    "%s KUBE-SERVICES 链：-d %s/32 --dport 80 -j KUBE-SVC-...",
 			"%s KUBE-SVC-...: three KUBE-SEP rules, --probability 0.3333333333, then 0.5000000000, then the last always":                               "%s KUBE-SVC-...：三条 KUBE-SEP 规则，先是 --probability 0.3333333333，再是 0.5000000000，最后一条总会命中",
@@ -106,6 +116,11 @@ func runService(ctx context.Context, s *sim.Session) error {
 	if !until(ctx, s, 2*time.Minute, "pods -l app=web ready") || !until(ctx, s, time.Minute, "pod client running") {
 		return s.Err()
 	}
+	var logs strings.Builder
+	_, err = s.Cluster.Inspect(ctx, &logs, "logs client")
+	line := strings.TrimSpace(strings.TrimPrefix(logs.String(), "[shell] "))
+	s.Expect(err == nil && line == fmt.Sprintf("WEB_SERVICE_HOST=%s WEB_SERVICE_PORT=80 KUBERNETES_SERVICE_HOST=10.96.0.1", svc.Spec.ClusterIP),
+		"kubectl logs client: %s: the Service links the kubelet put in its environment", line)
 	if !waitForEndpoints(ctx, s, time.Minute, "default", "web", 3, 0) {
 		return s.Err()
 	}

@@ -38,7 +38,8 @@ func tell(s *story.Story) error {
 	s.Tell("kubelet/node-1: event Warning")
 
 	// A container that exits at once: the kubelet restarts it, waiting 10s, 20s, 40s, ... up to five
-	// minutes between attempts. The reason is CrashLoopBackOff; the exit code is in lastState.
+	// minutes between attempts. The reason is CrashLoopBackOff; the exit code is in lastState. While it
+	// waits, the kubelet retries its failed sync every 10s, and each retry records BackOff again.
 	if err := s.Apply(manifests.Read("crasher.yaml")); err != nil {
 		return err
 	}
