@@ -203,10 +203,16 @@ func (s *Server) do(ctx context.Context, req *wire.Request) (*wire.Response, *ap
 		verb = "" // a review is only ever created: MethodNotSupported below
 	}
 	switch verb {
-	case wire.VerbGet:
-		resp, err = s.get(ctx, req, res)
-	case wire.VerbList:
-		resp, err = s.list(ctx, req, res)
+	case wire.VerbGet, wire.VerbList:
+		// kube-apiserver ends every request that is not long-running after --request-timeout (1
+		// minute): a read that waits for an etcd without a quorum gets a 504, never hangs.
+		rctx, cancel := context.WithTimeout(ctx, readTimeout)
+		if verb == wire.VerbGet {
+			resp, err = s.get(rctx, req, res)
+		} else {
+			resp, err = s.list(rctx, req, res)
+		}
+		cancel()
 	case wire.VerbWatch:
 		resp, err = s.watch(ctx, req, res)
 	case wire.VerbCreate:
