@@ -70,7 +70,7 @@ func TestWebPausesAtBreakpointsBeforeTheAction(t *testing.T) {
 		return web.State{}
 	}
 	st := nextPause()
-	require.Contains(t, st.Why, "scheduler bind: kube-scheduler is about to create pods/binding default/nginx-685df88ff7-")
+	require.Contains(t, st.Why, "scheduler bind: kube-scheduler is about to create pods/binding default/nginx-77bf8679f9-")
 	assert.Equal(t, []string{"scheduler bind"}, st.Breakpoints)
 	var pods web.Table
 	for _, tb := range st.Tables {
@@ -89,7 +89,7 @@ func TestWebPausesAtBreakpointsBeforeTheAction(t *testing.T) {
 		resp.Body.Close()
 	}
 	post("continue")
-	assert.Contains(t, nextPause().Why, "scheduler bind: kube-scheduler is about to create pods/binding default/nginx-685df88ff7-")
+	assert.Contains(t, nextPause().Why, "scheduler bind: kube-scheduler is about to create pods/binding default/nginx-77bf8679f9-")
 	cancel()
 	assert.Equal(t, 1, <-done, "an interrupted run")
 }
