@@ -24,13 +24,13 @@ func SetDefaults(obj Object) []string {
 	var d defaulter
 	switch o := obj.(type) {
 	case *Pod:
-		d.podSpec("spec.", &o.Spec)
+		d.podSpec("spec.", &o.Spec, true)
 		d.requestsFromLimits(o)
 	case *Deployment:
 		d.deployment(o)
 	case *ReplicaSet:
 		d.replicas("spec.replicas", &o.Spec.Replicas)
-		d.podSpec("spec.template.spec.", &o.Spec.Template.Spec)
+		d.podSpec("spec.template.spec.", &o.Spec.Template.Spec, false)
 	case *DaemonSet:
 		d.daemonSet(o)
 	case *Service:
@@ -109,7 +109,7 @@ func (d *defaulter) deployment(o *Deployment) {
 	}
 	defaultPointer(d, "spec.revisionHistoryLimit", &spec.RevisionHistoryLimit, 10)
 	defaultPointer(d, "spec.progressDeadlineSeconds", &spec.ProgressDeadlineSeconds, 600)
-	d.podSpec("spec.template.spec.", &spec.Template.Spec)
+	d.podSpec("spec.template.spec.", &spec.Template.Spec, false)
 }
 
 // rollingUpdate fills maxSurge and maxUnavailable of a Deployment's or DaemonSet's rolling update
@@ -150,7 +150,7 @@ func (d *defaulter) daemonSet(o *DaemonSet) {
 		spec.UpdateStrategy.RollingUpdate = (*RollingUpdateDaemonSet)(ru)
 	}
 	defaultPointer(d, "spec.revisionHistoryLimit", &spec.RevisionHistoryLimit, 10)
-	d.podSpec("spec.template.spec.", &spec.Template.Spec)
+	d.podSpec("spec.template.spec.", &spec.Template.Spec, false)
 }
 
 func parenthesised(items []string) string {
@@ -161,8 +161,9 @@ func parenthesised(items []string) string {
 }
 
 // podSpec applies SetDefaults_PodSpec and the per-container defaults. prefix is the path of the
-// spec: "spec." in a Pod, "spec.template.spec." in a workload.
-func (d *defaulter) podSpec(prefix string, spec *PodSpec) {
+// spec: "spec." in a Pod, "spec.template.spec." in a workload. pod says the spec is a Pod's: only a
+// Pod's host-network ports get a hostPort (SetDefaults_Pod), a template keeps what its author wrote.
+func (d *defaulter) podSpec(prefix string, spec *PodSpec, pod bool) {
 	defaultValue(d, prefix+"dnsPolicy", &spec.DNSPolicy, DNSClusterFirst)
 	defaultValue(d, prefix+"restartPolicy", &spec.RestartPolicy, RestartPolicyAlways)
 	defaultPointer(d, prefix+"terminationGracePeriodSeconds", &spec.TerminationGracePeriodSeconds, 30)
@@ -171,10 +172,10 @@ func (d *defaulter) podSpec(prefix string, spec *PodSpec) {
 		d.volume(fmt.Sprintf("%svolumes[%d].", prefix, i), &spec.Volumes[i])
 	}
 	for i := range spec.InitContainers {
-		d.container(fmt.Sprintf("%sinitContainers[%d].", prefix, i), &spec.InitContainers[i], spec.HostNetwork)
+		d.container(fmt.Sprintf("%sinitContainers[%d].", prefix, i), &spec.InitContainers[i], pod && spec.HostNetwork)
 	}
 	for i := range spec.Containers {
-		d.container(fmt.Sprintf("%scontainers[%d].", prefix, i), &spec.Containers[i], spec.HostNetwork)
+		d.container(fmt.Sprintf("%scontainers[%d].", prefix, i), &spec.Containers[i], pod && spec.HostNetwork)
 	}
 }
 
@@ -239,9 +240,24 @@ func (d *defaulter) container(prefix string, c *Container, hostNetwork bool) {
 			d.note(fmt.Sprintf("%senv[%d].valueFrom.fieldRef.apiVersion", prefix, i), "v1")
 		}
 	}
+	d.milliUnits(prefix+"resources.limits", c.Resources.Limits)
+	d.milliUnits(prefix+"resources.requests", c.Resources.Requests)
 	d.probe(prefix+"livenessProbe", c.LivenessProbe)
 	d.probe(prefix+"readinessProbe", c.ReadinessProbe)
 	d.probe(prefix+"startupProbe", c.StartupProbe)
+}
+
+// milliUnits is SetDefaults_ResourceList: every quantity finer than a milli-unit is rounded up to one
+// ("100u" is 1m), in pods and templates alike.
+func (d *defaulter) milliUnits(path string, list resource.ResourceList) {
+	for _, name := range slices.Sorted(maps.Keys(list)) {
+		q := list[name]
+		exact := q.RoundUp(-3)
+		list[name] = q
+		if !exact {
+			d.note(fmt.Sprintf("%s.%s", path, name), "%s (rounded up to a milli-unit)", q.String())
+		}
+	}
 }
 
 // imageTag returns an image reference's tag: "latest" when it has neither tag nor digest, as

@@ -144,3 +144,25 @@ func TestSetDefaultsOfOtherKinds(t *testing.T) {
 
 	assert.Nil(t, SetDefaults(&Lease{}))
 }
+
+// SetDefaults_ResourceList rounds every quantity up to a milli-unit, in templates as in pods; and only
+// a Pod's host-network ports get a hostPort (SetDefaults_Pod), so a template keeps what its author
+// wrote, as a real apiserver stores it (difftest/deployment compares the pod-template-hash after both).
+func TestTemplateDefaultsRoundToMilliUnitsAndLeaveHostPorts(t *testing.T) {
+	rs := &ReplicaSet{Spec: ReplicaSetSpec{Template: PodTemplateSpec{Spec: PodSpec{HostNetwork: true, Containers: []Container{{
+		Name: "c", Image: "busybox:1.36", ImagePullPolicy: PullNever,
+		Ports: []ContainerPort{{ContainerPort: 9100, Protocol: ProtocolTCP}},
+		Resources: ResourceRequirements{
+			Limits:   resource.ResourceList{resource.ResourceCPU: resource.MustParse("1.0001")},
+			Requests: resource.ResourceList{resource.ResourceCPU: resource.MustParse("100u"), resource.ResourceMemory: resource.MustParse("1500m")},
+		},
+	}}}}}}
+	notes := SetDefaults(rs)
+	assert.Contains(t, notes, "spec.template.spec.containers[0].resources.limits.cpu: 1001m (rounded up to a milli-unit)")
+	assert.Contains(t, notes, "spec.template.spec.containers[0].resources.requests.cpu: 1m (rounded up to a milli-unit)")
+	c := rs.Spec.Template.Spec.Containers[0]
+	assert.Equal(t, "1001m", c.Resources.Limits.Cpu().String())
+	assert.Equal(t, "1m", c.Resources.Requests.Cpu().String())
+	assert.Equal(t, "1500m", c.Resources.Requests.Memory().String(), "already milli-units: unchanged")
+	assert.Equal(t, int32(0), c.Ports[0].HostPort)
+}

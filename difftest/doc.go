@@ -23,8 +23,9 @@
 //	schema_test.go         every field of every kind in k8s.io/api: modelled or listed as unmodelled
 //	fullmanifest_test.go   a manifest setting every field of each kind loads on both sides
 //
-// The scheduler is compared in a module of its own, difftest/scheduler (see its doc.go): it needs
-// k8s.io/kubernetes, which this module does not carry.
+// The scheduler and the pod-template-hash are compared in modules of their own, difftest/scheduler
+// and difftest/deployment (see their doc.go): they need k8s.io/kubernetes, which this module does
+// not carry.
 //
 // Differences kept on purpose, and why, are written next to the check that skips them: Value and
 // MilliValue saturate beyond an int64 where Kubernetes wraps, and round a negative quantity held in

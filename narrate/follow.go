@@ -1,7 +1,7 @@
 // follow.go: --follow KIND/NAME, a story about one object: only the lines that touch it (about it, or
 // naming it) and the section headings are told.
 //
-//	follow(n, "pod/nginx-685df88ff7-fbb92")   n, told only what touches that pod
+//	follow(n, "pod/nginx-77bf8679f9-fbb92")   n, told only what touches that pod
 package narrate
 
 import (
@@ -19,12 +19,12 @@ func follow(n Narrator, what string) (Narrator, error) {
 	}
 	kind, name, ok := strings.Cut(what, "/")
 	if !ok || kind == "" || name == "" || strings.Contains(name, "/") {
-		return nil, fmt.Errorf("follow %q: use KIND/NAME, e.g. pod/nginx-685df88ff7-fbb92 or deployment/nginx", what)
+		return nil, fmt.Errorf("follow %q: use KIND/NAME, e.g. pod/nginx-77bf8679f9-fbb92 or deployment/nginx", what)
 	}
 	return &follower{Narrator: n, resource: strings.ToLower(kind), name: name, word: wordIn("/" + name)}, nil
 }
 
-// wordIn matches name as a whole word: nginx is not nginx-685df88ff7 (a ReplicaSet is not its
+// wordIn matches name as a whole word: nginx is not nginx-77bf8679f9 (a ReplicaSet is not its
 // Deployment).
 func wordIn(name string) *regexp.Regexp {
 	return regexp.MustCompile(`(^|[\s/"'(])` + regexp.QuoteMeta(name) + `($|[\s/"'),;]|:(\s|$))`)

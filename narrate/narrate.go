@@ -24,7 +24,7 @@ type Options struct {
 	// Short tells the short story (short.go), for a first contact: the article's steps as
 	// headings, one of many alike, roll-ups folded. Verbose overrides it.
 	Short bool
-	// Follow, if set (KIND/NAME, e.g. pod/nginx-685df88ff7-fbb92), keeps only the lines that touch
+	// Follow, if set (KIND/NAME, e.g. pod/nginx-77bf8679f9-fbb92), keeps only the lines that touch
 	// that object: about it, or naming it.
 	Follow string
 	Color  bool // ANSI colours, for a terminal

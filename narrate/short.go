@@ -252,7 +252,7 @@ func (s *shortNarrator) put(e trace.Event) {
 type put struct{ actor, revision string }
 
 // mentions reports whether a decision's message names the object written (resource/ns/name), by its
-// name or by its kind ("create 3 pods", "create ReplicaSet nginx-685df88ff7").
+// name or by its kind ("create 3 pods", "create ReplicaSet nginx-77bf8679f9").
 func mentions(msg, object string) bool {
 	kind, _, _ := strings.Cut(object, "/")
 	name := object[strings.LastIndex(object, "/")+1:]

@@ -3,7 +3,7 @@
 //	  #  time     component                what happened
 //	268  0s       kubectl                  request: POST deployments.apps default/nginx (replicas 3,
 //	                                       image nginx:1.25)
-//	514  3.339s   etcd                     put /registry/pods/default/nginx-685df88ff7-2ctff ->
+//	514  3.339s   etcd                     put /registry/pods/default/nginx-77bf8679f9-2ctff ->
 //	                                       revision 79
 //
 // Scenario steps (component "scenario") become headings. Messages wrap under their column to

@@ -50,7 +50,7 @@ func TestTextColumnsStayAlignedWhenTimesWiden(t *testing.T) {
 	n := newText(&out, Options{Width: 80})
 	for i, d := range []time.Duration{0, 3339 * time.Millisecond, time.Hour + 5*time.Minute + 1500*time.Millisecond, 2 * time.Hour} {
 		n.Event(trace.Event{Seq: int64(i + 1), Time: trace.Duration(d), Component: "kube-scheduler", Action: "bind",
-			Message: "bind default/nginx-685df88ff7-kcdkw -> node-2 (the only feasible node: Score skipped)"})
+			Message: "bind default/nginx-77bf8679f9-kcdkw -> node-2 (the only feasible node: Score skipped)"})
 	}
 	var firsts []int
 	for _, l := range strings.Split(strings.TrimRight(out.String(), "\n"), "\n") {

@@ -136,7 +136,7 @@ func TestPDBBlocksDrainUntilAReplacementIsReady(t *testing.T) {
 		"✓ kubectl get pdb web-pdb: MAX UNAVAILABLE 1, ALLOWED DISRUPTIONS 1 (expected 6, desired 5, healthy 6; DisruptionAllowed=True)",
 		"allowed by PodDisruptionBudget web-pdb (disruptionsAllowed now 0)",
 		`-> 429 Cannot evict pod as it would violate the pod's disruption budget.`,
-		`drain: error when evicting pods/"web-66fd896f4d-`,
+		`drain: error when evicting pods/"web-569b55686c-`,
 		`" -n "default" (will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget.`,
 		"✓ node-1 runs no web pod; deployment web: 6/6 available")
 }

@@ -112,7 +112,7 @@ func TestLeaderElectionHandsTheLeaseOverAndLosesNoWork(t *testing.T) {
 		`successfully acquired lease kube-system/kube-controller-manager as control-plane-2_89ae71dc-fadd-45f3-baf9-d6722a521748 (previous holder "control-plane_1b666357-df6d-48b9-80d2-9b9b7a425d43", leaseTransitions 1)`,
 		"event LeaderElection on the Lease: control-plane-2_89ae71dc-fadd-45f3-baf9-d6722a521748 became leader",
 		"its ReplicaSet still says 3: no controller is running",
-		"ReplicaSet nginx-685df88ff7: replicas 5")
+		"ReplicaSet nginx-77bf8679f9: replicas 5")
 }
 
 func TestSplitBrainConvergesWithNoExtraPods(t *testing.T) {
@@ -150,7 +150,7 @@ func TestConfigMissingIsCreateContainerConfigErrorUntilCreated(t *testing.T) {
 
 func TestInitContainerFailureHoldsTheAppContainer(t *testing.T) {
 	expectSigns(t, "init-container-failure",
-		"✓ kubectl get pods -w: web-65474fcf4f-",
+		"✓ kubectl get pods -w: web-5f5dd7549b-",
 		" Pending, Init:0/1, Init:Error, Init:0/1, Init:Error, Init:CrashLoopBackOff",
 		"✓ app container web: waiting (PodInitializing), restarts 0: never created",
 		"✓ condition Initialized=False (ContainersNotInitialized): containers with incomplete status: [wait-for-db]",

@@ -1,6 +1,6 @@
 // quantity.go is the Quantity value type: an exact decimal number with the
 // format family it was written in. Interface: NewQuantity, NewMilliQuantity,
-// MilliValue, Value, Cmp, Equal, Add, Sub, Neg, IsZero, Sign.
+// MilliValue, Value, Cmp, Equal, Add, Sub, Neg, RoundUp, IsZero, Sign.
 //
 // Parsing lives in parse.go and the canonical string and JSON forms in
 // canonical.go.
@@ -179,6 +179,29 @@ func (q *Quantity) Neg() {
 		return
 	}
 	*q = newBigQuantity(new(big.Int).Neg(q.unscaled()), q.scale, q.format)
+}
+
+// RoundUp rounds q away from zero to a whole number of 10^scale units, as Kubernetes' Quantity.RoundUp
+// does when the apiserver defaults a container's resources to milli-units (scale -3): "100u" becomes
+// "1m", "1.0001" becomes "1001m". A quantity already that coarse is left alone, its text included.
+// It reports whether the value was exact.
+func (q *Quantity) RoundUp(scale int32) bool {
+	if q.scale >= scale {
+		return true
+	}
+	q.s = ""
+	if q.IsZero() {
+		q.scale = scale
+		return true
+	}
+	n := new(big.Int).Abs(q.unscaled())
+	rounded := quoRoundUp(n, int64(scale)-int64(q.scale))
+	exact := new(big.Int).Mul(rounded, pow10Big(int64(scale)-int64(q.scale))).Cmp(n) == 0
+	if q.Sign() < 0 {
+		rounded.Neg(rounded)
+	}
+	*q = newBigQuantity(rounded, scale, q.format)
+	return exact
 }
 
 // add sets q to q + y (q - y when negate) at the finer of the two scales. It

@@ -378,3 +378,14 @@ func BenchmarkMilliValueAndAdd(b *testing.B) {
 		_ = q.MilliValue()
 	}
 }
+
+// RoundUp is Kubernetes' Quantity.RoundUp: away from zero, the text kept when nothing changes.
+func TestRoundUpToMilliUnits(t *testing.T) {
+	for in, want := range map[string]string{"100u": "1m", "1.0001": "1001m", "-1.0001": "-1001m", "5n": "1m",
+		"1000u": "1m", "1.500": "1.500", "2": "2", "0": "0", "1.5Gi": "1536Mi", "10000000000000000001n": "10000000000001m"} {
+		q := MustParse(in)
+		exact := q.RoundUp(-3)
+		assert.Equal(t, want, q.String(), in)
+		assert.Equal(t, in == "1000u" || in == "1.500" || in == "2" || in == "0" || in == "1.5Gi", exact, in)
+	}
+}

@@ -26,13 +26,18 @@ func ValidatePod(pod *api.Pod) field.ErrorList {
 func ValidatePodTemplateSpec(template *api.PodTemplateSpec, path *field.Path) field.ErrorList {
 	errs := ValidateLabels(template.Labels, path.Child("labels"))
 	errs = append(errs, ValidateAnnotations(template.Annotations, path.Child("annotations"))...)
-	return append(errs, ValidatePodSpec(&template.Spec, path.Child("spec"))...)
+	return append(errs, validatePodSpec(&template.Spec, path.Child("spec"), false)...)
 }
 
-// ValidatePodSpec checks a pod spec, in a pod or in a template. It expects a defaulted spec, as
-// Kubernetes does: restartPolicy, dnsPolicy, each container's imagePullPolicy and each port's
-// protocol are required here because defaulting fills them in before validation runs.
+// ValidatePodSpec checks a Pod's spec. It expects a defaulted spec, as Kubernetes does:
+// restartPolicy, dnsPolicy, each container's imagePullPolicy and each port's protocol are required
+// here because defaulting fills them in before validation runs.
 func ValidatePodSpec(spec *api.PodSpec, path *field.Path) field.ErrorList {
+	return validatePodSpec(spec, path, true)
+}
+
+// validatePodSpec checks a pod spec, in a Pod (pod) or in a template.
+func validatePodSpec(spec *api.PodSpec, path *field.Path, pod bool) field.ErrorList {
 	volumes, errs := validateVolumes(spec.Volumes, path.Child("volumes"))
 	errs = append(errs, validateContainers(spec.Containers, path.Child("containers"))...)
 	for i := range spec.Containers {
@@ -42,7 +47,7 @@ func ValidatePodSpec(spec *api.PodSpec, path *field.Path) field.ErrorList {
 	errs = append(errs, validateEnum(spec.RestartPolicy, supportedRestartPolicies, path.Child("restartPolicy"))...)
 	errs = append(errs, validateEnum(spec.DNSPolicy, supportedDNSPolicies, path.Child("dnsPolicy"))...)
 	errs = append(errs, ValidateLabels(spec.NodeSelector, path.Child("nodeSelector"))...)
-	errs = append(errs, validateHostNetwork(spec, path.Child("containers"))...)
+	errs = append(errs, validateHostNetwork(spec, path.Child("containers"), pod)...)
 	errs = append(errs, validateAffinity(spec.Affinity, path.Child("affinity"))...)
 	errs = append(errs, ValidateTolerations(spec.Tolerations, path.Child("tolerations"))...)
 	errs = append(errs, validateTopologySpreadConstraints(spec.TopologySpreadConstraints, path.Child("topologySpreadConstraints"))...)
@@ -56,18 +61,20 @@ func ValidatePodSpec(spec *api.PodSpec, path *field.Path) field.ErrorList {
 	return errs
 }
 
-// validateHostNetwork: a pod on the host network listens on the node's own ports, so a container
-// port cannot be remapped; hostPort (defaulted from containerPort) must equal it.
-func validateHostNetwork(spec *api.PodSpec, containersPath *field.Path) field.ErrorList {
+// validateHostNetwork (validatePodHostNetworkDeps in Kubernetes): a pod on the host network listens
+// on the node's own ports, so a container port cannot be remapped; a Pod's hostPort (defaulted from
+// containerPort) must equal it. A template may leave hostPort 0: the Pod made from it gets the
+// default.
+func validateHostNetwork(spec *api.PodSpec, containersPath *field.Path, pod bool) field.ErrorList {
 	if !spec.HostNetwork {
 		return nil
 	}
 	var errs field.ErrorList
 	for i, c := range spec.Containers {
 		for j, port := range c.Ports {
-			if port.HostPort != port.ContainerPort {
-				errs = append(errs, field.Invalid(containersPath.Index(i).Child("ports").Index(j).Child("containerPort"),
-					port.ContainerPort, "must match `hostPort` when `hostNetwork` is true"))
+			if (pod || port.HostPort != 0) && port.HostPort != port.ContainerPort {
+				errs = append(errs, field.Invalid(containersPath.Index(i).Child("ports").Index(j).Child("hostPort"),
+					port.HostPort, "must match `containerPort` when `hostNetwork` is true"))
 			}
 		}
 	}

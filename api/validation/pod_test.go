@@ -53,7 +53,7 @@ func TestPodSpecValidation(t *testing.T) {
 		{"on the host network hostPort equals containerPort", func(s *api.PodSpec) {
 			s.HostNetwork = true
 			s.Containers[0].Ports[0].HostPort = 8080
-		}, []wantErr{{"spec.containers[0].ports[0].containerPort", field.ErrorTypeInvalid}}},
+		}, []wantErr{{"spec.containers[0].ports[0].hostPort", field.ErrorTypeInvalid}}},
 		{"an env var name may not contain '='", func(s *api.PodSpec) { s.Containers[0].Env = []api.EnvVar{{Name: "A=B"}} },
 			[]wantErr{{"spec.containers[0].env[0].name", field.ErrorTypeInvalid}}},
 		{"a request may not exceed its limit", func(s *api.PodSpec) {
@@ -240,4 +240,17 @@ func TestSchedulingConstraintMessages(t *testing.T) {
 		requireError(t, errs, "spec.tolerations[0].operator", field.ErrorTypeInvalid).Error())
 	assert.Equal(t, "spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey: Required value: can not be empty",
 		requireError(t, errs, "spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey", field.ErrorTypeRequired).Error())
+}
+
+// On the host network a Pod's hostPort must equal its containerPort; a template may leave it 0, since
+// only the Pod made from it gets the default (validatePodHostNetworkDeps, ResourceIsPod).
+func TestHostNetworkTemplateMayLeaveHostPortUnset(t *testing.T) {
+	template := api.PodTemplateSpec{Spec: validPodSpec()}
+	template.Spec.HostNetwork = true
+	template.Spec.Containers[0].Ports[0].HostPort = 0
+	assert.Empty(t, ValidatePodTemplateSpec(&template, field.NewPath("spec", "template")))
+	assert.NotEmpty(t, ValidatePodSpec(&template.Spec, field.NewPath("spec")), "a Pod's must be set")
+	template.Spec.Containers[0].Ports[0].HostPort = 9090
+	assert.Equal(t, "spec.template.spec.containers[0].ports[0].hostPort: Invalid value: 9090: must match `containerPort` when `hostNetwork` is true",
+		requireError(t, ValidatePodTemplateSpec(&template, field.NewPath("spec", "template")), "spec.template.spec.containers[0].ports[0].hostPort", field.ErrorTypeInvalid).Error())
 }

@@ -26,7 +26,7 @@ func typeKeys(e *editor, keys string) (line string, ok bool) {
 }
 
 func newTestEditor(history ...string) *editor {
-	pods := []string{"nginx-685df88ff7-bxjfr", "nginx-685df88ff7-fbb92"}
+	pods := []string{"nginx-77bf8679f9-bxjfr", "nginx-77bf8679f9-fbb92"}
 	return &editor{prompt: "(kubesim) > ", width: 80, history: history, complete: func(before string) []string {
 		return complete(before, func([]string) []string {
 			if strings.HasPrefix(before, "describe pods ") {
@@ -76,12 +76,12 @@ func TestEditorCompletes(t *testing.T) {
 	line, _ := typeKeys(newTestEditor(), "ca\t\r")
 	assert.Equal(t, "cache ", line)
 	line, _ = typeKeys(newTestEditor(), "describe pods \t\r")
-	assert.Equal(t, "describe pods nginx-685df88ff7-", line)
+	assert.Equal(t, "describe pods nginx-77bf8679f9-", line)
 	e := newTestEditor()
-	typeKeys(e, "describe pods nginx-685df88ff7-")
+	typeKeys(e, "describe pods nginx-77bf8679f9-")
 	out, _, _ := e.key(key{name: "tab"})
-	assert.Contains(t, out, "nginx-685df88ff7-bxjfr  nginx-685df88ff7-fbb92")
-	assert.Equal(t, "describe pods nginx-685df88ff7-", e.line())
+	assert.Contains(t, out, "nginx-77bf8679f9-bxjfr  nginx-77bf8679f9-fbb92")
+	assert.Equal(t, "describe pods nginx-77bf8679f9-", e.line())
 	out, _, _ = newTestEditor().key(key{name: "tab"})
 	assert.NotEmpty(t, out)
 }

@@ -58,13 +58,13 @@ func TestPromptAtTheBreakpointBeforeTheFirstBind(t *testing.T) {
 	require.Equal(t, 0, code, errOut+out)
 	assert.Contains(t, out, "breakpoint scheduler bind: kube-scheduler is about to create pods/binding default/"+pod)
 	// get pods: 3 Pending, none on a node.
-	assert.Len(t, regexp.MustCompile(`(?m)^nginx-685df88ff7-\w+ +0/1 +Pending +0 +<none> `).FindAllString(out, -1), 3, out)
+	assert.Len(t, regexp.MustCompile(`(?m)^nginx-77bf8679f9-\w+ +0/1 +Pending +0 +<none> `).FindAllString(out, -1), 3, out)
 	assert.NotRegexp(t, `bind default/\S+ -> node`, out, "nothing was bound before the pause")
 	// describe: kubectl's describe, with Events.
 	assert.Contains(t, out, "Name:               "+pod)
 	assert.Contains(t, out, "Events:")
 	// queue: the pod being bound is in flight, the others wait in activeQ.
-	assert.Regexp(t, `activeQ +2 +default/nginx-685df88ff7-\w+ default/nginx-685df88ff7-\w+`, out)
+	assert.Regexp(t, `activeQ +2 +default/nginx-77bf8679f9-\w+ default/nginx-77bf8679f9-\w+`, out)
 	assert.Regexp(t, `in flight +1 +default/`+pod, out)
 	// etcd get: the key, its revisions, the stored object without a nodeName.
 	assert.Regexp(t, `/registry/pods/default/`+pod+` +\(create_revision \d+, mod_revision \d+\)`, out)
@@ -100,7 +100,7 @@ func TestStepPromptSkipsQuietPausesAndRunsOn(t *testing.T) {
 	code, out, errOut := runWith(t, "next 2\nuntil pods bound\nget pods\nq\n", "run", "create-deployment", "--step")
 	require.Equal(t, 0, code, errOut+out)
 	assert.Contains(t, out, "pods bound holds.")
-	assert.Regexp(t, `(?m)^nginx-685df88ff7-\w+ +0/1 +\w+ +0 +node-\d`, out)
+	assert.Regexp(t, `(?m)^nginx-77bf8679f9-\w+ +0/1 +\w+ +0 +node-\d`, out)
 	assert.Less(t, strings.Count(errOut, "(kubesim)"), 10, "quiet pauses are skipped")
 }
 
@@ -133,14 +133,14 @@ func TestPromptCacheShowsTheSchedulersViewBesideEtcd(t *testing.T) {
 		"run", "create-deployment", "--break", "etcd put /registry/pods")
 	require.Equal(t, 0, code, errOut+out)
 	assert.Regexp(t, `kube-scheduler pods informer: 0 objects, resourceVersion \d+ \(etcd is at revision \d+\)`, out)
-	assert.Len(t, regexp.MustCompile(`default/nginx-685df88ff7-\w+ +- +\d+ +not in the cache yet`).FindAllString(out, -1), 1, out)
+	assert.Len(t, regexp.MustCompile(`default/nginx-77bf8679f9-\w+ +- +\d+ +not in the cache yet`).FindAllString(out, -1), 1, out)
 	assert.Regexp(t, `(?m)^  kube-scheduler/scheduling +pods \d+ \(0\), nodes \d+ \(3\)`, out)
 
 	code, out, errOut = runWith(t, "until pods bound\ncache kube-scheduler/scheduling pods\ncache kubelet/node-3 pods\ncache node-3 pods\ncache scheduler leases\nq\n",
 		"run", "create-deployment", "--step")
 	require.Equal(t, 0, code, errOut+out)
 	assert.Contains(t, out, "kube-scheduler pods informer: 3 objects")
-	rows := regexp.MustCompile(`(?m)^default/nginx-685df88ff7-\w+ +(\d+) +(\d+) +(.*)$`).FindAllStringSubmatch(out, -1)
+	rows := regexp.MustCompile(`(?m)^default/nginx-77bf8679f9-\w+ +(\d+) +(\d+) +(.*)$`).FindAllStringSubmatch(out, -1)
 	require.Len(t, rows, 4, "three pods in the scheduler's cache, one in node-3's:\n%s", out)
 	behind := 0
 	for _, r := range rows {

@@ -54,7 +54,7 @@ func newRunFlags(stderr io.Writer) (*flag.FlagSet, *runFlags) {
 		seed:        fs.Int64("seed", 1, "seed for every random choice (names, UIDs, tie-breaks): same seed, same trace"),
 		verbose:     fs.Bool("verbose", false, "tell the whole story: every line of every component (by default, a short story along the article's steps)"),
 		debug:       fs.Bool("debug", false, "tell everything --verbose does and every gate of every request, components' included"),
-		follow:      fs.String("follow", "", "tell only what touches one object, KIND/NAME: pod/nginx-685df88ff7-fbb92, deployment/nginx"),
+		follow:      fs.String("follow", "", "tell only what touches one object, KIND/NAME: pod/nginx-77bf8679f9-fbb92, deployment/nginx"),
 		step:        fs.Bool("step", false, "pause after each step that tells something, at a prompt (help lists its commands; q, or the end of input, stops the run)"),
 		out:         fs.String("out", "", "write the trace to this file instead of standard output"),
 		file:        fs.String("f", "", "play the scenario in this YAML file instead of a built-in one (see examples/scenarios)"),

@@ -54,7 +54,7 @@ func TestWebPausesAtBreakpointsBeforeTheAction(t *testing.T) {
 		return *waitForEvent(t, events, "a pause", func(e pageEvent) bool { return e.Type == "state" && e.State != nil && !e.State.Running }).State
 	}
 	st := nextPause()
-	require.Contains(t, st.Why, "scheduler bind: kube-scheduler is about to create pods/binding default/nginx-685df88ff7-")
+	require.Contains(t, st.Why, "scheduler bind: kube-scheduler is about to create pods/binding default/nginx-77bf8679f9-")
 	assert.Equal(t, []string{"scheduler bind"}, st.Breakpoints)
 	pods := podRows(&st)
 	require.Len(t, pods, 3)
@@ -68,7 +68,7 @@ func TestWebPausesAtBreakpointsBeforeTheAction(t *testing.T) {
 		resp.Body.Close()
 	}
 	post("continue")
-	assert.Contains(t, nextPause().Why, "scheduler bind: kube-scheduler is about to create pods/binding default/nginx-685df88ff7-")
+	assert.Contains(t, nextPause().Why, "scheduler bind: kube-scheduler is about to create pods/binding default/nginx-77bf8679f9-")
 	cancel()
 	assert.Equal(t, 1, <-done, "an interrupted run")
 }

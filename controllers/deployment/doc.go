@@ -31,11 +31,17 @@
 //   - Old ReplicaSets beyond revisionHistoryLimit are deleted once scaled to 0.
 //   - Status counts and the conditions Available and Progressing with Kubernetes' reasons and messages,
 //     including ProgressDeadlineExceeded after progressDeadlineSeconds without progress (a clock timer).
-//   - Events ScalingReplicaSet "Scaled up replica set nginx-6d4cf56db6 from 0 to 3".
+//   - Events ScalingReplicaSet "Scaled up replica set nginx-77bf8679f9 from 0 to 3".
 //
-// What it simplifies: the pod-template-hash is FNV-32a over the template's JSON (Kubernetes hashes a
-// deep print of the Go struct), so hashes differ from a real cluster's while being just as stable;
-// adoption trusts the cache rather than re-reading the Deployment; the controller writes the revision
+// The pod-template-hash is Kubernetes 1.34's: FNV-32a over go-spew's print of the k8s.io/api
+// v1.PodTemplateSpec struct, which kubesim prints from the layout of k8s.io/api v0.34.1 (layout.go,
+// generated and checked by difftest/deployment, which also holds the hash to the controller's own
+// ComputeHash after the real apiserver's defaulting). So `kubectl create deployment nginx
+// --image=nginx` gives ReplicaSet nginx-66686b6766 here as on a real 1.34 cluster. A template that sets
+// a field kubesim does not model (a container's workingDir, say) hashes differently, since kubesim
+// drops the field.
+//
+// What it simplifies: adoption trusts the cache rather than re-reading the Deployment; the controller writes the revision
 // annotation with an update of the Deployment and the status with an update of the status subresource
 // (Kubernetes' status strategy lets one status update carry both).
 package deployment

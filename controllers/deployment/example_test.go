@@ -30,32 +30,34 @@ func Example() {
 	}
 	// Output:
 	// deployment-controller: watch ADDED deployments/default/nginx -> queue "default/nginx"
-	// deployment-controller: reconcile default/nginx: no ReplicaSet has the current pod template -> create ReplicaSet nginx-685df88ff7 (pod-template-hash 685df88ff7, revision 1, replicas 3)
-	// deployment-controller: event Normal ScalingReplicaSet: Scaled up replica set nginx-685df88ff7 from 0 to 3
+	// deployment-controller: reconcile default/nginx: no ReplicaSet has the current pod template -> create ReplicaSet nginx-77bf8679f9 (pod-template-hash 77bf8679f9, revision 1, replicas 3)
+	// deployment-controller: event Normal ScalingReplicaSet: Scaled up replica set nginx-77bf8679f9 from 0 to 3
 	// deployment-controller: status default/nginx: 0 replicas, 0 updated, 0 ready, 0 available, 0 unavailable; Progressing=True (NewReplicaSetCreated)
 	// deployment-controller: status default/nginx: 0 replicas, 0 updated, 0 ready, 0 available, 3 unavailable; Progressing=True (NewReplicaSetCreated), Available=False (MinimumReplicasUnavailable)
-	// replicaset-controller: watch ADDED replicasets/default/nginx-685df88ff7 -> queue "default/nginx-685df88ff7"
-	// replicaset-controller: reconcile default/nginx-685df88ff7: wants 3, has 0 -> create 3 pods (expecting 3 adds)
-	// replicaset-controller: event Normal SuccessfulCreate: Created pod: nginx-685df88ff7-tqvrk
-	// replicaset-controller: event Normal SuccessfulCreate: Created pod: nginx-685df88ff7-ncx8w
-	// replicaset-controller: event Normal SuccessfulCreate: Created pod: nginx-685df88ff7-v7hld
-	// replicaset-controller: status default/nginx-685df88ff7: replicas 0, fullyLabeledReplicas 0, readyReplicas 0, availableReplicas 0 (observedGeneration 1)
-	// replicaset-controller: status default/nginx-685df88ff7: replicas 3, fullyLabeledReplicas 3, readyReplicas 0, availableReplicas 0 (observedGeneration 1)
+	// replicaset-controller: watch ADDED replicasets/default/nginx-77bf8679f9 -> queue "default/nginx-77bf8679f9"
+	// replicaset-controller: reconcile default/nginx-77bf8679f9: wants 3, has 0 -> create 3 pods (expecting 3 adds)
+	// replicaset-controller: event Normal SuccessfulCreate: Created pod: nginx-77bf8679f9-tqvrk
+	// replicaset-controller: event Normal SuccessfulCreate: Created pod: nginx-77bf8679f9-ncx8w
+	// replicaset-controller: event Normal SuccessfulCreate: Created pod: nginx-77bf8679f9-v7hld
+	// replicaset-controller: status default/nginx-77bf8679f9: replicas 0, fullyLabeledReplicas 0, readyReplicas 0, availableReplicas 0 (observedGeneration 1)
+	// replicaset-controller: status default/nginx-77bf8679f9: replicas 3, fullyLabeledReplicas 3, readyReplicas 0, availableReplicas 0 (observedGeneration 1)
 	// deployment-controller: status default/nginx: 3 replicas, 3 updated, 0 ready, 0 available, 3 unavailable; Available=False (MinimumReplicasUnavailable), Progressing=True (ReplicaSetUpdated)
 }
 
-// The pod-template-hash: FNV-32a of the template as a decimal number, each digit mapped onto
-// Kubernetes' safe alphabet. A collisionCount gives the same template another name.
+// The pod-template-hash of the nginx Deployment as the apiserver stores it (its defaults in place),
+// the same as a Kubernetes 1.34 cluster gives it. A collisionCount gives the same template another
+// name.
 func ExampleComputeHash() {
-	template := &api.PodTemplateSpec{
+	d := &api.Deployment{Spec: api.DeploymentSpec{Template: api.PodTemplateSpec{
 		ObjectMeta: api.ObjectMeta{Labels: map[string]string{"app": "nginx"}},
-		Spec:       api.PodSpec{Containers: []api.Container{{Name: "nginx", Image: "nginx:1.25"}}},
-	}
-	fmt.Println(deployment.ComputeHash(template, nil))
-	fmt.Println(deployment.ComputeHash(template, api.Ptr[int32](1)))
+		Spec:       api.PodSpec{Containers: []api.Container{{Name: "nginx", Image: "nginx:1.25", Ports: []api.ContainerPort{{ContainerPort: 80}}}}},
+	}}}
+	api.SetDefaults(d)
+	fmt.Println(deployment.ComputeHash(&d.Spec.Template, nil))
+	fmt.Println(deployment.ComputeHash(&d.Spec.Template, api.Ptr[int32](1)))
 	fmt.Println(deployment.SafeEncodeString("2142116321"))
 	// Output:
-	// 68554c986b
-	// 577fdcd479
+	// 77bf8679f9
+	// 6489bc9494
 	// 658655b765
 }

@@ -1,8 +1,9 @@
 // hash.go: the pod-template-hash, the name suffix and label that tie a ReplicaSet to one version of a
-// Deployment's pod template ("nginx-6d4cf56db6"). Changing the template changes the hash, hence a new
+// Deployment's pod template ("nginx-77bf8679f9"). Changing the template changes the hash, hence a new
 // ReplicaSet; changing it back finds the old one again.
 //
 //	ComputeHash(template, collisionCount) string
+//	HashedText(template) string
 //	SafeEncodeString(s) string
 //	equalIgnoreHash(a, b) bool
 package deployment
@@ -16,44 +17,40 @@ import (
 	"kubesim/api"
 )
 
-// ComputeHash hashes a pod template with FNV-32a, as Kubernetes' controller.ComputeHash does, and
-// renders the number with SafeEncodeString. collisionCount (status.collisionCount) is mixed in when
-// set: if a ReplicaSet of that name exists with another template, the controller bumps the count and
-// so gets a new name.
+// ComputeHash returns the pod-template-hash of a template as Kubernetes v1.34's Deployment controller
+// computes it (pkg/controller/controller_utils.go, ComputeHash): FNV-32a over go-spew's print of the
+// v1.PodTemplateSpec struct (HashedText, spew.go), then, when status.collisionCount is set, its four
+// bytes little-endian padded to eight; the sum in decimal, mapped through SafeEncodeString. A learner
+// sees the hash a real 1.34 cluster gives the same manifest: difftest/deployment holds it to the
+// controller's own function, after the apiserver's own defaulting. If a ReplicaSet of that name exists
+// with another template, the controller bumps collisionCount and so gets a new name.
 //
-// The bytes hashed differ, so the values differ from a real cluster's (while being just as stable).
-// Kubernetes v1.34 (pkg/controller/controller_utils.go, ComputeHash) hashes
-// hashutil.DeepHashObject's output: go-spew's "%#v" print of the k8s.io/api/core/v1.PodTemplateSpec
-// struct, e.g. `(v1.PodTemplateSpec){ObjectMeta:(v1.ObjectMeta){Name:(string) ... Requests:(v1.ResourceList)
-// map[cpu:{i:(resource.int64Amount){value:(int64)100 scale:(resource.Scale)-3} d:(resource.infDecAmount)
-// {Dec:(*inf.Dec)<nil>} s:(string)100m Format:(resource.Format)DecimalSI}] ...`. That text names every
-// field of every struct of that exact k8s.io/api release in declaration order (ones kubesim does not
-// model, such as RestartPolicyRules or HostnameOverride, as `<nil>`), the private fields of
-// resource.Quantity including its cached string, and the template as the real apiserver's defaulting
-// left it (securityContext {}, terminationMessagePath, ...). Reproducing it would mean copying the
-// layout of k8s.io/api's types into kubesim and re-checking it at every Kubernetes release (any new
-// field changes every hash), so kubesim hashes the template's JSON instead.
+// The print names every field of every struct of k8s.io/api's PodTemplateSpec in declaration order,
+// so a Kubernetes release that adds a field changes every hash: layout.go is that release's layout
+// (regenerated with `go test -run Layout -update` in difftest/deployment). Fields kubesim does not
+// model count as the apiserver leaves them when the manifest does not set them; a manifest that sets
+// one (a container's workingDir, say) hashes differently from a real cluster's.
 func ComputeHash(template *api.PodTemplateSpec, collisionCount *int32) string {
 	h := fnv.New32a()
-	b, err := json.Marshal(template)
-	if err != nil {
-		panic("deployment: a pod template that does not marshal: " + err.Error())
-	}
-	h.Write(b)
+	h.Write([]byte(templateText(template)))
 	if collisionCount != nil {
-		var buf [4]byte
+		var buf [8]byte
 		binary.LittleEndian.PutUint32(buf[:], uint32(*collisionCount))
 		h.Write(buf[:])
 	}
 	return SafeEncodeString(strconv.FormatUint(uint64(h.Sum32()), 10))
 }
 
+// HashedText returns the text ComputeHash hashes: what Kubernetes' hashutil.DeepHashObject writes for
+// the same template.
+func HashedText(template *api.PodTemplateSpec) string { return templateText(template) }
+
 // alphanums is Kubernetes' safe alphabet (k8s.io/apimachinery/pkg/util/rand): no vowels, so no words,
 // and none of the look-alikes 0/o, 1/l.
 const alphanums = "bcdfghjklmnpqrstvwxz2456789"
 
 // SafeEncodeString maps each byte of s onto alphanums, so a decimal hash such as "2142116321" becomes a
-// name-safe string such as "6d4cf56db6".
+// name-safe string such as "658655b765".
 func SafeEncodeString(s string) string {
 	out := make([]byte, len(s))
 	for i := range len(s) {
