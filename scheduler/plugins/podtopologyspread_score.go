@@ -70,10 +70,11 @@ func (pl *PodTopologySpread) PreScore(_ context.Context, state *framework.CycleS
 		if !podMatchesNodeSelectorAndAffinity(pod, node) || (requireAllTopologies && !nodeHasKeys(node, constraints)) {
 			continue
 		}
-		for i, c := range constraints {
+		for i := range constraints {
+			c := &constraints[i]
 			value := node.Labels[c.TopologyKey]
 			if _, ok := s.counts[i][value]; ok && c.TopologyKey != api.LabelHostname {
-				s.counts[i][value] += countMatching(ni.Pods, c.Selector, pod.Namespace)
+				s.counts[i][value] += c.countMatching(ni)
 			}
 		}
 	}
@@ -92,14 +93,15 @@ func (pl *PodTopologySpread) Score(_ context.Context, state *framework.CycleStat
 		return 0, nil
 	}
 	var score float64
-	for i, c := range s.constraints {
+	for i := range s.constraints {
+		c := &s.constraints[i]
 		value, ok := ni.Node().Labels[c.TopologyKey]
 		if !ok {
 			continue
 		}
 		cnt := s.counts[i][value]
 		if c.TopologyKey == api.LabelHostname {
-			cnt = countMatching(ni.Pods, c.Selector, pod.Namespace)
+			cnt = c.countMatching(ni)
 		}
 		score += float64(cnt)*s.weights[i] + float64(c.MaxSkew-1)
 	}
