@@ -38,7 +38,8 @@
 //   - So are PodTopologySpread's and InterPodAffinity's counts of matching pods, where Kubernetes
 //     walks every pod of the cluster in every cycle: each NodeInfo remembers how many of its pods a
 //     selector picks (framework/podcounts.go), so a cycle recounts only the nodes whose pods changed
-//     since the last one asked. The verdicts and scores are the same.
+//     since the last one asked, and the snapshot keeps the default spreading's sums per zone, so
+//     such a cycle does not even visit the other nodes. The verdicts and scores are the same.
 //
 // It follows kube-scheduler v1.34 (Explain says so where 1.35 differs: BalancedAllocation's formula
 // and the untolerated-taint message).

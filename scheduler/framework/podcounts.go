@@ -9,7 +9,15 @@
 // since the answer was given (usually one: where the last pod went). A new Node object (labels,
 // status) keeps the memo, since a count reads only the pods. The memo holds at most maxPodCounts
 // answers and forgets the oldest first, and it lives and dies with its NodeInfo, so its memory is
-// bounded by the nodes. Interface: (*NodeInfo).CountPods, SetPodCountMemo.
+// bounded by the nodes.
+//
+// Spreading over zones then still asks all the nodes, every cycle, to add their answers up per
+// zone. The Snapshot keeps those sums too (DomainCounts): when it is refreshed, it takes the
+// answers of each node that changed out of the old node's domain and adds the new ones, so a cycle
+// pays for the nodes that changed, not for every node (a node added or removed starts the sums
+// afresh). PodTopologySpread uses them where every node counts: the default constraints of a pod
+// without a nodeSelector or required node affinity; otherwise it visits the nodes, and each answers
+// from its memo. Interface: (*NodeInfo).CountPods, (*Snapshot).DomainCounts, SetPodCountMemo.
 package framework
 
 import (
@@ -23,12 +31,16 @@ import (
 // default spread constraints share one), so this covers a few dozen workloads scheduled in turns.
 const maxPodCounts = 32
 
+// maxDomainCounts is how many sums a Snapshot keeps up to date: each costs every refresh a question
+// to each node that changed.
+const maxDomainCounts = 8
+
 // podCountMemo switches the memo; only benchmarks turn it off, to measure it against counting afresh.
 var podCountMemo atomic.Bool
 
 func init() { podCountMemo.Store(true) }
 
-// SetPodCountMemo turns CountPods' memo on or off and returns the previous setting. It exists for
+// SetPodCountMemo turns CountPods' and DomainCounts' memos on or off and returns the previous setting. It exists for
 // the benchmarks that compare the memo with counting afresh; the answers are the same either way.
 func SetPodCountMemo(on bool) bool { return podCountMemo.Swap(on) }
 
@@ -76,4 +88,56 @@ func countPods(pods []*PodInfo, match func(*api.Pod) bool) int64 {
 		}
 	}
 	return c
+}
+
+// domainCounts is a sum DomainCounts keeps: per value of topologyKey, the pods match picks on the
+// nodes with that value.
+type domainCounts struct {
+	key, topologyKey string
+	match            func(*api.Pod) bool
+	sums             map[string]int64
+}
+
+// add adds (sign 1) or takes away (sign -1) ni's answer to the sum of its domain.
+func (d *domainCounts) add(ni *NodeInfo, sign int64) {
+	value := ni.Node().Labels[d.topologyKey]
+	if d.sums[value] += sign * ni.CountPods(d.key, d.match); d.sums[value] == 0 {
+		delete(d.sums, value)
+	}
+}
+
+// DomainCounts returns, for each value of topologyKey, the sum of CountPods(key, match) over the
+// snapshot's nodes with that value (nodes without the label count under ""); a value with no
+// matching pod may be absent. The snapshot keeps the sums while it is refreshed (see Update), for at
+// most maxDomainCounts questions, forgetting the oldest first. The caller must not modify the map,
+// and must not call this while the snapshot is being refreshed.
+func (s *Snapshot) DomainCounts(key, topologyKey string, match func(*api.Pod) bool) map[string]int64 {
+	memo := podCountMemo.Load()
+	if memo {
+		for _, d := range s.domains {
+			if d.key == key && d.topologyKey == topologyKey {
+				return d.sums
+			}
+		}
+	}
+	d := &domainCounts{key: key, topologyKey: topologyKey, match: match, sums: map[string]int64{}}
+	for _, ni := range s.nodes {
+		d.add(ni, 1)
+	}
+	if !memo {
+		return d.sums
+	}
+	if len(s.domains) == maxDomainCounts {
+		s.domains = append(s.domains[:0], s.domains[1:]...)
+	}
+	s.domains = append(s.domains, d)
+	return d.sums
+}
+
+// updateDomainCounts moves the answers of a node whose NodeInfo changed from old to ni.
+func (s *Snapshot) updateDomainCounts(old, ni *NodeInfo) {
+	for _, d := range s.domains {
+		d.add(old, -1)
+		d.add(ni, 1)
+	}
 }

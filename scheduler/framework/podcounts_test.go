@@ -37,6 +37,12 @@ func TestPodCountsAreRememberedPerNodeInfoAndBounded(t *testing.T) {
 	assert.NotContains(t, ni.counts.counts, "all", "the oldest answers are forgotten first")
 	assert.Contains(t, ni.counts.counts, fmt.Sprint("key-", maxPodCounts+9))
 
+	snap := NewSnapshot([]*NodeInfo{ni})
+	for i := range maxDomainCounts + 2 {
+		assert.Equal(t, map[string]int64{"": 3}, snap.DomainCounts(fmt.Sprint("key-", i), api.LabelTopologyZone, all))
+	}
+	assert.Len(t, snap.domains, maxDomainCounts, "at most maxDomainCounts sums")
+
 	defer SetPodCountMemo(SetPodCountMemo(false))
 	asked = 0
 	assert.Equal(t, int64(3), ni.CountPods(fmt.Sprint("key-", maxPodCounts+9), all))

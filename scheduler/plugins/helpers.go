@@ -57,6 +57,14 @@ func podMatchesNodeSelectorAndAffinity(pod *api.Pod, node *api.Node) bool {
 	return api.RequiredNodeSelectionMatches(pod, node.Name, node.Labels)
 }
 
+// selectsEveryNode reports whether podMatchesNodeSelectorAndAffinity holds on every node: the pod
+// has no nodeSelector and no required node affinity.
+func selectsEveryNode(pod *api.Pod) bool {
+	aff := pod.Spec.Affinity
+	return len(pod.Spec.NodeSelector) == 0 &&
+		(aff == nil || aff.NodeAffinity == nil || aff.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution == nil)
+}
+
 // selectorKey names a selector in the key of a NodeInfo's memo of pod counts: its printed form,
 // which reads back as a selector that picks the same pods. Everything and Nothing both print as "";
 // what they make of no labels at all tells them apart ('<' is not selector syntax).
