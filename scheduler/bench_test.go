@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"runtime/pprof"
 	"testing"
 	"time"
 
@@ -41,7 +42,33 @@ func perfPod(i int) *api.Pod {
 				resource.ResourceMemory: resource.MustParse("500Mi")}}}}}}
 }
 
+// perfReplicaSetPod is perfPod owned by the ReplicaSet perfReplicaSet(i/perReplicaSet), so that the
+// system default topology spread constraints apply to it.
+func perfReplicaSetPod(i, perReplicaSet int) *api.Pod {
+	p := perfPod(i)
+	rs := perfReplicaSet(i / perReplicaSet)
+	p.Labels = map[string]string{"app": rs.Name}
+	p.OwnerReferences = []api.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: rs.Name, UID: rs.UID, Controller: api.Ptr(true)}}
+	return p
+}
+
+func perfReplicaSet(i int) *api.ReplicaSet {
+	name := fmt.Sprintf("web-%03d", i)
+	return &api.ReplicaSet{ObjectMeta: api.ObjectMeta{Name: name, Namespace: "default", UID: "uid-" + name},
+		Spec: api.ReplicaSetSpec{Selector: &api.LabelSelector{MatchLabels: map[string]string{"app": name}}}}
+}
+
+// perfWorkload shapes a benchmark's cluster beyond SchedulingBasic: perReplicaSet > 0 puts the pods
+// in ReplicaSets of that many, and the nodes in three zones.
+type perfWorkload struct{ perReplicaSet int }
+
 func benchmarkAlgorithm(b *testing.B, numNodes, numPods, parallelism int) {
+	b.ReportMetric(benchmarkWorkload(b, numNodes, numPods, parallelism, perfWorkload{}), "pods/s")
+}
+
+// benchmarkWorkload schedules numPods pods on numNodes nodes b.N times and returns the last run's
+// pods per second.
+func benchmarkWorkload(b *testing.B, numNodes, numPods, parallelism int, w perfWorkload) float64 {
 	profile := plugins.DefaultProfile("")
 	for i, ref := range profile.Plugins {
 		if ref.Name == plugins.DefaultBinderName {
@@ -60,11 +87,24 @@ func benchmarkAlgorithm(b *testing.B, numNodes, numPods, parallelism int) {
 		for _, p := range s.profiles {
 			p.fwk.SetParallelism(parallelism)
 		}
+		fixed := &FixedCluster{}
+		for i := 0; w.perReplicaSet > 0 && i*w.perReplicaSet < numPods; i++ {
+			fixed.ReplicaSets = append(fixed.ReplicaSets, perfReplicaSet(i))
+		}
+		s.fixed = fixed
 		for i := 0; i < numNodes; i++ {
-			s.cache.AddNode(perfNode(i))
+			n := perfNode(i)
+			if w.perReplicaSet > 0 {
+				n.Labels[api.LabelTopologyZone] = fmt.Sprintf("zone-%d", i%3)
+			}
+			s.cache.AddNode(n)
 		}
 		for i := 0; i < numPods; i++ {
-			s.queue.Add(perfPod(i))
+			if w.perReplicaSet > 0 {
+				s.queue.Add(perfReplicaSetPod(i, w.perReplicaSet))
+			} else {
+				s.queue.Add(perfPod(i))
+			}
 		}
 		b.StartTimer()
 		start := time.Now()
@@ -80,7 +120,7 @@ func benchmarkAlgorithm(b *testing.B, numNodes, numPods, parallelism int) {
 			b.Fatalf("%d pods assumed, want %d", got, numPods)
 		}
 	}
-	b.ReportMetric(rate, "pods/s")
+	return rate
 }
 
 func BenchmarkSchedulingBasicAlgorithm(b *testing.B) {
@@ -88,6 +128,35 @@ func BenchmarkSchedulingBasicAlgorithm(b *testing.B) {
 		for _, par := range []int{1, runtime.GOMAXPROCS(0)} {
 			b.Run(fmt.Sprintf("%dNodes/%dPods/parallelism-%d", size.nodes, size.pods, par), func(b *testing.B) {
 				benchmarkAlgorithm(b, size.nodes, size.pods, par)
+			})
+		}
+	}
+}
+
+// BenchmarkSchedulingBasicReplicaSets is SchedulingBasic with the pods in ReplicaSets of 1,000 (as
+// a Deployment's) on nodes in three zones: every pod gets the default spread constraints, so each
+// cycle asks every node how many siblings it runs. It runs each shape twice, first counting afresh
+// on every node in every cycle (as Kubernetes does; the baseline), then with the NodeInfos' memo of
+// pod counts, and reports both rates and their ratio (x-fresh).
+func BenchmarkSchedulingBasicReplicaSets(b *testing.B) {
+	for _, size := range []struct{ nodes, pods int }{{500, 1000}, {5000, 10000}} {
+		for _, par := range []int{1, runtime.GOMAXPROCS(0)} {
+			b.Run(fmt.Sprintf("%dNodes/%dPods/parallelism-%d", size.nodes, size.pods, par), func(b *testing.B) {
+				w := perfWorkload{perReplicaSet: 1000}
+				defer framework.SetPodCountMemo(framework.SetPodCountMemo(true))
+				// Each run under its own profiler label: `go tool pprof -tagfocus podcounts=memo` shows one.
+				run := func(label string, memo bool) (rate float64) {
+					framework.SetPodCountMemo(memo)
+					pprof.Do(context.Background(), pprof.Labels("podcounts", label), func(context.Context) {
+						rate = benchmarkWorkload(b, size.nodes, size.pods, par, w)
+					})
+					return rate
+				}
+				fresh := run("fresh", false)
+				memo := run("memo", true)
+				b.ReportMetric(fresh, "pods/s-fresh")
+				b.ReportMetric(memo, "pods/s")
+				b.ReportMetric(memo/fresh, "x-fresh")
 			})
 		}
 	}

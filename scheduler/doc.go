@@ -35,6 +35,11 @@
 //   - A plugin that errors or panics costs the pod a retry, never the scheduler.
 //   - Filter is O(nodes) per pod: each node's requests, ports and affinity pods are precomputed in
 //     its NodeInfo, and a cycle looks at only as many nodes as percentageOfNodesToScore asks.
+//   - So are PodTopologySpread's and InterPodAffinity's counts of matching pods, where Kubernetes
+//     walks every pod of the cluster in every cycle: each NodeInfo remembers how many of its pods a
+//     selector picks (framework/podcounts.go), so a cycle recounts only the nodes whose pods changed
+//     since the last one asked, and the snapshot keeps the default spreading's sums per zone, so
+//     such a cycle does not even visit the other nodes. The verdicts and scores are the same.
 //
 // It follows kube-scheduler v1.34 (Explain says so where 1.35 differs: BalancedAllocation's formula
 // and the untolerated-taint message).

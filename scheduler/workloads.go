@@ -23,14 +23,14 @@ func (s *Scheduler) newWorkloadInformers(c *client.Client, o Options) {
 	s.rsInformer = client.NewInformer[api.ReplicaSet](c, client.InformerOptions{Clock: o.Clock, Trace: o.Trace, Name: s.name + " replicasets"})
 }
 
-// Services lists the Services of a namespace.
+// Services lists the Services of a namespace. The informer's namespace index finds them without a
+// walk over every Service of the cluster, which PodTopologySpread would otherwise pay every cycle.
 func (w workloadLister) Services(namespace string) []*api.Service {
-	all := w.s.fixed.services()
 	if w.s.serviceInformer != nil {
-		all = w.s.serviceInformer.List()
+		return w.s.serviceInformer.ByIndex(client.IndexNamespace, namespace)
 	}
 	var out []*api.Service
-	for _, svc := range all {
+	for _, svc := range w.s.fixed.services() {
 		if svc.Namespace == namespace {
 			out = append(out, svc)
 		}

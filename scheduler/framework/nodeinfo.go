@@ -1,7 +1,7 @@
 // nodeinfo.go: NodeInfo, the scheduler's summary of one node: the Node object, the pods on it
 // (bound or assumed), and the sums precomputed from them, so that checking a pod against a node
 // costs a few comparisons instead of a walk over every pod (framework.NodeInfo in Kubernetes).
-// Interface: NodeInfo, NewNodeInfo, WithNode, WithPod, WithoutPod, HostPortInfo.
+// Interface: NodeInfo, NewNodeInfo, WithNode, WithPod, WithoutPod, CountPods (podcounts.go), HostPortInfo.
 //
 // kubesim makes a NodeInfo immutable: every change (a pod added, a node updated) builds a new one.
 // Kubernetes instead mutates NodeInfos inside its cache and, at the start of each cycle, clones the
@@ -37,12 +37,17 @@ type NodeInfo struct {
 	Allocatable Resource
 	// ImageSizes maps every image name the node reports in status.images to its size in bytes.
 	ImageSizes map[string]int64
+
+	// counts remembers CountPods' answers (podcounts.go): WithPod and WithoutPod start an empty
+	// memo, WithNode shares this one (the pods are the same). nil only in a zero NodeInfo, which
+	// counts afresh.
+	counts *podCounts
 }
 
 // NewNodeInfo returns the NodeInfo of a node with no pods yet. node may be nil: the cache keeps pods
 // whose node it has not seen (or no longer sees) in a NodeInfo without a node.
 func NewNodeInfo(node *api.Node) *NodeInfo {
-	return (&NodeInfo{}).WithNode(node)
+	return (&NodeInfo{counts: &podCounts{}}).WithNode(node)
 }
 
 // Node returns the Node object (shared: never modify it), or nil.
@@ -52,9 +57,17 @@ func (n *NodeInfo) Node() *api.Node { return n.node }
 func (n *NodeInfo) Name() string { return n.name }
 
 // clone copies n shallowly; the slices and maps stay shared until a With... method replaces them.
+// So does the memo of pod counts, which only cloneForPods replaces.
 func (n *NodeInfo) clone() *NodeInfo {
 	c := *n
 	return &c
+}
+
+// cloneForPods is clone for a copy whose pods will change: its memo of pod counts starts empty.
+func (n *NodeInfo) cloneForPods() *NodeInfo {
+	c := n.clone()
+	c.counts = &podCounts{}
+	return c
 }
 
 // WithNode returns a copy of n describing node (an updated Node object).
@@ -80,7 +93,7 @@ func (n *NodeInfo) WithNode(node *api.Node) *NodeInfo {
 
 // WithPod returns a copy of n with pi added.
 func (n *NodeInfo) WithPod(pi *PodInfo) *NodeInfo {
-	c := n.clone()
+	c := n.cloneForPods()
 	c.Pods = appendCopy(n.Pods, pi)
 	if len(pi.RequiredAffinityTerms)+len(pi.PreferredAffinityTerms)+len(pi.RequiredAntiAffinityTerms)+len(pi.PreferredAntiAffinityTerms) > 0 {
 		c.PodsWithAffinity = appendCopy(n.PodsWithAffinity, pi)
@@ -105,7 +118,7 @@ func (n *NodeInfo) WithoutPod(uid string) (*NodeInfo, bool) {
 		return n, false
 	}
 	pi := n.Pods[idx]
-	c := n.clone()
+	c := n.cloneForPods()
 	c.Pods = removeCopy(n.Pods, uid)
 	c.PodsWithAffinity = removeCopy(n.PodsWithAffinity, uid)
 	c.PodsWithRequiredAntiAffinity = removeCopy(n.PodsWithRequiredAntiAffinity, uid)

@@ -20,6 +20,9 @@ type Snapshot struct {
 	// withAffinity and withRequiredAntiAffinity count the nodes that have such pods, so the
 	// InterPodAffinity plugin can skip its work entirely in the common case.
 	withAffinity, withRequiredAntiAffinity int
+	// domains are DomainCounts' sums over nodes, which Update keeps equal to the sums over the
+	// current nodes (podcounts.go).
+	domains []*domainCounts
 }
 
 // NewSnapshot builds a snapshot from NodeInfos sorted by name (for tests and one-off views; the
@@ -46,9 +49,13 @@ func NewSnapshot(nodes []*NodeInfo) *Snapshot {
 func (s *Snapshot) Update(list []*NodeInfo, changed []int, rebuild bool, images map[string]int, withAffinity, withRequiredAntiAffinity int) {
 	if rebuild || len(s.nodes) != len(list) {
 		s.nodes = append(s.nodes[:0], list...)
+		s.domains = nil // nodes came or went: the sums start again when next asked
 	} else {
 		for _, i := range changed {
-			s.nodes[i] = list[i]
+			if s.nodes[i] != list[i] { // an index may be listed more than once
+				s.updateDomainCounts(s.nodes[i], list[i])
+				s.nodes[i] = list[i]
+			}
 		}
 	}
 	if images != nil {

@@ -1,10 +1,12 @@
 // helpers.go: small helpers several plugins share: DefaultNormalizeScore (pluginhelper in
 // Kubernetes), node selector matching (component-helpers' nodeaffinity) and untolerated-taint
-// lookup (v1helper.FindMatchingUntoleratedTaint).
+// lookup (v1helper.FindMatchingUntoleratedTaint), and the key under which a selector's pod counts are
+// remembered.
 package plugins
 
 import (
 	"kubesim/api"
+	"kubesim/api/labels"
 	"kubesim/scheduler/framework"
 )
 
@@ -53,4 +55,25 @@ func findUntoleratedTaint(taints []api.Taint, tolerations []api.Toleration, inSc
 // count only the nodes the pod could land on.
 func podMatchesNodeSelectorAndAffinity(pod *api.Pod, node *api.Node) bool {
 	return api.RequiredNodeSelectionMatches(pod, node.Name, node.Labels)
+}
+
+// selectsEveryNode reports whether podMatchesNodeSelectorAndAffinity holds on every node: the pod
+// has no nodeSelector and no required node affinity.
+func selectsEveryNode(pod *api.Pod) bool {
+	aff := pod.Spec.Affinity
+	return len(pod.Spec.NodeSelector) == 0 &&
+		(aff == nil || aff.NodeAffinity == nil || aff.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution == nil)
+}
+
+// selectorKey names a selector in the key of a NodeInfo's memo of pod counts: its printed form,
+// which reads back as a selector that picks the same pods. Everything and Nothing both print as "";
+// what they make of no labels at all tells them apart ('<' is not selector syntax).
+func selectorKey(sel labels.Selector) string {
+	if s := sel.String(); s != "" {
+		return s
+	}
+	if sel.Matches(labels.Set(nil)) {
+		return "<everything>"
+	}
+	return "<nothing>"
 }

@@ -12,12 +12,14 @@
 //   - existing pods' required anti-affinity: no pod already running may object to this pod
 //     (`node(s) didn't satisfy existing pods anti-affinity rules`).
 //
-// The scoring half is in interpodaffinity_score.go.
+// The scoring half is in interpodaffinity_score.go. How many of a node's pods match the incoming
+// pod's terms comes from the NodeInfo's memo (framework/podcounts.go), as for PodTopologySpread.
 package plugins
 
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"kubesim/api"
 	"kubesim/scheduler/framework"
@@ -126,6 +128,49 @@ func matchesAllTerms(terms []framework.AffinityTerm, pod *api.Pod) bool {
 	return true
 }
 
+// termCount is a question to every node: how many of its pods match term (or, with all set, every
+// one of all's terms), under a key that names it in the NodeInfo's memo of pod counts.
+type termCount struct {
+	term *framework.AffinityTerm
+	all  []framework.AffinityTerm
+	key  string
+}
+
+// newTermCount asks how many pods match t.
+func newTermCount(t *framework.AffinityTerm) termCount {
+	return termCount{term: t, key: InterPodAffinityName + "\x00" + termKey(t)}
+}
+
+// allTermsCount asks how many pods match every one of terms (none when there are no terms).
+func allTermsCount(terms []framework.AffinityTerm) termCount {
+	key := InterPodAffinityName + "\x00all"
+	for i := range terms {
+		key += "\x00" + termKey(&terms[i])
+	}
+	return termCount{all: terms, key: key}
+}
+
+// termKey names the pods a term selects: its namespaces and its selector (the topology key does
+// not choose pods).
+func termKey(t *framework.AffinityTerm) string {
+	return strings.Join(t.Namespaces, ",") + "\x01" + selectorKey(t.Selector)
+}
+
+func (q *termCount) matches(p *api.Pod) bool {
+	if q.term != nil {
+		return q.term.Matches(p)
+	}
+	return matchesAllTerms(q.all, p)
+}
+
+// count answers the question for ni's pods.
+func (q *termCount) count(ni *framework.NodeInfo) int64 {
+	if q.term == nil && len(q.all) == 0 {
+		return 0
+	}
+	return ni.CountPods(q.key, q.matches)
+}
+
 // affinityState is the PreFilter state.
 type affinityState struct {
 	podInfo *framework.PodInfo
@@ -164,16 +209,28 @@ func (pl *InterPodAffinity) PreFilter(_ context.Context, state *framework.CycleS
 	}
 	s := &affinityState{podInfo: pi, existingAntiAffinityCounts: topologyToCount{},
 		affinityCounts: topologyToCount{}, antiAffinityCounts: topologyToCount{}}
+	// The pod's own terms ask each node how many of its pods match (all its affinity terms, each of
+	// its anti-affinity terms): questions the NodeInfo's memo answers for nodes whose pods have not
+	// changed since an earlier cycle asked them.
+	all := allTermsCount(pi.RequiredAffinityTerms)
+	anti := make([]termCount, len(pi.RequiredAntiAffinityTerms))
+	for i := range anti {
+		anti[i] = newTermCount(&pi.RequiredAntiAffinityTerms[i])
+	}
 	for _, ni := range snap.List() {
+		node := ni.Node()
 		for _, existing := range ni.PodsWithRequiredAntiAffinity {
-			s.existingAntiAffinityCounts.updateWithAntiAffinityTerms(existing.RequiredAntiAffinityTerms, pod, ni.Node(), 1)
+			s.existingAntiAffinityCounts.updateWithAntiAffinityTerms(existing.RequiredAntiAffinityTerms, pod, node, 1)
 		}
-		if !hasTerms {
-			continue
+		if n := all.count(ni); n > 0 {
+			for i := range pi.RequiredAffinityTerms {
+				s.affinityCounts.update(node, pi.RequiredAffinityTerms[i].TopologyKey, n)
+			}
 		}
-		for _, existing := range ni.Pods {
-			s.affinityCounts.updateWithAffinityTerms(pi.RequiredAffinityTerms, existing.Pod, ni.Node(), 1)
-			s.antiAffinityCounts.updateWithAntiAffinityTerms(pi.RequiredAntiAffinityTerms, existing.Pod, ni.Node(), 1)
+		for i := range anti {
+			if n := anti[i].count(ni); n > 0 {
+				s.antiAffinityCounts.update(node, anti[i].term.TopologyKey, n)
+			}
 		}
 	}
 	if !hasTerms && len(s.existingAntiAffinityCounts) == 0 {

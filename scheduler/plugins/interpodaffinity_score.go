@@ -21,17 +21,27 @@ type scoreMap map[string]map[string]int64
 func (m scoreMap) Clone() framework.StateData { return m }
 
 func (m scoreMap) processTerm(t *framework.AffinityTerm, weight int64, pod *api.Pod, node *api.Node) {
-	if !t.Matches(pod) {
-		return
+	if t.Matches(pod) {
+		m.add(t.TopologyKey, node, weight)
 	}
-	value, ok := node.Labels[t.TopologyKey]
+}
+
+// add adds weight to node's domain of key, if the node has that label.
+func (m scoreMap) add(key string, node *api.Node, weight int64) {
+	value, ok := node.Labels[key]
 	if !ok {
 		return
 	}
-	if m[t.TopologyKey] == nil {
-		m[t.TopologyKey] = map[string]int64{}
+	if m[key] == nil {
+		m[key] = map[string]int64{}
 	}
-	m[t.TopologyKey][value] += weight
+	m[key][value] += weight
+}
+
+// weightedCount is a preferred term of the incoming pod, asked of every node, with its signed weight.
+type weightedCount struct {
+	termCount
+	weight int64
 }
 
 func (m scoreMap) processTerms(terms []framework.WeightedAffinityTerm, pod *api.Pod, node *api.Node, sign int64) {
@@ -49,19 +59,31 @@ func (pl *InterPodAffinity) PreScore(_ context.Context, state *framework.CycleSt
 	if !hasPreferred && !snap.HavePodsWithAffinity() {
 		return framework.NewStatus(framework.Skip)
 	}
+	// The pod's preferred terms ask each node how many of its pods match (the NodeInfo's memo
+	// answers for nodes whose pods have not changed); the terms of the pods already there are
+	// matched against the pod, on the nodes that have such pods.
+	var preferred []weightedCount
+	for i := range pi.PreferredAffinityTerms {
+		t := &pi.PreferredAffinityTerms[i]
+		preferred = append(preferred, weightedCount{termCount: newTermCount(&t.AffinityTerm), weight: int64(t.Weight)})
+	}
+	for i := range pi.PreferredAntiAffinityTerms {
+		t := &pi.PreferredAntiAffinityTerms[i]
+		preferred = append(preferred, weightedCount{termCount: newTermCount(&t.AffinityTerm), weight: -int64(t.Weight)})
+	}
 	m := scoreMap{}
 	for _, ni := range snap.List() {
-		pods := ni.PodsWithAffinity
-		if hasPreferred {
-			pods = ni.Pods
-		}
 		node := ni.Node()
 		if len(node.Labels) == 0 {
 			continue
 		}
-		for _, existing := range pods {
-			m.processTerms(pi.PreferredAffinityTerms, existing.Pod, node, 1)
-			m.processTerms(pi.PreferredAntiAffinityTerms, existing.Pod, node, -1)
+		for i := range preferred {
+			q := &preferred[i]
+			if n := q.count(ni); n > 0 {
+				m.add(q.term.TopologyKey, node, n*q.weight)
+			}
+		}
+		for _, existing := range ni.PodsWithAffinity {
 			for i := range existing.RequiredAffinityTerms {
 				m.processTerm(&existing.RequiredAffinityTerms[i], hardPodAffinityWeight, pod, node)
 			}

@@ -4,7 +4,9 @@
 // (`node(s) didn't match pod topology spread constraints`), ScheduleAnyway a score that prefers the
 // emptier domains. Only nodes the pod could land on (its nodeSelector and required node affinity)
 // and that carry the topology label count as domains. The score half is in
-// podtopologyspread_score.go.
+// podtopologyspread_score.go. Each node's count of matching pods comes from its NodeInfo's memo
+// (framework/podcounts.go): Kubernetes walks every pod of every node in every cycle, kubesim only
+// the pods of the nodes that changed since the last cycle asked.
 //
 // A pod with no constraints of its own gets the system default constraints (the scheduler's default
 // "List" defaulting, pkg/scheduler/framework/plugins/podtopologyspread/plugin.go): spread over
@@ -72,24 +74,40 @@ var systemDefaultConstraints = []api.TopologySpreadConstraint{
 	{TopologyKey: api.LabelTopologyZone, WhenUnsatisfiable: api.ScheduleAnyway, MaxSkew: 5},
 }
 
-// spreadConstraint is a parsed TopologySpreadConstraint.
+// spreadConstraint is a parsed TopologySpreadConstraint of a pod in namespace.
 type spreadConstraint struct {
 	MaxSkew     int32
 	TopologyKey string
 	MinDomains  int32
 	Selector    labels.Selector
+	namespace   string
+	// countKey names the constraint's question to a node (matches) in the NodeInfo's memo of pod
+	// counts; constraints with the same selector in one namespace share it.
+	countKey string
+}
+
+// matches picks the pods the constraint counts: in its namespace, not terminating, selected.
+func (c *spreadConstraint) matches(p *api.Pod) bool {
+	return p.DeletionTimestamp == nil && p.Namespace == c.namespace && c.Selector.Matches(labels.Set(p.Labels))
+}
+
+// countMatching counts the node's pods that the constraint counts (countPodsMatchSelector in
+// Kubernetes). The NodeInfo remembers the answer, so a node whose pods have not changed since an
+// earlier cycle asked is not walked again.
+func (c *spreadConstraint) countMatching(ni *framework.NodeInfo) int64 {
+	return ni.CountPods(c.countKey, c.matches)
 }
 
 // constraints are the pod's constraints with the given action: its own, or the system defaults.
 func (pl *PodTopologySpread) constraints(pod *api.Pod, action api.UnsatisfiableConstraintAction) ([]spreadConstraint, error) {
 	if len(pod.Spec.TopologySpreadConstraints) > 0 {
-		return constraintsOf(pod.Spec.TopologySpreadConstraints, action, nil)
+		return constraintsOf(pod.Spec.TopologySpreadConstraints, action, nil, pod.Namespace)
 	}
 	sel := defaultSelector(pod, pl.handle.Workloads())
 	if sel.Empty() {
 		return nil, nil
 	}
-	return constraintsOf(systemDefaultConstraints, action, sel)
+	return constraintsOf(systemDefaultConstraints, action, sel, pod.Namespace)
 }
 
 // defaultSelector picks a pod's siblings for the default constraints (helper.DefaultSelector in
@@ -125,9 +143,9 @@ func defaultSelector(pod *api.Pod, w framework.WorkloadLister) labels.Selector {
 	return sel
 }
 
-// constraintsOf parses the constraints with the given action; selector, if set, replaces each one's
-// labelSelector (as it does for the system defaults, which have none).
-func constraintsOf(all []api.TopologySpreadConstraint, action api.UnsatisfiableConstraintAction, selector labels.Selector) ([]spreadConstraint, error) {
+// constraintsOf parses the constraints with the given action of a pod in namespace; selector, if
+// set, replaces each one's labelSelector (as it does for the system defaults, which have none).
+func constraintsOf(all []api.TopologySpreadConstraint, action api.UnsatisfiableConstraintAction, selector labels.Selector, namespace string) ([]spreadConstraint, error) {
 	var out []spreadConstraint
 	for _, c := range all {
 		if c.WhenUnsatisfiable != action {
@@ -144,7 +162,8 @@ func constraintsOf(all []api.TopologySpreadConstraint, action api.UnsatisfiableC
 		if c.MinDomains != nil {
 			minDomains = *c.MinDomains
 		}
-		out = append(out, spreadConstraint{MaxSkew: c.MaxSkew, TopologyKey: c.TopologyKey, MinDomains: minDomains, Selector: sel})
+		out = append(out, spreadConstraint{MaxSkew: c.MaxSkew, TopologyKey: c.TopologyKey, MinDomains: minDomains, Selector: sel,
+			namespace: namespace, countKey: PodTopologySpreadName + "\x00" + namespace + "\x00" + selectorKey(sel)})
 	}
 	return out, nil
 }
@@ -157,18 +176,6 @@ func nodeHasKeys(node *api.Node, constraints []spreadConstraint) bool {
 		}
 	}
 	return true
-}
-
-// countMatching counts the pods in namespace, not terminating, that the selector picks.
-func countMatching(pods []*framework.PodInfo, sel labels.Selector, namespace string) int64 {
-	var n int64
-	for _, pi := range pods {
-		p := pi.Pod
-		if p.DeletionTimestamp == nil && p.Namespace == namespace && sel.Matches(labels.Set(p.Labels)) {
-			n++
-		}
-	}
-	return n
 }
 
 // spreadState is the PreFilter state: per constraint, the matching pods per domain.
@@ -222,8 +229,9 @@ func (pl *PodTopologySpread) PreFilter(_ context.Context, state *framework.Cycle
 		if !podMatchesNodeSelectorAndAffinity(pod, node) || !nodeHasKeys(node, constraints) {
 			continue
 		}
-		for i, c := range constraints {
-			s.counts[i][node.Labels[c.TopologyKey]] += countMatching(ni.Pods, c.Selector, pod.Namespace)
+		for i := range constraints {
+			c := &constraints[i]
+			s.counts[i][node.Labels[c.TopologyKey]] += c.countMatching(ni)
 		}
 	}
 	state.Write(spreadPreFilterKey, s)

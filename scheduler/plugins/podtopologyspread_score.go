@@ -65,15 +65,31 @@ func (pl *PodTopologySpread) PreScore(_ context.Context, state *framework.CycleS
 		}
 		s.weights[i] = math.Log(float64(size + 2))
 	}
-	for _, ni := range pl.handle.SnapshotSharedLister().List() {
-		node := ni.Node()
-		if !podMatchesNodeSelectorAndAffinity(pod, node) || (requireAllTopologies && !nodeHasKeys(node, constraints)) {
+	snap := pl.handle.SnapshotSharedLister()
+	// With the system defaults and a pod that may go to any node, every node counts: the snapshot
+	// keeps the sums per domain from one cycle to the next. Otherwise the nodes that count are
+	// this pod's, and their counts are added up here.
+	everyNode := !requireAllTopologies && selectsEveryNode(pod)
+	for i := range constraints {
+		c := &constraints[i]
+		if c.TopologyKey == api.LabelHostname {
+			continue // each node is its own domain: Score counts it
+		}
+		if everyNode {
+			for value, n := range snap.DomainCounts(c.countKey, c.TopologyKey, c.matches) {
+				if hasKey(s.counts[i], value) {
+					s.counts[i][value] += n
+				}
+			}
 			continue
 		}
-		for i, c := range constraints {
-			value := node.Labels[c.TopologyKey]
-			if _, ok := s.counts[i][value]; ok && c.TopologyKey != api.LabelHostname {
-				s.counts[i][value] += countMatching(ni.Pods, c.Selector, pod.Namespace)
+		for _, ni := range snap.List() {
+			node := ni.Node()
+			if !podMatchesNodeSelectorAndAffinity(pod, node) || (requireAllTopologies && !nodeHasKeys(node, constraints)) {
+				continue
+			}
+			if value := node.Labels[c.TopologyKey]; hasKey(s.counts[i], value) {
+				s.counts[i][value] += c.countMatching(ni)
 			}
 		}
 	}
@@ -92,14 +108,15 @@ func (pl *PodTopologySpread) Score(_ context.Context, state *framework.CycleStat
 		return 0, nil
 	}
 	var score float64
-	for i, c := range s.constraints {
+	for i := range s.constraints {
+		c := &s.constraints[i]
 		value, ok := ni.Node().Labels[c.TopologyKey]
 		if !ok {
 			continue
 		}
 		cnt := s.counts[i][value]
 		if c.TopologyKey == api.LabelHostname {
-			cnt = countMatching(ni.Pods, c.Selector, pod.Namespace)
+			cnt = c.countMatching(ni)
 		}
 		score += float64(cnt)*s.weights[i] + float64(c.MaxSkew-1)
 	}
@@ -134,4 +151,9 @@ func (pl *PodTopologySpread) NormalizeScore(_ context.Context, state *framework.
 		}
 	}
 	return nil
+}
+
+func hasKey(m map[string]int64, key string) bool {
+	_, ok := m[key]
+	return ok
 }

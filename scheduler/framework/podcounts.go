@@ -1,0 +1,143 @@
+// podcounts.go: a NodeInfo's memo of pod counts. PodTopologySpread and InterPodAffinity ask every
+// node, in every cycle, "how many of your pods does this selector pick?" (the pod's ReplicaSet
+// siblings, the pods its affinity terms name). Asked afresh, that is every pod of the cluster for
+// every pod scheduled: O(pods²) for a rollout. Kubernetes does count afresh, on 16 goroutines;
+// kubesim remembers each answer in the NodeInfo that gave it.
+//
+// An answer cannot go stale, because a NodeInfo never changes: a pod added, removed or relabelled
+// builds a new NodeInfo with an empty memo, so a cycle recounts only the nodes whose pods changed
+// since the answer was given (usually one: where the last pod went). A new Node object (labels,
+// status) keeps the memo, since a count reads only the pods. The memo holds at most maxPodCounts
+// answers and forgets the oldest first, and it lives and dies with its NodeInfo, so its memory is
+// bounded by the nodes.
+//
+// Spreading over zones then still asks all the nodes, every cycle, to add their answers up per
+// zone. The Snapshot keeps those sums too (DomainCounts): when it is refreshed, it takes the
+// answers of each node that changed out of the old node's domain and adds the new ones, so a cycle
+// pays for the nodes that changed, not for every node (a node added or removed starts the sums
+// afresh). PodTopologySpread uses them where every node counts: the default constraints of a pod
+// without a nodeSelector or required node affinity; otherwise it visits the nodes, and each answers
+// from its memo. Interface: (*NodeInfo).CountPods, (*Snapshot).DomainCounts, SetPodCountMemo.
+package framework
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"kubesim/api"
+)
+
+// maxPodCounts is how many answers a NodeInfo remembers: a cycle asks one to four questions (the
+// default spread constraints share one), so this covers a few dozen workloads scheduled in turns.
+const maxPodCounts = 32
+
+// maxDomainCounts is how many sums a Snapshot keeps up to date: each costs every refresh a question
+// to each node that changed.
+const maxDomainCounts = 8
+
+// podCountMemo switches the memo; only benchmarks turn it off, to measure it against counting afresh.
+var podCountMemo atomic.Bool
+
+func init() { podCountMemo.Store(true) }
+
+// SetPodCountMemo turns CountPods' and DomainCounts' memos on or off and returns the previous setting. It exists for
+// the benchmarks that compare the memo with counting afresh; the answers are the same either way.
+func SetPodCountMemo(on bool) bool { return podCountMemo.Swap(on) }
+
+// podCounts is the memo of one NodeInfo's pods (and of the NodeInfos WithNode made from it, which
+// have the same pods).
+type podCounts struct {
+	// mu guards counts and order: Score runs CountPods on several goroutines, and Explain may run
+	// beside a cycle. A key is in counts iff it is in order, which lists the keys oldest first.
+	mu     sync.Mutex
+	counts map[string]int64
+	order  []string
+}
+
+// CountPods returns how many of the node's pods match. key must name the question exactly: two
+// calls with the same key must ask the same match (the plugins build it from the selector's printed
+// form and the namespaces), because the first answer is remembered and given to the second.
+func (n *NodeInfo) CountPods(key string, match func(*api.Pod) bool) int64 {
+	m := n.counts
+	if m == nil || !podCountMemo.Load() {
+		return countPods(n.Pods, match)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if c, ok := m.counts[key]; ok {
+		return c
+	}
+	c := countPods(n.Pods, match)
+	if m.counts == nil {
+		m.counts = map[string]int64{}
+	}
+	if len(m.order) == maxPodCounts {
+		delete(m.counts, m.order[0])
+		m.order = append(m.order[:0], m.order[1:]...)
+	}
+	m.counts[key] = c
+	m.order = append(m.order, key)
+	return c
+}
+
+func countPods(pods []*PodInfo, match func(*api.Pod) bool) int64 {
+	var c int64
+	for _, pi := range pods {
+		if match(pi.Pod) {
+			c++
+		}
+	}
+	return c
+}
+
+// domainCounts is a sum DomainCounts keeps: per value of topologyKey, the pods match picks on the
+// nodes with that value.
+type domainCounts struct {
+	key, topologyKey string
+	match            func(*api.Pod) bool
+	sums             map[string]int64
+}
+
+// add adds (sign 1) or takes away (sign -1) ni's answer to the sum of its domain.
+func (d *domainCounts) add(ni *NodeInfo, sign int64) {
+	value := ni.Node().Labels[d.topologyKey]
+	if d.sums[value] += sign * ni.CountPods(d.key, d.match); d.sums[value] == 0 {
+		delete(d.sums, value)
+	}
+}
+
+// DomainCounts returns, for each value of topologyKey, the sum of CountPods(key, match) over the
+// snapshot's nodes with that value (nodes without the label count under ""); a value with no
+// matching pod may be absent. The snapshot keeps the sums while it is refreshed (see Update), for at
+// most maxDomainCounts questions, forgetting the oldest first. The caller must not modify the map,
+// and must not call this while the snapshot is being refreshed.
+func (s *Snapshot) DomainCounts(key, topologyKey string, match func(*api.Pod) bool) map[string]int64 {
+	memo := podCountMemo.Load()
+	if memo {
+		for _, d := range s.domains {
+			if d.key == key && d.topologyKey == topologyKey {
+				return d.sums
+			}
+		}
+	}
+	d := &domainCounts{key: key, topologyKey: topologyKey, match: match, sums: map[string]int64{}}
+	for _, ni := range s.nodes {
+		d.add(ni, 1)
+	}
+	if !memo {
+		return d.sums
+	}
+	if len(s.domains) == maxDomainCounts {
+		s.domains = append(s.domains[:0], s.domains[1:]...)
+	}
+	s.domains = append(s.domains, d)
+	return d.sums
+}
+
+// updateDomainCounts moves the answers of a node whose NodeInfo changed from old to ni.
+func (s *Snapshot) updateDomainCounts(old, ni *NodeInfo) {
+	for _, d := range s.domains {
+		d.add(old, -1)
+		d.add(ni, 1)
+	}
+}
