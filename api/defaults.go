@@ -26,6 +26,8 @@ func SetDefaults(obj Object) []string {
 	case *Pod:
 		d.podSpec("spec.", &o.Spec, true)
 		d.requestsFromLimits(o)
+		// SetDefaults_Pod, not SetDefaults_PodSpec: a workload's template keeps it unset.
+		defaultPointer(&d, "spec.enableServiceLinks", &o.Spec.EnableServiceLinks, true)
 	case *Deployment:
 		d.deployment(o)
 	case *ReplicaSet:

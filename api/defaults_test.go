@@ -89,7 +89,10 @@ func TestSetDefaultsOfAPod(t *testing.T) {
 		"spec.containers[0].ports[0].hostPort: 9100 (hostNetwork)",
 		"spec.containers[0].readinessProbe: timeoutSeconds 1, successThreshold 1, failureThreshold 3, httpGet.path /, httpGet.scheme HTTP",
 		"spec.containers[0].resources.requests: memory 64Mi (from limits)",
+		"spec.enableServiceLinks: true",
 	}, SetDefaults(pod))
+	require.NotNil(t, pod.Spec.EnableServiceLinks)
+	assert.True(t, *pod.Spec.EnableServiceLinks, "a Pod links its namespace's Services unless it says otherwise")
 	c := pod.Spec.Containers[0]
 	assert.Equal(t, resource.MustParse("100m"), c.Resources.Requests[resource.ResourceCPU], "an explicit request stays")
 	assert.Equal(t, resource.MustParse("64Mi"), c.Resources.Requests[resource.ResourceMemory])
