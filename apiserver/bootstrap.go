@@ -15,8 +15,9 @@ package apiserver
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/rand"
-	"sort"
+	"slices"
 
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
@@ -70,7 +71,7 @@ func bootstrapObjects() []api.Object {
 		// Every authenticated user may ask what it may do (`kubectl auth can-i`, `auth can-i --list`).
 		"system:basic-user": {rule([]string{api.AuthorizationGroupName}, []string{"selfsubjectaccessreviews", "selfsubjectrulesreviews"}, []string{"create"})},
 	}
-	for _, name := range sortedKeys(clusterRoles) {
+	for _, name := range slices.Sorted(maps.Keys(clusterRoles)) {
 		objs = append(objs, &api.ClusterRole{ObjectMeta: api.ObjectMeta{Name: name}, Rules: clusterRoles[name]})
 	}
 	bind := func(name, role, kind, subject string) api.Object {
@@ -89,15 +90,6 @@ func bootstrapObjects() []api.Object {
 			Description: "Used for system critical pods that must not be moved from their current node."},
 	)
 	return objs
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // bootstrap creates whatever bootstrap object is missing (a restarted apiserver on an existing etcd

@@ -8,7 +8,9 @@ package difftest
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -97,7 +99,7 @@ func schemaWalk(k, s reflect.Type, path string, seen map[[2]reflect.Type]bool, m
 			unmodelled[f] = true
 		}
 		n := 0
-		for _, name := range sortedKeys(kf) {
+		for _, name := range slices.Sorted(maps.Keys(kf)) {
 			n++
 			at := name
 			if path != "" {
@@ -145,15 +147,6 @@ func jsonFieldTypes(t reflect.Type) map[string]reflect.Type {
 		m[name] = f.Type
 	}
 	return m
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func TestEveryKubernetesFieldIsModelledOrListed(t *testing.T) {
