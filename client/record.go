@@ -17,11 +17,10 @@
 package client
 
 import (
-	"container/list"
 	"context"
 	"fmt"
+	"hash/fnv"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -56,9 +55,9 @@ type EventRecorder struct {
 	trace     *trace.Recorder
 
 	mu       sync.Mutex
-	seen     *lru[*eventLog]   // guarded by mu: aggregation key -> the Event as last written
-	spam     *lru[*spamBucket] // guarded by mu: source, object and type -> what they may still say
-	lastNano int64             // guarded by mu: the timestamp in the last event name, see eventName
+	seen     *lru[correlatorKey, *eventLog]   // guarded by mu: aggregation key -> the Event as last written
+	spam     *lru[correlatorKey, *spamBucket] // guarded by mu: source, object and type -> what they may still say
+	lastNano int64                            // guarded by mu: the timestamp in the last event name, see eventName
 }
 
 // eventLog is what the recorder remembers of an Event it wrote, as client-go's eventLogger does:
@@ -88,44 +87,80 @@ func (b *spamBucket) allow(now time.Time) bool {
 	return true
 }
 
-// lru is a map that keeps only its max most recently used keys.
-type lru[V any] struct {
+// lru is a map that keeps only its max most recently used keys. Its entries form a doubly linked
+// list, most recent first, that is threaded through the entries themselves: one allocation per key.
+type lru[K comparable, V any] struct {
 	max   int
-	order *list.List               // of lruEntry, most recent first
-	items map[string]*list.Element // key -> its element in order
+	items map[K]*lruEntry[K, V]
+	head  lruEntry[K, V] // sentinel: head.next is the most recent entry, head.prev the oldest
 }
 
-type lruEntry[V any] struct {
-	key   string
-	value V
+type lruEntry[K comparable, V any] struct {
+	key        K
+	value      V
+	prev, next *lruEntry[K, V]
 }
 
-func newLRU[V any](max int) *lru[V] {
-	return &lru[V]{max: max, order: list.New(), items: map[string]*list.Element{}}
+func newLRU[K comparable, V any](max int) *lru[K, V] {
+	c := &lru[K, V]{max: max, items: map[K]*lruEntry[K, V]{}}
+	c.head.prev, c.head.next = &c.head, &c.head
+	return c
 }
 
-func (c *lru[V]) get(key string) (V, bool) {
+func (c *lru[K, V]) get(key K) (V, bool) {
 	e, ok := c.items[key]
 	if !ok {
 		var zero V
 		return zero, false
 	}
-	c.order.MoveToFront(e)
-	return e.Value.(lruEntry[V]).value, true
+	c.toFront(e)
+	return e.value, true
 }
 
-func (c *lru[V]) put(key string, value V) {
+func (c *lru[K, V]) put(key K, value V) {
 	if e, ok := c.items[key]; ok {
-		e.Value = lruEntry[V]{key, value}
-		c.order.MoveToFront(e)
+		e.value = value
+		c.toFront(e)
 		return
 	}
-	c.items[key] = c.order.PushFront(lruEntry[V]{key, value})
-	if c.order.Len() > c.max {
-		oldest := c.order.Back()
-		c.order.Remove(oldest)
-		delete(c.items, oldest.Value.(lruEntry[V]).key)
+	e := &lruEntry[K, V]{key: key, value: value}
+	c.items[key] = e
+	c.toFront(e)
+	if len(c.items) > c.max {
+		oldest := c.head.prev
+		oldest.prev.next, oldest.next.prev = oldest.next, oldest.prev
+		delete(c.items, oldest.key)
 	}
+}
+
+// toFront makes e the most recent entry (inserting it if it is in no list yet).
+func (c *lru[K, V]) toFront(e *lruEntry[K, V]) {
+	if e.prev != nil {
+		e.prev.next, e.next.prev = e.next, e.prev
+	}
+	e.prev, e.next = &c.head, c.head.next
+	c.head.next.prev = e
+	c.head.next = e
+}
+
+// correlatorKey is what the recorder's memories are keyed by: a 128-bit FNV-1a hash of the fields
+// client-go joins into its key strings (source, involved object, type, reason and message for the
+// aggregation; source, involved object and type for the spam filter). client-go keeps the strings
+// themselves; in one process with a recorder per kubelet, each remembering 4,096 keys, the hash keeps
+// 16 bytes per key instead of a string of about 200 (the message included), and two different keys
+// collide with a probability of about 2^-128.
+type correlatorKey [16]byte
+
+func keyOf(parts ...string) correlatorKey {
+	var buf []byte
+	for _, p := range parts {
+		buf = append(append(buf, p...), 0) // a separator no field contains: ("ab", "c") is not ("a", "bc")
+	}
+	h := fnv.New128a()
+	h.Write(buf)
+	var k correlatorKey
+	h.Sum(k[:0])
+	return k
 }
 
 // eventName is how Kubernetes names events: <object>.<hex of the timestamp in nanoseconds>. On a
@@ -141,7 +176,7 @@ func (r *EventRecorder) eventName(object string, now time.Time) string {
 // NewEventRecorder returns a recorder for component (and host, for a kubelet).
 func NewEventRecorder(c *Client, component, host string, clk clock.Clock, tr *trace.Recorder) *EventRecorder {
 	return &EventRecorder{events: For[api.Event](c), component: component, host: host, clock: clk, trace: tr,
-		seen: newLRU[*eventLog](correlatorLRUMax), spam: newLRU[*spamBucket](correlatorLRUMax)}
+		seen: newLRU[correlatorKey, *eventLog](correlatorLRUMax), spam: newLRU[correlatorKey, *spamBucket](correlatorLRUMax)}
 }
 
 // Event records an event about obj. Errors are reported in the trace, never returned: losing an
@@ -160,9 +195,8 @@ func (r *EventRecorder) Event(ctx context.Context, obj api.Object, eventType, re
 		namespace = "default" // events about cluster-scoped objects (nodes) live in default
 	}
 	now := r.clock.Now()
-	key := fmt.Sprintf("%s|%s|%s|%s|%s|%s|%s", r.component, r.host, ref.Kind, ref.Namespace+"/"+ref.Name, eventType, reason, message)
-
-	spamKey := strings.Join([]string{r.component, r.host, ref.Kind, ref.Namespace, ref.Name, ref.UID, ref.APIVersion, eventType}, "")
+	key := keyOf(r.component, r.host, ref.Kind, ref.Namespace, ref.Name, eventType, reason, message)
+	spamKey := keyOf(r.component, r.host, ref.Kind, ref.Namespace, ref.Name, ref.UID, ref.APIVersion, eventType)
 
 	r.mu.Lock()
 	prev, _ := r.seen.get(key)
