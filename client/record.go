@@ -55,19 +55,20 @@ type EventRecorder struct {
 	trace     *trace.Recorder
 
 	mu       sync.Mutex
-	seen     *lru[correlatorKey, *eventLog]   // guarded by mu: aggregation key -> the Event as last written
+	seen     *lru[correlatorKey, eventLog]    // guarded by mu: aggregation key -> the Event as last written
 	spam     *lru[correlatorKey, *spamBucket] // guarded by mu: source, object and type -> what they may still say
 	lastNano int64                            // guarded by mu: the timestamp in the last event name, see eventName
 }
 
 // eventLog is what the recorder remembers of an Event it wrote, as client-go's eventLogger does:
 // enough to write the next repeat, not the whole object (every kubelet would otherwise keep every
-// event of every pod it ran).
+// event of every pod it ran). Of the involved object it keeps what a repeat may not change and the
+// aggregation key does not hold: its uid and resourceVersion when the Event was first written.
 type eventLog struct {
-	name, resourceVersion string
-	involved              api.ObjectReference
-	count                 int32
-	first, last           api.Time
+	name, resourceVersion   string
+	involvedUID, involvedRV string
+	count                   int32
+	first, last             api.Time
 }
 
 // spamBucket is a token bucket of the spam filter.
@@ -176,7 +177,7 @@ func (r *EventRecorder) eventName(object string, now time.Time) string {
 // NewEventRecorder returns a recorder for component (and host, for a kubelet).
 func NewEventRecorder(c *Client, component, host string, clk clock.Clock, tr *trace.Recorder) *EventRecorder {
 	return &EventRecorder{events: For[api.Event](c), component: component, host: host, clock: clk, trace: tr,
-		seen: newLRU[correlatorKey, *eventLog](correlatorLRUMax), spam: newLRU[correlatorKey, *spamBucket](correlatorLRUMax)}
+		seen: newLRU[correlatorKey, eventLog](correlatorLRUMax), spam: newLRU[correlatorKey, *spamBucket](correlatorLRUMax)}
 }
 
 // Event records an event about obj. Errors are reported in the trace, never returned: losing an
@@ -199,9 +200,9 @@ func (r *EventRecorder) Event(ctx context.Context, obj api.Object, eventType, re
 	spamKey := keyOf(r.component, r.host, ref.Kind, ref.Namespace, ref.Name, ref.UID, ref.APIVersion, eventType)
 
 	r.mu.Lock()
-	prev, _ := r.seen.get(key)
-	if prev != nil && now.Sub(prev.last.Time) > aggregationWindow {
-		prev = nil
+	prev, repeat := r.seen.get(key)
+	if repeat && now.Sub(prev.last.Time) > aggregationWindow {
+		repeat = false
 	}
 	bucket, ok := r.spam.get(spamKey)
 	if !ok {
@@ -209,10 +210,10 @@ func (r *EventRecorder) Event(ctx context.Context, obj api.Object, eventType, re
 		r.spam.put(spamKey, bucket)
 	}
 	if !bucket.allow(now) {
-		if prev != nil {
+		if repeat {
 			// Seen though not written: the next write of this event carries the count.
-			r.seen.put(key, &eventLog{name: prev.name, resourceVersion: prev.resourceVersion, involved: prev.involved,
-				count: prev.count + 1, first: prev.first, last: api.NewTime(now)})
+			prev.count, prev.last = prev.count+1, api.NewTime(now)
+			r.seen.put(key, prev)
 		}
 		r.mu.Unlock()
 		return
@@ -228,8 +229,9 @@ func (r *EventRecorder) Event(ctx context.Context, obj api.Object, eventType, re
 	}
 	var written *api.Event
 	var err error
-	if prev != nil {
-		ev.Name, ev.ResourceVersion, ev.InvolvedObject = prev.name, prev.resourceVersion, prev.involved
+	if repeat {
+		ev.Name, ev.ResourceVersion = prev.name, prev.resourceVersion
+		ev.InvolvedObject.UID, ev.InvolvedObject.ResourceVersion = prev.involvedUID, prev.involvedRV
 		ev.FirstTimestamp, ev.Count = prev.first, prev.count+1
 		written, err = r.events.Update(ctx, ev)
 	} else {
@@ -247,7 +249,8 @@ func (r *EventRecorder) Event(ctx context.Context, obj api.Object, eventType, re
 		return
 	}
 	r.mu.Lock()
-	r.seen.put(key, &eventLog{name: written.Name, resourceVersion: written.ResourceVersion, involved: written.InvolvedObject,
+	r.seen.put(key, eventLog{name: written.Name, resourceVersion: written.ResourceVersion,
+		involvedUID: written.InvolvedObject.UID, involvedRV: written.InvolvedObject.ResourceVersion,
 		count: written.Count, first: written.FirstTimestamp, last: written.LastTimestamp})
 	r.mu.Unlock()
 	msg := fmt.Sprintf("event %s %s: %s", eventType, reason, message)
