@@ -386,17 +386,26 @@ const writeTimeout = 34 * time.Second
 // persist writes obj to etcd: a create when modRev is 0, else a compare-and-swap on modRev. On success
 // obj carries its new resourceVersion.
 func (s *Server) persist(ctx context.Context, req *wire.Request, res *api.Resource, user User, obj api.Object, modRev int64) error {
-	m := obj.GetObjectMeta()
 	val, err := encode(obj)
 	if err != nil {
 		return apierrors.NewInternalError(err)
 	}
+	return s.persistEncoded(ctx, req, res, user, obj, val, modRev)
+}
+
+// persistEncoded is persist of an object already encoded as val (an update encodes it once, to
+// compare it with what is stored and to write it).
+func (s *Server) persistEncoded(ctx context.Context, req *wire.Request, res *api.Resource, user User, obj api.Object, val []byte, modRev int64) error {
+	m := obj.GetObjectMeta()
 	key := etcdKey(res, m.Namespace, m.Name)
 	pending := s.cache.expectWrite(key, val, api.DeepCopy(obj)) // the caller keeps obj; the cache gets its own copy
 	start := s.clock.Now()
 	ctx, cancel := context.WithTimeout(ctx, writeTimeout)
 	defer cancel()
-	var rev int64
+	var (
+		rev int64
+		err error
+	)
 	switch ttl := s.ttlFor(res); {
 	case modRev == 0 && ttl > 0:
 		rev, err = s.store.CreateWithTTL(ctx, key, val, ttl)
@@ -522,14 +531,18 @@ func (s *Server) finishUpdate(ctx context.Context, req *wire.Request, res *api.R
 	if m.DeletionTimestamp != nil && len(m.Finalizers) == 0 && !hasNamespaceFinalizer(obj) && derefInt64(m.DeletionGracePeriodSeconds) == 0 {
 		return s.remove(ctx, req, res, user, old)
 	}
-	if sameObject(obj, old) {
+	val, err := encode(obj)
+	if err != nil {
+		return nil, apierrors.NewInternalError(err)
+	}
+	if same, err := encode(old); err == nil && string(same) == string(val) {
 		return &wire.Response{Object: obj}, nil
 	}
 	if req.DryRun {
 		return &wire.Response{Object: obj}, nil
 	}
 	modRev, _ := strconv.ParseInt(old.GetObjectMeta().ResourceVersion, 10, 64)
-	if err := s.persist(ctx, req, res, user, obj, modRev); err != nil {
+	if err := s.persistEncoded(ctx, req, res, user, obj, val, modRev); err != nil {
 		return nil, err
 	}
 	return &wire.Response{Object: obj}, nil
