@@ -523,6 +523,15 @@ func checkResourceVersion(res *api.Resource, obj, old api.Object) error {
 // finishUpdate writes obj over old unless nothing changed (a no-op update keeps the resourceVersion),
 // and deletes an object whose last finalizer was just removed.
 func (s *Server) finishUpdate(ctx context.Context, req *wire.Request, res *api.Resource, user User, obj, old api.Object) (*wire.Response, error) {
+	return s.finishUpdateFrom(ctx, req, res, user, obj, old, false)
+}
+
+// errCheckEtcd is finishUpdateFrom's answer for an update of nothing based on the watch cache's
+// copy: that copy may be behind etcd, so only etcd's copy can tell that nothing changes.
+var errCheckEtcd = errors.New("an update of nothing, judged on the cache's copy: check etcd's")
+
+// finishUpdateFrom is finishUpdate; cached says that old is the watch cache's copy, not etcd's.
+func (s *Server) finishUpdateFrom(ctx context.Context, req *wire.Request, res *api.Resource, user User, obj, old api.Object, cached bool) (*wire.Response, error) {
 	m := obj.GetObjectMeta()
 	m.ResourceVersion = old.GetObjectMeta().ResourceVersion
 	// An update that leaves a terminating object with no finalizers deletes it, once its grace period
@@ -536,6 +545,9 @@ func (s *Server) finishUpdate(ctx context.Context, req *wire.Request, res *api.R
 		return nil, apierrors.NewInternalError(err)
 	}
 	if same, err := encode(old); err == nil && string(same) == string(val) {
+		if cached {
+			return nil, errCheckEtcd // kube-apiserver's GuaranteedUpdate too reads etcd before it skips a write
+		}
 		return &wire.Response{Object: obj}, nil
 	}
 	if req.DryRun {
@@ -567,22 +579,24 @@ func (s *Server) updateStatus(ctx context.Context, req *wire.Request, res *api.R
 		return nil, err
 	}
 	req.Name = body.GetObjectMeta().Name
-	if old := s.cachedBase(res, req.Namespace, req.Name, body.GetObjectMeta().ResourceVersion); old != nil {
-		resp, err := s.updateStatusFrom(ctx, req, res, user, body, old)
-		if !apierrors.IsConflict(err) {
+	if old := s.cachedBase(req, res, body.GetObjectMeta().ResourceVersion); old != nil {
+		resp, err := s.updateStatusFrom(ctx, req, res, user, body, old, true)
+		if !apierrors.IsConflict(err) && !errors.Is(err, errCheckEtcd) {
 			return resp, err
 		}
-		// The cache was behind etcd: start again from etcd's copy, whose answer is the one to give.
+		// The cache was behind etcd, or the write would change nothing: start again from etcd's
+		// copy, whose answer is the one to give.
 	}
 	old, err := s.read(ctx, res, req.Namespace, req.Name)
 	if err != nil {
 		return nil, err
 	}
-	return s.updateStatusFrom(ctx, req, res, user, body, old)
+	return s.updateStatusFrom(ctx, req, res, user, body, old, false)
 }
 
-// updateStatusFrom is updateStatus applied to old, the current object as this apiserver knows it.
-func (s *Server) updateStatusFrom(ctx context.Context, req *wire.Request, res *api.Resource, user User, body, old api.Object) (*wire.Response, error) {
+// updateStatusFrom is updateStatus applied to old, the current object as this apiserver knows it
+// (cached: the watch cache's copy).
+func (s *Server) updateStatusFrom(ctx context.Context, req *wire.Request, res *api.Resource, user User, body, old api.Object, cached bool) (*wire.Response, error) {
 	if err := checkResourceVersion(res, body, old); err != nil {
 		return nil, err
 	}
@@ -591,20 +605,21 @@ func (s *Server) updateStatusFrom(ctx context.Context, req *wire.Request, res *a
 	if err := s.validate(ctx, req, res, user, obj, old); err != nil {
 		return nil, err
 	}
-	return s.finishUpdate(ctx, req, res, user, obj, old)
+	return s.finishUpdateFrom(ctx, req, res, user, obj, old, cached)
 }
 
-// cachedBase is the watch cache's copy of an object, if it is at resourceVersion rv and not being
-// deleted, for an update to start from; nil otherwise. The copy is shallow: its top level (metadata
-// included) is the caller's, the maps, slices and pointers under it stay the cache's, which no
-// update modifies (it deep-copies what it changes).
-func (s *Server) cachedBase(res *api.Resource, namespace, name, rv string) api.Object {
-	if rv == "" {
-		return nil // an unconditional write: read what etcd holds
+// cachedBase is the watch cache's copy of the object req names, if it is at resourceVersion rv and
+// not being deleted, for an update to start from; nil otherwise, and for an unconditional write or
+// a dry run (etcd's copy judges those). The copy is shallow: its top level (metadata included) is
+// the caller's, the maps, slices and pointers under it stay the cache's, which no update modifies
+// (it deep-copies what it changes).
+func (s *Server) cachedBase(req *wire.Request, res *api.Resource, rv string) api.Object {
+	if rv == "" || req.DryRun {
+		return nil
 	}
-	key := name
+	key := req.Name
 	if res.Namespaced {
-		key = namespace + "/" + name
+		key = req.Namespace + "/" + req.Name
 	}
 	cached := s.cache.get(res, key)
 	if cached == nil || cached.GetObjectMeta().ResourceVersion != rv || cached.GetObjectMeta().DeletionTimestamp != nil {

@@ -42,3 +42,35 @@ func TestStatusUpdateStartsFromTheCachedVersion(t *testing.T) {
 	_, err = ts.do(t, adminToken, wire.Request{Verb: wire.VerbUpdate, Resource: "pods", Subresource: "status", Namespace: "default", Body: api.DeepCopy(pod)})
 	assert.True(t, apierrors.IsConflict(err), "based on the old version: %v", err)
 }
+
+// When the watch cache lags behind etcd, a status write based on the version the cache still holds
+// gets etcd's answer, 409 Conflict, whether it changes something (the compare-and-swap fails) or
+// nothing (an update of nothing is only skipped once etcd's copy agrees).
+func TestStatusUpdateOnALaggingCacheGetsEtcdsAnswer(t *testing.T) {
+	ts := newTestServer(t)
+	ctx := context.Background()
+	pod := ts.create(t, nginxPod("lagging")).(*api.Pod)
+	next := api.DeepCopy(pod)
+	next.Status.Message = "newer"
+	resp, err := ts.do(t, adminToken, wire.Request{Verb: wire.VerbUpdate, Resource: "pods", Subresource: "status", Namespace: "default", Body: next})
+	require.NoError(t, err)
+	require.NoError(t, ts.WaitForRevision(ctx, rvOf(t, resp.Object)))
+
+	// The cache as it was before the last write: it still holds the first version.
+	podsRes, _ := api.ResourceFor("pods")
+	ts.cache.mu.Lock()
+	ts.cache.resources[podsRes.Name].put("default/lagging", pod)
+	ts.cache.mu.Unlock()
+
+	unchanged := api.DeepCopy(pod)
+	_, err = ts.do(t, adminToken, wire.Request{Verb: wire.VerbUpdate, Resource: "pods", Subresource: "status", Namespace: "default", Body: unchanged})
+	assert.True(t, apierrors.IsConflict(err), "an update of nothing on a stale version: %v", err)
+
+	changed := api.DeepCopy(pod)
+	changed.Status.Message = "based on the stale version"
+	_, err = ts.do(t, adminToken, wire.Request{Verb: wire.VerbUpdate, Resource: "pods", Subresource: "status", Namespace: "default", Body: changed})
+	assert.True(t, apierrors.IsConflict(err), "a change on a stale version: %v", err)
+	kv, err := ts.store.Get(ctx, "/registry/pods/default/lagging")
+	require.NoError(t, err)
+	assert.Contains(t, string(kv.Value), `"newer"`, "etcd keeps the newer write")
+}
