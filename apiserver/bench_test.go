@@ -2,11 +2,13 @@ package apiserver
 
 import (
 	"fmt"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"kubesim/api"
+	"kubesim/wire"
 )
 
 // BenchmarkWatchFanOut measures delivering pod changes to many node-filtered watchers (one per
@@ -33,5 +35,23 @@ func BenchmarkWatchFanOut(b *testing.B) {
 				c.mu.Unlock()
 			}
 		})
+	}
+}
+
+// BenchmarkStatusUpdate measures a kubelet's kind of write: a pod's status, each based on the
+// version the previous write returned.
+func BenchmarkStatusUpdate(b *testing.B) {
+	ts := newTestServer(b)
+	pod := ts.create(b, nginxPod("status")).(*api.Pod)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		next := api.DeepCopy(pod)
+		next.Status.Message = strconv.Itoa(i)
+		resp, err := ts.do(b, adminToken, wire.Request{Verb: wire.VerbUpdate, Resource: "pods", Subresource: "status", Namespace: "default", Body: next})
+		if err != nil {
+			b.Fatal(err)
+		}
+		pod = resp.Object.(*api.Pod)
 	}
 }

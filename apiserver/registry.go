@@ -389,17 +389,26 @@ const readTimeout = time.Minute
 // persist writes obj to etcd: a create when modRev is 0, else a compare-and-swap on modRev. On success
 // obj carries its new resourceVersion.
 func (s *Server) persist(ctx context.Context, req *wire.Request, res *api.Resource, user User, obj api.Object, modRev int64) error {
-	m := obj.GetObjectMeta()
 	val, err := encode(obj)
 	if err != nil {
 		return apierrors.NewInternalError(err)
 	}
+	return s.persistEncoded(ctx, req, res, user, obj, val, modRev)
+}
+
+// persistEncoded is persist of an object already encoded as val (an update encodes it once, to
+// compare it with what is stored and to write it).
+func (s *Server) persistEncoded(ctx context.Context, req *wire.Request, res *api.Resource, user User, obj api.Object, val []byte, modRev int64) error {
+	m := obj.GetObjectMeta()
 	key := etcdKey(res, m.Namespace, m.Name)
 	pending := s.cache.expectWrite(key, val, api.DeepCopy(obj)) // the caller keeps obj; the cache gets its own copy
 	start := s.clock.Now()
 	ctx, cancel := context.WithTimeout(ctx, writeTimeout)
 	defer cancel()
-	var rev int64
+	var (
+		rev int64
+		err error
+	)
 	switch ttl := s.ttlFor(res); {
 	case modRev == 0 && ttl > 0:
 		rev, err = s.store.CreateWithTTL(ctx, key, val, ttl)
@@ -517,6 +526,15 @@ func checkResourceVersion(res *api.Resource, obj, old api.Object) error {
 // finishUpdate writes obj over old unless nothing changed (a no-op update keeps the resourceVersion),
 // and deletes an object whose last finalizer was just removed.
 func (s *Server) finishUpdate(ctx context.Context, req *wire.Request, res *api.Resource, user User, obj, old api.Object) (*wire.Response, error) {
+	return s.finishUpdateFrom(ctx, req, res, user, obj, old, false)
+}
+
+// errCheckEtcd is finishUpdateFrom's answer for an update of nothing based on the watch cache's
+// copy: that copy may be behind etcd, so only etcd's copy can tell that nothing changes.
+var errCheckEtcd = errors.New("an update of nothing, judged on the cache's copy: check etcd's")
+
+// finishUpdateFrom is finishUpdate; cached says that old is the watch cache's copy, not etcd's.
+func (s *Server) finishUpdateFrom(ctx context.Context, req *wire.Request, res *api.Resource, user User, obj, old api.Object, cached bool) (*wire.Response, error) {
 	m := obj.GetObjectMeta()
 	m.ResourceVersion = old.GetObjectMeta().ResourceVersion
 	// An update that leaves a terminating object with no finalizers deletes it, once its grace period
@@ -525,14 +543,21 @@ func (s *Server) finishUpdate(ctx context.Context, req *wire.Request, res *api.R
 	if m.DeletionTimestamp != nil && len(m.Finalizers) == 0 && !hasNamespaceFinalizer(obj) && derefInt64(m.DeletionGracePeriodSeconds) == 0 {
 		return s.remove(ctx, req, res, user, old)
 	}
-	if sameObject(obj, old) {
+	val, err := encode(obj)
+	if err != nil {
+		return nil, apierrors.NewInternalError(err)
+	}
+	if same, err := encode(old); err == nil && string(same) == string(val) {
+		if cached {
+			return nil, errCheckEtcd // kube-apiserver's GuaranteedUpdate too reads etcd before it skips a write
+		}
 		return &wire.Response{Object: obj}, nil
 	}
 	if req.DryRun {
 		return &wire.Response{Object: obj}, nil
 	}
 	modRev, _ := strconv.ParseInt(old.GetObjectMeta().ResourceVersion, 10, 64)
-	if err := s.persist(ctx, req, res, user, obj, modRev); err != nil {
+	if err := s.persistEncoded(ctx, req, res, user, obj, val, modRev); err != nil {
 		return nil, err
 	}
 	return &wire.Response{Object: obj}, nil
@@ -546,16 +571,35 @@ func sameObject(a, b api.Object) bool {
 
 // updateStatus writes only the status of an object (the status subresource): the kubelet reports a
 // pod's phase, a controller its observed state, without touching what the user asked for.
+//
+// Like kube-apiserver's GuaranteedUpdate, it starts from the watch cache's copy of the object when
+// that is the version the request was based on, and reads etcd only when the cache has no such copy
+// or the write finds that etcd has moved on (409 from the compare-and-swap): most status writes
+// then cost no etcd read and no decoding, and the new version shares the strings of the old one.
 func (s *Server) updateStatus(ctx context.Context, req *wire.Request, res *api.Resource, user User) (*wire.Response, error) {
 	body, err := s.bodyFor(req, res)
 	if err != nil {
 		return nil, err
 	}
 	req.Name = body.GetObjectMeta().Name
+	if old := s.cachedBase(req, res, body.GetObjectMeta().ResourceVersion); old != nil {
+		resp, err := s.updateStatusFrom(ctx, req, res, user, body, old, true)
+		if !apierrors.IsConflict(err) && !errors.Is(err, errCheckEtcd) {
+			return resp, err
+		}
+		// The cache was behind etcd, or the write would change nothing: start again from etcd's
+		// copy, whose answer is the one to give.
+	}
 	old, err := s.read(ctx, res, req.Namespace, req.Name)
 	if err != nil {
 		return nil, err
 	}
+	return s.updateStatusFrom(ctx, req, res, user, body, old, false)
+}
+
+// updateStatusFrom is updateStatus applied to old, the current object as this apiserver knows it
+// (cached: the watch cache's copy).
+func (s *Server) updateStatusFrom(ctx context.Context, req *wire.Request, res *api.Resource, user User, body, old api.Object, cached bool) (*wire.Response, error) {
 	if err := checkResourceVersion(res, body, old); err != nil {
 		return nil, err
 	}
@@ -564,7 +608,29 @@ func (s *Server) updateStatus(ctx context.Context, req *wire.Request, res *api.R
 	if err := s.validate(ctx, req, res, user, obj, old); err != nil {
 		return nil, err
 	}
-	return s.finishUpdate(ctx, req, res, user, obj, old)
+	return s.finishUpdateFrom(ctx, req, res, user, obj, old, cached)
+}
+
+// cachedBase is the watch cache's copy of the object req names, if it is at resourceVersion rv and
+// not being deleted, for an update to start from; nil otherwise, and for an unconditional write or
+// a dry run (etcd's copy judges those). The copy is shallow: its top level (metadata included) is
+// the caller's, the maps, slices and pointers under it stay the cache's, which no update modifies
+// (it deep-copies what it changes).
+func (s *Server) cachedBase(req *wire.Request, res *api.Resource, rv string) api.Object {
+	if rv == "" || req.DryRun {
+		return nil
+	}
+	key := req.Name
+	if res.Namespaced {
+		key = req.Namespace + "/" + req.Name
+	}
+	cached := s.cache.get(res, key)
+	if cached == nil || cached.GetObjectMeta().ResourceVersion != rv || cached.GetObjectMeta().DeletionTimestamp != nil {
+		return nil
+	}
+	v := reflect.New(reflect.TypeOf(cached).Elem())
+	v.Elem().Set(reflect.ValueOf(cached).Elem())
+	return v.Interface().(api.Object)
 }
 
 // finalize is namespaces/finalize: the namespace controller's way to clear spec.finalizers once the

@@ -42,10 +42,16 @@ type cacheEvent struct {
 }
 
 // defaultWindow is how many events per resource the cache keeps, at least, for watches that resume
-// (it keeps up to twice as many between trims). Kubernetes
-// sizes its window dynamically (by default about 75 seconds of history, between 100 and 100k events);
-// kubesim keeps a fixed count.
+// (it keeps up to a quarter more between trims, see windowSlack). Kubernetes sizes its window
+// dynamically (by default about 75 seconds of history, between 100 and 100k events); kubesim keeps
+// a fixed count.
 const defaultWindow = 2000
+
+// windowSlack is how far past the window the events of a resource may grow before the oldest are
+// dropped, as a fraction of the window: trimming then copies the window once per window/4 events,
+// four copies per event, while each old object the window holds is kept for at most 1.25 windows of
+// changes (with 2, the window's memory was up to twice what it promises).
+const windowSlack = 4
 
 type watchCache struct {
 	mu   sync.RWMutex
@@ -257,11 +263,11 @@ func (c *watchCache) applyLocked(ev store.Event) {
 	}
 	ce := cacheEvent{rev: ev.Revision, key: key, obj: obj, prev: prev}
 	rc.events = append(rc.events, ce)
-	if len(rc.events) >= 2*c.window {
-		// Trim back to the window once it has doubled: amortised O(1) per event.
+	if limit := c.window + max(c.window/windowSlack, 1); len(rc.events) >= limit {
+		// Trim back to the window once it has grown by the slack: amortised O(1) per event.
 		drop := len(rc.events) - c.window
 		rc.floor = rc.events[drop-1].rev
-		rc.events = append(make([]cacheEvent, 0, 2*c.window), rc.events[drop:]...)
+		rc.events = append(make([]cacheEvent, 0, limit), rc.events[drop:]...)
 	}
 	rc.dispatch(ce)
 }

@@ -5,7 +5,7 @@
 //	Figure, Baseline           one measured number, its conditions, and what it is compared with
 //
 // One benchmark per file: createpath.go, deployment.go, envelope.go, watch.go, scheduler.go; what the
-// process costs (peak RSS, CPU time) in process.go.
+// process costs (peak RSS, CPU time) in process.go, and what its peak is made of in memory.go.
 package bench
 
 import (

@@ -4,6 +4,8 @@
 // Running (as Deployments count available replicas), the pods per second, and what the process cost:
 // peak RSS, the heap still live after a GC, per pod, CPU seconds, and the garbage collections that
 // took, under the GOGC and memory limit the run had (memory against CPU is the collector's trade).
+// What the peak was made of (live heap, garbage, freed heap, stacks, file pages) comes from
+// memory.go's sampler.
 package bench
 
 import (
@@ -31,18 +33,22 @@ type EnvelopeResult struct {
 	Boot                     time.Duration // until every node is Ready
 	Wall                     time.Duration // from the first Deployment applied until every pod is available
 	PeakRSS                  int64         // bytes, from the start of the boot
-	LiveHeap                 int64         // bytes still allocated after a GC at the end
-	CPU                      time.Duration // process CPU time, boot included
-	GCCycles                 uint32        // garbage collections from the boot to all available
-	GCPercent                int           // the GOGC the run had (-1: off)
-	MemoryLimit              int64         // the soft memory limit the run had, bytes (math.MaxInt64: none)
+	// AtPeak is the memory sampled (every 100 ms) when the process was largest: what its RSS was
+	// made of. MaxLiveHeap is the largest heap a GC found live during the run.
+	AtPeak      MemorySample
+	MaxLiveHeap int64
+	LiveHeap    int64         // bytes still allocated after a GC at the end
+	CPU         time.Duration // process CPU time, boot included
+	GCCycles    uint32        // garbage collections from the boot to all available
+	GCPercent   int           // the GOGC the run had (-1: off)
+	MemoryLimit int64         // the soft memory limit the run had, bytes (math.MaxInt64: none)
 }
 
 func (r EnvelopeResult) String() string {
-	return fmt.Sprintf("envelope: %d pods in %d Deployments on %d nodes all available in %s (%.0f pods/s; boot %s); peak RSS %d MiB (%.0f KiB per pod), live heap %d MiB (%.0f KiB per pod); %.1f CPU seconds, %d GCs (%s)",
+	return fmt.Sprintf("envelope: %d pods in %d Deployments on %d nodes all available in %s (%.0f pods/s; boot %s); peak RSS %d MiB (%.0f KiB per pod), live heap %d MiB (%.0f KiB per pod), at most %d MiB during the run; %.1f CPU seconds, %d GCs (%s); at the peak: %s",
 		r.Pods, r.Deployments, r.Nodes, r.Wall.Round(time.Millisecond), float64(r.Pods)/r.Wall.Seconds(), r.Boot.Round(time.Millisecond),
-		r.PeakRSS>>20, float64(r.PeakRSS)/1024/float64(r.Pods), r.LiveHeap>>20, float64(r.LiveHeap)/1024/float64(r.Pods), r.CPU.Seconds(),
-		r.GCCycles, r.gcPolicy())
+		r.PeakRSS>>20, float64(r.PeakRSS)/1024/float64(r.Pods), r.LiveHeap>>20, float64(r.LiveHeap)/1024/float64(r.Pods), r.MaxLiveHeap>>20, r.CPU.Seconds(),
+		r.GCCycles, r.gcPolicy(), r.AtPeak)
 }
 
 // gcPolicy is the collector's setting in GOGC and GOMEMLIMIT's words: "GOGC=100 GOMEMLIMIT=6144MiB".
@@ -69,6 +75,8 @@ func Envelope(ctx context.Context, nodes, pods int, memProfile string, progress 
 	runtime.ReadMemStats(&ms)
 	gc0 := ms.NumGC
 	resetPeakRSS()
+	sampler := startMemorySampler(100 * time.Millisecond)
+	defer sampler.Stop()
 	cpu0, t0 := cpuTime(), time.Now()
 	cfg := sim.FullCluster(nodes)
 	cfg.Mode, cfg.Speed, cfg.Seed = sim.RealTime, 5, 1
@@ -108,6 +116,7 @@ func Envelope(ctx context.Context, nodes, pods int, memProfile string, progress 
 	res.Wall = time.Since(start)
 	res.CPU = cpuTime() - cpu0
 	res.PeakRSS = peakRSS()
+	res.AtPeak, res.MaxLiveHeap = sampler.Stop()
 	runtime.ReadMemStats(&ms)
 	res.GCCycles = ms.NumGC - gc0
 	runtime.GC()
@@ -147,6 +156,8 @@ func benchEnvelope(ctx context.Context, o Options) ([]Figure, error) {
 		{Name: "envelope/peak-rss", Value: float64(r.PeakRSS) / (1 << 20), Unit: "MiB", Conditions: cond},
 		{Name: "envelope/peak-rss-per-pod", Value: float64(r.PeakRSS) / 1024 / float64(r.Pods), Unit: "KiB/pod", Conditions: cond},
 		{Name: "envelope/live-heap-per-pod", Value: float64(r.LiveHeap) / 1024 / float64(r.Pods), Unit: "KiB/pod", Conditions: cond},
+		{Name: "envelope/max-live-heap-per-pod", Value: float64(r.MaxLiveHeap) / 1024 / float64(r.Pods), Unit: "KiB/pod", Conditions: cond},
+		{Name: "envelope/peak-rss-file", Value: float64(r.AtPeak.RSSFile) / (1 << 20), Unit: "MiB", Conditions: cond},
 		{Name: "envelope/cpu", Value: r.CPU.Seconds(), Unit: "CPU s", Conditions: cond},
 		{Name: "envelope/gc-cycles", Value: float64(r.GCCycles), Unit: "GCs", Conditions: cond},
 	}, nil

@@ -284,3 +284,27 @@ func TestEventRecorderDropsWhatOneSourceSaysTooOftenAboutOneObject(t *testing.T)
 	assert.Equal(t, int32(3), got["Created pod: busy-0"].Count)
 	assert.Equal(t, int32(1), got["Created pod: busy-1"].Count, "the bucket is empty again")
 }
+
+// A repeat updates the Event first written: its involvedObject stays the one of that first write
+// (client-go patches only count, lastTimestamp and message), even after the object has changed.
+func TestEventRecorderRepeatKeepsTheFirstInvolvedObject(t *testing.T) {
+	_, e, sa, rec := recorderEnv(t, "changing", "kubelet", "node-1")
+	ctx := context.Background()
+	rec.Event(ctx, sa, client.EventNormal, "Pulled", "Container image already present on machine")
+	first := sa.ResourceVersion
+	changed := api.DeepCopy(sa)
+	changed.Labels = map[string]string{"changed": "yes"}
+	changed, err := client.For[api.ServiceAccount](e.admin).Update(ctx, changed)
+	require.NoError(t, err)
+	require.NotEqual(t, first, changed.ResourceVersion)
+	rec.Event(ctx, changed, client.EventNormal, "Pulled", "Container image already present on machine")
+
+	events, _, err := client.For[api.Event](e.admin).List(ctx, "default", client.ListOptions{FieldSelector: "involvedObject.name=changing"})
+	require.NoError(t, err)
+	require.Len(t, events, 1)
+	assert.Equal(t, int32(2), events[0].Count)
+	assert.Equal(t, first, events[0].InvolvedObject.ResourceVersion)
+	assert.Equal(t, sa.UID, events[0].InvolvedObject.UID)
+	assert.Equal(t, "ServiceAccount", events[0].InvolvedObject.Kind)
+	assert.Equal(t, "v1", events[0].InvolvedObject.APIVersion)
+}

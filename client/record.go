@@ -17,11 +17,10 @@
 package client
 
 import (
-	"container/list"
 	"context"
 	"fmt"
+	"hash/fnv"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -56,19 +55,20 @@ type EventRecorder struct {
 	trace     *trace.Recorder
 
 	mu       sync.Mutex
-	seen     *lru[*eventLog]   // guarded by mu: aggregation key -> the Event as last written
-	spam     *lru[*spamBucket] // guarded by mu: source, object and type -> what they may still say
-	lastNano int64             // guarded by mu: the timestamp in the last event name, see eventName
+	seen     *lru[correlatorKey, eventLog]    // guarded by mu: aggregation key -> the Event as last written
+	spam     *lru[correlatorKey, *spamBucket] // guarded by mu: source, object and type -> what they may still say
+	lastNano int64                            // guarded by mu: the timestamp in the last event name, see eventName
 }
 
 // eventLog is what the recorder remembers of an Event it wrote, as client-go's eventLogger does:
 // enough to write the next repeat, not the whole object (every kubelet would otherwise keep every
-// event of every pod it ran).
+// event of every pod it ran). Of the involved object it keeps what a repeat may not change and the
+// aggregation key does not hold: its uid and resourceVersion when the Event was first written.
 type eventLog struct {
-	name, resourceVersion string
-	involved              api.ObjectReference
-	count                 int32
-	first, last           api.Time
+	name, resourceVersion   string
+	involvedUID, involvedRV string
+	count                   int32
+	first, last             api.Time
 }
 
 // spamBucket is a token bucket of the spam filter.
@@ -88,44 +88,80 @@ func (b *spamBucket) allow(now time.Time) bool {
 	return true
 }
 
-// lru is a map that keeps only its max most recently used keys.
-type lru[V any] struct {
+// lru is a map that keeps only its max most recently used keys. Its entries form a doubly linked
+// list, most recent first, that is threaded through the entries themselves: one allocation per key.
+type lru[K comparable, V any] struct {
 	max   int
-	order *list.List               // of lruEntry, most recent first
-	items map[string]*list.Element // key -> its element in order
+	items map[K]*lruEntry[K, V]
+	head  lruEntry[K, V] // sentinel: head.next is the most recent entry, head.prev the oldest
 }
 
-type lruEntry[V any] struct {
-	key   string
-	value V
+type lruEntry[K comparable, V any] struct {
+	key        K
+	value      V
+	prev, next *lruEntry[K, V]
 }
 
-func newLRU[V any](max int) *lru[V] {
-	return &lru[V]{max: max, order: list.New(), items: map[string]*list.Element{}}
+func newLRU[K comparable, V any](max int) *lru[K, V] {
+	c := &lru[K, V]{max: max, items: map[K]*lruEntry[K, V]{}}
+	c.head.prev, c.head.next = &c.head, &c.head
+	return c
 }
 
-func (c *lru[V]) get(key string) (V, bool) {
+func (c *lru[K, V]) get(key K) (V, bool) {
 	e, ok := c.items[key]
 	if !ok {
 		var zero V
 		return zero, false
 	}
-	c.order.MoveToFront(e)
-	return e.Value.(lruEntry[V]).value, true
+	c.toFront(e)
+	return e.value, true
 }
 
-func (c *lru[V]) put(key string, value V) {
+func (c *lru[K, V]) put(key K, value V) {
 	if e, ok := c.items[key]; ok {
-		e.Value = lruEntry[V]{key, value}
-		c.order.MoveToFront(e)
+		e.value = value
+		c.toFront(e)
 		return
 	}
-	c.items[key] = c.order.PushFront(lruEntry[V]{key, value})
-	if c.order.Len() > c.max {
-		oldest := c.order.Back()
-		c.order.Remove(oldest)
-		delete(c.items, oldest.Value.(lruEntry[V]).key)
+	e := &lruEntry[K, V]{key: key, value: value}
+	c.items[key] = e
+	c.toFront(e)
+	if len(c.items) > c.max {
+		oldest := c.head.prev
+		oldest.prev.next, oldest.next.prev = oldest.next, oldest.prev
+		delete(c.items, oldest.key)
 	}
+}
+
+// toFront makes e the most recent entry (inserting it if it is in no list yet).
+func (c *lru[K, V]) toFront(e *lruEntry[K, V]) {
+	if e.prev != nil {
+		e.prev.next, e.next.prev = e.next, e.prev
+	}
+	e.prev, e.next = &c.head, c.head.next
+	c.head.next.prev = e
+	c.head.next = e
+}
+
+// correlatorKey is what the recorder's memories are keyed by: a 128-bit FNV-1a hash of the fields
+// client-go joins into its key strings (source, involved object, type, reason and message for the
+// aggregation; source, involved object and type for the spam filter). client-go keeps the strings
+// themselves; in one process with a recorder per kubelet, each remembering 4,096 keys, the hash keeps
+// 16 bytes per key instead of a string of about 200 (the message included), and two different keys
+// collide with a probability of about 2^-128.
+type correlatorKey [16]byte
+
+func keyOf(parts ...string) correlatorKey {
+	var buf []byte
+	for _, p := range parts {
+		buf = append(append(buf, p...), 0) // a separator no field contains: ("ab", "c") is not ("a", "bc")
+	}
+	h := fnv.New128a()
+	h.Write(buf)
+	var k correlatorKey
+	h.Sum(k[:0])
+	return k
 }
 
 // eventName is how Kubernetes names events: <object>.<hex of the timestamp in nanoseconds>. On a
@@ -141,7 +177,7 @@ func (r *EventRecorder) eventName(object string, now time.Time) string {
 // NewEventRecorder returns a recorder for component (and host, for a kubelet).
 func NewEventRecorder(c *Client, component, host string, clk clock.Clock, tr *trace.Recorder) *EventRecorder {
 	return &EventRecorder{events: For[api.Event](c), component: component, host: host, clock: clk, trace: tr,
-		seen: newLRU[*eventLog](correlatorLRUMax), spam: newLRU[*spamBucket](correlatorLRUMax)}
+		seen: newLRU[correlatorKey, eventLog](correlatorLRUMax), spam: newLRU[correlatorKey, *spamBucket](correlatorLRUMax)}
 }
 
 // Event records an event about obj. Errors are reported in the trace, never returned: losing an
@@ -160,14 +196,13 @@ func (r *EventRecorder) Event(ctx context.Context, obj api.Object, eventType, re
 		namespace = "default" // events about cluster-scoped objects (nodes) live in default
 	}
 	now := r.clock.Now()
-	key := fmt.Sprintf("%s|%s|%s|%s|%s|%s|%s", r.component, r.host, ref.Kind, ref.Namespace+"/"+ref.Name, eventType, reason, message)
-
-	spamKey := strings.Join([]string{r.component, r.host, ref.Kind, ref.Namespace, ref.Name, ref.UID, ref.APIVersion, eventType}, "")
+	key := keyOf(r.component, r.host, ref.Kind, ref.Namespace, ref.Name, eventType, reason, message)
+	spamKey := keyOf(r.component, r.host, ref.Kind, ref.Namespace, ref.Name, ref.UID, ref.APIVersion, eventType)
 
 	r.mu.Lock()
-	prev, _ := r.seen.get(key)
-	if prev != nil && now.Sub(prev.last.Time) > aggregationWindow {
-		prev = nil
+	prev, repeat := r.seen.get(key)
+	if repeat && now.Sub(prev.last.Time) > aggregationWindow {
+		repeat = false
 	}
 	bucket, ok := r.spam.get(spamKey)
 	if !ok {
@@ -175,10 +210,10 @@ func (r *EventRecorder) Event(ctx context.Context, obj api.Object, eventType, re
 		r.spam.put(spamKey, bucket)
 	}
 	if !bucket.allow(now) {
-		if prev != nil {
+		if repeat {
 			// Seen though not written: the next write of this event carries the count.
-			r.seen.put(key, &eventLog{name: prev.name, resourceVersion: prev.resourceVersion, involved: prev.involved,
-				count: prev.count + 1, first: prev.first, last: api.NewTime(now)})
+			prev.count, prev.last = prev.count+1, api.NewTime(now)
+			r.seen.put(key, prev)
 		}
 		r.mu.Unlock()
 		return
@@ -194,8 +229,9 @@ func (r *EventRecorder) Event(ctx context.Context, obj api.Object, eventType, re
 	}
 	var written *api.Event
 	var err error
-	if prev != nil {
-		ev.Name, ev.ResourceVersion, ev.InvolvedObject = prev.name, prev.resourceVersion, prev.involved
+	if repeat {
+		ev.Name, ev.ResourceVersion = prev.name, prev.resourceVersion
+		ev.InvolvedObject.UID, ev.InvolvedObject.ResourceVersion = prev.involvedUID, prev.involvedRV
 		ev.FirstTimestamp, ev.Count = prev.first, prev.count+1
 		written, err = r.events.Update(ctx, ev)
 	} else {
@@ -213,7 +249,8 @@ func (r *EventRecorder) Event(ctx context.Context, obj api.Object, eventType, re
 		return
 	}
 	r.mu.Lock()
-	r.seen.put(key, &eventLog{name: written.Name, resourceVersion: written.ResourceVersion, involved: written.InvolvedObject,
+	r.seen.put(key, eventLog{name: written.Name, resourceVersion: written.ResourceVersion,
+		involvedUID: written.InvolvedObject.UID, involvedRV: written.InvolvedObject.ResourceVersion,
 		count: written.Count, first: written.FirstTimestamp, last: written.LastTimestamp})
 	r.mu.Unlock()
 	msg := fmt.Sprintf("event %s %s: %s", eventType, reason, message)

@@ -22,10 +22,22 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"kubesim/apiserver"
 	"kubesim/store"
 )
+
+// eventTTL is kube-apiserver's --event-ttl, one hour, on the cluster's clock. etcd expires leases
+// on the wall clock, so a cluster sped up N times gives its Events an Nth of an hour of wall time:
+// at speed 60 an Event is gone a minute after its last write, an hour of the cluster's time, as in
+// Kubernetes. In step mode the virtual clock has no speed; Events keep an hour of wall time.
+func (cfg Config) eventTTL() time.Duration {
+	if cfg.Mode != RealTime || cfg.Speed <= 0 {
+		return time.Hour
+	}
+	return time.Duration(float64(time.Hour) / cfg.Speed)
+}
 
 // startAPIServer starts kube-apiserver on c.Store, knowing every credential the cluster has issued
 // and its webhook backend, and makes it the one every component's link reaches. Each start draws
@@ -34,7 +46,8 @@ import (
 func (c *Cluster) startAPIServer() error {
 	ctx, cancel := context.WithCancel(c.ctx)
 	s := apiserver.New(apiserver.Config{Store: c.Store, Clock: c.Clock, Trace: c.Trace,
-		Seed: c.Config.Seed + c.seedOffset + int64(c.apiserverStarts), ValidatingAdmission: c.Config.ValidatingAdmission})
+		Seed: c.Config.Seed + c.seedOffset + int64(c.apiserverStarts), ValidatingAdmission: c.Config.ValidatingAdmission,
+		EventTTL: c.Config.eventTTL()})
 	c.credMu.Lock()
 	for user, token := range c.tokens {
 		s.AddCredential(apiserver.Credential{Token: token, User: apiserver.User{Name: user, Groups: c.groups[user]}})
