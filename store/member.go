@@ -28,12 +28,13 @@ import (
 
 // tickMs is etcd's heartbeat interval in the embedded cluster and
 // electionMs its election timeout (etcd's defaults are 100ms and 1s). The
-// timeout, etcd's own, leaves a loaded machine time to deliver a candidate's
-// votes and a leader's heartbeats: one that runs out anyway costs a term, and
-// the story names the terms (300 ms was too short at a load average of 20).
+// timeout leaves a loaded machine time to deliver a candidate's votes and a
+// leader's heartbeats: one that runs out anyway costs a term, and the story
+// names the terms. 300 ms was too short at a load average of 20; etcd's 1 s
+// made every election the tests cause (dozens) wait a second or two.
 const (
 	tickMs     = 10
-	electionMs = 1000
+	electionMs = 600
 )
 
 // Member is one etcd member of a Cluster.
