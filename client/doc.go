@@ -17,7 +17,8 @@
 //   - An Informer lists once, watches from the list's resourceVersion, applies each change to an
 //     indexed local cache (by namespace, and by any index you add, such as spec.nodeName), calls
 //     handlers in order, resumes a broken watch from its last resourceVersion and relists on 410
-//     Gone. Its cached objects are shared: never modify them.
+//     Gone. Its cached objects are shared: never modify them (KUBESIM_CACHE_MUTATION_DETECTOR=true
+//     makes an informer panic when one was, as client-go's KUBE_CACHE_MUTATION_DETECTOR does).
 //   - The event recorder aggregates identical events (count, lastTimestamp) as client-go does.
 //
 // # What it simplifies

@@ -64,7 +64,8 @@ type Informer[T any, PT ObjectPtr[T]] struct {
 	lastRV   string
 	synced   bool
 	relists  int
-	lastErr  string // the last re-watch failure, "" once a watch is open again
+	lastErr  string            // the last re-watch failure, "" once a watch is open again
+	detector *mutationDetector // see mutation.go; nil unless KUBESIM_CACHE_MUTATION_DETECTOR=true
 }
 
 // InformerOptions configure an informer.
@@ -88,7 +89,8 @@ func NewInformer[T any, PT ObjectPtr[T]](c *Client, o InformerOptions) *Informer
 		name = c.agent + " " + r.dyn.res.Name
 	}
 	inf := &Informer[T, PT]{resource: r, namespace: o.Namespace, opts: o.List, clock: o.Clock, trace: o.Trace, name: name,
-		items: map[string]PT{}, indexers: map[string]IndexFunc[PT]{}, indices: map[string]map[string]map[string]bool{}}
+		items: map[string]PT{}, indexers: map[string]IndexFunc[PT]{}, indices: map[string]map[string]map[string]bool{},
+		detector: newMutationDetector()}
 	inf.AddIndexer(IndexNamespace, func(obj PT) []string { return []string{obj.GetObjectMeta().Namespace} })
 	return inf
 }
@@ -196,6 +198,7 @@ func (inf *Informer[T, PT]) apply(t wire.EventType, obj PT) {
 		}
 		inf.unindexLocked(key, old)
 		delete(inf.items, key)
+		inf.detector.leaving(inf.name, key, old)
 	} else {
 		if had {
 			if old.GetObjectMeta().ResourceVersion == obj.GetObjectMeta().ResourceVersion {
@@ -203,8 +206,10 @@ func (inf *Informer[T, PT]) apply(t wire.EventType, obj PT) {
 				return // a relist returned what we already have
 			}
 			inf.unindexLocked(key, old)
+			inf.detector.leaving(inf.name, key, old)
 		}
 		inf.items[key] = obj
+		inf.detector.cached(key, obj)
 		for name, fn := range inf.indexers {
 			inf.indexLocked(name, fn, key, obj)
 		}
@@ -326,6 +331,10 @@ func (inf *Informer[T, PT]) Stop() {
 	if inf.watcher != nil {
 		inf.watcher.Stop()
 		inf.watcher = nil
+	}
+	for key, obj := range inf.items {
+		inf.detector.leaving(inf.name, key, obj)
+		inf.detector.cached(key, obj)
 	}
 }
 
