@@ -278,7 +278,7 @@ func watchStatuses(ctx context.Context, s *sim.Session, selector, until, skip st
 				continue
 			}
 			name = p.Name
-			now := podWatch{status: kubectlStatus(p), restarts: restarts(p), at: s.Cluster.Clock.Now()}
+			now := podWatch{status: api.PodStatusColumn(p), restarts: restarts(p), at: s.Cluster.Clock.Now()}
 			if n := len(seen); n == 0 || seen[n-1].status != now.status || seen[n-1].restarts != now.restarts {
 				seen = append(seen, now)
 			}
@@ -307,23 +307,6 @@ func statusesOf(watched []podWatch) []string {
 		}
 	}
 	return out
-}
-
-// kubectlStatus is kubectl get pods' STATUS: the init containers' while initializing, else the reason
-// of the first container waiting or terminated with one, else the phase.
-func kubectlStatus(p *api.Pod) string {
-	if status, initializing := api.InitStatus(p); initializing {
-		return status
-	}
-	for _, cs := range p.Status.ContainerStatuses {
-		switch {
-		case cs.State.Waiting != nil && cs.State.Waiting.Reason != "":
-			return cs.State.Waiting.Reason
-		case cs.State.Terminated != nil && cs.State.Terminated.Reason != "":
-			return cs.State.Terminated.Reason
-		}
-	}
-	return string(p.Status.Phase)
 }
 
 // containsInOrder reports whether want appears in seen as a subsequence.

@@ -124,7 +124,7 @@ func runInitContainerFailure(ctx context.Context, s *sim.Session) error {
 		return err
 	}
 	once = objectNow[api.Pod](ctx, s, "default", "migrate-once")
-	s.Expect(once.Status.InitContainerStatuses[0].RestartCount == 0 && kubectlStatus(once) == "Init:Error",
+	s.Expect(once.Status.InitContainerStatuses[0].RestartCount == 0 && api.PodStatusColumn(once) == "Init:Error",
 		"a minute later: still Init:Error, restarts %d: restartPolicy Never runs it once", once.Status.InitContainerStatuses[0].RestartCount)
 
 	s.Step("kubectl apply -f web-fixed.yaml: the init container now succeeds")

@@ -262,21 +262,7 @@ func (o *objectCondition) Seen(ctx context.Context, c *sim.Cluster) (string, err
 // container's waiting or terminated reason, the pod's reason, else its phase), with whether it is
 // bound and Ready.
 func podStatus(p *api.Pod) string {
-	status := string(p.Status.Phase)
-	if p.Status.Reason != "" {
-		status = p.Status.Reason
-	}
-	for _, cs := range p.Status.ContainerStatuses {
-		switch {
-		case cs.State.Waiting != nil && cs.State.Waiting.Reason != "":
-			status = cs.State.Waiting.Reason
-		case cs.State.Terminated != nil && cs.State.Terminated.Reason != "":
-			status = cs.State.Terminated.Reason
-		}
-	}
-	if init, ok := api.InitStatus(p); ok {
-		status = init // kubectl prints the init containers' progress first
-	}
+	status := api.PodStatusColumn(p)
 	switch {
 	case p.DeletionTimestamp != nil:
 		return "Terminating"

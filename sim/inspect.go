@@ -178,7 +178,7 @@ func tableRow(o api.Object) (head, row []string) {
 			node = "<none>"
 		}
 		return []string{"NAME", "READY", "STATUS", "RESTARTS", "NODE", "RESOURCEVERSION"},
-			[]string{name, fmt.Sprintf("%d/%d", ready, len(o.Spec.Containers)), podStatus(o), fmt.Sprint(restarts), node, o.ResourceVersion}
+			[]string{name, fmt.Sprintf("%d/%d", ready, len(o.Spec.Containers)), api.PodStatusColumn(o), fmt.Sprint(restarts), node, o.ResourceVersion}
 	case *api.Deployment:
 		return []string{"NAME", "READY", "UP-TO-DATE", "AVAILABLE", "RESOURCEVERSION"},
 			[]string{name, fmt.Sprintf("%d/%d", o.Status.ReadyReplicas, replicas(o.Spec.Replicas)), fmt.Sprint(o.Status.UpdatedReplicas), fmt.Sprint(o.Status.AvailableReplicas), o.ResourceVersion}
@@ -220,22 +220,6 @@ func replicas(r *int32) int32 {
 		return 1
 	}
 	return *r
-}
-
-// podStatus is the STATUS column: a waiting or terminated container's reason, else the phase.
-func podStatus(p *api.Pod) string {
-	if p.DeletionTimestamp != nil {
-		return "Terminating"
-	}
-	for _, s := range p.Status.ContainerStatuses {
-		switch {
-		case s.State.Waiting != nil && s.State.Waiting.Reason != "":
-			return s.State.Waiting.Reason
-		case s.State.Terminated != nil && s.State.Terminated.Reason != "":
-			return s.State.Terminated.Reason
-		}
-	}
-	return string(p.Status.Phase)
 }
 
 func (c *Cluster) inspectLogs(ctx context.Context, w io.Writer, namespace, name string) error {

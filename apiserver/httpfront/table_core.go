@@ -46,52 +46,25 @@ type podRow struct {
 }
 
 func podSummary(p *api.Pod) podRow {
-	reason := string(p.Status.Phase)
-	if p.Status.Reason != "" {
-		reason = p.Status.Reason
-	}
-	var r podRow
-	readyContainers, hasRunning := 0, false
-	// While init containers run, they decide the STATUS (Init:0/1, Init:CrashLoopBackOff).
-	initStatus, initializing := api.InitStatus(p)
-	if initializing {
-		reason = initStatus
+	r := podRow{reason: api.PodStatusColumn(p)}
+	readyContainers := 0
+	if _, initializing := api.InitStatus(p); initializing {
+		// While init containers run, RESTARTS counts theirs.
 		for _, c := range p.Status.InitContainerStatuses {
 			r.restarts += c.RestartCount
 		}
-	}
-	// The last container with something to say wins, as in printPod.
-	for i := len(p.Status.ContainerStatuses) - 1; i >= 0 && !initializing; i-- {
-		c := p.Status.ContainerStatuses[i]
-		r.restarts += c.RestartCount
-		if t := c.LastTerminationState.Terminated; t != nil && t.FinishedAt.After(r.lastRestart) {
-			r.lastRestart = t.FinishedAt.Time
+	} else {
+		for _, c := range p.Status.ContainerStatuses {
+			r.restarts += c.RestartCount
+			if t := c.LastTerminationState.Terminated; t != nil && t.FinishedAt.After(r.lastRestart) {
+				r.lastRestart = t.FinishedAt.Time
+			}
+			if c.Ready && c.State.Running != nil {
+				readyContainers++
+			}
 		}
-		switch {
-		case c.State.Waiting != nil && c.State.Waiting.Reason != "":
-			reason = c.State.Waiting.Reason
-		case c.State.Terminated != nil && c.State.Terminated.Reason != "":
-			reason = c.State.Terminated.Reason
-		case c.State.Terminated != nil && c.State.Terminated.Signal != 0:
-			reason = fmt.Sprintf("Signal:%d", c.State.Terminated.Signal)
-		case c.State.Terminated != nil:
-			reason = fmt.Sprintf("ExitCode:%d", c.State.Terminated.ExitCode)
-		case c.Ready && c.State.Running != nil:
-			hasRunning = true
-			readyContainers++
-		}
-	}
-	if reason == "Completed" && hasRunning {
-		reason = "NotReady"
-		if api.IsPodReady(p) {
-			reason = "Running"
-		}
-	}
-	if p.DeletionTimestamp != nil {
-		reason = "Terminating"
 	}
 	r.ready = fmt.Sprintf("%d/%d", readyContainers, len(p.Spec.Containers))
-	r.reason = reason
 	return r
 }
 
