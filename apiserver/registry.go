@@ -383,8 +383,9 @@ func (s *Server) validate(ctx context.Context, req *wire.Request, res *api.Resou
 // a write until this deadline.
 const writeTimeout = 34 * time.Second
 
-// readTimeout bounds a get or a list: kube-apiserver's --request-timeout, 1 minute by default.
-const readTimeout = time.Minute
+// requestTimeout bounds every request but a watch: kube-apiserver's --request-timeout, 1 minute by
+// default.
+const requestTimeout = time.Minute
 
 // persist writes obj to etcd: a create when modRev is 0, else a compare-and-swap on modRev. On success
 // obj carries its new resourceVersion.

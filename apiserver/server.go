@@ -202,17 +202,19 @@ func (s *Server) do(ctx context.Context, req *wire.Request) (*wire.Response, *ap
 	if (res.Name == selfSubjectAccessReviews || res.Name == selfSubjectRulesReviews) && verb != wire.VerbCreate {
 		verb = "" // a review is only ever created: MethodNotSupported below
 	}
-	switch verb {
-	case wire.VerbGet, wire.VerbList:
+	if verb != wire.VerbWatch {
 		// kube-apiserver ends every request that is not long-running after --request-timeout (1
-		// minute): a read that waits for an etcd without a quorum gets a 504, never hangs.
-		rctx, cancel := context.WithTimeout(ctx, readTimeout)
-		if verb == wire.VerbGet {
-			resp, err = s.get(rctx, req, res)
-		} else {
-			resp, err = s.list(rctx, req, res)
-		}
-		cancel()
+		// minute): a read that waits for an etcd without a quorum gets a 504, never hangs (a write
+		// has its own, shorter bound: writeTimeout).
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, requestTimeout)
+		defer cancel()
+	}
+	switch verb {
+	case wire.VerbGet:
+		resp, err = s.get(ctx, req, res)
+	case wire.VerbList:
+		resp, err = s.list(ctx, req, res)
 	case wire.VerbWatch:
 		resp, err = s.watch(ctx, req, res)
 	case wire.VerbCreate:
