@@ -332,9 +332,10 @@ func (inf *Informer[T, PT]) Stop() {
 		inf.watcher.Stop()
 		inf.watcher = nil
 	}
-	for key, obj := range inf.items {
-		inf.detector.leaving(inf.name, key, obj)
-		inf.detector.cached(key, obj)
+	if inf.detector != nil {
+		for key, obj := range inf.items {
+			inf.detector.check(inf.name, key, obj)
+		}
 	}
 }
 

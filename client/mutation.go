@@ -8,7 +8,8 @@
 // tests (.ci/run plays the scenarios with it), not for the envelope.
 //
 //	mutationDetector.cached(key, obj)        remember obj as it is now
-//	mutationDetector.leaving(who, key, obj)  panic if obj changed since
+//	mutationDetector.check(who, key, obj)    panic if obj changed since
+//	mutationDetector.leaving(who, key, obj)  check, then forget it
 package client
 
 import (
@@ -40,12 +41,11 @@ func (d *mutationDetector) cached(key string, obj any) {
 	d.seen[key] = encodeForDetector(obj)
 }
 
-func (d *mutationDetector) leaving(who, key string, obj any) {
+func (d *mutationDetector) check(who, key string, obj any) {
 	if d == nil {
 		return
 	}
 	was, ok := d.seen[key]
-	delete(d.seen, key)
 	if !ok {
 		return
 	}
@@ -54,6 +54,14 @@ func (d *mutationDetector) leaving(who, key string, obj any) {
 		// component changed it.
 		panic(fmt.Sprintf("cache mutation detected: object %s in the cache of %s was changed in place:\nwas %s\nnow %s", key, who, was, now))
 	}
+}
+
+func (d *mutationDetector) leaving(who, key string, obj any) {
+	if d == nil {
+		return
+	}
+	d.check(who, key, obj)
+	delete(d.seen, key)
 }
 
 func encodeForDetector(obj any) []byte {
