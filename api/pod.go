@@ -32,6 +32,11 @@ type PodSpec struct {
 	ServiceAccountName            string            `json:"serviceAccountName,omitempty"`
 	NodeName                      string            `json:"nodeName,omitempty"`
 	HostNetwork                   bool              `json:"hostNetwork,omitempty"`
+	// Hostname is the pod's hostname (default: its name, cut to 63 characters). With Subdomain, the
+	// name of a headless Service in the pod's namespace, the pod also gets the DNS name
+	// <hostname>.<subdomain>.<namespace>.svc.cluster.local, as a StatefulSet's pods do.
+	Hostname  string `json:"hostname,omitempty"`
+	Subdomain string `json:"subdomain,omitempty"`
 	// EnableServiceLinks: whether the kubelet gives the containers the variables of the Services
 	// of the pod's namespace ({NAME}_SERVICE_HOST, ...). Those of the Service "kubernetes" in
 	// default come in any case. nil reads as true, Kubernetes' default.

@@ -19,10 +19,10 @@ var unmodelled = map[reflect.Type][]string{
 
 	// pods
 	reflect.TypeFor[PodSpec](): {"activeDeadlineSeconds", "automountServiceAccountToken", "dnsConfig",
-		"ephemeralContainers", "hostAliases", "hostIPC", "hostPID", "hostUsers", "hostname",
+		"ephemeralContainers", "hostAliases", "hostIPC", "hostPID", "hostUsers",
 		"hostnameOverride", "os", "overhead", "readinessGates", "resourceClaims", "resources",
 		"runtimeClassName", "schedulingGates", "securityContext", "serviceAccount", "setHostnameAsFQDN",
-		"shareProcessNamespace", "subdomain"},
+		"shareProcessNamespace"},
 	reflect.TypeFor[Container](): {"lifecycle", "resizePolicy", "restartPolicy", "restartPolicyRules",
 		"securityContext", "stdin", "stdinOnce", "terminationMessagePath", "terminationMessagePolicy", "tty",
 		"volumeDevices", "workingDir"},

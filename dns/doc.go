@@ -15,8 +15,11 @@
 //     finds a Service of another namespace.
 //  3. dnsPolicy Default uses the node's resolver, which knows no cluster names. A hostNetwork pod
 //     with ClusterFirst silently gets Default too: it needs ClusterFirstWithHostNet.
+//  4. One endpoint of a Service has a name of its own: <hostname>.<service>.<namespace>.svc.cluster.local
+//     when its pod sets spec.hostname and names the Service in spec.subdomain (as a StatefulSet's
+//     pods do: db-0.db.default.svc.cluster.local), else its dashed IP (10-244-1-5.db.default.svc...).
 //
 // What it simplifies: CoreDNS runs as one component of the control plane, not as pods behind the
-// kube-dns Service; no SRV, PTR or pod records, no hostname/subdomain records, no caching, no
-// dnsConfig; names outside cluster.local are answered NXDOMAIN by a stand-in upstream.
+// kube-dns Service; no SRV or PTR records, no pod records (<dashed-ip>.<namespace>.pod.cluster.local,
+// which kubeadm's Corefile serves with "pods insecure"), no caching, no dnsConfig; names outside cluster.local are answered NXDOMAIN by a stand-in upstream.
 package dns

@@ -78,10 +78,13 @@ type Answer struct {
 	A        []string     // the addresses
 	Service  *api.Service // the Service the name belongs to, if any
 	Headless bool         // the addresses are the pods' own
+	Endpoint string       // the endpoint the name asked for (<endpoint>.<service>...), if any
 	Upstream bool         // the name is outside the cluster domain: forwarded upstream
 }
 
-// Query answers name (without a trailing dot).
+// Query answers name (without a trailing dot): <service>.<namespace>.svc.cluster.local, or
+// <endpoint>.<service>.<namespace>.svc.cluster.local for one endpoint of a Service, named by its
+// hostname (a pod with spec.hostname and spec.subdomain) or by its dashed IP (10-244-1-5).
 func (s *Server) Query(name string) Answer {
 	name = strings.ToLower(strings.TrimSuffix(name, "."))
 	a := Answer{Name: name, Rcode: NXDomain}
@@ -91,18 +94,26 @@ func (s *Server) Query(name string) Answer {
 		return a
 	}
 	parts := strings.Split(rest, ".")
-	if len(parts) != 2 {
+	if len(parts) != 2 && len(parts) != 3 {
 		return a
+	}
+	endpoint := ""
+	if len(parts) == 3 {
+		endpoint, parts = parts[0], parts[1:]
 	}
 	svc, ok := s.services.Get(parts[1] + "/" + parts[0])
 	if !ok {
 		return a
 	}
 	a.Service = svc
-	if svc.Spec.ClusterIP == api.ClusterIPNone {
+	switch {
+	case endpoint != "":
+		a.Endpoint = endpoint
+		a.A = s.readyAddresses(svc, endpoint)
+	case svc.Spec.ClusterIP == api.ClusterIPNone:
 		a.Headless = true
-		a.A = s.readyAddresses(svc)
-	} else if svc.Spec.ClusterIP != "" {
+		a.A = s.readyAddresses(svc, "")
+	case svc.Spec.ClusterIP != "":
 		a.A = []string{svc.Spec.ClusterIP}
 	}
 	if len(a.A) > 0 {
@@ -111,21 +122,36 @@ func (s *Server) Query(name string) Answer {
 	return a
 }
 
-// readyAddresses are the ready endpoints of a headless Service, sorted.
-func (s *Server) readyAddresses(svc *api.Service) []string {
+// readyAddresses are the ready endpoints of svc, sorted; with endpoint set, only those it names.
+func (s *Server) readyAddresses(svc *api.Service, endpoint string) []string {
 	var out []string
 	for _, sl := range s.slices.ByIndex(client.IndexNamespace, svc.Namespace) {
 		if sl.Labels[api.LabelServiceName] != svc.Name {
 			continue
 		}
 		for _, ep := range sl.Endpoints {
-			if ep.Conditions.Ready == nil || *ep.Conditions.Ready {
-				out = append(out, ep.Addresses...)
+			if ep.Conditions.Ready != nil && !*ep.Conditions.Ready {
+				continue
+			}
+			for _, addr := range ep.Addresses {
+				if endpoint == "" || endpoint == endpointName(ep, addr) {
+					out = append(out, addr)
+				}
 			}
 		}
 	}
 	sort.Strings(out)
 	return out
+}
+
+// endpointName is the name an endpoint's address has under its Service: the pod's hostname when
+// the endpoint carries one, else the address with its dots turned into dashes (CoreDNS without
+// endpoint_pod_names, its default).
+func endpointName(ep api.Endpoint, addr string) string {
+	if ep.Hostname != nil && *ep.Hostname != "" {
+		return *ep.Hostname
+	}
+	return strings.ReplaceAll(addr, ".", "-")
 }
 
 // Resolution is what a pod's resolver did for one name.

@@ -321,7 +321,7 @@ func (k *Kubelet) pruneDeadContainers(ctx context.Context, w *podWorker, history
 func (k *Kubelet) sandboxConfig(p *api.Pod, attempt uint32) *fakeruntime.PodSandboxConfig {
 	c := &fakeruntime.PodSandboxConfig{
 		Metadata:     fakeruntime.PodSandboxMetadata{Name: p.Name, UID: p.UID, Namespace: p.Namespace, Attempt: attempt},
-		Hostname:     p.Name,
+		Hostname:     k.podHostname(p),
 		HostNetwork:  p.Spec.HostNetwork,
 		LogDirectory: fmt.Sprintf("/var/log/pods/%s_%s_%s", p.Namespace, p.Name, p.UID),
 		Labels: map[string]string{fakeruntime.LabelPodName: p.Name, fakeruntime.LabelPodNamespace: p.Namespace,

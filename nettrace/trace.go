@@ -114,7 +114,7 @@ func Trace(in Input, from, to string) Result {
 		if answer == nil {
 			return r
 		}
-		if answer.Headless {
+		if answer.Headless || answer.Endpoint != "" {
 			w.res.Path = append(w.res.Path, name)
 			return w.toPod(answer.A[0], int32(port), "")
 		}
@@ -135,6 +135,8 @@ func (w *walk) resolve(src *api.Pod, name string) (*dns.Answer, Result) {
 		switch {
 		case q.Rcode != dns.NoError:
 			lines = append(lines, fmt.Sprintf("%s: %s", q.Name, q.Rcode))
+		case q.Endpoint != "":
+			lines = append(lines, fmt.Sprintf("%s: A %s (endpoint %s of Service %s/%s: that pod's own address)", q.Name, strings.Join(q.A, ", "), q.Endpoint, q.Service.Namespace, q.Service.Name))
 		case q.Headless:
 			lines = append(lines, fmt.Sprintf("%s: A %s (headless Service %s/%s: one record per ready pod)", q.Name, strings.Join(q.A, ", "), q.Service.Namespace, q.Service.Name))
 		default:

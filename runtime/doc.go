@@ -45,6 +45,8 @@
 //	                                 done" loop repeats forever (script.go lists what is understood)
 //	env, printenv, echo $NAME        the environment containerd gives the process: PATH, HOSTNAME,
 //	                                 the kubelet's variables (Service links among them), HOME
+//	hostname                         the pod's hostname (spec.hostname, else the pod's name; the
+//	                                 node's on the host network), as $HOSTNAME holds it
 //	tail -f, ping, top, nc, a server runs until stopped
 //	a binary the image lacks         StartContainer fails: "exec: \"x\": executable file not
 //	                                 found in $PATH"; exit code 128, reason "StartError"

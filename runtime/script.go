@@ -377,6 +377,8 @@ func (st *shellState) run(c command, emit func(scriptEvent)) {
 	case name == "echo" || name == "printf":
 		args = slices.DeleteFunc(slices.Clone(args), func(a string) bool { return a == "-n" || a == "-e" })
 		out(strings.TrimSuffix(strings.Join(args, " "), `\n`))
+	case name == "hostname": // the sandbox's hostname, which the runtime also puts in $HOSTNAME
+		out(lookupEnv(st.environ)("HOSTNAME"))
 	case name == "env" || name == "printenv" && len(args) == 0:
 		for _, kv := range st.environ {
 			out(kv)

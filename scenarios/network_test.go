@@ -26,6 +26,8 @@ func TestNetworkScenariosShowTheirSigns(t *testing.T) {
 			"headless Service default/db",
 			"falls back to Default",
 			"host-net's pod IP is its node's: status.podIP 10.0.0.2 == status.hostIP 10.0.0.2",
+			"hostname prints \"cache-0\"",
+			"(endpoint cache-0 of Service default/cache: that pod's own address)",
 		},
 		"wrong-target-port": {
 			"does not listen on 8080",

@@ -59,6 +59,14 @@ func validateOptionalName(value string, path *field.Path) field.ErrorList {
 	return validateName(IsDNS1123Subdomain, value, path)
 }
 
+// validateOptionalLabel checks a DNS label (a pod's hostname and subdomain) when it is set.
+func validateOptionalLabel(value string, path *field.Path) field.ErrorList {
+	if value == "" {
+		return nil
+	}
+	return validateName(IsDNS1123Label, value, path)
+}
+
 // isValidPortNum is Kubernetes' port range check.
 func isValidPortNum(port int) []string {
 	if 1 <= port && port <= 65535 {

@@ -48,6 +48,8 @@ func validatePodSpec(spec *api.PodSpec, path *field.Path, pod bool) field.ErrorL
 	errs = append(errs, validateEnum(spec.DNSPolicy, supportedDNSPolicies, path.Child("dnsPolicy"))...)
 	errs = append(errs, ValidateLabels(spec.NodeSelector, path.Child("nodeSelector"))...)
 	errs = append(errs, validateHostNetwork(spec, path.Child("containers"), pod)...)
+	errs = append(errs, validateOptionalLabel(spec.Hostname, path.Child("hostname"))...)
+	errs = append(errs, validateOptionalLabel(spec.Subdomain, path.Child("subdomain"))...)
 	errs = append(errs, validateAffinity(spec.Affinity, path.Child("affinity"))...)
 	errs = append(errs, ValidateTolerations(spec.Tolerations, path.Child("tolerations"))...)
 	errs = append(errs, validateTopologySpreadConstraints(spec.TopologySpreadConstraints, path.Child("topologySpreadConstraints"))...)

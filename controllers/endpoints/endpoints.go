@@ -143,6 +143,9 @@ func (ec *Controller) subsets(svc *api.Service) []api.EndpointSubset {
 		}
 		addr := api.EndpointAddress{IP: pod.Status.PodIP,
 			TargetRef: &api.ObjectReference{Kind: "Pod", Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID}}
+		if api.ShouldSetHostname(pod, svc) {
+			addr.Hostname = pod.Spec.Hostname
+		}
 		if pod.Spec.NodeName != "" {
 			addr.NodeName = api.Ptr(pod.Spec.NodeName)
 		}

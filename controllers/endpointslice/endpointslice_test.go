@@ -2,6 +2,7 @@ package endpointslice_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -90,4 +91,61 @@ func TestATerminatingPodIsServingButNotReady(t *testing.T) {
 		ep, err := client.For[api.Endpoints](c.Kubectl.Client()).Get(ctx, "default", "web")
 		return err == nil && len(ep.Subsets) == 0, nil
 	}, 0))
+}
+
+// A pod's hostname is its endpoint's only when the pod names the Service as its subdomain
+// (ShouldSetHostname): web-0 says subdomain web, web-1 says another subdomain, web-2 has none.
+func TestAnEndpointCarriesTheHostnameOfAPodInTheServicesSubdomain(t *testing.T) {
+	ctx := context.Background()
+	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, Nodes: 1, ControllerManager: true, Scheduler: true})
+	require.NoError(t, err)
+	t.Cleanup(c.Close)
+	pod := func(name, hostname, subdomain string) string {
+		return `apiVersion: v1
+kind: Pod
+metadata:
+  name: ` + name + `
+  labels:
+    app: web
+spec:
+  hostname: "` + hostname + `"
+  subdomain: "` + subdomain + `"
+  containers:
+  - name: nginx
+    image: nginx:1.25
+    ports:
+    - name: http
+      containerPort: 80
+---
+`
+	}
+	svc := manifest[strings.Index(manifest, "apiVersion: v1\nkind: Service"):]
+	_, err = c.Kubectl.Apply(ctx, []byte(pod("web-0", "web-0", "web")+pod("web-1", "web-1", "elsewhere")+pod("web-2", "", "web")+svc))
+	require.NoError(t, err)
+	hostnames := func() map[string]string {
+		out := map[string]string{}
+		if s := sliceOf(ctx, t, c); s != nil {
+			for _, ep := range s.Endpoints {
+				out[ep.TargetRef.Name] = ""
+				if ep.Hostname != nil {
+					out[ep.TargetRef.Name] = *ep.Hostname
+				}
+			}
+		}
+		return out
+	}
+	require.NoError(t, c.Driver.RunUntil(ctx, "three endpoints", func() (bool, error) { return len(hostnames()) == 3, nil }, 0))
+	assert.Equal(t, map[string]string{"web-0": "web-0", "web-1": "", "web-2": ""}, hostnames())
+
+	require.NoError(t, c.Driver.RunUntil(ctx, "the Endpoints list three addresses", func() (bool, error) {
+		ep, err := client.For[api.Endpoints](c.Kubectl.Client()).Get(ctx, "default", "web")
+		return err == nil && len(ep.Subsets) == 1 && len(ep.Subsets[0].Addresses)+len(ep.Subsets[0].NotReadyAddresses) == 3, nil
+	}, 0))
+	ep, err := client.For[api.Endpoints](c.Kubectl.Client()).Get(ctx, "default", "web")
+	require.NoError(t, err)
+	got := map[string]string{}
+	for _, a := range append(ep.Subsets[0].Addresses, ep.Subsets[0].NotReadyAddresses...) {
+		got[a.TargetRef.Name] = a.Hostname
+	}
+	assert.Equal(t, map[string]string{"web-0": "web-0", "web-1": "", "web-2": ""}, got)
 }

@@ -122,7 +122,7 @@ func (ec *Controller) desired(svc *api.Service) ([]desiredSlice, error) {
 			groups[pk] = g
 			order = append(order, pk)
 		}
-		g.endpoints = append(g.endpoints, podToEndpoint(pod, node))
+		g.endpoints = append(g.endpoints, podToEndpoint(svc, pod, node))
 	}
 	if len(order) == 0 {
 		return []desiredSlice{{}}, errors.Join(missing...) // the placeholder: no endpoints, no ports
@@ -153,8 +153,9 @@ func endpointPorts(svc *api.Service, pod *api.Pod) []api.EndpointSlicePort {
 	return out
 }
 
-// podToEndpoint is the pod as an endpoint, with its three conditions, its node and the node's zone.
-func podToEndpoint(pod *api.Pod, node *api.Node) api.Endpoint {
+// podToEndpoint is the pod as an endpoint of svc, with its three conditions, its node and the node's
+// zone, and its hostname when the pod names svc as its subdomain.
+func podToEndpoint(svc *api.Service, pod *api.Pod, node *api.Node) api.Endpoint {
 	terminating := pod.DeletionTimestamp != nil
 	serving := api.IsPodReady(pod)
 	ep := api.Endpoint{
@@ -162,6 +163,9 @@ func podToEndpoint(pod *api.Pod, node *api.Node) api.Endpoint {
 		Conditions: api.EndpointConditions{Ready: api.Ptr(serving && !terminating), Serving: api.Ptr(serving),
 			Terminating: api.Ptr(terminating)},
 		TargetRef: &api.ObjectReference{Kind: "Pod", Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID},
+	}
+	if api.ShouldSetHostname(pod, svc) {
+		ep.Hostname = api.Ptr(pod.Spec.Hostname)
 	}
 	if pod.Spec.NodeName != "" {
 		ep.NodeName = api.Ptr(pod.Spec.NodeName)
