@@ -149,3 +149,35 @@ spec:
 	}
 	assert.Equal(t, map[string]string{"web-0": "web-0", "web-1": "", "web-2": ""}, got)
 }
+
+// The placeholder slice of a Service that selects nothing becomes its first real slice under the
+// same name (Kubernetes' reconciler turns a create beside a delete into an update), and becomes the
+// placeholder again when the last pod goes.
+func TestThePlaceholderSliceIsUpdatedInPlace(t *testing.T) {
+	ctx := context.Background()
+	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, Nodes: 1, ControllerManager: true, Scheduler: true})
+	require.NoError(t, err)
+	t.Cleanup(c.Close)
+	i := strings.Index(manifest, "apiVersion: v1\nkind: Service")
+	_, err = c.Kubectl.Apply(ctx, []byte(manifest[i:]))
+	require.NoError(t, err)
+	require.NoError(t, c.Driver.RunUntil(ctx, "the placeholder slice", func() (bool, error) { return sliceOf(ctx, t, c) != nil, nil }, 0))
+	placeholder := sliceOf(ctx, t, c)
+	require.Empty(t, placeholder.Endpoints)
+	require.Empty(t, placeholder.Ports)
+
+	_, err = c.Kubectl.Apply(ctx, []byte(manifest[:i]))
+	require.NoError(t, err)
+	require.NoError(t, c.Driver.RunUntil(ctx, "web-1 in a slice", func() (bool, error) {
+		s := sliceOf(ctx, t, c)
+		return s != nil && len(s.Endpoints) == 1, nil
+	}, 0))
+	assert.Equal(t, placeholder.Name, sliceOf(ctx, t, c).Name, "the placeholder took the endpoint")
+
+	require.NoError(t, c.Kubectl.Delete(ctx, "pods", "default", "web-1", client.DeleteOptions{}))
+	require.NoError(t, c.Driver.RunUntil(ctx, "the slice is empty again", func() (bool, error) {
+		s := sliceOf(ctx, t, c)
+		return s != nil && len(s.Endpoints) == 0 && len(s.Ports) == 0, nil
+	}, 0))
+	assert.Equal(t, placeholder.Name, sliceOf(ctx, t, c).Name, "the slice became the placeholder again")
+}

@@ -5,8 +5,9 @@
 //
 // The desired state is one slice per distinct set of resolved ports (usually one), holding every
 // selected pod that should be an endpoint, sorted by pod name, each with its node's name and zone. A
-// Service that selects nothing keeps one empty slice, as Kubernetes keeps a placeholder. A pod whose
-// node the controller does not know is left out and the Service retried.
+// Service that selects nothing keeps one empty slice, as Kubernetes keeps a placeholder; when its
+// first pod comes, the placeholder is updated in place, not replaced. A pod whose node the controller
+// does not know is left out and the Service retried.
 package endpointslice
 
 import (
@@ -62,11 +63,16 @@ func (ec *Controller) Reconcile(ctx context.Context, k string) (workloop.Result,
 		byPorts[pk] = s
 	}
 	wrote := false
+	var creates []desiredSlice
 	for _, d := range desired {
 		pk := portsKey(d.ports)
 		cur, ok := byPorts[pk]
 		delete(byPorts, pk)
-		if ok && same(cur.Endpoints, d.endpoints) && same(cur.Ports, d.ports) {
+		if !ok {
+			creates = append(creates, d)
+			continue
+		}
+		if same(cur.Endpoints, d.endpoints) && same(cur.Ports, d.ports) {
 			continue
 		}
 		wrote = true
@@ -78,6 +84,23 @@ func (ec *Controller) Reconcile(ctx context.Context, k string) (workloop.Result,
 		extra = append(extra, s)
 	}
 	sort.Slice(extra, func(i, j int) bool { return extra[i].Name < extra[j].Name })
+	// A slice that would be deleted while another is created is updated to the new content instead,
+	// as Kubernetes' reconciler does (finalize): the placeholder of a Service that selected nothing
+	// becomes its first real slice under the same name.
+	for len(extra) > 0 && len(creates) > 0 {
+		cur, d := extra[0], creates[len(creates)-1]
+		extra, creates = extra[1:], creates[:len(creates)-1]
+		wrote = true
+		if err := ec.write(ctx, svc, cur, d); err != nil {
+			return workloop.Result{}, err
+		}
+	}
+	for _, d := range creates {
+		wrote = true
+		if err := ec.write(ctx, svc, nil, d); err != nil {
+			return workloop.Result{}, err
+		}
+	}
 	for _, s := range extra {
 		wrote = true
 		ec.record("delete", s, "Service %s no longer needs EndpointSlice %s (its ports changed)", k, s.Name)
