@@ -1,4 +1,4 @@
-// deepcopy.go: DeepCopy, SpecEqual, CopyStatus and HasStatus, the generic object helpers that
+// deepcopy.go: DeepCopy, SpecEqual and CopyStatus, the generic object helpers that
 // Kubernetes generates per type (zz_generated.deepcopy.go, and the apiserver strategies' spec and
 // status handling). kubesim derives them by reflection instead, once per Go type, and caches the
 // result, so adding a kind needs no generated code.

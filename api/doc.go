@@ -32,7 +32,8 @@
 //	wellknown.go       well-known labels and taint keys
 //	intstr.go          IntOrString and percentage scaling
 //	deepcopy.go        DeepCopy
-//	specstatus.go      SpecEqual, CopyStatus, HasStatus
+//	specstatus.go      SpecEqual, CopyStatus
+//	generation.go      TracksGeneration, BumpsGeneration: which kinds keep metadata.generation
 //	decode.go          Decode, DecodeWithWarnings, DecodeInto, Encode, EncodeYAML
 //	strict.go          the strict (unknown and duplicate field) check
 //	unmodelled.go      the fields of Kubernetes' schema kubesim accepts but does not simulate

@@ -1,12 +1,12 @@
 // specstatus.go: the split of an object into metadata, spec and status that the apiserver's
-// strategies rely on. Interface: SpecEqual, CopyStatus, HasStatus.
+// strategies rely on. Interface: SpecEqual, CopyStatus.
 //
 // In Kubernetes a write to the main resource ignores status, and a write to the status subresource
-// changes only status (the strategies' PrepareForUpdate); and metadata.generation is bumped only when
-// the spec changes, so that status.observedGeneration can tell a controller it has seen the latest
-// spec. kubesim finds the parts by reflection: "spec" is every field other than TypeMeta, ObjectMeta
-// and Status, which also covers kinds whose desired state is not under a spec field (a Role's
-// rules, a PriorityClass's value).
+// changes only status (the strategies' PrepareForUpdate); and metadata.generation, where the kind
+// keeps one, is bumped when the spec changes (generation.go), so that status.observedGeneration can
+// tell a controller it has seen the latest spec. kubesim finds the parts by reflection: "spec" is
+// every field other than TypeMeta, ObjectMeta and Status, which also covers kinds whose desired
+// state is not under a spec field (a Role's rules, a PriorityClass's value).
 package api
 
 import (
@@ -47,13 +47,6 @@ func structOf(obj Object) (reflect.Value, bool) {
 		return reflect.Value{}, false
 	}
 	return v.Elem(), true
-}
-
-// HasStatus reports whether obj's kind has a status (Pod does, ConfigMap-like kinds such as Role and
-// Lease do not).
-func HasStatus(obj Object) bool {
-	v, ok := structOf(obj)
-	return ok && layoutOf(v.Type()).status >= 0
 }
 
 // CopyStatus sets dst's status to a deep copy of src's. It returns false, changing nothing, if the

@@ -47,10 +47,3 @@ func TestCopyStatus(t *testing.T) {
 	assert.False(t, CopyStatus(&Role{}, &Role{}))
 	assert.False(t, CopyStatus(&Pod{}, &Node{}))
 }
-
-func TestHasStatus(t *testing.T) {
-	assert.True(t, HasStatus(&Deployment{}))
-	assert.True(t, HasStatus(&Namespace{}))
-	assert.False(t, HasStatus(&Lease{}))
-	assert.False(t, HasStatus(&ClusterRoleBinding{}))
-}

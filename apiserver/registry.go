@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"strconv"
 	"strings"
@@ -237,7 +238,7 @@ func (s *Server) create(ctx context.Context, req *wire.Request, res *api.Resourc
 	m.CreationTimestamp = api.NewTime(now)
 	m.ResourceVersion = ""
 	m.DeletionTimestamp, m.DeletionGracePeriodSeconds = nil, nil
-	if api.HasStatus(obj) {
+	if api.TracksGeneration(obj) {
 		m.Generation = 1
 	}
 	prepareForCreate(obj)
@@ -498,7 +499,7 @@ func (s *Server) update(ctx context.Context, req *wire.Request, res *api.Resourc
 	if err := s.confirmNoEscalation(res, user, obj); err != nil {
 		return nil, err
 	}
-	if !api.SpecEqual(obj, old) {
+	if api.TracksGeneration(obj) && api.BumpsGeneration(obj, old) {
 		m.Generation = om.Generation + 1
 	}
 	if svc, ok := obj.(*api.Service); ok {
@@ -606,6 +607,11 @@ func (s *Server) updateStatusFrom(ctx context.Context, req *wire.Request, res *a
 	}
 	obj := api.DeepCopy(old)
 	api.CopyStatus(obj, body)
+	if _, ok := obj.(*api.Deployment); ok {
+		// A Deployment's status strategy keeps the body's annotations: the deployment controller
+		// writes its revision annotation this way, without bumping the generation.
+		obj.GetObjectMeta().Annotations = maps.Clone(body.GetObjectMeta().Annotations)
+	}
 	if err := s.validate(ctx, req, res, user, obj, old); err != nil {
 		return nil, err
 	}
@@ -704,6 +710,9 @@ func (s *Server) deleteOnce(ctx context.Context, req *wire.Request, res *api.Res
 	grace := gracePeriod(obj, req.GracePeriodSeconds)
 	now := s.clock.Now()
 	if len(m.Finalizers) > 0 || grace > 0 || res.Name == "namespaces" && hasNamespaceFinalizer(obj) {
+		if m.DeletionTimestamp == nil && m.Generation > 0 {
+			m.Generation++ // the deletion's start is a change of desired state
+		}
 		if m.DeletionTimestamp == nil || grace < derefInt64(m.DeletionGracePeriodSeconds) {
 			m.DeletionTimestamp = api.Ptr(api.NewTime(now.Add(time.Duration(grace) * time.Second)))
 			m.DeletionGracePeriodSeconds = api.Ptr(grace)

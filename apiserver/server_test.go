@@ -327,6 +327,32 @@ func TestGenerateNameAndGenerationBumpsOnSpecChangesOnly(t *testing.T) {
 	assert.Equal(t, "app=nginx", sc.Object.(*api.Scale).Status.Selector)
 }
 
+// A Service keeps no generation, however its spec changes; a pod's is bumped once more when its
+// graceful deletion starts, and not again when the deletion is repeated.
+func TestGenerationOnlyWhereTheKindKeepsOneAndOnDeletion(t *testing.T) {
+	ts := newTestServer(t)
+	svc := ts.create(t, &api.Service{ObjectMeta: api.ObjectMeta{Name: "web", Namespace: "default"},
+		Spec: api.ServiceSpec{Selector: map[string]string{"app": "web"}, Ports: []api.ServicePort{{Port: 80}}}}).(*api.Service)
+	assert.Zero(t, svc.Generation, "a Service has no generation")
+	changed := api.DeepCopy(svc)
+	changed.Spec.Ports[0].Port = 8080
+	resp, err := ts.do(t, adminToken, wire.Request{Verb: wire.VerbUpdate, Resource: "services", Namespace: "default", Name: "web", Body: changed})
+	require.NoError(t, err)
+	assert.Zero(t, resp.Object.(*api.Service).Generation, "nor after a spec change")
+
+	bound := nginxPod("web")
+	bound.Spec.NodeName = "node-1" // a pod on no node is deleted at once, without grace
+	pod := ts.create(t, bound).(*api.Pod)
+	require.Equal(t, int64(1), pod.Generation)
+	for range 2 {
+		resp, err = ts.do(t, adminToken, wire.Request{Verb: wire.VerbDelete, Resource: "pods", Namespace: "default", Name: "web"})
+		require.NoError(t, err)
+		pod = resp.Object.(*api.Pod)
+		require.NotNil(t, pod.DeletionTimestamp)
+		assert.Equal(t, int64(2), pod.Generation, "bumped when the deletion starts, once")
+	}
+}
+
 func TestBindingOnlyWhileUnassigned(t *testing.T) {
 	ts := newTestServer(t)
 	ts.create(t, nginxPod("web"))

@@ -104,7 +104,7 @@ func TestEtcdSlowShowsTheWaitInEtcd(t *testing.T) {
 		"etcd's disk is slow: every write now waits 200ms for fsync",
 		"(the write waited 200ms in etcd)",
 		"the POST took 200ms in the apiserver: exactly the 200ms it waited for etcd",
-		"the pods were bound 5.4s after the apply instead of 0s")
+		"the pods were bound 5.2s after the apply instead of 0s")
 }
 
 func TestLeaderElectionHandsTheLeaseOverAndLosesNoWork(t *testing.T) {

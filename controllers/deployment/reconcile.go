@@ -156,19 +156,11 @@ func (c *Controller) syncStatusOnly(ctx context.Context, d *api.Deployment, rsLi
 	return c.syncDeploymentStatus(ctx, withNew(oldRSs, newRS), newRS, d)
 }
 
-// writeDeployment stores changed annotations (an update of the Deployment) and then a changed status
-// (an update of its status subresource), and leaves d as stored.
+// writeDeployment stores changed annotations (the revision) and a changed status in one update of
+// the status subresource, as Kubernetes' controller does (its status strategy keeps the annotations
+// of the body), and leaves d as stored. An update of the Deployment itself would bump its generation.
 func (c *Controller) writeDeployment(ctx context.Context, d *api.Deployment, annotations, status bool) error {
-	if annotations {
-		updated, err := c.deployments.Update(ctx, d)
-		if err != nil {
-			return err
-		}
-		wanted := d.Status // the update ignored status; keep what is to be written next
-		*d = *updated
-		d.Status = wanted
-	}
-	if status {
+	if annotations || status {
 		return c.writeStatus(ctx, d, d.Status)
 	}
 	return nil

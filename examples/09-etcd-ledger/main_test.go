@@ -10,9 +10,9 @@ func Example_run() {
 	// Output:
 	// 1. deployment nginx: resourceVersion 74 = etcd ModRevision 74 of /registry/deployments/default/nginx
 	// 2. Three running pods later, etcd holds 3 pod keys under /registry/pods/default/:
-	//      /registry/pods/default/nginx-77bf8679f9-hdjsh (ModRevision 106)
-	//      /registry/pods/default/nginx-77bf8679f9-q7xsn (ModRevision 112)
-	//      /registry/pods/default/nginx-77bf8679f9-r45th (ModRevision 118)
+	//      /registry/pods/default/nginx-77bf8679f9-hdjsh (ModRevision 105)
+	//      /registry/pods/default/nginx-77bf8679f9-q7xsn (ModRevision 111)
+	//      /registry/pods/default/nginx-77bf8679f9-r45th (ModRevision 117)
 	// 3. One more replica took 0s with a fast disk; with every write waiting 500ms for fsync, 18s (5 available now).
 	//   3.539s    kubesim                   etcd's disk is slow: every write now waits 500ms for fsync
 }
