@@ -25,6 +25,14 @@ const (
 // ClusterIPNone is the clusterIP of a headless service.
 const ClusterIPNone = "None"
 
+// LabelIsHeadlessService marks the Endpoints and EndpointSlices of a Service without a cluster IP.
+const LabelIsHeadlessService = "service.kubernetes.io/headless"
+
+// IsServiceIPSet reports whether svc has a cluster IP: not headless, and already allocated.
+func IsServiceIPSet(svc *Service) bool {
+	return svc.Spec.ClusterIP != "" && svc.Spec.ClusterIP != ClusterIPNone
+}
+
 // ServiceSpec selects the pods and lists the ports.
 type ServiceSpec struct {
 	Type       ServiceType       `json:"type,omitempty"`

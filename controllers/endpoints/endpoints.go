@@ -12,6 +12,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 
@@ -80,17 +81,18 @@ func (ec *Controller) Reconcile(ctx context.Context, key string) (workloop.Resul
 		return workloop.Result{Idle: true}, nil
 	}
 	subsets := ec.subsets(svc)
-	if exists && sameSubsets(cur.Subsets, subsets) {
+	labels := endpointsLabels(svc)
+	if exists && sameSubsets(cur.Subsets, subsets) && maps.Equal(cur.Labels, labels) {
 		return workloop.Result{Idle: true}, nil
 	}
 	if !exists {
-		ep := &api.Endpoints{ObjectMeta: api.ObjectMeta{Name: name, Namespace: namespace, Labels: endpointsLabels(svc)}, Subsets: subsets}
+		ep := &api.Endpoints{ObjectMeta: api.ObjectMeta{Name: name, Namespace: namespace, Labels: labels}, Subsets: subsets}
 		ec.record("create", ep, "Service %s: create Endpoints: %s", key, Summary(ep))
 		_, err := epClient.Create(ctx, ep)
 		return workloop.Result{}, err
 	}
 	ep := api.DeepCopy(cur) // never modify the cache's copy
-	ep.Subsets = subsets
+	ep.Subsets, ep.Labels = subsets, labels
 	ec.record("update", ep, "Service %s: update Endpoints: %s", key, Summary(ep))
 	_, err := epClient.Update(ctx, ep)
 	return workloop.Result{}, err
@@ -101,12 +103,18 @@ func (ec *Controller) Reconcile(ctx context.Context, key string) (workloop.Resul
 // controller leaves them alone.
 const LabelManagedBy = "endpoints.kubernetes.io/managed-by"
 
-// endpointsLabels are the Service's labels and the managed-by label.
+// endpointsLabels are the Service's labels, the headless label for a Service without a cluster IP,
+// and the managed-by label. A change of the Service's labels is an update of its Endpoints.
 func endpointsLabels(svc *api.Service) map[string]string {
-	labels := map[string]string{LabelManagedBy: "endpoint-controller"}
-	for k, v := range svc.Labels {
-		labels[k] = v
+	labels := maps.Clone(svc.Labels)
+	if labels == nil {
+		labels = map[string]string{}
 	}
+	delete(labels, api.LabelIsHeadlessService)
+	if !api.IsServiceIPSet(svc) {
+		labels[api.LabelIsHeadlessService] = ""
+	}
+	labels[LabelManagedBy] = "endpoint-controller"
 	return labels
 }
 

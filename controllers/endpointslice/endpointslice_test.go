@@ -181,3 +181,51 @@ func TestThePlaceholderSliceIsUpdatedInPlace(t *testing.T) {
 	}, 0))
 	assert.Equal(t, placeholder.Name, sliceOf(ctx, t, c).Name, "the slice became the placeholder again")
 }
+
+// A Service's labels are its slices' and its Endpoints' labels too, with the headless label when it
+// has no cluster IP; relabelling the Service relabels them.
+func TestSlicesAndEndpointsCarryTheServicesLabels(t *testing.T) {
+	ctx := context.Background()
+	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, Nodes: 1, ControllerManager: true, Scheduler: true})
+	require.NoError(t, err)
+	t.Cleanup(c.Close)
+	_, err = c.Kubectl.Apply(ctx, []byte(`apiVersion: v1
+kind: Service
+metadata:
+  name: web
+  labels:
+    team: a
+spec:
+  clusterIP: None
+  selector:
+    app: web
+  ports:
+  - port: 80
+`))
+	require.NoError(t, err)
+	endpointsLabels := func() map[string]string {
+		ep, err := client.For[api.Endpoints](c.Kubectl.Client()).Get(ctx, "default", "web")
+		if err != nil {
+			return nil
+		}
+		return ep.Labels
+	}
+	labelled := func(team string) func() (bool, error) {
+		return func() (bool, error) {
+			s := sliceOf(ctx, t, c)
+			return s != nil && s.Labels["team"] == team && endpointsLabels()["team"] == team, nil
+		}
+	}
+	require.NoError(t, c.Driver.RunUntil(ctx, "slice and Endpoints labelled team=a", labelled("a"), 0))
+	assert.Equal(t, map[string]string{"team": "a", api.LabelIsHeadlessService: "", api.LabelServiceName: "web",
+		api.LabelManagedBy: "endpointslice-controller.k8s.io"}, sliceOf(ctx, t, c).Labels)
+	assert.Equal(t, map[string]string{"team": "a", api.LabelIsHeadlessService: "", "endpoints.kubernetes.io/managed-by": "endpoint-controller"},
+		endpointsLabels())
+
+	svc, err := client.For[api.Service](c.Kubectl.Client()).Get(ctx, "default", "web")
+	require.NoError(t, err)
+	svc.Labels["team"] = "b"
+	_, err = client.For[api.Service](c.Kubectl.Client()).Update(ctx, svc)
+	require.NoError(t, err)
+	require.NoError(t, c.Driver.RunUntil(ctx, "slice and Endpoints relabelled team=b", labelled("b"), 0))
+}

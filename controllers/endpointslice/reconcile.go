@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 
@@ -72,7 +73,7 @@ func (ec *Controller) Reconcile(ctx context.Context, k string) (workloop.Result,
 			creates = append(creates, d)
 			continue
 		}
-		if same(cur.Endpoints, d.endpoints) && same(cur.Ports, d.ports) {
+		if same(cur.Endpoints, d.endpoints) && same(cur.Ports, d.ports) && maps.Equal(cur.Labels, sliceLabels(svc)) {
 			continue
 		}
 		wrote = true
@@ -205,7 +206,7 @@ func (ec *Controller) write(ctx context.Context, svc *api.Service, cur *api.Endp
 	if cur == nil {
 		s := &api.EndpointSlice{
 			ObjectMeta: api.ObjectMeta{GenerateName: svc.Name + "-", Namespace: svc.Namespace,
-				Labels: map[string]string{api.LabelServiceName: svc.Name, api.LabelManagedBy: ManagedBy},
+				Labels: sliceLabels(svc),
 				OwnerReferences: []api.OwnerReference{{APIVersion: "v1", Kind: "Service", Name: svc.Name, UID: svc.UID,
 					Controller: api.Ptr(true), BlockOwnerDeletion: api.Ptr(true)}}},
 			AddressType: api.AddressTypeIPv4, Endpoints: d.endpoints, Ports: d.ports,
@@ -217,10 +218,28 @@ func (ec *Controller) write(ctx context.Context, svc *api.Service, cur *api.Endp
 		return err
 	}
 	s := api.DeepCopy(cur) // never modify the cache's copy
-	s.Endpoints, s.Ports = d.endpoints, d.ports
+	s.Endpoints, s.Ports, s.Labels = d.endpoints, d.ports, sliceLabels(svc)
 	ec.record("update", s, "Service %s/%s: update EndpointSlice %s: %s", svc.Namespace, svc.Name, s.Name, Summary(s))
 	_, err := slices.Update(ctx, s)
 	return err
+}
+
+// sliceLabels are the labels of a Service's slices (setEndpointSliceLabels): the Service's own, the
+// headless label for a Service without a cluster IP, and the two the controller owns.
+func sliceLabels(svc *api.Service) map[string]string {
+	labels := maps.Clone(svc.Labels)
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	for _, reserved := range []string{api.LabelServiceName, api.LabelManagedBy, api.LabelIsHeadlessService} {
+		delete(labels, reserved)
+	}
+	if !api.IsServiceIPSet(svc) {
+		labels[api.LabelIsHeadlessService] = ""
+	}
+	labels[api.LabelServiceName] = svc.Name
+	labels[api.LabelManagedBy] = ManagedBy
+	return labels
 }
 
 func (ec *Controller) record(action string, s *api.EndpointSlice, format string, args ...any) {
