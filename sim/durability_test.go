@@ -89,6 +89,7 @@ func (a *acked) read(sc *bufio.Scanner, kill int, other *[]string) bool {
 }
 
 func TestDurabilityUnderSIGKILL(t *testing.T) {
+	t.Parallel() // it mostly waits for its children's fsyncs and boots, beside the others that wait
 	if testing.Short() {
 		t.Skip("boots a cluster once per kill")
 	}
