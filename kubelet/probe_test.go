@@ -1,6 +1,7 @@
 package kubelet_test
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 
 	"kubesim/api"
 	"kubesim/api/resource"
+	"kubesim/sim"
 )
 
 func httpProbe(path string, port int32) *api.Probe {
@@ -16,15 +18,22 @@ func httpProbe(path string, port int32) *api.Probe {
 		PeriodSeconds: 10, FailureThreshold: 3, SuccessThreshold: 1, TimeoutSeconds: 1}
 }
 
-// A liveness probe that starts failing: after failureThreshold (3) failures, 10s apart, the kubelet
-// kills the container and restarts it; the restart shows in restartCount and lastState.
-func TestLivenessProbeFailureRestartsContainer(t *testing.T) {
+// startPodFailingLiveness starts a cluster with one node and a pod web (nginx) whose HTTP liveness
+// probe (every 10s, failureThreshold 3) fails from 30s after the container starts.
+func startPodFailingLiveness(t *testing.T) (*sim.Cluster, context.Context) {
 	c, ctx := newCluster(t)
 	addNode(t, ctx, c, 1, nil)
 	p := newPod("web", "node-1", "nginx:1.25")
 	p.Spec.Containers[0].LivenessProbe = httpProbe("/", 80)
 	p.Spec.Containers[0].Env = []api.EnvVar{{Name: "KUBESIM_FAIL_LIVENESS_AFTER", Value: "30s"}}
 	createPod(t, ctx, c, p)
+	return c, ctx
+}
+
+// A liveness probe that starts failing: after failureThreshold (3) failures, 10s apart, the kubelet
+// kills the container and restarts it; the restart shows in restartCount and lastState.
+func TestLivenessProbeFailureRestartsContainer(t *testing.T) {
+	c, ctx := startPodFailingLiveness(t)
 	runUntil(t, ctx, c, "web restarted", func() bool { return containerStatus(getPod(t, ctx, c, "web")).RestartCount == 1 })
 	ev := events(t, ctx, c, "web")
 	assert.Contains(t, ev, "Unhealthy: Liveness probe failed: HTTP probe failed with statuscode: 500")
