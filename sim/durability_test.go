@@ -212,24 +212,7 @@ func TestDurabilityChild(t *testing.T) {
 		switch kind {
 		case 0:
 			name := fmt.Sprintf("web-%s-%d", round, n)
-			_, err := c.Kubectl.Apply(ctx, []byte(fmt.Sprintf(`apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: %[1]s
-spec:
-  replicas: 2
-  selector:
-    matchLabels:
-      app: %[1]s
-  template:
-    metadata:
-      labels:
-        app: %[1]s
-    spec:
-      containers:
-      - name: web
-        image: nginx:1.25
-`, name)))
+			_, err := c.Kubectl.Apply(ctx, []byte(chaos.DeploymentManifest(name, 2)))
 			if err == nil {
 				fmt.Printf("durability: deployment %s 2\n", name)
 			}
