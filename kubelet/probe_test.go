@@ -1,7 +1,6 @@
 package kubelet_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -10,24 +9,11 @@ import (
 
 	"kubesim/api"
 	"kubesim/api/resource"
-	"kubesim/sim"
 )
 
 func httpProbe(path string, port int32) *api.Probe {
 	return &api.Probe{ProbeHandler: api.ProbeHandler{HTTPGet: &api.HTTPGetAction{Path: path, Port: api.FromInt32(port)}},
 		PeriodSeconds: 10, FailureThreshold: 3, SuccessThreshold: 1, TimeoutSeconds: 1}
-}
-
-// startPodFailingLiveness starts a cluster with one node and a pod web (nginx) whose HTTP liveness
-// probe (every 10s, failureThreshold 3) fails from 30s after the container starts.
-func startPodFailingLiveness(t *testing.T) (*sim.Cluster, context.Context) {
-	c, ctx := newCluster(t)
-	addNode(t, ctx, c, 1, nil)
-	p := newPod("web", "node-1", "nginx:1.25")
-	p.Spec.Containers[0].LivenessProbe = httpProbe("/", 80)
-	p.Spec.Containers[0].Env = []api.EnvVar{{Name: "KUBESIM_FAIL_LIVENESS_AFTER", Value: "30s"}}
-	createPod(t, ctx, c, p)
-	return c, ctx
 }
 
 // A liveness probe that starts failing: after failureThreshold (3) failures, 10s apart, the kubelet

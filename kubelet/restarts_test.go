@@ -123,3 +123,15 @@ func startCrashingPod(t *testing.T, script string) (*sim.Cluster, context.Contex
 	createPod(t, ctx, c, p)
 	return c, ctx
 }
+
+// startPodFailingLiveness starts a cluster with one node and a pod web (nginx) whose HTTP liveness
+// probe (every 10s, failureThreshold 3) fails from 30s after the container starts.
+func startPodFailingLiveness(t *testing.T) (*sim.Cluster, context.Context) {
+	c, ctx := newCluster(t)
+	addNode(t, ctx, c, 1, nil)
+	p := newPod("web", "node-1", "nginx:1.25")
+	p.Spec.Containers[0].LivenessProbe = httpProbe("/", 80)
+	p.Spec.Containers[0].Env = []api.EnvVar{{Name: "KUBESIM_FAIL_LIVENESS_AFTER", Value: "30s"}}
+	createPod(t, ctx, c, p)
+	return c, ctx
+}
