@@ -22,6 +22,7 @@ import (
 // request's deadline (504), and a list with resourceVersion=0 still answers from the watch cache.
 // https://kubernetes.io/docs/reference/using-api/health-checks/
 func TestReadyzAndRequestsWithoutAnEtcdQuorum(t *testing.T) {
+	t.Parallel() // it mostly waits for etcd's elections and timeouts, beside the others that do
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	clk := clock.NewVirtual(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))

@@ -31,6 +31,7 @@ const memberLossSeedsEnv = "KUBESIM_MEMBER_LOSS_SEEDS"
 func unanswered(err error) bool { return apierrors.CodeForError(err) >= 500 }
 
 func TestLinearizabilityWhileEtcdMembersDie(t *testing.T) {
+	t.Parallel() // it mostly waits for etcd's elections and timeouts, beside the others that do
 	seeds := []int64{1}
 	if v := os.Getenv(memberLossSeedsEnv); v != "" {
 		n, err := strconv.Atoi(v)
@@ -59,6 +60,7 @@ func TestLinearizabilityWhileEtcdMembersDie(t *testing.T) {
 }
 
 func TestWatchStreamsWhileEtcdMembersDie(t *testing.T) {
+	t.Parallel() // it mostly waits for etcd's elections and timeouts, beside the others that do
 	const seed = 7
 	s, st := newFaultyServer(t, Config{Seed: seed, BookmarkInterval: 10 * time.Millisecond}, 3)
 	validateWatchesUnder(t, s, st, seed, func(ctx context.Context) func() string {

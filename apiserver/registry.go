@@ -549,7 +549,7 @@ func (s *Server) finishUpdateFrom(ctx context.Context, req *wire.Request, res *a
 	if err != nil {
 		return nil, apierrors.NewInternalError(err)
 	}
-	if same, err := encode(old); err == nil && string(same) == string(val) {
+	if encodesAs(old, val) {
 		if cached {
 			return nil, errCheckEtcd // kube-apiserver's GuaranteedUpdate too reads etcd before it skips a write
 		}
@@ -565,10 +565,16 @@ func (s *Server) finishUpdateFrom(ctx context.Context, req *wire.Request, res *a
 	return &wire.Response{Object: obj}, nil
 }
 
+// sameObject reports whether a and b are stored alike: the same bytes in etcd.
 func sameObject(a, b api.Object) bool {
-	ea, err1 := encode(a)
-	eb, err2 := encode(b)
-	return err1 == nil && err2 == nil && string(ea) == string(eb)
+	ea, err := encode(a)
+	return err == nil && encodesAs(b, ea)
+}
+
+// encodesAs reports whether o is stored as val, an object already encoded.
+func encodesAs(o api.Object, val []byte) bool {
+	eo, err := encode(o)
+	return err == nil && string(eo) == string(val)
 }
 
 // updateStatus writes only the status of an object (the status subresource): the kubelet reports a

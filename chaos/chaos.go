@@ -141,7 +141,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 
 	for i := 1; i <= cfg.Deployments; i++ {
 		name := fmt.Sprintf("app-%d", i)
-		if _, err := c.Kubectl.Apply(ctx, []byte(chaosDeployment(name, 2+ch.rnd.Intn(3)))); err != nil {
+		if _, err := c.Kubectl.Apply(ctx, []byte(DeploymentManifest(name, 2+ch.rnd.Intn(3)))); err != nil {
 			return report, err
 		}
 		inv.ExpectDeployment("default", name)
@@ -197,8 +197,9 @@ func (cfg Config) withDefaults() Config {
 	return cfg
 }
 
-// chaosDeployment is a Deployment of replicas pods named name.
-func chaosDeployment(name string, replicas int) string {
+// DeploymentManifest is the soak's Deployment: replicas nginx pods labelled app=name, the Deployment
+// named name. The durability test (sim) writes the same kind of Deployment between its kills.
+func DeploymentManifest(name string, replicas int) string {
 	return fmt.Sprintf(`apiVersion: apps/v1
 kind: Deployment
 metadata:

@@ -19,12 +19,7 @@ func httpProbe(path string, port int32) *api.Probe {
 // A liveness probe that starts failing: after failureThreshold (3) failures, 10s apart, the kubelet
 // kills the container and restarts it; the restart shows in restartCount and lastState.
 func TestLivenessProbeFailureRestartsContainer(t *testing.T) {
-	c, ctx := newCluster(t)
-	addNode(t, ctx, c, 1, nil)
-	p := newPod("web", "node-1", "nginx:1.25")
-	p.Spec.Containers[0].LivenessProbe = httpProbe("/", 80)
-	p.Spec.Containers[0].Env = []api.EnvVar{{Name: "KUBESIM_FAIL_LIVENESS_AFTER", Value: "30s"}}
-	createPod(t, ctx, c, p)
+	c, ctx := startPodFailingLiveness(t)
 	runUntil(t, ctx, c, "web restarted", func() bool { return containerStatus(getPod(t, ctx, c, "web")).RestartCount == 1 })
 	ev := events(t, ctx, c, "web")
 	assert.Contains(t, ev, "Unhealthy: Liveness probe failed: HTTP probe failed with statuscode: 500")

@@ -64,11 +64,7 @@ func lines(seen []watchLine) []string {
 // (pkg/kubelet/kubelet_pods.go convertToAPIContainerStatuses reads it from the reason cache). That
 // retry finds the back-off over and restarts the container.
 func TestCrashingContainerShowsErrorBeforeCrashLoopBackOff(t *testing.T) {
-	c, ctx := newCluster(t)
-	addNode(t, ctx, c, 1, nil)
-	p := newPod("crash", "node-1", "busybox:1.36")
-	p.Spec.Containers[0].Command = []string{"sh", "-c", "sleep 2; exit 1"}
-	createPod(t, ctx, c, p)
+	c, ctx := startCrashingPod(t, "sleep 2; exit 1")
 	seen := watchPod(t, ctx, c, "crash", func(p *api.Pod) bool { return containerStatus(p).RestartCount == 2 })
 	assert.Equal(t, []string{"ContainerCreating (0)", "Running (0)", "Error (0)", "Running (1)", "Error (1)",
 		"CrashLoopBackOff (1)", "Running (2)"}, lines(seen))
@@ -88,11 +84,7 @@ func TestCrashingContainerShowsErrorBeforeCrashLoopBackOff(t *testing.T) {
 // and each retry records the BackOff event again (the event recorder counts it up): 1 for the 10s
 // back-off, 2 for 20s, 4 for 40s. The restart comes at the first retry that finds the back-off over.
 func TestEveryRetryWithinTheBackOffRecordsBackOff(t *testing.T) {
-	c, ctx := newCluster(t)
-	addNode(t, ctx, c, 1, nil)
-	p := newPod("crash", "node-1", "busybox:1.36")
-	p.Spec.Containers[0].Command = []string{"sh", "-c", "exit 1"}
-	createPod(t, ctx, c, p)
+	c, ctx := startCrashingPod(t, "exit 1")
 	seen := watchPod(t, ctx, c, "crash", func(p *api.Pod) bool { return containerStatus(p).RestartCount == 4 })
 	list, _, err := client.For[api.Event](admin(c)).List(ctx, "default", client.ListOptions{FieldSelector: "involvedObject.name=crash"})
 	require.NoError(t, err)
@@ -116,12 +108,30 @@ func TestEveryRetryWithinTheBackOffRecordsBackOff(t *testing.T) {
 // its back-off is checked against the run before it, as doBackOff finds it in the status from before
 // the kill, so the second kill, 20s after the first, restarts at once too.
 func TestLivenessKillRestartsInTheSameSync(t *testing.T) {
+	c, ctx := startPodFailingLiveness(t)
+	seen := watchPod(t, ctx, c, "web", func(p *api.Pod) bool { return containerStatus(p).RestartCount == 2 })
+	assert.Equal(t, []string{"ContainerCreating (0)", "Running (0)", "Running (1)", "Running (2)"}, lines(seen))
+}
+
+// startCrashingPod starts a cluster with one node and a pod crash (busybox) whose container runs
+// sh -c script.
+func startCrashingPod(t *testing.T, script string) (*sim.Cluster, context.Context) {
+	c, ctx := newCluster(t)
+	addNode(t, ctx, c, 1, nil)
+	p := newPod("crash", "node-1", "busybox:1.36")
+	p.Spec.Containers[0].Command = []string{"sh", "-c", script}
+	createPod(t, ctx, c, p)
+	return c, ctx
+}
+
+// startPodFailingLiveness starts a cluster with one node and a pod web (nginx) whose HTTP liveness
+// probe (every 10s, failureThreshold 3) fails from 30s after the container starts.
+func startPodFailingLiveness(t *testing.T) (*sim.Cluster, context.Context) {
 	c, ctx := newCluster(t)
 	addNode(t, ctx, c, 1, nil)
 	p := newPod("web", "node-1", "nginx:1.25")
 	p.Spec.Containers[0].LivenessProbe = httpProbe("/", 80)
 	p.Spec.Containers[0].Env = []api.EnvVar{{Name: "KUBESIM_FAIL_LIVENESS_AFTER", Value: "30s"}}
 	createPod(t, ctx, c, p)
-	seen := watchPod(t, ctx, c, "web", func(p *api.Pod) bool { return containerStatus(p).RestartCount == 2 })
-	assert.Equal(t, []string{"ContainerCreating (0)", "Running (0)", "Running (1)", "Running (2)"}, lines(seen))
+	return c, ctx
 }

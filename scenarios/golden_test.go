@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -72,14 +73,41 @@ func recordingOf(name, lang string) *recording {
 }
 
 // TestMain, for a run of every test, starts the wall-clock plays before the first test: their real
-// seconds pass while the step-mode scenarios play. A run of some tests (-run) starts them when a test
-// that reads them all begins.
+// seconds pass while the step-mode scenarios play. It also plays the step-mode scenarios ahead of the
+// tests, as many at once as there are CPUs: the tests read the plays in their own order, one at a time
+// (a sequential test waits for each), and would otherwise leave all but one CPU idle. A run of some
+// tests (-run) starts the wall-clock plays when a test that reads them all begins, and plays the others
+// when a test reads them.
 func TestMain(m *testing.M) {
 	flag.Parse()
 	if flag.Lookup("test.run").Value.String() == "" {
 		playWallClockScenarios()
+		playStepModeScenariosAhead(runtime.GOMAXPROCS(0))
 	}
 	os.Exit(m.Run())
+}
+
+// playStepModeScenariosAhead plays every step-mode scenario in both languages (the English play and
+// the Chinese one the tests compare), workers at a time, in the background.
+func playStepModeScenariosAhead(workers int) {
+	plays := make(chan recordingKey)
+	go func() {
+		defer close(plays)
+		for _, lang := range []string{"zh", "en"} { // zh first: the first sequential test reads them
+			for _, sc := range scenarios.All() {
+				if sc.Cluster.EtcdMembers <= 1 {
+					plays <- recordingKey{sc.Name, lang}
+				}
+			}
+		}
+	}()
+	for range workers {
+		go func() {
+			for k := range plays {
+				recordingOf(k.name, k.lang)
+			}
+		}()
+	}
 }
 
 // playWallClockScenarios starts the plays of the scenarios whose etcd waits on the wall clock (its

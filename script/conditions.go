@@ -24,6 +24,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"kubesim/api"
 	"kubesim/api/labels"
@@ -407,6 +408,18 @@ type eventCondition struct {
 	// only an Event written after it (recorded since, or its count grown since) counts.
 	after     int64
 	afterLine int
+
+	// counted memoizes matching, shared by the copies sinceAction makes (it keys on after).
+	counted *eventCounts
+}
+
+// eventCounts are an event condition's last counts: a condition is asked after every step of a
+// wait, and listing the Events reads and decodes every one from etcd (the watch cache keeps none);
+// while etcd's revision stands still, no Event was written, changed or expired, and the counts stand.
+type eventCounts struct {
+	mu            sync.Mutex
+	rev, after    int64
+	recent, older int
 }
 
 func parseEventCondition(s string, words []string, namespace string) (sim.Condition, error) {
@@ -416,7 +429,7 @@ func parseEventCondition(s string, words []string, namespace string) (sim.Condit
 	if len(words) == 0 {
 		return fail("event needs a REASON: event Scheduled, event BackOff, ...")
 	}
-	e := &eventCondition{reason: words[0], namespace: namespace}
+	e := &eventCondition{reason: words[0], namespace: namespace, counted: &eventCounts{}}
 	words = words[1:]
 	if len(words) > 0 && words[0] == "for" {
 		if len(words) < 2 {
@@ -486,6 +499,24 @@ func (e *eventCondition) Seen(ctx context.Context, c *sim.Cluster) (string, erro
 
 // matching counts the Events that match: those written after e.after, and those from before.
 func (e *eventCondition) matching(ctx context.Context, c *sim.Cluster) (recent, older int, err error) {
+	m := e.counted
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	// Read before the list: the list shows this revision or a later one, so the counts may be newer
+	// than the revision they are kept for, and a later check finds etcd at that same revision only if
+	// nothing was written since.
+	rev, err := c.Store.CurrentRevision(ctx)
+	if err != nil {
+		return 0, 0, err
+	}
+	if m.rev == rev && m.after == e.after {
+		return m.recent, m.older, nil
+	}
+	defer func() {
+		if err == nil {
+			m.rev, m.after, m.recent, m.older = rev, e.after, recent, older
+		}
+	}()
 	events, _ := api.ResourceFor("events")
 	objs, err := c.Objects(ctx, events, e.namespace, "", "")
 	if err != nil {

@@ -89,6 +89,7 @@ func (a *acked) read(sc *bufio.Scanner, kill int, other *[]string) bool {
 }
 
 func TestDurabilityUnderSIGKILL(t *testing.T) {
+	t.Parallel() // it mostly waits for its children's fsyncs and boots, beside the others that wait
 	if testing.Short() {
 		t.Skip("boots a cluster once per kill")
 	}
@@ -211,24 +212,7 @@ func TestDurabilityChild(t *testing.T) {
 		switch kind {
 		case 0:
 			name := fmt.Sprintf("web-%s-%d", round, n)
-			_, err := c.Kubectl.Apply(ctx, []byte(fmt.Sprintf(`apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: %[1]s
-spec:
-  replicas: 2
-  selector:
-    matchLabels:
-      app: %[1]s
-  template:
-    metadata:
-      labels:
-        app: %[1]s
-    spec:
-      containers:
-      - name: web
-        image: nginx:1.25
-`, name)))
+			_, err := c.Kubectl.Apply(ctx, []byte(chaos.DeploymentManifest(name, 2)))
 			if err == nil {
 				fmt.Printf("durability: deployment %s 2\n", name)
 			}

@@ -17,6 +17,7 @@ import (
 // Event is gone a second or two of wall time after its last write (etcd's lease, rounded up to whole
 // seconds), not an hour later.
 func TestEventsExpireAfterAnHourOfTheClustersTime(t *testing.T) {
+	t.Parallel() // it waits for etcd to expire a lease on the wall clock, beside the others that wait
 	ctx := context.Background()
 	c, err := sim.New(ctx, sim.Config{Mode: sim.RealTime, Speed: 3600, Seed: 1})
 	require.NoError(t, err)

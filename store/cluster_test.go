@@ -16,6 +16,7 @@ import (
 // leader; losing two leaves no quorum, and a write fails after etcd's request timeout in etcd's
 // words; one member back, and writes succeed again.
 func TestClusterQuorumLostAndRegained(t *testing.T) {
+	t.Parallel() // it mostly waits out etcd's request timeout, beside the others that wait
 	ctx := context.Background()
 	s := openStore(t, store.Config{Members: 3})
 	c := s.Cluster()

@@ -14,6 +14,7 @@ import (
 // has a leader again and takes writes (a hang in WaitForLeader was seen once, before the election
 // gating of store/election.go; this holds it).
 func TestLeaderStoppedAndRestartedAtOnce(t *testing.T) {
+	t.Parallel() // it mostly waits for etcd's elections, beside the others that wait
 	ctx := context.Background()
 	s := openStore(t, store.Config{Members: 3})
 	c := s.Cluster()

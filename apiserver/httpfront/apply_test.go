@@ -18,6 +18,7 @@ func sideDeployment(replicas, image string, labels ...string) string {
 // words, until it forces; the manager that dropped a field from its configuration sees it removed.
 // https://kubernetes.io/docs/reference/using-api/server-side-apply/#conflicts
 func TestKubectlServerSideApply(t *testing.T) {
+	t.Parallel() // it mostly waits for kubectl processes, beside the other kubectl tests
 	_, hs := newFront(t)
 	k := newKubectl(t, hs, "admin-token")
 

@@ -25,6 +25,7 @@ func createPods(t *testing.T, hs *httptest.Server, n int) {
 // `kubectl get` lists in chunks (--chunk-size, 500 by default): it asks with limit, then again with
 // each continue token the server returns, until the last chunk, and prints every item in one table.
 func TestKubectlGetPagesThroughChunks(t *testing.T) {
+	t.Parallel() // it mostly waits for kubectl processes, beside the other kubectl tests
 	_, hs := newFront(t)
 	createPods(t, hs, 5)
 	k := newKubectl(t, hs, "admin-token")

@@ -5,6 +5,7 @@ import "testing"
 // `kubectl explain` reads the OpenAPI v3 document of the kind's group-version and prints the field's
 // type and documentation, and its fields: Kubernetes' own words, from k8s.io/api's types.
 func TestKubectlExplain(t *testing.T) {
+	t.Parallel() // it mostly waits for kubectl processes, beside the other kubectl tests
 	_, hs := newFront(t)
 	k := newKubectl(t, hs, "admin-token")
 	k.expect("explain pod.spec.containers", `(?m)^KIND: Pod$`, `(?m)^VERSION: v1$`, `(?m)^FIELD: containers <\[\]Container>$`,
@@ -19,6 +20,7 @@ func TestKubectlExplain(t *testing.T) {
 // them (their x-kubernetes-patch-merge-key and -patch-strategy): the edit still merges containers
 // by name.
 func TestKubectlApplyMergesWithTheServedSchemas(t *testing.T) {
+	t.Parallel() // it mostly waits for kubectl processes, beside the other kubectl tests
 	_, hs := newFront(t)
 	k := newKubectl(t, hs, "admin-token")
 	k.expectIn(sideDeployment("2", "nginx:1.25", "app: web"), "apply -f -", `^deployment.apps/web created\n$`)

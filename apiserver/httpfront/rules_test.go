@@ -9,6 +9,7 @@ import (
 // everything; alice, bound to nothing, holds what every authenticated user holds, and then what a
 // RoleBinding gives her in its namespace only.
 func TestKubectlAuthCanIList(t *testing.T) {
+	t.Parallel() // it mostly waits for kubectl processes, beside the other kubectl tests
 	_, hs := newFront(t)
 	admin, alice := newKubectl(t, hs, "admin-token"), newKubectl(t, hs, "alice-token")
 

@@ -6,6 +6,7 @@ import "testing"
 // nor CAPACITY (they show only once it is bound), a volume Available with no CLAIM, a default class
 // marked "(default)".
 func TestKubectlGetStorage(t *testing.T) {
+	t.Parallel() // it mostly waits for kubectl processes, beside the other kubectl tests
 	_, hs := newFront(t)
 	k := newKubectl(t, hs, "admin-token")
 	k.expectIn(`apiVersion: v1

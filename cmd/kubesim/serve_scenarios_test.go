@@ -66,10 +66,12 @@ func (s *served) eventually(d time.Duration, args []string, pattern string) {
 	s.t.Errorf("kubectl %s:\n%s\nwant a match for %q within %s", strings.Join(args, " "), got, pattern, d)
 }
 
-// serve --scenario crash-loop hands over a pod that kubectl sees crash-looping.
+// serve --scenario crash-loop hands over a pod that kubectl sees crash-looping. At speed 5: the sign
+// needs a first crash and its 10 s back-off, and a component late on a loaded machine only delays it
+// (TestServeCrashLoopAndLogsWithTheRealKubectl crash-loops a pod at speed 1).
 func TestServeScenarioCrashLoop(t *testing.T) {
 	t.Parallel() // real time: it mostly waits, beside the others that do
-	s := startServe(t, serveOptions{speed: 1, port: freePort(t), scenario: "crash-loop"})
+	s := startServe(t, serveOptions{speed: 5, port: freePort(t), scenario: "crash-loop"})
 	s.eventually(60*time.Second, a("get pods"), `crasher 0/1 CrashLoopBackOff [1-9]`)
 	s.expect(a("describe pod crasher"), `Last State: Terminated`, `Reason: Error`, `Exit Code: 1`)
 	s.stopServe()

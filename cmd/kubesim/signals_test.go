@@ -10,7 +10,6 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"flag"
 	"io"
 	"os"
 	"os/exec"
@@ -21,27 +20,20 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"kubesim/internal/testenv/waiting"
 )
 
 // asKubesim, set in the environment, makes the test binary run kubesim's main with its arguments.
 const asKubesim = "KUBESIM_TEST_AS_MAIN"
 
-// waitingTests is how many parallel tests run at once unless -parallel says otherwise: this
-// package's parallel tests serve a cluster in real time or run kubesim in a child process, and mostly
-// wait (for the cluster clock, for go build, for a child's signal), so more of them than there are
-// CPUs run side by side.
-const waitingTests = "4"
-
 func TestMain(m *testing.M) {
 	if os.Getenv(asKubesim) == "1" {
 		main()
 	}
-	flag.Parse()
-	parallelSet := false
-	flag.Visit(func(f *flag.Flag) { parallelSet = parallelSet || f.Name == "test.parallel" })
-	if !parallelSet {
-		flag.Set("test.parallel", waitingTests)
-	}
+	// This package's parallel tests serve a cluster in real time or run kubesim in a child process,
+	// and mostly wait (for the cluster clock, for go build, for a child's signal).
+	waiting.Allow(4)
 	os.Exit(m.Run())
 }
 

@@ -8,6 +8,7 @@
 //	Run                      concurrent seeded clients over a Transport, their history (run.go)
 //	Check                    porcupine's verdict on a history, with counts of what happened
 //	InjectFaults             slow etcd writes and compactions until stopped (faults.go)
+//	VerifyNoLeaks            goleak's check of a TestMain, but for what a stopped member leaves (leaks.go)
 //
 // The transports live with their tests: Server.Do in apiserver's, HTTPS in the HTTP front's. Like
 // the rest of internal/testenv, only tests import it; it imports neither sim nor apiserver, so that
