@@ -476,10 +476,36 @@ func (s *Server) update(ctx context.Context, req *wire.Request, res *api.Resourc
 		return nil, err
 	}
 	req.Name = obj.GetObjectMeta().Name
+	// Like updateStatus (and kube-apiserver's GuaranteedUpdate behind its watch cache), start from the
+	// cache's copy when the request is based on it, and go to etcd only when that copy turns out to
+	// be behind (the compare-and-swap fails) or the update would change nothing. Only a cache that
+	// holds this apiserver's own writes to the object is asked: a request based on the version before
+	// a write still on its way to the cache is then refused before admission, as reading etcd refuses
+	// it (and the story of two writers racing stays the same in step mode).
+	if old := s.settledBase(req, res, obj.GetObjectMeta().ResourceVersion); old != nil {
+		resp, err := s.updateFrom(ctx, req, res, user, obj, old, true)
+		switch {
+		case errors.Is(err, errCheckEtcd):
+			return s.confirmUnchanged(ctx, req, res, resp, old)
+		case !apierrors.IsConflict(err):
+			return resp, err
+		}
+		// etcd has moved on: start again from its copy, with a fresh copy of the body (admission
+		// may have changed this one).
+		if obj, err = s.bodyFor(req, res); err != nil {
+			return nil, err
+		}
+	}
 	old, err := s.read(ctx, res, req.Namespace, req.Name)
 	if err != nil {
 		return nil, err
 	}
+	return s.updateFrom(ctx, req, res, user, obj, old, false)
+}
+
+// updateFrom is update applied to old, the current object as this apiserver knows it (cached: the
+// watch cache's copy).
+func (s *Server) updateFrom(ctx context.Context, req *wire.Request, res *api.Resource, user User, obj, old api.Object, cached bool) (*wire.Response, error) {
 	if err := checkResourceVersion(res, obj, old); err != nil {
 		return nil, err
 	}
@@ -511,7 +537,23 @@ func (s *Server) update(ctx context.Context, req *wire.Request, res *api.Resourc
 	if err := s.validate(ctx, req, res, user, obj, old); err != nil {
 		return nil, err
 	}
-	return s.finishUpdate(ctx, req, res, user, obj, old)
+	return s.finishUpdateFrom(ctx, req, res, user, obj, old, cached)
+}
+
+// confirmUnchanged answers an update that would change nothing, judged on the watch cache's copy
+// old (at the request's resourceVersion): if etcd's copy is still at that revision, the two are the
+// same and so is the answer (resp, nothing written); if etcd has moved on, the request is based on
+// an old version (409), and if the object is gone, 404: the answers reading etcd first would give,
+// without decoding etcd's copy or running admission and validation again.
+func (s *Server) confirmUnchanged(ctx context.Context, req *wire.Request, res *api.Resource, resp *wire.Response, old api.Object) (*wire.Response, error) {
+	kv, err := s.store.Get(ctx, etcdKey(res, req.Namespace, req.Name))
+	if err != nil {
+		return nil, storageError(err, res, req.Name)
+	}
+	if strconv.FormatInt(kv.ModRevision, 10) != old.GetObjectMeta().ResourceVersion {
+		return nil, apierrors.NewConflict(res.GroupResource(), old.GetObjectMeta().Name, apierrors.OptimisticLockErrorMsg)
+	}
+	return resp, nil
 }
 
 // checkResourceVersion enforces optimistic concurrency: a write based on an old read is refused with
@@ -550,7 +592,9 @@ func (s *Server) finishUpdateFrom(ctx context.Context, req *wire.Request, res *a
 	}
 	if same, err := encode(old); err == nil && string(same) == string(val) {
 		if cached {
-			return nil, errCheckEtcd // kube-apiserver's GuaranteedUpdate too reads etcd before it skips a write
+			// kube-apiserver's GuaranteedUpdate too reads etcd before it skips a write; the answer
+			// comes with the error, for confirmUnchanged to give.
+			return &wire.Response{Object: obj}, errCheckEtcd
 		}
 		return &wire.Response{Object: obj}, nil
 	}
@@ -585,11 +629,13 @@ func (s *Server) updateStatus(ctx context.Context, req *wire.Request, res *api.R
 	req.Name = body.GetObjectMeta().Name
 	if old := s.cachedBase(req, res, body.GetObjectMeta().ResourceVersion); old != nil {
 		resp, err := s.updateStatusFrom(ctx, req, res, user, body, old, true)
-		if !apierrors.IsConflict(err) && !errors.Is(err, errCheckEtcd) {
+		switch {
+		case errors.Is(err, errCheckEtcd):
+			return s.confirmUnchanged(ctx, req, res, resp, old)
+		case !apierrors.IsConflict(err):
 			return resp, err
 		}
-		// The cache was behind etcd, or the write would change nothing: start again from etcd's
-		// copy, whose answer is the one to give.
+		// The cache was behind etcd: start again from etcd's copy, whose answer is the one to give.
 	}
 	old, err := s.read(ctx, res, req.Namespace, req.Name)
 	if err != nil {
@@ -610,6 +656,14 @@ func (s *Server) updateStatusFrom(ctx context.Context, req *wire.Request, res *a
 		return nil, err
 	}
 	return s.finishUpdateFrom(ctx, req, res, user, obj, old, cached)
+}
+
+// settledBase is cachedBase, once the cache holds every write this apiserver made to the object.
+func (s *Server) settledBase(req *wire.Request, res *api.Resource, rv string) api.Object {
+	if !s.cache.settled(etcdKey(res, req.Namespace, req.Name)) {
+		return nil
+	}
+	return s.cachedBase(req, res, rv)
 }
 
 // cachedBase is the watch cache's copy of the object req names, if it is at resourceVersion rv and
