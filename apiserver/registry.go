@@ -546,14 +546,24 @@ func (s *Server) updateFrom(ctx context.Context, req *wire.Request, res *api.Res
 // an old version (409), and if the object is gone, 404: the answers reading etcd first would give,
 // without decoding etcd's copy or running admission and validation again.
 func (s *Server) confirmUnchanged(ctx context.Context, req *wire.Request, res *api.Resource, resp *wire.Response, old api.Object) (*wire.Response, error) {
-	kv, err := s.store.Get(ctx, etcdKey(res, req.Namespace, req.Name))
+	still, err := s.etcdStillAt(ctx, res, req, old)
 	if err != nil {
-		return nil, storageError(err, res, req.Name)
+		return nil, err
 	}
-	if strconv.FormatInt(kv.ModRevision, 10) != old.GetObjectMeta().ResourceVersion {
+	if !still {
 		return nil, apierrors.NewConflict(res.GroupResource(), old.GetObjectMeta().Name, apierrors.OptimisticLockErrorMsg)
 	}
 	return resp, nil
+}
+
+// etcdStillAt reports whether etcd's copy of the object req names is at old's resourceVersion (one
+// read, nothing decoded).
+func (s *Server) etcdStillAt(ctx context.Context, res *api.Resource, req *wire.Request, old api.Object) (bool, error) {
+	kv, err := s.store.Get(ctx, etcdKey(res, req.Namespace, req.Name))
+	if err != nil {
+		return false, storageError(err, res, req.Name)
+	}
+	return strconv.FormatInt(kv.ModRevision, 10) == old.GetObjectMeta().ResourceVersion, nil
 }
 
 // checkResourceVersion enforces optimistic concurrency: a write based on an old read is refused with
@@ -636,6 +646,20 @@ func (s *Server) updateStatus(ctx context.Context, req *wire.Request, res *api.R
 			return resp, err
 		}
 		// The cache was behind etcd: start again from etcd's copy, whose answer is the one to give.
+	} else if old := s.settledLatest(req, res, body.GetObjectMeta().ResourceVersion); old != nil {
+		// An unconditional status write (the kubelet's: it owns the pod's status) starts from the
+		// cache's latest copy, written with that copy's revision as the compare-and-swap's: if etcd
+		// is still there, reading it would have given the same copy.
+		resp, err := s.updateStatusFrom(ctx, req, res, user, body, old, true)
+		switch {
+		case errors.Is(err, errCheckEtcd):
+			if still, err := s.etcdStillAt(ctx, res, req, old); err == nil && still {
+				return resp, nil
+			}
+		case !apierrors.IsConflict(err):
+			return resp, err
+		}
+		// etcd has moved on: start again from its copy.
 	}
 	old, err := s.read(ctx, res, req.Namespace, req.Name)
 	if err != nil {
@@ -666,9 +690,27 @@ func (s *Server) settledBase(req *wire.Request, res *api.Resource, rv string) ap
 	return s.cachedBase(req, res, rv)
 }
 
+// settledLatest is, for an unconditional write (rv ""), the watch cache's copy of the object req
+// names, whatever its version, once the cache holds every write this apiserver made to it; nil for a
+// conditional write, a dry run, or an object being deleted. Shallow, as cachedBase's.
+func (s *Server) settledLatest(req *wire.Request, res *api.Resource, rv string) api.Object {
+	if rv != "" || req.DryRun || !s.cache.settled(etcdKey(res, req.Namespace, req.Name)) {
+		return nil
+	}
+	key := req.Name
+	if res.Namespaced {
+		key = req.Namespace + "/" + req.Name
+	}
+	cached := s.cache.get(res, key)
+	if cached == nil || cached.GetObjectMeta().DeletionTimestamp != nil {
+		return nil
+	}
+	return shallowCopy(cached)
+}
+
 // cachedBase is the watch cache's copy of the object req names, if it is at resourceVersion rv and
-// not being deleted, for an update to start from; nil otherwise, and for an unconditional write or
-// a dry run (etcd's copy judges those). The copy is shallow: its top level (metadata included) is
+// not being deleted, for an update to start from; nil otherwise, and for an unconditional write
+// (settledLatest is for those) or a dry run (etcd's copy judges those). The copy is shallow: its top level (metadata included) is
 // the caller's, the maps, slices and pointers under it stay the cache's, which no update modifies
 // (it deep-copies what it changes).
 func (s *Server) cachedBase(req *wire.Request, res *api.Resource, rv string) api.Object {
@@ -683,8 +725,13 @@ func (s *Server) cachedBase(req *wire.Request, res *api.Resource, rv string) api
 	if cached == nil || cached.GetObjectMeta().ResourceVersion != rv || cached.GetObjectMeta().DeletionTimestamp != nil {
 		return nil
 	}
-	v := reflect.New(reflect.TypeOf(cached).Elem())
-	v.Elem().Set(reflect.ValueOf(cached).Elem())
+	return shallowCopy(cached)
+}
+
+// shallowCopy copies obj's top level: a cached object an update may start from.
+func shallowCopy(obj api.Object) api.Object {
+	v := reflect.New(reflect.TypeOf(obj).Elem())
+	v.Elem().Set(reflect.ValueOf(obj).Elem())
 	return v.Interface().(api.Object)
 }
 
