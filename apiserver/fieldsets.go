@@ -31,37 +31,89 @@ func supportedField(res *api.Resource, field string) bool {
 	return false
 }
 
-// objectFields returns the selectable field values of obj.
-func objectFields(obj api.Object) fields.Set {
-	m := obj.GetObjectMeta()
-	set := fields.Set{"metadata.name": m.Name, "metadata.namespace": m.Namespace}
-	switch o := obj.(type) {
-	case *api.Pod:
-		set["spec.nodeName"] = o.Spec.NodeName
-		set["spec.schedulerName"] = o.Spec.SchedulerName
-		set["spec.serviceAccountName"] = o.Spec.ServiceAccountName
-		set["status.phase"] = string(o.Status.Phase)
-		set["status.podIP"] = o.Status.PodIP
-		set["status.nominatedNodeName"] = o.Status.NominatedNodeName
-	case *api.Node:
-		set["spec.unschedulable"] = strconv.FormatBool(o.Spec.Unschedulable)
-	case *api.Event:
-		set["involvedObject.kind"] = o.InvolvedObject.Kind
-		set["involvedObject.namespace"] = o.InvolvedObject.Namespace
-		set["involvedObject.name"] = o.InvolvedObject.Name
-		set["involvedObject.uid"] = o.InvolvedObject.UID
-		set["involvedObject.apiVersion"] = o.InvolvedObject.APIVersion
-		set["involvedObject.resourceVersion"] = o.InvolvedObject.ResourceVersion
-		set["involvedObject.fieldPath"] = o.InvolvedObject.FieldPath
-		set["reason"] = o.Reason
-		set["reportingComponent"] = o.ReportingController
-		set["source"] = o.Source.Component
-		set["type"] = o.Type
-	case *api.Namespace:
-		set["status.phase"] = string(o.Status.Phase)
-	case *api.Service:
-		set["spec.clusterIP"] = o.Spec.ClusterIP
-		set["spec.type"] = string(o.Spec.Type)
+// objectFields returns the selectable field values of obj: a view that reads each field from the
+// object when a selector asks for it, so that matching a watcher's field selector against every
+// event (a kubelet's spec.nodeName) builds no map. It has exactly the fields selectableFields lists
+// for obj's kind, beside metadata.name and metadata.namespace.
+func objectFields(obj api.Object) fields.Fields { return objectFieldView{obj} }
+
+type objectFieldView struct{ obj api.Object }
+
+func (v objectFieldView) Has(field string) bool {
+	_, ok := v.lookup(field)
+	return ok
+}
+
+func (v objectFieldView) Get(field string) string {
+	value, _ := v.lookup(field)
+	return value
+}
+
+// lookup returns the field's value and whether obj's kind has the field.
+func (v objectFieldView) lookup(field string) (string, bool) {
+	m := v.obj.GetObjectMeta()
+	switch field {
+	case "metadata.name":
+		return m.Name, true
+	case "metadata.namespace":
+		return m.Namespace, true
 	}
-	return set
+	switch o := v.obj.(type) {
+	case *api.Pod:
+		switch field {
+		case "spec.nodeName":
+			return o.Spec.NodeName, true
+		case "spec.schedulerName":
+			return o.Spec.SchedulerName, true
+		case "spec.serviceAccountName":
+			return o.Spec.ServiceAccountName, true
+		case "status.phase":
+			return string(o.Status.Phase), true
+		case "status.podIP":
+			return o.Status.PodIP, true
+		case "status.nominatedNodeName":
+			return o.Status.NominatedNodeName, true
+		}
+	case *api.Node:
+		if field == "spec.unschedulable" {
+			return strconv.FormatBool(o.Spec.Unschedulable), true
+		}
+	case *api.Event:
+		switch field {
+		case "involvedObject.kind":
+			return o.InvolvedObject.Kind, true
+		case "involvedObject.namespace":
+			return o.InvolvedObject.Namespace, true
+		case "involvedObject.name":
+			return o.InvolvedObject.Name, true
+		case "involvedObject.uid":
+			return o.InvolvedObject.UID, true
+		case "involvedObject.apiVersion":
+			return o.InvolvedObject.APIVersion, true
+		case "involvedObject.resourceVersion":
+			return o.InvolvedObject.ResourceVersion, true
+		case "involvedObject.fieldPath":
+			return o.InvolvedObject.FieldPath, true
+		case "reason":
+			return o.Reason, true
+		case "reportingComponent":
+			return o.ReportingController, true
+		case "source":
+			return o.Source.Component, true
+		case "type":
+			return o.Type, true
+		}
+	case *api.Namespace:
+		if field == "status.phase" {
+			return string(o.Status.Phase), true
+		}
+	case *api.Service:
+		switch field {
+		case "spec.clusterIP":
+			return o.Spec.ClusterIP, true
+		case "spec.type":
+			return string(o.Spec.Type), true
+		}
+	}
+	return "", false
 }

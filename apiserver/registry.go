@@ -477,10 +477,36 @@ func (s *Server) update(ctx context.Context, req *wire.Request, res *api.Resourc
 		return nil, err
 	}
 	req.Name = obj.GetObjectMeta().Name
+	// Like updateStatus (and kube-apiserver's GuaranteedUpdate behind its watch cache), start from the
+	// cache's copy when the request is based on it, and go to etcd only when that copy turns out to
+	// be behind (the compare-and-swap fails) or the update would change nothing. Only a cache that
+	// holds this apiserver's own writes to the object is asked: a request based on the version before
+	// a write still on its way to the cache is then refused before admission, as reading etcd refuses
+	// it (and the story of two writers racing stays the same in step mode).
+	if old := s.settledBase(req, res, obj.GetObjectMeta().ResourceVersion); old != nil {
+		resp, err := s.updateFrom(ctx, req, res, user, obj, old, true)
+		switch {
+		case errors.Is(err, errCheckEtcd):
+			return s.confirmUnchanged(ctx, req, res, resp, old)
+		case !apierrors.IsConflict(err):
+			return resp, err
+		}
+		// etcd has moved on: start again from its copy, with a fresh copy of the body (admission
+		// may have changed this one).
+		if obj, err = s.bodyFor(req, res); err != nil {
+			return nil, err
+		}
+	}
 	old, err := s.read(ctx, res, req.Namespace, req.Name)
 	if err != nil {
 		return nil, err
 	}
+	return s.updateFrom(ctx, req, res, user, obj, old, false)
+}
+
+// updateFrom is update applied to old, the current object as this apiserver knows it (cached: the
+// watch cache's copy).
+func (s *Server) updateFrom(ctx context.Context, req *wire.Request, res *api.Resource, user User, obj, old api.Object, cached bool) (*wire.Response, error) {
 	if err := checkResourceVersion(res, obj, old); err != nil {
 		return nil, err
 	}
@@ -512,7 +538,33 @@ func (s *Server) update(ctx context.Context, req *wire.Request, res *api.Resourc
 	if err := s.validate(ctx, req, res, user, obj, old); err != nil {
 		return nil, err
 	}
-	return s.finishUpdate(ctx, req, res, user, obj, old)
+	return s.finishUpdateFrom(ctx, req, res, user, obj, old, cached)
+}
+
+// confirmUnchanged answers an update that would change nothing, judged on the watch cache's copy
+// old (at the request's resourceVersion): if etcd's copy is still at that revision, the two are the
+// same and so is the answer (resp, nothing written); if etcd has moved on, the request is based on
+// an old version (409), and if the object is gone, 404: the answers reading etcd first would give,
+// without decoding etcd's copy or running admission and validation again.
+func (s *Server) confirmUnchanged(ctx context.Context, req *wire.Request, res *api.Resource, resp *wire.Response, old api.Object) (*wire.Response, error) {
+	still, err := s.etcdStillAt(ctx, res, req, old)
+	if err != nil {
+		return nil, err
+	}
+	if !still {
+		return nil, apierrors.NewConflict(res.GroupResource(), old.GetObjectMeta().Name, apierrors.OptimisticLockErrorMsg)
+	}
+	return resp, nil
+}
+
+// etcdStillAt reports whether etcd's copy of the object req names is at old's resourceVersion (one
+// read, nothing decoded).
+func (s *Server) etcdStillAt(ctx context.Context, res *api.Resource, req *wire.Request, old api.Object) (bool, error) {
+	kv, err := s.store.Get(ctx, etcdKey(res, req.Namespace, req.Name))
+	if err != nil {
+		return false, storageError(err, res, req.Name)
+	}
+	return strconv.FormatInt(kv.ModRevision, 10) == old.GetObjectMeta().ResourceVersion, nil
 }
 
 // checkResourceVersion enforces optimistic concurrency: a write based on an old read is refused with
@@ -551,7 +603,9 @@ func (s *Server) finishUpdateFrom(ctx context.Context, req *wire.Request, res *a
 	}
 	if encodesAs(old, val) {
 		if cached {
-			return nil, errCheckEtcd // kube-apiserver's GuaranteedUpdate too reads etcd before it skips a write
+			// kube-apiserver's GuaranteedUpdate too reads etcd before it skips a write; the answer
+			// comes with the error, for confirmUnchanged to give.
+			return &wire.Response{Object: obj}, errCheckEtcd
 		}
 		return &wire.Response{Object: obj}, nil
 	}
@@ -592,11 +646,27 @@ func (s *Server) updateStatus(ctx context.Context, req *wire.Request, res *api.R
 	req.Name = body.GetObjectMeta().Name
 	if old := s.cachedBase(req, res, body.GetObjectMeta().ResourceVersion); old != nil {
 		resp, err := s.updateStatusFrom(ctx, req, res, user, body, old, true)
-		if !apierrors.IsConflict(err) && !errors.Is(err, errCheckEtcd) {
+		switch {
+		case errors.Is(err, errCheckEtcd):
+			return s.confirmUnchanged(ctx, req, res, resp, old)
+		case !apierrors.IsConflict(err):
 			return resp, err
 		}
-		// The cache was behind etcd, or the write would change nothing: start again from etcd's
-		// copy, whose answer is the one to give.
+		// The cache was behind etcd: start again from etcd's copy, whose answer is the one to give.
+	} else if old := s.settledLatest(req, res, body.GetObjectMeta().ResourceVersion); old != nil {
+		// An unconditional status write (the kubelet's: it owns the pod's status) starts from the
+		// cache's latest copy, written with that copy's revision as the compare-and-swap's: if etcd
+		// is still there, reading it would have given the same copy.
+		resp, err := s.updateStatusFrom(ctx, req, res, user, body, old, true)
+		switch {
+		case errors.Is(err, errCheckEtcd):
+			if still, err := s.etcdStillAt(ctx, res, req, old); err == nil && still {
+				return resp, nil
+			}
+		case !apierrors.IsConflict(err):
+			return resp, err
+		}
+		// etcd has moved on: start again from its copy.
 	}
 	old, err := s.read(ctx, res, req.Namespace, req.Name)
 	if err != nil {
@@ -624,9 +694,35 @@ func (s *Server) updateStatusFrom(ctx context.Context, req *wire.Request, res *a
 	return s.finishUpdateFrom(ctx, req, res, user, obj, old, cached)
 }
 
+// settledBase is cachedBase, once the cache holds every write this apiserver made to the object.
+func (s *Server) settledBase(req *wire.Request, res *api.Resource, rv string) api.Object {
+	if !s.cache.settled(etcdKey(res, req.Namespace, req.Name)) {
+		return nil
+	}
+	return s.cachedBase(req, res, rv)
+}
+
+// settledLatest is, for an unconditional write (rv ""), the watch cache's copy of the object req
+// names, whatever its version, once the cache holds every write this apiserver made to it; nil for a
+// conditional write, a dry run, or an object being deleted. Shallow, as cachedBase's.
+func (s *Server) settledLatest(req *wire.Request, res *api.Resource, rv string) api.Object {
+	if rv != "" || req.DryRun || !s.cache.settled(etcdKey(res, req.Namespace, req.Name)) {
+		return nil
+	}
+	key := req.Name
+	if res.Namespaced {
+		key = req.Namespace + "/" + req.Name
+	}
+	cached := s.cache.get(res, key)
+	if cached == nil || cached.GetObjectMeta().DeletionTimestamp != nil {
+		return nil
+	}
+	return shallowCopy(cached)
+}
+
 // cachedBase is the watch cache's copy of the object req names, if it is at resourceVersion rv and
-// not being deleted, for an update to start from; nil otherwise, and for an unconditional write or
-// a dry run (etcd's copy judges those). The copy is shallow: its top level (metadata included) is
+// not being deleted, for an update to start from; nil otherwise, and for an unconditional write
+// (settledLatest is for those) or a dry run (etcd's copy judges those). The copy is shallow: its top level (metadata included) is
 // the caller's, the maps, slices and pointers under it stay the cache's, which no update modifies
 // (it deep-copies what it changes).
 func (s *Server) cachedBase(req *wire.Request, res *api.Resource, rv string) api.Object {
@@ -641,8 +737,13 @@ func (s *Server) cachedBase(req *wire.Request, res *api.Resource, rv string) api
 	if cached == nil || cached.GetObjectMeta().ResourceVersion != rv || cached.GetObjectMeta().DeletionTimestamp != nil {
 		return nil
 	}
-	v := reflect.New(reflect.TypeOf(cached).Elem())
-	v.Elem().Set(reflect.ValueOf(cached).Elem())
+	return shallowCopy(cached)
+}
+
+// shallowCopy copies obj's top level: a cached object an update may start from.
+func shallowCopy(obj api.Object) api.Object {
+	v := reflect.New(reflect.TypeOf(obj).Elem())
+	v.Elem().Set(reflect.ValueOf(obj).Elem())
 	return v.Interface().(api.Object)
 }
 

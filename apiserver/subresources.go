@@ -25,10 +25,28 @@ func (s *Server) bind(ctx context.Context, req *wire.Request, res *api.Resource,
 	if b.Target.Name == "" {
 		return nil, apierrors.NewInvalid("Binding", req.Name, nil)
 	}
+	// Like an update, start from the watch cache's copy (kube-apiserver's GuaranteedUpdate behind its
+	// cacher does): a binding carries no resourceVersion, so any copy will do as long as the
+	// compare-and-swap finds etcd still at it, and the cache holds this apiserver's own writes to the
+	// pod. When the swap fails, or the copy says no (being deleted, already bound: etcd's copy may
+	// say why differently), etcd's copy decides.
+	if !req.DryRun && s.cache.settled(etcdKey(res, req.Namespace, req.Name)) {
+		if cached, ok := s.cache.get(res, req.Namespace+"/"+req.Name).(*api.Pod); ok && cached.DeletionTimestamp == nil && cached.Spec.NodeName == "" {
+			resp, err := s.bindFrom(ctx, req, res, user, b, cached)
+			if !apierrors.IsConflict(err) && !apierrors.IsNotFound(err) {
+				return resp, err
+			}
+		}
+	}
 	old, err := s.read(ctx, res, req.Namespace, req.Name)
 	if err != nil {
 		return nil, err
 	}
+	return s.bindFrom(ctx, req, res, user, b, old)
+}
+
+// bindFrom is bind applied to old, the current pod as this apiserver knows it (never modified).
+func (s *Server) bindFrom(ctx context.Context, req *wire.Request, res *api.Resource, user User, b *api.Binding, old api.Object) (*wire.Response, error) {
 	pod := api.DeepCopy(old).(*api.Pod)
 	conflict := func(why string) error {
 		return apierrors.NewConflict("pods/binding", req.Name, why)

@@ -74,3 +74,56 @@ func TestStatusUpdateOnALaggingCacheGetsEtcdsAnswer(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(kv.Value), `"newer"`, "etcd keeps the newer write")
 }
+
+// A status write without a resourceVersion (the kubelet's) starts from the cache's latest copy: no
+// etcd read. When the cache lags behind etcd, the compare-and-swap on the cached copy's revision
+// fails and the status lands on etcd's newer copy, whose other changes it keeps.
+func TestUnconditionalStatusUpdateStartsFromTheCachedCopyAndLandsOnEtcds(t *testing.T) {
+	ts := newTestServer(t)
+	ctx := context.Background()
+	pod := ts.create(t, nginxPod("kubelets")).(*api.Pod)
+	require.NoError(t, ts.WaitForRevision(ctx, rvOf(t, pod)))
+
+	reads := ts.store.Stats().Reads
+	running := api.DeepCopy(pod)
+	running.ResourceVersion, running.Status.Phase = "", api.PodRunning
+	resp, err := ts.do(t, adminToken, wire.Request{Verb: wire.VerbUpdate, Resource: "pods", Subresource: "status", Namespace: "default", Body: running})
+	require.NoError(t, err)
+	assert.Equal(t, reads, ts.store.Stats().Reads, "no etcd read")
+	assert.Equal(t, api.PodRunning, resp.Object.(*api.Pod).Status.Phase)
+	require.NoError(t, ts.WaitForRevision(ctx, rvOf(t, resp.Object)))
+
+	reads = ts.store.Stats().Reads
+	same, err := ts.do(t, adminToken, wire.Request{Verb: wire.VerbUpdate, Resource: "pods", Subresource: "status", Namespace: "default", Body: api.DeepCopy(running)})
+	require.NoError(t, err)
+	assert.Equal(t, resp.Object.GetObjectMeta().ResourceVersion, same.Object.GetObjectMeta().ResourceVersion, "nothing to write")
+	assert.Equal(t, reads+1, ts.store.Stats().Reads, "one read, to confirm etcd's version")
+
+	// Another writer labels the pod; the cache is made to miss it.
+	cachedBefore := ts.cache.get(podsResource(t), "default/kubelets")
+	labelled := api.DeepCopy(resp.Object.(*api.Pod))
+	labelled.Labels = map[string]string{"tier": "web"}
+	lresp, err := ts.do(t, adminToken, wire.Request{Verb: wire.VerbUpdate, Resource: "pods", Namespace: "default", Body: labelled})
+	require.NoError(t, err)
+	require.NoError(t, ts.WaitForRevision(ctx, rvOf(t, lresp.Object)))
+	ts.cache.mu.Lock()
+	ts.cache.resources["pods"].put("default/kubelets", cachedBefore)
+	ts.cache.mu.Unlock()
+
+	failed := api.DeepCopy(running)
+	failed.Status.Phase = api.PodFailed
+	resp, err = ts.do(t, adminToken, wire.Request{Verb: wire.VerbUpdate, Resource: "pods", Subresource: "status", Namespace: "default", Body: failed})
+	require.NoError(t, err)
+	assert.Equal(t, api.PodFailed, resp.Object.(*api.Pod).Status.Phase)
+	assert.Equal(t, "web", resp.Object.(*api.Pod).Labels["tier"], "written over etcd's copy, not the cache's stale one")
+	kv, err := ts.store.Get(ctx, "/registry/pods/default/kubelets")
+	require.NoError(t, err)
+	assert.Contains(t, string(kv.Value), `"tier":"web"`)
+	assert.Contains(t, string(kv.Value), `"Failed"`)
+}
+
+func podsResource(t *testing.T) *api.Resource {
+	res, ok := api.ResourceFor("pods")
+	require.True(t, ok)
+	return res
+}

@@ -84,6 +84,13 @@ func (c *watchCache) expectWrite(key string, value []byte, obj api.Object) *pend
 	return p
 }
 
+// settled reports whether every write this apiserver made to key is in the cache (none is still on
+// its way from etcd): then the cache's copy is no older than what this apiserver last wrote.
+func (c *watchCache) settled(key string) bool {
+	_, pending := c.written.Load(key)
+	return !pending
+}
+
 // abandonWrite forgets p after a write that failed.
 func (c *watchCache) abandonWrite(key string, p *pendingWrite) { c.written.CompareAndDelete(key, p) }
 

@@ -38,9 +38,9 @@ type NodeInfo struct {
 	// ImageSizes maps every image name the node reports in status.images to its size in bytes.
 	ImageSizes map[string]int64
 
-	// counts remembers CountPods' answers (podcounts.go): WithPod and WithoutPod start an empty
-	// memo, WithNode shares this one (the pods are the same). nil only in a zero NodeInfo, which
-	// counts afresh.
+	// counts remembers CountPods' answers (podcounts.go): WithPod and WithoutPod start a new memo
+	// built on this one, WithNode shares this one (the pods are the same). nil only in a zero
+	// NodeInfo, which counts afresh.
 	counts *podCounts
 }
 
@@ -63,10 +63,11 @@ func (n *NodeInfo) clone() *NodeInfo {
 	return &c
 }
 
-// cloneForPods is clone for a copy whose pods will change: its memo of pod counts starts empty.
-func (n *NodeInfo) cloneForPods() *NodeInfo {
+// cloneForPods is clone for a copy whose pods will change by adding (sign 1) or removing (sign -1)
+// pod: its memo of pod counts is a new one, built on n's.
+func (n *NodeInfo) cloneForPods(pod *api.Pod, sign int64) *NodeInfo {
 	c := n.clone()
-	c.counts = &podCounts{}
+	c.counts = n.counts.derive(pod, sign)
 	return c
 }
 
@@ -93,7 +94,7 @@ func (n *NodeInfo) WithNode(node *api.Node) *NodeInfo {
 
 // WithPod returns a copy of n with pi added.
 func (n *NodeInfo) WithPod(pi *PodInfo) *NodeInfo {
-	c := n.cloneForPods()
+	c := n.cloneForPods(pi.Pod, 1)
 	c.Pods = appendCopy(n.Pods, pi)
 	if len(pi.RequiredAffinityTerms)+len(pi.PreferredAffinityTerms)+len(pi.RequiredAntiAffinityTerms)+len(pi.PreferredAntiAffinityTerms) > 0 {
 		c.PodsWithAffinity = appendCopy(n.PodsWithAffinity, pi)
@@ -118,7 +119,7 @@ func (n *NodeInfo) WithoutPod(uid string) (*NodeInfo, bool) {
 		return n, false
 	}
 	pi := n.Pods[idx]
-	c := n.cloneForPods()
+	c := n.cloneForPods(pi.Pod, -1)
 	c.Pods = removeCopy(n.Pods, uid)
 	c.PodsWithAffinity = removeCopy(n.PodsWithAffinity, uid)
 	c.PodsWithRequiredAntiAffinity = removeCopy(n.PodsWithRequiredAntiAffinity, uid)

@@ -5,11 +5,15 @@
 // kubesim remembers each answer in the NodeInfo that gave it.
 //
 // An answer cannot go stale, because a NodeInfo never changes: a pod added, removed or relabelled
-// builds a new NodeInfo with an empty memo, so a cycle recounts only the nodes whose pods changed
-// since the answer was given (usually one: where the last pod went). A new Node object (labels,
-// status) keeps the memo, since a count reads only the pods. The memo holds at most maxPodCounts
-// answers and forgets the oldest first, and it lives and dies with its NodeInfo, so its memory is
-// bounded by the nodes.
+// builds a new NodeInfo with a new memo. That memo starts from its predecessor's (its base) and the
+// pod changes between the two: a question the base answered is answered by adjusting that answer
+// for the pods added and removed (one or two matches), not by matching every pod of the node again
+// (during a rollout every bind and every pod status write makes a node new, and a node holds up to
+// 110 pods). A memo answers only from a base that has no base of its own (taking a memo as a base
+// makes it forget its own), and from at most maxPodChanges changes, so it holds on to at most one
+// other memo and a few pods. A new Node object (labels, status) keeps the memo, since a count reads
+// only the pods. The memo holds at most maxPodCounts answers and forgets the oldest first, and it
+// lives and dies with its NodeInfo, so its memory is bounded by the nodes.
 //
 // Spreading over zones then still asks all the nodes, every cycle, to add their answers up per
 // zone. The Snapshot keeps those sums too (DomainCounts): when it is refreshed, it takes the
@@ -47,11 +51,68 @@ func SetPodCountMemo(on bool) bool { return podCountMemo.Swap(on) }
 // podCounts is the memo of one NodeInfo's pods (and of the NodeInfos WithNode made from it, which
 // have the same pods).
 type podCounts struct {
-	// mu guards counts and order: Score runs CountPods on several goroutines, and Explain may run
+	// mu guards everything below: Score runs CountPods on several goroutines, and Explain may run
 	// beside a cycle. A key is in counts iff it is in order, which lists the keys oldest first.
 	mu     sync.Mutex
 	counts map[string]int64
 	order  []string
+	// base, if not nil, is the memo of the NodeInfo this one's was made from, by changes; base has
+	// no base of its own. A goroutine holding mu may lock base.mu, never the other way round.
+	base    *podCounts
+	changes []podChange
+}
+
+// podChange is a pod added to (sign 1) or removed from (sign -1) a node.
+type podChange struct {
+	pod  *api.Pod
+	sign int64
+}
+
+// maxPodChanges is how many pod changes a memo may be from its base: a NodeInfo further from any
+// memo that answered something starts empty.
+const maxPodChanges = 4
+
+// derive returns the memo of a NodeInfo made from m's by adding (sign 1) or removing (sign -1) pod.
+func (m *podCounts) derive(pod *api.Pod, sign int64) *podCounts {
+	if m == nil {
+		return &podCounts{}
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	switch {
+	case len(m.counts) > 0:
+		// m has answers to build on. It forgets its own base, so that memos never form a chain;
+		// a question it has not answered yet is then counted afresh.
+		m.base, m.changes = nil, nil
+		return &podCounts{base: m, changes: []podChange{{pod, sign}}}
+	case m.base != nil && len(m.changes) < maxPodChanges:
+		// m answered nothing (no cycle looked at its NodeInfo): build on its base, with its
+		// changes and this one.
+		changes := make([]podChange, len(m.changes), len(m.changes)+1)
+		copy(changes, m.changes)
+		return &podCounts{base: m.base, changes: append(changes, podChange{pod, sign})}
+	}
+	return &podCounts{}
+}
+
+// fromBase answers key from the base's answer and the changes since, if the base has one. m.mu is
+// held.
+func (m *podCounts) fromBase(key string, match func(*api.Pod) bool) (int64, bool) {
+	if m.base == nil {
+		return 0, false
+	}
+	m.base.mu.Lock()
+	c, ok := m.base.counts[key]
+	m.base.mu.Unlock()
+	if !ok {
+		return 0, false
+	}
+	for _, ch := range m.changes {
+		if match(ch.pod) {
+			c += ch.sign
+		}
+	}
+	return c, true
 }
 
 // CountPods returns how many of the node's pods match. key must name the question exactly: two
@@ -67,7 +128,10 @@ func (n *NodeInfo) CountPods(key string, match func(*api.Pod) bool) int64 {
 	if c, ok := m.counts[key]; ok {
 		return c
 	}
-	c := countPods(n.Pods, match)
+	c, ok := m.fromBase(key, match)
+	if !ok {
+		c = countPods(n.Pods, match)
+	}
 	if m.counts == nil {
 		m.counts = map[string]int64{}
 	}
