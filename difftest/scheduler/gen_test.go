@@ -349,8 +349,16 @@ func genVolumes(r *rand.Rand, c *genCase) {
 	if r.Intn(2) == 0 {
 		return
 	}
-	// Some nodes get region labels, or the deprecated beta zone label instead of the GA one.
+	// In one case in two (three in four when the pending pod's priority lets it preempt) the
+	// pending pod's only claim waits for its first consumer and can be provisioned anywhere: the pod
+	// still fits somewhere, and preemption is still reached about as often as without volumes. In
+	// the others some nodes also get region labels, or the deprecated beta zone label instead of
+	// the GA one.
+	benign := r.Intn(2) == 0 || c.pod.Spec.Priority != nil && *c.pod.Spec.Priority >= 100 && r.Intn(2) == 0
 	for _, n := range c.cluster.Nodes {
+		if benign {
+			break
+		}
 		if z, ok := n.Labels[zoneKey]; ok && r.Intn(6) == 0 {
 			delete(n.Labels, zoneKey)
 			n.Labels[betaZoneKey] = z
@@ -438,7 +446,7 @@ func genVolumes(r *rand.Rand, c *genCase) {
 			},
 			Status: api.PersistentVolumeClaimStatus{Phase: api.ClaimPending},
 		}
-		if r.Intn(10) == 0 {
+		if r.Intn(20) == 0 {
 			empty := ""
 			pvc.Spec.StorageClassName = &empty
 		}
@@ -452,7 +460,7 @@ func genVolumes(r *rand.Rand, c *genCase) {
 			} else {
 				pvc.Spec.VolumeName = "pv-gone"
 			}
-			if r.Intn(6) > 0 {
+			if r.Intn(10) > 0 {
 				pvc.Annotations = map[string]string{api.AnnBindCompleted: "yes"}
 			}
 			pvc.Status.Phase = api.ClaimBound
@@ -462,7 +470,7 @@ func genVolumes(r *rand.Rand, c *genCase) {
 			}
 			fallthrough
 		default: // unbound: mostly of a class that waits for the first consumer
-			if class == "fast" && r.Intn(4) > 0 {
+			if class == "fast" && r.Intn(6) > 0 {
 				*pvc.Spec.StorageClassName = pick(r, []string{"wait", "manual"})
 			}
 		}
@@ -485,10 +493,8 @@ func genVolumes(r *rand.Rand, c *genCase) {
 			mount(p, fmt.Sprintf("claim-%d", r.Intn(nClaims+1)))
 		}
 	}
-	// The pending pod: one or two claims (now and then one that does not exist), and an emptyDir. In
-	// one case in three its only claim waits for its first consumer and can be provisioned anywhere:
-	// the pod still fits somewhere, and preemption is still reached.
-	if r.Intn(3) == 0 {
+	// The pending pod: one or two claims (now and then one that does not exist), and an emptyDir.
+	if benign {
 		wait := "wait"
 		c.cluster.Classes = slices.DeleteFunc(c.cluster.Classes, func(sc *api.StorageClass) bool { return sc.Name == wait })
 		mode := api.VolumeBindingWaitForFirstConsumer
@@ -506,7 +512,7 @@ func genVolumes(r *rand.Rand, c *genCase) {
 		mount(c.pod, "scratch")
 		return
 	}
-	for range 1 + r.Intn(2) {
+	for range 1 + r.Intn(4)/3 {
 		claim := fmt.Sprintf("claim-%d", r.Intn(nClaims))
 		if r.Intn(12) == 0 {
 			claim = "missing"
@@ -515,5 +521,20 @@ func genVolumes(r *rand.Rand, c *genCase) {
 	}
 	if r.Intn(4) == 0 {
 		c.pod.Spec.Volumes = append(c.pod.Spec.Volumes, api.Volume{Name: "scratch", VolumeSource: api.VolumeSource{EmptyDir: &api.EmptyDirVolumeSource{}}})
+	}
+	// A pending pod with a priority outranks, in one case in two, the bound pods that hold its
+	// claims: preemption may evict the holder of a ReadWriteOncePod claim (VolumeRestrictions'
+	// RemovePod).
+	if c.pod.Spec.Priority == nil || r.Intn(2) == 0 {
+		return
+	}
+	for _, p := range c.cluster.Pods {
+		for _, v := range p.Spec.Volumes {
+			if slices.ContainsFunc(c.pod.Spec.Volumes, func(w api.Volume) bool {
+				return w.PersistentVolumeClaim != nil && w.PersistentVolumeClaim.ClaimName == v.PersistentVolumeClaim.ClaimName
+			}) {
+				p.Spec.Priority = ptr(min(*p.Spec.Priority, *c.pod.Spec.Priority-1))
+			}
+		}
 	}
 }
