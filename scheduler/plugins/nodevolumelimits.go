@@ -83,7 +83,7 @@ func (pl *NodeVolumeLimits) Filter(_ context.Context, _ *framework.CycleState, p
 			return framework.AsStatus(fmt.Errorf("PersistentVolumeClaim had no name"))
 		}
 		if lister == nil {
-			return framework.NewStatus(framework.UnschedulableAndUnresolvable, fmt.Sprintf("looking up PVC %s/%s: %s", pod.Namespace, name, claimNotFound(name)))
+			lister = storageless{}
 		}
 		if _, ok := lister.Claim(pod.Namespace, name); !ok {
 			return framework.NewStatus(framework.UnschedulableAndUnresolvable, fmt.Sprintf("looking up PVC %s/%s: %s", pod.Namespace, name, claimNotFound(name)))
@@ -91,3 +91,11 @@ func (pl *NodeVolumeLimits) Filter(_ context.Context, _ *framework.CycleState, p
 	}
 	return nil
 }
+
+// storageless is the lister of a scheduler that watches no storage: it finds nothing.
+type storageless struct{}
+
+func (storageless) Claim(string, string) (*api.PersistentVolumeClaim, bool) { return nil, false }
+func (storageless) Volume(string) (*api.PersistentVolume, bool)             { return nil, false }
+func (storageless) Volumes() []*api.PersistentVolume                        { return nil }
+func (storageless) Class(string) (*api.StorageClass, bool)                  { return nil, false }
