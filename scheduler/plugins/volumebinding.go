@@ -1,12 +1,14 @@
 // volumebinding.go: the VolumeBinding plugin. A pod that mounts PersistentVolumeClaims can only run
 // where its volumes are:
 //
-//	PreFilter  every claim must exist; a claim that is not bound and binds Immediately is the PV
+//	PreFilter  every claim must exist; a claim that is not bound (spec.volumeName and the binding
+//	           completed) and binds Immediately, or names a volume not yet bound to it, is the PV
 //	           controller's job, so the pod waits: "pod has unbound immediate PersistentVolumeClaims"
 //	           (UnschedulableAndUnresolvable: no preemption helps). A claim of a WaitForFirstConsumer
 //	           class waits for the scheduler instead: it is bound for the node this pod gets.
 //	Filter     a bound claim's volume must be reachable from the node (its node affinity); a waiting
-//	           claim needs an Available volume there, or a class whose provisioner can make one.
+//	           claim needs an Available volume there, or a class whose provisioner can make one (only
+//	           on its selected node, once it has one). A node may get several of the reasons.
 //	Reserve    the node is chosen: decide, per waiting claim, the volume to bind or "provision".
 //	PreBind    write the decisions: the volume's claimRef (the PV controller completes the binding),
 //	           or the claim's volume.kubernetes.io/selected-node annotation (the provisioner makes
