@@ -2,7 +2,8 @@
 // no PersistentVolume fits it and no StorageClass could provision one. The claim stays Pending with
 // the PV controller's FailedBinding, the pod stays Pending because the scheduler's VolumeBinding
 // plugin will not place a pod whose Immediate claim is unbound; an administrator adds a volume, the
-// claim binds, and the pod is scheduled and runs.
+// claim binds, and the pod is scheduled and runs. Then a ReadWriteOncePod claim and two pods that
+// mount it: the second waits (VolumeRestrictions).
 package scenarios
 
 import (
@@ -39,7 +40,13 @@ PersistentVolumeClaims. not found" (the bare "not found" is Kubernetes 1.34's ow
 DynamicResources plugin's PostFilter, which runs before preemption, finds no state from its
 PreFilter, which never ran); kubectl describe pvc data: Status Pending, the FailedBinding event from
 persistentvolume-controller; after the volume: the claim Bound to data-pv with its capacity, the
-volume Bound to default/data, and the pod Running.`,
+volume Bound to default/data, and the pod Running.
+
+Then a claim whose access mode is ReadWriteOncePod, mounted by two pods: only one pod of the whole
+cluster may use it. The first is scheduled; the scheduler's VolumeRestrictions plugin rejects the
+second on every node ("3 node(s) unavailable due to PersistentVolumeClaim with ReadWriteOncePod access
+mode already in-use by another pod"), and preemption finds no pod of lower priority to evict; it
+waits until the first pod goes.`,
 		SummaryZH: "Pod 的 PersistentVolumeClaim 既没有卷也没有 StorageClass：两者都 Pending（\"pod has unbound immediate PersistentVolumeClaims\"），直到出现一个 PersistentVolume",
 		TeachesZH: `挂载 PersistentVolumeClaim 的 Pod，要等这个 claim 绑定到一个 PersistentVolume 之后才能被放置。绑
 定是 PV 控制器（在 kube-controller-manager 里）的工作：它寻找一个与 claim 同一 class、具备所有访问模式、
@@ -55,7 +62,12 @@ Pod 随即被调度并启动。（如果有默认 StorageClass，claim 会被赋
 要看的信号：FailedScheduling "0/3 nodes are available: pod has unbound immediate
 PersistentVolumeClaims. not found"（结尾光秃秃的 "not found" 是 Kubernetes 1.34 自己的：在抢占之前运行的
 DynamicResources 插件的 PostFilter 找不到它的 PreFilter 留下的状态，因为那个 PreFilter 根本没有运行）；kubectl describe pvc data：Status Pending，以及来自 persistentvolume-controller 的
-FailedBinding 事件；加了卷之后：claim 绑定到 data-pv 并带上容量，卷绑定到 default/data，Pod 变为 Running。`,
+FailedBinding 事件；加了卷之后：claim 绑定到 data-pv 并带上容量，卷绑定到 default/data，Pod 变为 Running。
+
+接着是一个访问模式为 ReadWriteOncePod 的 claim，被两个 Pod 挂载：整个集群同一时间只有一个 Pod 可以使用它。
+第一个 Pod 被调度；调度器的 VolumeRestrictions 插件在每个节点上拒绝第二个（"3 node(s) unavailable due to
+PersistentVolumeClaim with ReadWriteOncePod access mode already in-use by another pod"），抢占也找不到
+优先级更低的 Pod 可以驱逐；它要等第一个 Pod 离开。`,
 		Cluster: sim.Config{ControllerManager: true, Scheduler: true, NodeSpecs: sim.DefaultNodes(3)},
 		ZH: catalog{
 			"%d. kubectl apply -f pvc-pending.yaml: a 1Gi claim named data, and a redis pod that mounts it":                 "%d. kubectl apply -f pvc-pending.yaml：一个名为 data 的 1Gi claim，以及挂载它的 redis Pod",
@@ -68,6 +80,10 @@ FailedBinding 事件；加了卷之后：claim 绑定到 data-pv 并带上容量
 			"%s kubectl get pv data-pv: Bound, CLAIM default/data":                                                          "%s kubectl get pv data-pv：已绑定（Bound），CLAIM default/data",
 			"%s event Normal Scheduled: Successfully assigned default/redis to %s":                                          "%s 事件 Normal Scheduled：Successfully assigned default/redis to %s",
 			"%s kubectl get pod redis: Running":                                                                             "%s kubectl get pod redis：Running（运行中）",
+			"%d. kubectl apply -f journal-rwop.yaml: a 1Gi volume and a claim journal, both ReadWriteOncePod":               "%d. kubectl apply -f journal-rwop.yaml：一个 1Gi 的卷和一个名为 journal 的 claim，访问模式都是 ReadWriteOncePod",
+			"%s kubectl get pvc journal: Bound, VOLUME journal-pv, ACCESS MODES RWOP":                                       "%s kubectl get pvc journal：已绑定（Bound），VOLUME journal-pv，ACCESS MODES RWOP",
+			"%d. kubectl apply -f journal-writers.yaml: two pods that mount the claim journal":                              "%d. kubectl apply -f journal-writers.yaml：两个挂载 claim journal 的 Pod",
+			"%s writer-1 has the claim; writer-2 stays Pending, bound to no node":                                           "%s writer-1 占用了这个 claim；writer-2 保持 Pending，没有绑定到任何节点",
 		},
 		Run: runPVCPending,
 	})
@@ -130,5 +146,31 @@ func runPVCPending(ctx context.Context, s *sim.Session) error {
 	if until(ctx, s, 0, "pod redis running") {
 		s.Expect(true, "kubectl get pod redis: Running")
 	}
+
+	s.Step("kubectl apply -f journal-rwop.yaml: a 1Gi volume and a claim journal, both ReadWriteOncePod")
+	if !applyFile(ctx, s, "journal-rwop.yaml") {
+		return s.Err()
+	}
+	journalBound := func() bool {
+		c := objectNow[api.PersistentVolumeClaim](ctx, s, "default", "journal")
+		return c != nil && c.Status.Phase == api.ClaimBound && c.Spec.VolumeName == "journal-pv" &&
+			api.AccessModesString(c.Status.AccessModes) == "RWOP"
+	}
+	s.Expect(settled(ctx, s, journalBound), "kubectl get pvc journal: Bound, VOLUME journal-pv, ACCESS MODES RWOP")
+
+	s.Step("kubectl apply -f journal-writers.yaml: two pods that mount the claim journal")
+	if !applyFile(ctx, s, "journal-writers.yaml") {
+		return s.Err()
+	}
+	if !until(ctx, s, 0, "pod writer-1 bound", "event FailedScheduling for pod/writer-2") {
+		return s.Err()
+	}
+	s.Expect(schedFailedScheduling(ctx, s, "writer-2", rwopInUse), "event Warning FailedScheduling: %s", rwopInUse)
+	writer2 := objectNow[api.Pod](ctx, s, "default", "writer-2")
+	s.Expect(writer2 != nil && writer2.Spec.NodeName == "", "writer-1 has the claim; writer-2 stays Pending, bound to no node")
 	return s.Err()
 }
+
+// rwopInUse is the scheduler's message for the second pod of a ReadWriteOncePod claim: every node
+// fails for the same reason (VolumeRestrictions), and preemption finds no pod of lower priority.
+const rwopInUse = "0/3 nodes are available: 3 node(s) unavailable due to PersistentVolumeClaim with ReadWriteOncePod access mode already in-use by another pod. no new claims to deallocate, preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod."

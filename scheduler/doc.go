@@ -44,8 +44,9 @@
 // It follows kube-scheduler v1.34 (Explain says so where 1.35 differs: BalancedAllocation's formula
 // and the untolerated-taint message).
 //
-// What it simplifies: of the volume plugins only VolumeBinding (whose PreBind does not wait for the
-// binding); no DRA or scheduling-gate plugins; no extenders; no Permit point; preemption examines
+// What it simplifies: VolumeBinding's PreBind does not wait for the binding; NodeVolumeLimits has no
+// CSINode limits to apply and VolumeRestrictions no inline disks to compare (kubesim has neither);
+// no DRA or scheduling-gate plugins; no extenders; no Permit point; preemption examines
 // every node rather than a sample; default topology spreading counts Services and ReplicaSets only
 // (kubesim has no StatefulSets or ReplicationControllers); queueing hints are matched on the event
 // type only; backoff and the 5-minute limit are exact timers where Kubernetes polls every second and

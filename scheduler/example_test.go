@@ -37,16 +37,19 @@ func ExampleScheduler_Explain() {
 	// Pod default/web (schedulerName default-scheduler): 2 of 3 nodes pass Filter; winner node-2
 	//
 	// Filter
-	//   PLUGIN             control-plane  node-1  node-2
-	//   NodeUnschedulable  pass           pass    pass
-	//   NodeName           pass           pass    pass
-	//   TaintToleration    FAIL           pass    pass
-	//   NodeAffinity       skip           skip    skip
-	//   NodePorts          skip           skip    skip
-	//   NodeResourcesFit   pass           pass    pass
-	//   VolumeBinding      skip           skip    skip
-	//   PodTopologySpread  skip           skip    skip
-	//   InterPodAffinity   skip           skip    skip
+	//   PLUGIN              control-plane  node-1  node-2
+	//   NodeUnschedulable   pass           pass    pass
+	//   NodeName            pass           pass    pass
+	//   TaintToleration     FAIL           pass    pass
+	//   NodeAffinity        skip           skip    skip
+	//   NodePorts           skip           skip    skip
+	//   NodeResourcesFit    pass           pass    pass
+	//   VolumeRestrictions  skip           skip    skip
+	//   NodeVolumeLimits    skip           skip    skip
+	//   VolumeBinding       skip           skip    skip
+	//   VolumeZone          skip           skip    skip
+	//   PodTopologySpread   skip           skip    skip
+	//   InterPodAffinity    skip           skip    skip
 	//   control-plane, TaintToleration: node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }
 	//
 	// Score (raw→normalised, weight; total = Σ normalised × weight)

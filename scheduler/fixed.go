@@ -15,13 +15,17 @@ import (
 )
 
 // FixedCluster is a cluster as objects: the nodes, the pods bound to them (spec.nodeName set), the
-// workloads default topology spreading reads, and the budgets preemption weighs.
+// workloads default topology spreading reads, the budgets preemption weighs, and the claims,
+// volumes and classes the volume plugins read.
 type FixedCluster struct {
 	Nodes             []*api.Node
 	Pods              []*api.Pod
 	Services          []*api.Service
 	ReplicaSets       []*api.ReplicaSet
 	DisruptionBudgets []*api.PodDisruptionBudget
+	Claims            []*api.PersistentVolumeClaim
+	Volumes           []*api.PersistentVolume
+	Classes           []*api.StorageClass
 }
 
 // Fixed is a scheduler with the default profile whose cache holds a FixedCluster.

@@ -81,7 +81,8 @@ func TestExplainShowsEveryFilterVerdictAndEveryScoreWithoutBinding(t *testing.T)
 		verdicts[v.Plugin] = v.Code
 	}
 	assert.Equal(t, map[string]string{"NodeUnschedulable": "Success", "NodeName": "Success", "TaintToleration": "UnschedulableAndUnresolvable",
-		"NodeAffinity": "Skip", "NodePorts": "Skip", "NodeResourcesFit": "Success", "VolumeBinding": "Skip", "PodTopologySpread": "Skip", "InterPodAffinity": "Skip"}, verdicts)
+		"NodeAffinity": "Skip", "NodePorts": "Skip", "NodeResourcesFit": "Success", "VolumeRestrictions": "Skip", "NodeVolumeLimits": "Skip", "VolumeBinding": "Skip",
+		"VolumeZone": "Skip", "PodTopologySpread": "Skip", "InterPodAffinity": "Skip"}, verdicts)
 
 	n2 := ex.Nodes[1]
 	var total int64

@@ -42,7 +42,9 @@ func TestVolumeBindingPlacesPodsByTheirClaims(t *testing.T) {
 		e.runUntilFailed("db"))
 
 	// An administrator binds the claim by hand to a volume that only node-2 reaches (no PV
-	// controller runs here): the claim's update brings the pod back, and it lands on node-2.
+	// controller runs here). Naming the volume is not enough: as in Kubernetes the claim is bound
+	// once the binding is complete (the pv.kubernetes.io/bind-completed annotation the PV
+	// controller writes). Then the claim's update brings the pod back, and it lands on node-2.
 	pv := &api.PersistentVolume{ObjectMeta: api.ObjectMeta{Name: "disk"}, Spec: api.PersistentVolumeSpec{
 		Capacity: data.Spec.Resources.Requests, AccessModes: data.Spec.AccessModes,
 		PersistentVolumeSource: api.PersistentVolumeSource{Local: &api.LocalVolumeSource{Path: "/mnt/disk"}},
@@ -53,6 +55,19 @@ func TestVolumeBindingPlacesPodsByTheirClaims(t *testing.T) {
 	got, err := claims.Get(e.ctx, "default", "data")
 	require.NoError(t, err)
 	got.Spec.VolumeName = "disk"
+	got, err = claims.Update(e.ctx, got)
+	require.NoError(t, err)
+	e.runUntil("db rejected again", func() bool {
+		for _, ev := range e.events("db") {
+			if ev.Reason == "FailedScheduling" && ev.Count >= 2 {
+				assert.Contains(t, ev.Message, "pod has unbound immediate PersistentVolumeClaims")
+				return true
+			}
+		}
+		return false
+	})
+	assert.Empty(t, e.get("db").Spec.NodeName)
+	got.SetAnnotation(api.AnnBindCompleted, "yes")
 	_, err = claims.Update(e.ctx, got)
 	require.NoError(t, err)
 	assert.Equal(t, "node-2", e.runUntilBound("db"))

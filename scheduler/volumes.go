@@ -11,14 +11,15 @@ import (
 	"kubesim/scheduler/framework"
 )
 
-// volumeLister reads the scheduler's storage informers; before they exist (the algorithm
-// benchmarks build none) it finds nothing.
+// volumeLister reads the scheduler's storage informers, or a fixed cluster's objects; with neither
+// (the algorithm benchmarks) it finds nothing.
 type volumeLister struct{ s *Scheduler }
 
 var _ framework.VolumeLister = volumeLister{}
 
 // newVolumeInformers builds the claim, volume and class informers, each of whose changes moves the
-// pods VolumeBinding rejected back to the active queue.
+// pods a volume plugin rejected (VolumeBinding, VolumeZone, VolumeRestrictions and NodeVolumeLimits
+// for a claim added) back to the active queue.
 func (s *Scheduler) newVolumeInformers(c *client.Client, o Options) {
 	opts := func(what string) client.InformerOptions {
 		return client.InformerOptions{Clock: o.Clock, Trace: o.Trace, Name: s.name + " " + what}
@@ -47,6 +48,9 @@ func (s *Scheduler) volumeEvent(r framework.EventResource, a framework.ActionTyp
 
 // Claim returns a PersistentVolumeClaim by namespace and name.
 func (v volumeLister) Claim(namespace, name string) (*api.PersistentVolumeClaim, bool) {
+	if f := v.s.fixed; f != nil {
+		return find(f.Claims, func(c *api.PersistentVolumeClaim) bool { return c.Namespace == namespace && c.Name == name })
+	}
 	if v.s.pvcInformer == nil {
 		return nil, false
 	}
@@ -55,6 +59,9 @@ func (v volumeLister) Claim(namespace, name string) (*api.PersistentVolumeClaim,
 
 // Volume returns a PersistentVolume by name.
 func (v volumeLister) Volume(name string) (*api.PersistentVolume, bool) {
+	if f := v.s.fixed; f != nil {
+		return find(f.Volumes, func(pv *api.PersistentVolume) bool { return pv.Name == name })
+	}
 	if v.s.pvInformer == nil {
 		return nil, false
 	}
@@ -63,6 +70,9 @@ func (v volumeLister) Volume(name string) (*api.PersistentVolume, bool) {
 
 // Volumes lists every PersistentVolume.
 func (v volumeLister) Volumes() []*api.PersistentVolume {
+	if f := v.s.fixed; f != nil {
+		return f.Volumes
+	}
 	if v.s.pvInformer == nil {
 		return nil
 	}
@@ -71,8 +81,21 @@ func (v volumeLister) Volumes() []*api.PersistentVolume {
 
 // Class returns a StorageClass by name.
 func (v volumeLister) Class(name string) (*api.StorageClass, bool) {
+	if f := v.s.fixed; f != nil {
+		return find(f.Classes, func(sc *api.StorageClass) bool { return sc.Name == name })
+	}
 	if v.s.scInformer == nil {
 		return nil, false
 	}
 	return v.s.scInformer.Get(name)
+}
+
+// find returns the first object ok accepts.
+func find[T any](objs []*T, ok func(*T) bool) (*T, bool) {
+	for _, o := range objs {
+		if ok(o) {
+			return o, true
+		}
+	}
+	return nil, false
 }

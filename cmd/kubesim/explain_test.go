@@ -55,8 +55,9 @@ func TestExplainShowsEveryFilterAndScoreAndTheNodeTheSchedulerChose(t *testing.T
 	require.Equal(t, 0, code, errOut)
 	for _, want := range []string{
 		"(schedulerName default-scheduler): 3 of 3 nodes pass Filter",
-		"PLUGIN             node-1  node-2  node-3",
-		"NodeResourcesFit   pass    pass    pass",
+		"PLUGIN              node-1  node-2  node-3",
+		"NodeResourcesFit    pass    pass    pass",
+		"VolumeZone          skip    skip    skip",
 		"Score (raw→normalised, weight; total = Σ normalised × weight)",
 		"TOTAL",
 		"Then kube-scheduler bound default/web-",

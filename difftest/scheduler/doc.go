@@ -18,7 +18,14 @@
 // namespaces), sometimes a Service and a ReplicaSet, and the pending pod: requests, nodeSelector,
 // required and preferred node affinity (matchFields on metadata.name included), tolerations, host
 // ports, topology spread constraints (minDomains included), pod affinity and anti-affinity, an owning
-// ReplicaSet (default spreading), now and then a spec.nodeName.
+// ReplicaSet (default spreading), now and then a spec.nodeName. In one case in two there is storage:
+// StorageClasses (Immediate or WaitForFirstConsumer, with a provisioner or kubernetes.io/no-provisioner,
+// now and then missing), PersistentVolumes (sizes, access modes ReadWriteOncePod included, phases,
+// node affinity on a hostname or a zone, zone and region labels in GA, beta, multi-zone and
+// unparsable forms) and claims (bound and bind-completed, pre-bound but not complete, bound to a
+// volume that does not exist, waiting for their first consumer with or without a selected node,
+// Immediate and unbound, ReadWriteOncePod), bound pods that mount them, and a pending pod with one or
+// two claims (now and then a missing one); nodes then get region or beta zone labels too.
 //
 // What is compared, for every case:
 //
@@ -35,9 +42,15 @@
 //	                  the node SelectCandidate nominates (it breaks ties at random: kubesim's pick must be
 //	                  one it makes)
 //
+// The test fails unless a third of the pending pods mount claims and each of VolumeRestrictions,
+// VolumeBinding and VolumeZone rejects the pod in one case in 50, so that the volume comparison cannot
+// go quiet. VolumeBinding's assume caches fill from informer handlers of their own after the informers
+// sync; the harness waits for them (reading their private handler registrations by reflection).
+//
 // What is not: the eviction of the victims (the preemption scenarios and the scheduler's own tests hold
-// the rest), volumes and resource claims (Kubernetes' VolumeRestrictions, NodeVolumeLimits, VolumeZone
-// and DynamicResources filters must skip or pass, which the harness checks; kubesim has only
-// VolumeBinding), and the plugins' arguments (both sides run the default profile). No difference is
-// kept on purpose: a new one fails the test.
+// the rest), resource claims (Kubernetes' DynamicResources filter must skip or pass, which the harness
+// checks), CSI volumes and CSINode limits (kubesim has neither, so NodeVolumeLimits passes on both
+// sides once the claims exist), the inline disks VolumeRestrictions compares (GCE PD, EBS, iSCSI, RBD:
+// kubesim's pods have none), storage capacity tracking, and the plugins' arguments (both sides run the
+// default profile). No difference is kept on purpose: a new one fails the test.
 package scheduler

@@ -3,6 +3,7 @@ package scheduler
 import (
 	"fmt"
 	"math/rand"
+	"slices"
 	"strings"
 	"time"
 
@@ -86,6 +87,7 @@ func generate(seed int64) genCase {
 	}
 	c.pod.Status.Phase = api.PodPending
 	genPreemption(rand.New(rand.NewSource(seed^0x5eed)), &c)
+	genVolumes(rand.New(rand.NewSource(seed^0x7ea5)), &c)
 	return c
 }
 
@@ -321,5 +323,218 @@ func genPodAffinity(r *rand.Rand, a *api.Affinity) {
 		required, preferred := terms()
 		a.PodAntiAffinity = &api.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: required,
 			PreferredDuringSchedulingIgnoredDuringExecution: preferred}
+	}
+}
+
+// The storage vocabulary: classes that bind at once or wait for the first consumer, with a
+// provisioner or without (kubernetes.io/no-provisioner: volumes made by hand).
+var (
+	classNames = []string{"fast", "wait", "manual"}
+	sizes      = []string{"1Gi", "5Gi", "10Gi"}
+)
+
+const (
+	betaZoneKey   = "failure-domain.beta.kubernetes.io/zone"
+	regionKey     = "topology.kubernetes.io/region"
+	betaRegionKey = "failure-domain.beta.kubernetes.io/region"
+)
+
+// genVolumes gives one case in two StorageClasses, PersistentVolumes and PersistentVolumeClaims,
+// and the pending pod (and some bound pods) volumes that use the claims: bound to volumes with node
+// affinity and zone labels, pre-bound but not yet complete, waiting for their first consumer (with
+// or without a matching volume, a provisioner, a selected node), Immediate and unbound,
+// ReadWriteOncePod and held by another pod, or missing. It draws from a stream of its own, as
+// genPreemption does.
+func genVolumes(r *rand.Rand, c *genCase) {
+	if r.Intn(2) == 0 {
+		return
+	}
+	// In one case in two (three in four when the pending pod's priority lets it preempt) the
+	// pending pod's only claim waits for its first consumer and can be provisioned anywhere: the pod
+	// still fits somewhere, and preemption is still reached about as often as without volumes. In
+	// the others some nodes also get region labels, or the deprecated beta zone label instead of
+	// the GA one.
+	benign := r.Intn(2) == 0 || c.pod.Spec.Priority != nil && *c.pod.Spec.Priority >= 100 && r.Intn(2) == 0
+	for _, n := range c.cluster.Nodes {
+		if benign {
+			break
+		}
+		if z, ok := n.Labels[zoneKey]; ok && r.Intn(6) == 0 {
+			delete(n.Labels, zoneKey)
+			n.Labels[betaZoneKey] = z
+		}
+		if r.Intn(4) == 0 {
+			n.Labels[pick(r, []string{regionKey, betaRegionKey})] = pick(r, []string{"eu", "us"})
+		}
+	}
+	for _, name := range classNames {
+		if r.Intn(8) == 0 {
+			continue // a class that does not exist
+		}
+		sc := &api.StorageClass{
+			TypeMeta:    api.TypeMeta{APIVersion: "storage.k8s.io/v1", Kind: "StorageClass"},
+			ObjectMeta:  api.ObjectMeta{Name: name, UID: name + "-uid"},
+			Provisioner: "kubesim.io/hostpath",
+		}
+		mode := api.VolumeBindingWaitForFirstConsumer
+		switch name {
+		case "fast":
+			mode = api.VolumeBindingImmediate
+		case "manual":
+			sc.Provisioner = api.NotProvisioned
+		}
+		if r.Intn(8) == 0 {
+			sc.Provisioner = pick(r, []string{api.NotProvisioned, "kubesim.io/hostpath"})
+		}
+		sc.VolumeBindingMode = &mode
+		c.cluster.Classes = append(c.cluster.Classes, sc)
+	}
+	fs := api.PersistentVolumeFilesystem
+	for i := range r.Intn(6) {
+		pv := &api.PersistentVolume{
+			TypeMeta:   api.TypeMeta{APIVersion: "v1", Kind: "PersistentVolume"},
+			ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("pv-%d", i), UID: fmt.Sprintf("pv-%d-uid", i), Labels: map[string]string{}},
+			Spec: api.PersistentVolumeSpec{
+				Capacity:                      resource.ResourceList{"storage": resource.MustParse(pick(r, sizes))},
+				AccessModes:                   []api.PersistentVolumeAccessMode{pick(r, []api.PersistentVolumeAccessMode{api.ReadWriteOnce, api.ReadWriteOnce, api.ReadWriteOncePod, api.ReadWriteMany})},
+				PersistentVolumeReclaimPolicy: api.PersistentVolumeReclaimRetain,
+				StorageClassName:              pick(r, classNames),
+				VolumeMode:                    &fs,
+			},
+			Status: api.PersistentVolumeStatus{Phase: pick(r, []api.PersistentVolumePhase{api.VolumeAvailable, api.VolumeAvailable, api.VolumeBound, api.VolumeReleased})},
+		}
+		if r.Intn(2) == 0 {
+			pv.Spec.Local = &api.LocalVolumeSource{Path: "/mnt/" + pv.Name}
+		} else {
+			pv.Spec.HostPath = &api.HostPathVolumeSource{Path: "/data/" + pv.Name}
+		}
+		switch r.Intn(4) {
+		case 0:
+			pv.Spec.NodeAffinity = &api.VolumeNodeAffinity{Required: &api.NodeSelector{NodeSelectorTerms: []api.NodeSelectorTerm{{
+				MatchExpressions: []api.NodeSelectorRequirement{{Key: hostnameKey, Operator: api.NodeSelectorOpIn,
+					Values: []string{fmt.Sprintf("node-%d", 1+r.Intn(len(c.cluster.Nodes)+1))}}}}}}}
+		case 1:
+			pv.Spec.NodeAffinity = &api.VolumeNodeAffinity{Required: &api.NodeSelector{NodeSelectorTerms: []api.NodeSelectorTerm{{
+				MatchExpressions: []api.NodeSelectorRequirement{{Key: zoneKey, Operator: api.NodeSelectorOpIn, Values: []string{pick(r, zones)}}}}}}}
+		}
+		if r.Intn(2) == 0 {
+			zone := pick(r, zones)
+			switch r.Intn(4) {
+			case 0:
+				zone += "__" + pick(r, zones) // a volume in two zones
+			case 1:
+				zone += "__" // a label Kubernetes cannot parse, and ignores
+			}
+			pv.Labels[pick(r, []string{zoneKey, zoneKey, betaZoneKey})] = zone
+		}
+		if r.Intn(5) == 0 {
+			pv.Labels[pick(r, []string{regionKey, betaRegionKey})] = pick(r, []string{"eu", "us"})
+		}
+		c.cluster.Volumes = append(c.cluster.Volumes, pv)
+	}
+	nClaims := 1 + r.Intn(4)
+	for i := range nClaims {
+		class := pick(r, classNames)
+		pvc := &api.PersistentVolumeClaim{
+			TypeMeta:   api.TypeMeta{APIVersion: "v1", Kind: "PersistentVolumeClaim"},
+			ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("claim-%d", i), Namespace: "default", UID: fmt.Sprintf("claim-%d-uid", i)},
+			Spec: api.PersistentVolumeClaimSpec{
+				AccessModes:      []api.PersistentVolumeAccessMode{pick(r, []api.PersistentVolumeAccessMode{api.ReadWriteOnce, api.ReadWriteOncePod, api.ReadWriteOncePod})},
+				Resources:        api.VolumeResourceRequirements{Requests: resource.ResourceList{"storage": resource.MustParse(pick(r, sizes))}},
+				StorageClassName: &class,
+				VolumeMode:       &fs,
+			},
+			Status: api.PersistentVolumeClaimStatus{Phase: api.ClaimPending},
+		}
+		if r.Intn(20) == 0 {
+			empty := ""
+			pvc.Spec.StorageClassName = &empty
+		}
+		switch r.Intn(5) {
+		case 0, 1: // bound, to a volume that exists (or, now and then, one that does not)
+			if len(c.cluster.Volumes) > 0 && r.Intn(6) > 0 {
+				pv := pick(r, c.cluster.Volumes)
+				pvc.Spec.VolumeName = pv.Name
+				pv.Spec.ClaimRef = &api.ObjectReference{Kind: "PersistentVolumeClaim", APIVersion: "v1", Namespace: "default", Name: pvc.Name, UID: pvc.UID}
+				pv.Status.Phase = api.VolumeBound
+			} else {
+				pvc.Spec.VolumeName = "pv-gone"
+			}
+			if r.Intn(10) > 0 {
+				pvc.Annotations = map[string]string{api.AnnBindCompleted: "yes"}
+			}
+			pvc.Status.Phase = api.ClaimBound
+		case 2: // waiting for a node the scheduler chose
+			if r.Intn(3) == 0 {
+				pvc.Annotations = map[string]string{api.AnnSelectedNode: pick(r, c.cluster.Nodes).Name}
+			}
+			fallthrough
+		default: // unbound: mostly of a class that waits for the first consumer
+			if class == "fast" && r.Intn(6) > 0 {
+				*pvc.Spec.StorageClassName = pick(r, []string{"wait", "manual"})
+			}
+		}
+		if r.Intn(8) == 0 && len(c.cluster.Volumes) > 0 && pvc.Spec.VolumeName == "" {
+			// a volume pre-bound to the claim by its author (claimRef without a UID)
+			pv := pick(r, c.cluster.Volumes)
+			if pv.Spec.ClaimRef == nil {
+				pv.Spec.ClaimRef = &api.ObjectReference{Kind: "PersistentVolumeClaim", APIVersion: "v1", Namespace: "default", Name: pvc.Name}
+			}
+		}
+		c.cluster.Claims = append(c.cluster.Claims, pvc)
+	}
+	mount := func(p *api.Pod, claim string) {
+		p.Spec.Volumes = append(p.Spec.Volumes, api.Volume{Name: fmt.Sprintf("v%d", len(p.Spec.Volumes)),
+			VolumeSource: api.VolumeSource{PersistentVolumeClaim: &api.PersistentVolumeClaimVolumeSource{ClaimName: claim}}})
+	}
+	// Bound pods that hold claims: a ReadWriteOncePod one in use makes the pending pod wait.
+	for _, p := range c.cluster.Pods {
+		if r.Intn(4) == 0 {
+			mount(p, fmt.Sprintf("claim-%d", r.Intn(nClaims+1)))
+		}
+	}
+	// The pending pod: one or two claims (now and then one that does not exist), and an emptyDir.
+	if benign {
+		wait := "wait"
+		c.cluster.Classes = slices.DeleteFunc(c.cluster.Classes, func(sc *api.StorageClass) bool { return sc.Name == wait })
+		mode := api.VolumeBindingWaitForFirstConsumer
+		c.cluster.Classes = append(c.cluster.Classes, &api.StorageClass{
+			TypeMeta:   api.TypeMeta{APIVersion: "storage.k8s.io/v1", Kind: "StorageClass"},
+			ObjectMeta: api.ObjectMeta{Name: wait, UID: wait + "-uid"}, Provisioner: "kubesim.io/hostpath", VolumeBindingMode: &mode})
+		c.cluster.Claims = append(c.cluster.Claims, &api.PersistentVolumeClaim{
+			TypeMeta:   api.TypeMeta{APIVersion: "v1", Kind: "PersistentVolumeClaim"},
+			ObjectMeta: api.ObjectMeta{Name: "scratch", Namespace: "default", UID: "scratch-uid"},
+			Spec: api.PersistentVolumeClaimSpec{AccessModes: []api.PersistentVolumeAccessMode{api.ReadWriteOnce},
+				Resources:        api.VolumeResourceRequirements{Requests: resource.ResourceList{"storage": resource.MustParse("1Gi")}},
+				StorageClassName: &wait, VolumeMode: &fs},
+			Status: api.PersistentVolumeClaimStatus{Phase: api.ClaimPending},
+		})
+		mount(c.pod, "scratch")
+		return
+	}
+	for range 1 + r.Intn(4)/3 {
+		claim := fmt.Sprintf("claim-%d", r.Intn(nClaims))
+		if r.Intn(12) == 0 {
+			claim = "missing"
+		}
+		mount(c.pod, claim)
+	}
+	if r.Intn(4) == 0 {
+		c.pod.Spec.Volumes = append(c.pod.Spec.Volumes, api.Volume{Name: "scratch", VolumeSource: api.VolumeSource{EmptyDir: &api.EmptyDirVolumeSource{}}})
+	}
+	// A pending pod with a priority outranks, in one case in two, the bound pods that hold its
+	// claims: preemption may evict the holder of a ReadWriteOncePod claim (VolumeRestrictions'
+	// RemovePod).
+	if c.pod.Spec.Priority == nil || r.Intn(2) == 0 {
+		return
+	}
+	for _, p := range c.cluster.Pods {
+		for _, v := range p.Spec.Volumes {
+			if slices.ContainsFunc(c.pod.Spec.Volumes, func(w api.Volume) bool {
+				return w.PersistentVolumeClaim != nil && w.PersistentVolumeClaim.ClaimName == v.PersistentVolumeClaim.ClaimName
+			}) {
+				p.Spec.Priority = ptr(min(*p.Spec.Priority, *c.pod.Spec.Priority-1))
+			}
+		}
 	}
 }

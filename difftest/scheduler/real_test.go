@@ -6,19 +6,23 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
+	"unsafe"
 
 	appsv1 "k8s.io/api/apps/v1"
 	v1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	storagev1 "k8s.io/api/storage/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/dynamic/dynamicinformer"
 	dynfake "k8s.io/client-go/dynamic/fake"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
+	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
@@ -27,17 +31,19 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 	frameworkplugins "k8s.io/kubernetes/pkg/scheduler/framework/plugins"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/defaultpreemption"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/volumebinding"
 	"k8s.io/kubernetes/pkg/scheduler/profile"
 )
 
 // The default profile's filters and scores that kubesim has, in Kubernetes' order, and the score
 // weights (the v1 configuration's getDefaultPlugins). Kubernetes also filters with
-// VolumeRestrictions, NodeVolumeLimits, VolumeZone and DynamicResources; the generated pods have no
-// volumes or claims, so those must skip or pass (realOutcome checks it).
+// DynamicResources; the generated pods have no resource claims, so it must skip or pass
+// (realOutcome checks it).
 var (
 	filterPlugins = []string{"NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity", "NodePorts",
-		"NodeResourcesFit", "VolumeBinding", "PodTopologySpread", "InterPodAffinity"}
-	extraFilterPlugins = []string{"VolumeRestrictions", "NodeVolumeLimits", "VolumeZone", "DynamicResources"}
+		"NodeResourcesFit", "VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding", "VolumeZone",
+		"PodTopologySpread", "InterPodAffinity"}
+	extraFilterPlugins = []string{"DynamicResources"}
 	scoreWeights       = map[string]int64{"TaintToleration": 3, "NodeAffinity": 2, "NodeResourcesFit": 1,
 		"PodTopologySpread": 2, "InterPodAffinity": 2, "NodeResourcesBalancedAllocation": 1, "ImageLocality": 1}
 )
@@ -107,6 +113,15 @@ func realOutcome(t testing.TB, c genCase) outcome {
 		pdbs = append(pdbs, convert[policyv1.PodDisruptionBudget](t, pdb))
 		objects = append(objects, pdbs[len(pdbs)-1])
 	}
+	for _, o := range c.cluster.Claims {
+		objects = append(objects, convert[v1.PersistentVolumeClaim](t, o))
+	}
+	for _, o := range c.cluster.Volumes {
+		objects = append(objects, convert[v1.PersistentVolume](t, o))
+	}
+	for _, o := range c.cluster.Classes {
+		objects = append(objects, convert[storagev1.StorageClass](t, o))
+	}
 	client := fake.NewSimpleClientset(objects...)
 	factory := informers.NewSharedInformerFactory(client, 0)
 	dynFactory := dynamicinformer.NewDynamicSharedInformerFactory(dynfake.NewSimpleDynamicClient(runtime.NewScheme()), 0)
@@ -118,6 +133,7 @@ func realOutcome(t testing.TB, c genCase) outcome {
 	factory.Start(ctx.Done())
 	factory.WaitForCacheSync(ctx.Done())
 	defer factory.Shutdown()
+	waitForAssumeCaches(ctx, t, pluginOf(sched.Profiles["default-scheduler"], "VolumeBinding"))
 	defer cancel()
 	for _, n := range c.cluster.Nodes {
 		sched.Cache.AddNode(logger, convert[v1.Node](t, n))
@@ -167,6 +183,9 @@ func realOutcome(t testing.TB, c genCase) outcome {
 		if err != nil {
 			t.Fatalf("plugin %s: %v", name, err)
 		}
+		if name == "VolumeBinding" {
+			waitForAssumeCaches(ctx, t, pl)
+		}
 		return pl
 	}
 	if fitErr != nil {
@@ -202,7 +221,7 @@ func realOutcome(t testing.TB, c genCase) outcome {
 			}
 			if slices.Contains(extraFilterPlugins, name) {
 				if verdict != fwk.Skip.String() && !strings.HasPrefix(verdict, fwk.Success.String()) {
-					t.Fatalf("seed %d: %s on %s: %s; the generated pods have no volumes or claims", c.seed, name, ni.Node().Name, verdict)
+					t.Fatalf("seed %d: %s on %s: %s; the generated pods have no resource claims", c.seed, name, ni.Node().Name, verdict)
 				}
 				continue
 			}
@@ -301,4 +320,36 @@ func realPreemption(ctx context.Context, t testing.TB, out *outcome, pl *default
 		out.redraw = func() string { return pl.Evaluator.SelectCandidate(ctx, candidates).Name() }
 		out.Nominated = out.redraw()
 	}
+}
+
+// waitForAssumeCaches waits until a VolumeBinding plugin's assume caches of claims and volumes hold
+// what the informers listed. They fill from informer event handlers of their own, after
+// WaitForCacheSync returns; until then kube-scheduler would report a claim's volume missing. The
+// handler registrations are private, so reflection reads them (test code against a pinned version).
+func waitForAssumeCaches(ctx context.Context, t testing.TB, pl framework.Plugin) {
+	t.Helper()
+	vb, ok := pl.(*volumebinding.VolumeBinding)
+	if !ok {
+		t.Fatalf("plugin %T is not VolumeBinding", pl)
+	}
+	binder := reflect.ValueOf(vb.Binder).Elem()
+	for _, name := range []string{"pvcCache", "pvCache"} {
+		assume := private(binder, name).Elem().Field(0).Elem() // *PVCAssumeCache{*assumecache.AssumeCache}
+		reg, ok := private(assume, "handlerRegistration").Interface().(toolscache.ResourceEventHandlerRegistration)
+		if !ok || !toolscache.WaitForCacheSync(ctx.Done(), reg.HasSynced) {
+			t.Fatalf("VolumeBinding's %s did not sync", name)
+		}
+	}
+}
+
+// pluginOf finds a profile's own instance of a plugin (frameworkImpl.pluginsMap).
+func pluginOf(f framework.Framework, name string) framework.Plugin {
+	m := private(reflect.ValueOf(f).Elem(), "pluginsMap")
+	return m.MapIndex(reflect.ValueOf(name)).Interface().(framework.Plugin)
+}
+
+// private reads an unexported field of an addressable struct value.
+func private(v reflect.Value, field string) reflect.Value {
+	f := v.FieldByName(field)
+	return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
 }

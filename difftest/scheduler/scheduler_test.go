@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"kubesim/api"
 	"kubesim/scheduler"
 )
 
@@ -141,6 +142,23 @@ func describe(c genCase) string {
 		fmt.Fprintf(&b, "\n  pdb %s/%s selector %v allowed %d disrupted %d", pdb.Namespace, pdb.Name,
 			pdb.Spec.Selector.MatchLabels, pdb.Status.DisruptionsAllowed, len(pdb.Status.DisruptedPods))
 	}
+	for _, sc := range c.cluster.Classes {
+		fmt.Fprintf(&b, "\n  class %s provisioner %s binding %s", sc.Name, sc.Provisioner, *sc.VolumeBindingMode)
+	}
+	for _, pv := range c.cluster.Volumes {
+		affinity, _ := json.Marshal(pv.Spec.NodeAffinity)
+		fmt.Fprintf(&b, "\n  pv %s labels %v class %s size %v modes %v phase %s claimRef %v affinity %s", pv.Name, pv.Labels,
+			pv.Spec.StorageClassName, pv.Spec.Capacity, pv.Spec.AccessModes, pv.Status.Phase, pv.Spec.ClaimRef != nil, affinity)
+	}
+	for _, pvc := range c.cluster.Claims {
+		fmt.Fprintf(&b, "\n  pvc %s class %q request %v modes %v volume %q annotations %v", pvc.Name, api.ClaimClass(pvc),
+			pvc.Spec.Resources.Requests, pvc.Spec.AccessModes, pvc.Spec.VolumeName, pvc.Annotations)
+	}
+	for _, p := range c.cluster.Pods {
+		for _, v := range p.Spec.Volumes {
+			fmt.Fprintf(&b, "\n  pod %s mounts claim %s", p.Name, v.PersistentVolumeClaim.ClaimName)
+		}
+	}
 	spec, _ := json.Marshal(c.pod.Spec)
 	fmt.Fprintf(&b, "\n  pending %s labels %v owners %d spec %s", c.pod.Name, c.pod.Labels, len(c.pod.OwnerReferences), spec)
 	return b.String()
@@ -152,8 +170,10 @@ var seeds = flag.Int64("seeds", 300, "generated clusters to compare")
 
 func TestScheduler(t *testing.T) {
 	failed, preempting, candidates := 0, 0, 0
+	withClaims, volumeRejects := 0, map[string]int{}
 	for seed := int64(1); seed <= *seeds; seed++ {
-		real, same := compare(t, generate(seed))
+		c := generate(seed)
+		real, same := compare(t, c)
 		if !same {
 			failed++
 		}
@@ -164,12 +184,44 @@ func TestScheduler(t *testing.T) {
 			preempting++
 			candidates += len(real.Candidates)
 		}
+		if slices.ContainsFunc(c.pod.Spec.Volumes, func(v api.Volume) bool { return v.PersistentVolumeClaim != nil }) {
+			withClaims++
+		}
+		for plugin := range volumeRejections(real) {
+			volumeRejects[plugin]++
+		}
 	}
-	// The generator must keep reaching preemption with victims, or that comparison proves nothing.
+	// The generator must keep reaching preemption with victims, and pods with claims that the volume
+	// plugins reject, or those comparisons prove nothing.
 	if preempting < int(*seeds)/20 {
 		t.Errorf("only %d of %d cases found preemption candidates", preempting, *seeds)
 	}
-	t.Logf("compared %d generated clusters; %d preempted, with %d candidate nodes in all", *seeds, preempting, candidates)
+	if withClaims < int(*seeds)/3 {
+		t.Errorf("only %d of %d pending pods mount claims", withClaims, *seeds)
+	}
+	for _, plugin := range []string{"VolumeRestrictions", "VolumeBinding", "VolumeZone"} {
+		if volumeRejects[plugin] < int(*seeds)/50 {
+			t.Errorf("%s rejected the pod in only %d of %d cases", plugin, volumeRejects[plugin], *seeds)
+		}
+	}
+	t.Logf("compared %d generated clusters; %d preempted, with %d candidate nodes in all; %d pending pods mount claims, rejected by a volume plugin in %v cases",
+		*seeds, preempting, candidates, withClaims, volumeRejects)
+}
+
+// volumeRejections names the volume plugins that rejected the pod in a case, at PreFilter or on a node.
+func volumeRejections(o outcome) map[string]bool {
+	out := map[string]bool{}
+	for _, plugin := range []string{"VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding", "VolumeZone"} {
+		if strings.HasPrefix(o.PreFilter, plugin+":") {
+			out[plugin] = true
+		}
+		for _, l := range o.Filters {
+			if strings.Contains(l, " "+plugin+": Unschedulable") {
+				out[plugin] = true
+			}
+		}
+	}
+	return out
 }
 
 // FuzzScheduler searches seeds at random: go test -run XXX -fuzz FuzzScheduler -fuzztime 5m (its

@@ -17,8 +17,9 @@ const (
 	Node EventResource = "Node"
 	// AssignedPod is a pod bound to a node.
 	AssignedPod EventResource = "AssignedPod"
-	// PersistentVolumeClaim, PersistentVolume and StorageClass are the storage objects VolumeBinding
-	// waits on.
+	// PersistentVolumeClaim, PersistentVolume and StorageClass are the storage objects the volume
+	// plugins wait on. (Kubernetes also has CSINode and VolumeAttachment events, for
+	// NodeVolumeLimits; kubesim has neither kind.)
 	PersistentVolumeClaim EventResource = "PersistentVolumeClaim"
 	PersistentVolume      EventResource = "PersistentVolume"
 	StorageClass          EventResource = "StorageClass"

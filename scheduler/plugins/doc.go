@@ -7,9 +7,10 @@
 // Read next: nodeunschedulable.go and tainttoleration.go (the simplest filters), noderesourcesfit.go
 // (Filter and Score on requests), then interpodaffinity.go and podtopologyspread.go (PreFilter state
 // and its extensions), then defaultpreemption.go, then volumebinding.go (PreFilter to PreBind, for
-// a pod's claims).
+// a pod's claims), volumerestrictions.go (ReadWriteOncePod) and volumezone.go.
 //
 // Promised: Kubernetes' rejection messages, word for word, and its scoring formulas.
-// Simplified: of the volume plugins only VolumeBinding, no plugin arguments (defaults only: the
+// Simplified: the volume plugins' CSI limits and inline-disk conflicts (kubesim has no CSINode and no
+// such volumes; see nodevolumelimits.go and volumerestrictions.go), no plugin arguments (defaults only: the
 // system default topology spread constraints among them).
 package plugins

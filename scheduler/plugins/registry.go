@@ -18,7 +18,10 @@ func NewInTreeRegistry() framework.Registry {
 		NodeAffinityName:       NewNodeAffinity,
 		NodePortsName:          NewNodePorts,
 		NodeResourcesFitName:   NewNodeResourcesFit,
+		VolumeRestrictionsName: NewVolumeRestrictions,
+		NodeVolumeLimitsName:   NewNodeVolumeLimits,
 		VolumeBindingName:      NewVolumeBinding,
+		VolumeZoneName:         NewVolumeZone,
 		PodTopologySpreadName:  NewPodTopologySpread,
 		InterPodAffinityName:   NewInterPodAffinity,
 		DynamicResourcesName:   NewDynamicResources,
@@ -29,9 +32,10 @@ func NewInTreeRegistry() framework.Registry {
 	}
 }
 
-// DefaultPlugins is the default profile's plugin list with the default score weights. (Kubernetes
-// also enables SchedulingGates and the other volume plugins, VolumeRestrictions, NodeVolumeLimits
-// and VolumeZone, which kubesim does not simulate.)
+// DefaultPlugins is the default profile's plugin list with the default score weights, in Kubernetes'
+// order: the four volume plugins sit between NodeResourcesFit and PodTopologySpread. (Kubernetes also
+// enables SchedulingGates, which kubesim does not simulate; its NodeVolumeLimits and the disk
+// conflicts of VolumeRestrictions are simplified, see their files.)
 func DefaultPlugins() []framework.PluginRef {
 	return []framework.PluginRef{
 		{Name: PrioritySortName},
@@ -41,7 +45,10 @@ func DefaultPlugins() []framework.PluginRef {
 		{Name: NodeAffinityName, Weight: 2},
 		{Name: NodePortsName},
 		{Name: NodeResourcesFitName, Weight: 1},
+		{Name: VolumeRestrictionsName},
+		{Name: NodeVolumeLimitsName},
 		{Name: VolumeBindingName},
+		{Name: VolumeZoneName},
 		{Name: PodTopologySpreadName, Weight: 2},
 		{Name: InterPodAffinityName, Weight: 2},
 		// Enabled by default since 1.34 (DRA GA), inserted before DefaultPreemption: deallocating an

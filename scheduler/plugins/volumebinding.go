@@ -1,12 +1,14 @@
 // volumebinding.go: the VolumeBinding plugin. A pod that mounts PersistentVolumeClaims can only run
 // where its volumes are:
 //
-//	PreFilter  every claim must exist; a claim that is not bound and binds Immediately is the PV
+//	PreFilter  every claim must exist; a claim that is not bound (spec.volumeName and the binding
+//	           completed) and binds Immediately, or names a volume not yet bound to it, is the PV
 //	           controller's job, so the pod waits: "pod has unbound immediate PersistentVolumeClaims"
 //	           (UnschedulableAndUnresolvable: no preemption helps). A claim of a WaitForFirstConsumer
 //	           class waits for the scheduler instead: it is bound for the node this pod gets.
 //	Filter     a bound claim's volume must be reachable from the node (its node affinity); a waiting
-//	           claim needs an Available volume there, or a class whose provisioner can make one.
+//	           claim needs an Available volume there, or a class whose provisioner can make one (only
+//	           on its selected node, once it has one). A node may get several of the reasons.
 //	Reserve    the node is chosen: decide, per waiting claim, the volume to bind or "provision".
 //	PreBind    write the decisions: the volume's claimRef (the PV controller completes the binding),
 //	           or the claim's volume.kubernetes.io/selected-node annotation (the provisioner makes
@@ -21,8 +23,11 @@ package plugins
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"kubesim/api"
+	"kubesim/api/labels"
+	"kubesim/api/resource"
 	"kubesim/client"
 	"kubesim/scheduler/framework"
 )
@@ -82,7 +87,10 @@ type podVolumes struct {
 
 func (p *podVolumes) Clone() framework.StateData { return p }
 
-// PreFilter sorts the pod's claims and rejects the pod while one of them must be bound first.
+// PreFilter sorts the pod's claims and rejects the pod while one of them must be bound first. A
+// claim is bound once the PV controller has completed the binding (spec.volumeName and the
+// pv.kubernetes.io/bind-completed annotation); one that names its volume but is not complete yet
+// (pre-bound by its author) waits as an Immediate one does.
 func (pl *VolumeBinding) PreFilter(_ context.Context, state *framework.CycleState, pod *api.Pod) (*framework.PreFilterResult, *framework.Status) {
 	lister := pl.handle.Volumes()
 	var pv podVolumes
@@ -99,25 +107,44 @@ func (pl *VolumeBinding) PreFilter(_ context.Context, state *framework.CycleStat
 		}
 		switch {
 		case !ok:
-			return nil, framework.NewStatus(framework.UnschedulableAndUnresolvable, fmt.Sprintf("persistentvolumeclaim %q not found", name))
+			return nil, framework.NewStatus(framework.UnschedulableAndUnresolvable, claimNotFound(name))
 		case claim.DeletionTimestamp != nil:
 			return nil, framework.NewStatus(framework.UnschedulableAndUnresolvable, fmt.Sprintf("persistentvolumeclaim %q is being deleted", name))
-		case claim.Spec.VolumeName != "":
-			pv.bound = append(pv.bound, claim)
-		case pl.delayBinding(claim):
-			pv.delayed = append(pv.delayed, claim)
-		default:
-			return nil, framework.NewStatus(framework.UnschedulableAndUnresolvable, ErrReasonUnboundImmediate)
 		}
 	}
 	if !hasClaims {
 		return nil, framework.NewStatus(framework.Skip)
 	}
+	immediate := false
+	for _, v := range pod.Spec.Volumes {
+		if v.PersistentVolumeClaim == nil {
+			continue
+		}
+		claim, _ := lister.Claim(pod.Namespace, v.PersistentVolumeClaim.ClaimName)
+		switch {
+		case claimFullyBound(claim):
+			pv.bound = append(pv.bound, claim)
+		case claim.Spec.VolumeName == "" && pl.delayBinding(claim):
+			pv.delayed = append(pv.delayed, claim)
+		default:
+			immediate = true
+		}
+	}
+	if immediate {
+		return nil, framework.NewStatus(framework.UnschedulableAndUnresolvable, ErrReasonUnboundImmediate)
+	}
 	state.Write(volumeBindingStateKey, &pv)
 	return nil, nil
 }
 
-// delayBinding reports whether the claim's class waits for the first consumer.
+// claimFullyBound reports whether the PV controller has completed the claim's binding.
+func claimFullyBound(claim *api.PersistentVolumeClaim) bool {
+	_, done := claim.Annotations[api.AnnBindCompleted]
+	return claim.Spec.VolumeName != "" && done
+}
+
+// delayBinding reports whether the claim's class waits for the first consumer (a class that does not
+// exist binds at once).
 func (pl *VolumeBinding) delayBinding(claim *api.PersistentVolumeClaim) bool {
 	class := api.ClaimClass(claim)
 	if class == "" {
@@ -130,7 +157,9 @@ func (pl *VolumeBinding) delayBinding(claim *api.PersistentVolumeClaim) bool {
 // PreFilterExtensions is nil: other pods do not change the pod's volumes.
 func (*VolumeBinding) PreFilterExtensions() framework.PreFilterExtensions { return nil }
 
-// Filter checks that the node reaches the bound volumes and can serve the waiting claims.
+// Filter checks that the node reaches the bound volumes and can serve the waiting claims. As in
+// Kubernetes, one node may earn several reasons, in this order: a bound volume out of reach, no
+// volume nor provisioning for a waiting claim, a bound volume that does not exist.
 func (pl *VolumeBinding) Filter(_ context.Context, state *framework.CycleState, _ *api.Pod, ni *framework.NodeInfo) *framework.Status {
 	pv, err := readPodVolumes(state)
 	if err != nil {
@@ -138,54 +167,145 @@ func (pl *VolumeBinding) Filter(_ context.Context, state *framework.CycleState, 
 	}
 	node := ni.Node()
 	lister := pl.handle.Volumes()
+	reachable, found := true, true
 	for _, claim := range pv.bound {
 		vol, ok := lister.Volume(claim.Spec.VolumeName)
 		if !ok {
-			return framework.NewStatus(framework.UnschedulableAndUnresolvable, ErrReasonPVNotExist)
+			found = false
+			break
 		}
 		if !api.VolumeReachable(vol, node) {
-			return framework.NewStatus(framework.UnschedulableAndUnresolvable, ErrReasonNodeConflict)
+			reachable = false
+			break
 		}
 	}
-	if _, _, ok := pl.planDelayed(pv.delayed, node); !ok {
-		return framework.NewStatus(framework.UnschedulableAndUnresolvable, ErrReasonBindConflict)
+	_, _, satisfied, err := pl.planDelayed(pv.delayed, node)
+	if err != nil {
+		return framework.AsStatus(err)
+	}
+	var reasons []string
+	if !reachable {
+		reasons = append(reasons, ErrReasonNodeConflict)
+	}
+	if !satisfied {
+		reasons = append(reasons, ErrReasonBindConflict)
+	}
+	if !found {
+		reasons = append(reasons, ErrReasonPVNotExist)
+	}
+	if len(reasons) > 0 {
+		return framework.NewStatus(framework.UnschedulableAndUnresolvable, reasons...)
 	}
 	return nil
 }
 
 // planDelayed decides, for one node, which volume each waiting claim gets, or that it is to be
-// provisioned; ok is false when a claim can get neither. No two claims get the same volume.
-func (pl *VolumeBinding) planDelayed(claims []*api.PersistentVolumeClaim, node *api.Node) (map[*api.PersistentVolumeClaim]*api.PersistentVolume, []*api.PersistentVolumeClaim, bool) {
+// provisioned; satisfied is false when a claim can get neither. A claim already given a node (the
+// selected-node annotation) is provisioned there and nowhere else. The others are matched smallest
+// request first, and no two get the same volume (findMatchingVolumes in Kubernetes).
+func (pl *VolumeBinding) planDelayed(claims []*api.PersistentVolumeClaim, node *api.Node) (map[*api.PersistentVolumeClaim]*api.PersistentVolume, []*api.PersistentVolumeClaim, bool, error) {
 	if len(claims) == 0 {
-		return nil, nil, true
+		return nil, nil, true, nil
+	}
+	var toMatch, provision []*api.PersistentVolumeClaim
+	for _, claim := range claims {
+		selected, ok := claim.Annotations[api.AnnSelectedNode]
+		switch {
+		case !ok:
+			toMatch = append(toMatch, claim)
+		case selected != node.Name:
+			return nil, nil, false, nil
+		default:
+			provision = append(provision, claim)
+		}
 	}
 	lister := pl.handle.Volumes()
-	free := lister.Volumes()
+	all := lister.Volumes()
+	slices.SortStableFunc(toMatch, func(a, b *api.PersistentVolumeClaim) int {
+		qa, qb := a.Spec.Resources.Requests[resource.ResourceStorage], b.Spec.Resources.Requests[resource.ResourceStorage]
+		return qa.Cmp(qb)
+	})
 	bindings := map[*api.PersistentVolumeClaim]*api.PersistentVolume{}
-	var provision []*api.PersistentVolumeClaim
-	for _, claim := range claims {
-		if vol := api.FindMatchingVolume(claim, free, node, false); vol != nil {
+	chosen := map[string]bool{}
+	for _, claim := range toMatch {
+		if vol := matchVolume(claim, all, node, chosen); vol != nil {
 			bindings[claim] = vol
-			free = without(free, vol)
+			chosen[vol.Name] = true
 			continue
-		}
-		sc, ok := lister.Class(api.ClaimClass(claim))
-		if !ok || sc.Provisioner == api.NotProvisioned {
-			return nil, nil, false
 		}
 		provision = append(provision, claim)
 	}
-	return bindings, provision, true
-}
-
-func without(vols []*api.PersistentVolume, v *api.PersistentVolume) []*api.PersistentVolume {
-	out := make([]*api.PersistentVolume, 0, len(vols))
-	for _, o := range vols {
-		if o != v {
-			out = append(out, o)
+	for _, claim := range provision {
+		class := api.ClaimClass(claim)
+		if class == "" {
+			return nil, nil, false, fmt.Errorf("no class for claim %q", claim.Namespace+"/"+claim.Name)
+		}
+		sc, ok := lister.Class(class)
+		if !ok {
+			return nil, nil, false, fmt.Errorf("failed to find storage class %q", class)
+		}
+		if sc.Provisioner == "" || sc.Provisioner == api.NotProvisioned {
+			return nil, nil, false, nil
 		}
 	}
-	return out
+	return bindings, provision, true, nil
+}
+
+// matchVolume is the scheduler's FindMatchingVolume (component-helpers' storage/volume, with a node
+// and delayed binding): among the volumes of the claim's class not chosen already, one pre-bound to
+// the claim wins (or nothing, if the node cannot reach it); otherwise the smallest Available one
+// with room, the same volume mode, labels the claim's selector accepts, reachable from the node and
+// with every access mode the claim asks for.
+func matchVolume(claim *api.PersistentVolumeClaim, volumes []*api.PersistentVolume, node *api.Node, chosen map[string]bool) *api.PersistentVolume {
+	request := claim.Spec.Resources.Requests[resource.ResourceStorage]
+	class := api.ClaimClass(claim)
+	var selector labels.Selector
+	if claim.Spec.Selector != nil {
+		sel, err := claim.Spec.Selector.AsSelector()
+		if err != nil {
+			return nil
+		}
+		selector = sel
+	}
+	var best *api.PersistentVolume
+	var bestSize resource.Quantity
+	for _, vol := range volumes {
+		if vol.Spec.StorageClassName != class || chosen[vol.Name] {
+			continue // Kubernetes lists only the class's volumes
+		}
+		prebound := vol.Spec.ClaimRef != nil && api.RefersToClaim(vol.Spec.ClaimRef, claim)
+		if vol.Spec.ClaimRef != nil && !prebound {
+			continue
+		}
+		size := vol.Spec.Capacity[resource.ResourceStorage]
+		if size.Cmp(request) < 0 || volumeModeOf(vol.Spec.VolumeMode) != volumeModeOf(claim.Spec.VolumeMode) || vol.DeletionTimestamp != nil {
+			continue
+		}
+		reachable := api.VolumeReachable(vol, node)
+		if prebound {
+			if !reachable {
+				return nil
+			}
+			return vol
+		}
+		if vol.Status.Phase != api.VolumeAvailable || selector != nil && !selector.Matches(labels.Set(vol.Labels)) || !reachable {
+			continue
+		}
+		if slices.ContainsFunc(claim.Spec.AccessModes, func(m api.PersistentVolumeAccessMode) bool { return !slices.Contains(vol.Spec.AccessModes, m) }) {
+			continue
+		}
+		if best == nil || bestSize.Cmp(size) > 0 {
+			best, bestSize = vol, size
+		}
+	}
+	return best
+}
+
+func volumeModeOf(m *api.PersistentVolumeMode) api.PersistentVolumeMode {
+	if m == nil {
+		return api.PersistentVolumeFilesystem
+	}
+	return *m
 }
 
 // Reserve records what the chosen node means for the waiting claims.
@@ -198,10 +318,14 @@ func (pl *VolumeBinding) Reserve(_ context.Context, state *framework.CycleState,
 	if err != nil {
 		return framework.AsStatus(err)
 	}
-	var ok bool
-	if pv.bindings, pv.provision, ok = pl.planDelayed(pv.delayed, ni.Node()); !ok {
+	bindings, provision, ok, err := pl.planDelayed(pv.delayed, ni.Node())
+	switch {
+	case err != nil:
+		return framework.AsStatus(err)
+	case !ok:
 		return framework.NewStatus(framework.Unschedulable, ErrReasonBindConflict)
 	}
+	pv.bindings, pv.provision = bindings, provision
 	return nil
 }
 
