@@ -722,9 +722,9 @@ func (s *Server) settledLatest(req *wire.Request, res *api.Resource, rv string) 
 
 // cachedBase is the watch cache's copy of the object req names, if it is at resourceVersion rv and
 // not being deleted, for an update to start from; nil otherwise, and for an unconditional write
-// (settledLatest is for those) or a dry run (etcd's copy judges those). The copy is shallow: its top level (metadata included) is
-// the caller's, the maps, slices and pointers under it stay the cache's, which no update modifies
-// (it deep-copies what it changes).
+// (settledLatest is for those) or a dry run (etcd's copy judges those). The copy is shallow: its top
+// level (metadata included) is the caller's, the maps, slices and pointers under it stay the
+// cache's, which no update modifies (it deep-copies what it changes).
 func (s *Server) cachedBase(req *wire.Request, res *api.Resource, rv string) api.Object {
 	if rv == "" || req.DryRun {
 		return nil
