@@ -12,34 +12,53 @@ import (
 	"kubesim/api/resource"
 )
 
-// FindMatchingVolume returns the smallest volume that can serve claim, or nil: one already
-// pre-bound to the claim wins; otherwise an Available volume, not claimed by another, of the claim's
-// class, with every access mode the claim asks for, at least the storage it requests, the same
-// volume mode, and labels the claim's selector accepts. node, if not nil, also requires the volume to
-// be reachable from that node. When delayBinding is set only a pre-bound volume is returned: the
-// scheduler chooses the others, once it has a node.
-func FindMatchingVolume(claim *PersistentVolumeClaim, volumes []*PersistentVolume, node *Node, delayBinding bool) *PersistentVolume {
+// FindMatchingVolume returns the volume that can serve claim, or nil, as component-helpers'
+// FindMatchingVolume decides for both the PV controller (node nil) and the scheduler's VolumeBinding
+// (node set; it sees only the claim's class, and never one of excluded, the volumes it has already
+// chosen for other claims of the pod). Among the volumes with room for the request, of the claim's
+// volume mode and not being deleted: one pre-bound to the claim wins at once (none, if node cannot
+// reach it); with delayBinding and no node, nothing else (the scheduler chooses, once it has a
+// node); otherwise the smallest Available one, not claimed by another, that the claim's selector
+// accepts, of its class, reachable from node and with every access mode the claim asks for.
+// Simplified: Kubernetes' PV controller walks its index by access modes, smallest set first, before
+// size; kubesim checks the modes of every volume and takes the smallest.
+func FindMatchingVolume(claim *PersistentVolumeClaim, volumes []*PersistentVolume, node *Node, excluded map[string]bool, delayBinding bool) *PersistentVolume {
 	request := claim.Spec.Resources.Requests[resource.ResourceStorage]
+	class := ClaimClass(claim)
+	var selector labels.Selector
+	if claim.Spec.Selector != nil {
+		sel, err := claim.Spec.Selector.AsSelector()
+		if err != nil {
+			return nil
+		}
+		selector = sel
+	}
 	var best *PersistentVolume
 	var bestSize resource.Quantity
 	for _, pv := range volumes {
-		if node != nil && !VolumeReachable(pv, node) {
+		if excluded[pv.Name] || node != nil && pv.Spec.StorageClassName != class {
 			continue
 		}
-		if ref := pv.Spec.ClaimRef; ref != nil {
-			if RefersToClaim(ref, claim) {
-				return pv // pre-bound to this claim
-			}
-			continue
-		}
-		if delayBinding && node == nil {
-			continue
-		}
-		if pv.DeletionTimestamp != nil || pv.Status.Phase != VolumeAvailable && pv.Status.Phase != VolumePending {
+		prebound := pv.Spec.ClaimRef != nil && RefersToClaim(pv.Spec.ClaimRef, claim)
+		if pv.Spec.ClaimRef != nil && !prebound {
 			continue
 		}
 		size := pv.Spec.Capacity[resource.ResourceStorage]
-		if !volumeFits(pv, claim) || size.Cmp(request) < 0 {
+		if size.Cmp(request) < 0 || volumeMode(pv.Spec.VolumeMode) != volumeMode(claim.Spec.VolumeMode) || pv.DeletionTimestamp != nil {
+			continue
+		}
+		reachable := node == nil || VolumeReachable(pv, node)
+		if prebound {
+			if !reachable {
+				return nil
+			}
+			return pv
+		}
+		if node == nil && delayBinding {
+			continue
+		}
+		if pv.Status.Phase != VolumeAvailable || selector != nil && !selector.Matches(labels.Set(pv.Labels)) ||
+			pv.Spec.StorageClassName != class || !reachable || !hasAccessModes(pv, claim) {
 			continue
 		}
 		if best == nil || size.Cmp(bestSize) < 0 {
@@ -54,22 +73,10 @@ func RefersToClaim(ref *ObjectReference, c *PersistentVolumeClaim) bool {
 	return ref.Namespace == c.Namespace && ref.Name == c.Name && (ref.UID == "" || ref.UID == c.UID)
 }
 
-// volumeFits checks everything but size and reachability.
-func volumeFits(pv *PersistentVolume, claim *PersistentVolumeClaim) bool {
-	if pv.Spec.StorageClassName != ClaimClass(claim) {
-		return false
-	}
+// hasAccessModes reports whether the volume offers every access mode the claim asks for.
+func hasAccessModes(pv *PersistentVolume, claim *PersistentVolumeClaim) bool {
 	for _, m := range claim.Spec.AccessModes {
 		if !slices.Contains(pv.Spec.AccessModes, m) {
-			return false
-		}
-	}
-	if volumeMode(pv.Spec.VolumeMode) != volumeMode(claim.Spec.VolumeMode) {
-		return false
-	}
-	if claim.Spec.Selector != nil {
-		sel, err := claim.Spec.Selector.AsSelector()
-		if err != nil || !sel.Matches(labels.Set(pv.Labels)) {
 			return false
 		}
 	}

@@ -141,7 +141,7 @@ func (pc *Controller) Reconcile(ctx context.Context, key string) (workloop.Resul
 func (pc *Controller) syncUnboundClaim(ctx context.Context, claim *api.PersistentVolumeClaim) (workloop.Result, error) {
 	class, hasClass := pc.classes.Get(api.ClaimClass(claim))
 	delay := hasClass && class.BindingMode() == api.VolumeBindingWaitForFirstConsumer
-	if pv := api.FindMatchingVolume(claim, pc.volumes.List(), nil, delay); pv != nil {
+	if pv := api.FindMatchingVolume(claim, pc.volumes.List(), nil, nil, delay); pv != nil {
 		return workloop.Result{}, pc.bind(ctx, pv, claim)
 	}
 	if claim.Spec.StorageClassName == nil {

@@ -8,7 +8,9 @@ import (
 	"kubesim/internal/testenv"
 )
 
-// An administrator's volume and a claim that fits it: the binder binds them to each other.
+// An administrator's volume and a claim that fits it, created together: the claim's first sync finds
+// the volume still Pending (the binder has not made it Available yet), so it waits, with the event a
+// real cluster shows; the volume's turn to Available brings the claim back, and the binder binds them.
 func Example() {
 	c, ctx := testenv.Start(testenv.Full(1))
 	defer c.Close()
@@ -30,5 +32,7 @@ func Example() {
 		}
 	}
 	// Output:
+	// claim default/data stays Pending: no persistent volumes available for this claim and no storage class is set
+	// volume data-pv: phase Pending -> Available
 	// bind claim default/data to volume data-pv
 }

@@ -26,7 +26,6 @@ import (
 	"slices"
 
 	"kubesim/api"
-	"kubesim/api/labels"
 	"kubesim/api/resource"
 	"kubesim/client"
 	"kubesim/scheduler/framework"
@@ -228,7 +227,7 @@ func (pl *VolumeBinding) planDelayed(claims []*api.PersistentVolumeClaim, node *
 	bindings := map[*api.PersistentVolumeClaim]*api.PersistentVolume{}
 	chosen := map[string]bool{}
 	for _, claim := range toMatch {
-		if vol := matchVolume(claim, all, node, chosen); vol != nil {
+		if vol := api.FindMatchingVolume(claim, all, node, chosen, true); vol != nil {
 			bindings[claim] = vol
 			chosen[vol.Name] = true
 			continue
@@ -249,63 +248,6 @@ func (pl *VolumeBinding) planDelayed(claims []*api.PersistentVolumeClaim, node *
 		}
 	}
 	return bindings, provision, true, nil
-}
-
-// matchVolume is the scheduler's FindMatchingVolume (component-helpers' storage/volume, with a node
-// and delayed binding): among the volumes of the claim's class not chosen already, one pre-bound to
-// the claim wins (or nothing, if the node cannot reach it); otherwise the smallest Available one
-// with room, the same volume mode, labels the claim's selector accepts, reachable from the node and
-// with every access mode the claim asks for.
-func matchVolume(claim *api.PersistentVolumeClaim, volumes []*api.PersistentVolume, node *api.Node, chosen map[string]bool) *api.PersistentVolume {
-	request := claim.Spec.Resources.Requests[resource.ResourceStorage]
-	class := api.ClaimClass(claim)
-	var selector labels.Selector
-	if claim.Spec.Selector != nil {
-		sel, err := claim.Spec.Selector.AsSelector()
-		if err != nil {
-			return nil
-		}
-		selector = sel
-	}
-	var best *api.PersistentVolume
-	var bestSize resource.Quantity
-	for _, vol := range volumes {
-		if vol.Spec.StorageClassName != class || chosen[vol.Name] {
-			continue // Kubernetes lists only the class's volumes
-		}
-		prebound := vol.Spec.ClaimRef != nil && api.RefersToClaim(vol.Spec.ClaimRef, claim)
-		if vol.Spec.ClaimRef != nil && !prebound {
-			continue
-		}
-		size := vol.Spec.Capacity[resource.ResourceStorage]
-		if size.Cmp(request) < 0 || volumeModeOf(vol.Spec.VolumeMode) != volumeModeOf(claim.Spec.VolumeMode) || vol.DeletionTimestamp != nil {
-			continue
-		}
-		reachable := api.VolumeReachable(vol, node)
-		if prebound {
-			if !reachable {
-				return nil
-			}
-			return vol
-		}
-		if vol.Status.Phase != api.VolumeAvailable || selector != nil && !selector.Matches(labels.Set(vol.Labels)) || !reachable {
-			continue
-		}
-		if slices.ContainsFunc(claim.Spec.AccessModes, func(m api.PersistentVolumeAccessMode) bool { return !slices.Contains(vol.Spec.AccessModes, m) }) {
-			continue
-		}
-		if best == nil || bestSize.Cmp(size) > 0 {
-			best, bestSize = vol, size
-		}
-	}
-	return best
-}
-
-func volumeModeOf(m *api.PersistentVolumeMode) api.PersistentVolumeMode {
-	if m == nil {
-		return api.PersistentVolumeFilesystem
-	}
-	return *m
 }
 
 // Reserve records what the chosen node means for the waiting claims.
