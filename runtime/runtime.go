@@ -17,7 +17,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"maps"
 	"sync"
 
 	"kubesim/clock"
@@ -159,14 +158,4 @@ func matchLabels(selector, labels map[string]string) bool {
 		}
 	}
 	return true
-}
-
-// cloneMap copies a caller's label or annotation map on the way in (RunPodSandbox; CreateContainer keeps its caller's),
-// so that the caller's later changes never reach the runtime. On the way out the runtime hands its
-// own maps, read-only (see RuntimeService).
-func cloneMap(m map[string]string) map[string]string {
-	if m == nil {
-		return nil
-	}
-	return maps.Clone(m)
 }

@@ -27,7 +27,7 @@ import (
 type sandbox struct {
 	id        string
 	seq       uint64           // creation order, for sorting lists
-	config    PodSandboxConfig // a private copy
+	config    PodSandboxConfig // the caller's, kept (see RuntimeService): never modified
 	path      string           // "pods/<ns>/<name>", how trace lines name the pod, shared by its containers
 	state     PodSandboxState
 	createdAt time.Time
@@ -188,9 +188,6 @@ func sandboxIP(ip netip.Addr) string {
 	return ip.String()
 }
 
-func copySandboxConfig(c *PodSandboxConfig) PodSandboxConfig {
-	out := *c
-	out.PortMappings = slices.Clone(c.PortMappings)
-	out.Labels, out.Annotations = cloneMap(c.Labels), cloneMap(c.Annotations)
-	return out
-}
+// copySandboxConfig is the sandbox's copy of its config: the struct is copied, its slices and maps
+// kept (the caller gives them up, see RuntimeService).
+func copySandboxConfig(c *PodSandboxConfig) PodSandboxConfig { return *c }
