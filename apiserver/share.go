@@ -14,6 +14,7 @@ package apiserver
 
 import (
 	"reflect"
+	"slices"
 	"sync"
 
 	"kubesim/api"
@@ -63,6 +64,10 @@ func (s *sharer) share(obj api.Object) api.Object {
 		kept = &podParts{}
 		s.pods[owner] = kept
 	}
+	// A shared slice must not have room past its end: an append to one pod's would write into
+	// another's (a decoded slice may have room; a deep copy's has none).
+	p.OwnerReferences, p.Spec.Containers, p.Spec.InitContainers = slices.Clip(p.OwnerReferences), slices.Clip(p.Spec.Containers), slices.Clip(p.Spec.InitContainers)
+	p.Spec.Tolerations, p.Status.Conditions = slices.Clip(p.Spec.Tolerations), slices.Clip(p.Status.Conditions)
 	shareField(&kept.labels, &p.Labels)
 	shareField(&kept.ownerRefs, &p.OwnerReferences)
 	shareField(&kept.nodeSelector, &p.Spec.NodeSelector)

@@ -16,7 +16,8 @@ func sharePod(name, owner, image string) *api.Pod {
 	*p.OwnerReferences[0].Controller = true
 	p.Spec.Containers = []api.Container{{Name: "app", Image: image, Resources: api.ResourceRequirements{
 		Requests: resource.ResourceList{resource.ResourceCPU: resource.MustParse("1m")}}}}
-	p.Spec.Tolerations = []api.Toleration{{Key: "node.kubernetes.io/not-ready", Operator: "Exists", Effect: "NoExecute"}}
+	p.Spec.Tolerations = make([]api.Toleration, 1, 4) // room past the end, as a decoded slice may have
+	p.Spec.Tolerations[0] = api.Toleration{Key: "node.kubernetes.io/not-ready", Operator: "Exists", Effect: "NoExecute"}
 	p.Spec.NodeName = "node-" + name
 	return p
 }
@@ -37,6 +38,10 @@ func TestSharerSharesEqualPartsOfOneController(t *testing.T) {
 	}
 	if got, _ := json.Marshal(b); string(got) != string(wantB) {
 		t.Errorf("sharing changed the pod:\n%s\nwant\n%s", got, wantB)
+	}
+
+	if cap(b.Spec.Tolerations) != len(b.Spec.Tolerations) {
+		t.Errorf("a shared slice has room past its end (cap %d, len %d): an append would write into another pod's", cap(b.Spec.Tolerations), len(b.Spec.Tolerations))
 	}
 
 	// A part that differs stays the pod's own, and becomes the one later pods share.
