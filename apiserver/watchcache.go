@@ -69,6 +69,9 @@ type watchCache struct {
 	// JSON encoding, not an encoding and a decoding. Because the entry is there before etcd can report
 	// the write, the same writes always take the same path (step mode stays reproducible).
 	written sync.Map // string -> pendingWrite
+
+	// shared makes the pods the cache keeps share their controller's common parts (share.go).
+	shared *sharer
 }
 
 // pendingWrite is an object on its way to etcd: the bytes sent and the object they encode.
@@ -77,9 +80,10 @@ type pendingWrite struct {
 	obj   api.Object
 }
 
-// expectWrite notes that obj, encoded as value, is about to be written to key.
+// expectWrite notes that obj, encoded as value, is about to be written to key. obj becomes the
+// cache's: the caller must not keep it.
 func (c *watchCache) expectWrite(key string, value []byte, obj api.Object) *pendingWrite {
-	p := &pendingWrite{value: value, obj: obj}
+	p := &pendingWrite{value: value, obj: c.shared.share(obj)}
 	c.written.Store(key, p)
 	return p
 }
@@ -112,7 +116,7 @@ type resourceCache struct {
 }
 
 func newWatchCache(window int) *watchCache {
-	c := &watchCache{resources: map[string]*resourceCache{}, window: window}
+	c := &watchCache{resources: map[string]*resourceCache{}, window: window, shared: newSharer()}
 	c.cond = sync.NewCond(&c.mu)
 	for _, r := range api.Resources() {
 		c.resources[r.Name] = &resourceCache{
@@ -216,7 +220,7 @@ func (c *watchCache) decode(kv store.KV) (*resourceCache, string, api.Object, er
 		return nil, "", nil, fmt.Errorf("decoding %s: %w", kv.Key, err)
 	}
 	obj.GetObjectMeta().ResourceVersion = strconv.FormatInt(kv.ModRevision, 10)
-	return rc, key, obj, nil
+	return rc, key, c.shared.share(obj), nil
 }
 
 // locate maps "/registry/pods/default/nginx" to the pods cache and key "default/nginx".

@@ -50,6 +50,9 @@ type Options struct {
 	// MemoryLimit is the Go runtime's soft memory limit while the benchmarks run, in bytes (0 keeps the
 	// process's, GOMEMLIMIT's or none): the collector runs as often as it must to stay under it.
 	MemoryLimit int64
+	// AutoMemoryLimit: envelope sets a soft memory limit sized from its nodes and pods
+	// (EnvelopeMemoryLimit) instead of MemoryLimit.
+	AutoMemoryLimit bool
 	// Progress, if set, receives a short line on what is running now (a terminal shows it in place).
 	Progress func(string)
 }

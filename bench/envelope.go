@@ -63,6 +63,27 @@ func (r EnvelopeResult) gcPolicy() string {
 	return "GOGC=" + gogc + " GOMEMLIMIT=" + limit
 }
 
+// The live heap the envelope needs, as measured (BENCHMARKS.md): a fixed part, a part per node
+// (its kubelet, runtime, kube-proxy, Lease and informers) and a part per pod (its objects in the
+// watch cache, the kubelet and the runtime, etcd's index and the events about it).
+const (
+	envelopeLiveFixed   = 48 << 20
+	envelopeLivePerNode = 256 << 10
+	envelopeLivePerPod  = 20 << 10
+	// envelopeLimitHeadroom is how far above that live heap the limit lets the heap grow between
+	// collections, where GOGC=100 lets it double.
+	envelopeLimitHeadroom = 1.25
+)
+
+// EnvelopeMemoryLimit is the soft memory limit `kubesim bench envelope --memory-limit auto` runs
+// with: the live heap the cluster is expected to need, times envelopeLimitHeadroom. The collector
+// then runs before the heap doubles once it nears the limit; when the estimate is short, it runs as
+// often as it must, up to about half the CPU (the runtime's cap), and the CPU and GC count show it.
+func EnvelopeMemoryLimit(nodes, pods int) int64 {
+	live := envelopeLiveFixed + int64(nodes)*envelopeLivePerNode + int64(pods)*envelopeLivePerPod
+	return int64(float64(live) * envelopeLimitHeadroom)
+}
+
 // Envelope runs pods pause pods on nodes nodes (speed 5: Leases renew and PLEG relists five
 // times as often as in real time) and, if memProfile is set, writes a heap profile there at the end.
 func Envelope(ctx context.Context, nodes, pods int, memProfile string, progress func(string, ...any)) (EnvelopeResult, error) {
@@ -142,6 +163,9 @@ func benchEnvelope(ctx context.Context, o Options) ([]Figure, error) {
 	}
 	if pods == 0 {
 		pods = 150000
+	}
+	if o.AutoMemoryLimit {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(EnvelopeMemoryLimit(nodes, pods)))
 	}
 	r, err := Envelope(ctx, nodes, pods, o.MemProfile, o.progress)
 	if err != nil {

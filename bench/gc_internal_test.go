@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"fmt"
 	"math"
 	"runtime/debug"
 	"testing"
@@ -28,4 +29,25 @@ func TestBenchmarksRunUnderTheirGCPolicyAndRestoreTheProcesss(t *testing.T) {
 	assert.Equal(t, int64(math.MaxInt64), debug.SetMemoryLimit(-1), "no limit asked: the process's stays")
 	restore()
 	assert.Equal(t, 250, debug.SetGCPercent(250))
+}
+
+// --memory-limit auto: the envelope runs under a limit sized from its nodes and pods, and gives the
+// process its own limit back.
+func TestEnvelopeRunsUnderALimitSizedFromTheCluster(t *testing.T) {
+	if testing.Short() {
+		t.Skip("boots a cluster")
+	}
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	small, large := EnvelopeMemoryLimit(1, 3), EnvelopeMemoryLimit(100, 10000)
+	assert.Less(t, small, large)
+	assert.Greater(t, large, int64(10000*envelopeLivePerPod), "the limit leaves room above the pods' live heap")
+
+	figures, err := benchEnvelope(t.Context(), Options{Nodes: 1, Pods: 3, AutoMemoryLimit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gc := debug.SetGCPercent(-1)
+	debug.SetGCPercent(gc)
+	assert.Equal(t, fmt.Sprintf("GOGC=%d GOMEMLIMIT=%dMiB", gc, small>>20), figures[0].Conditions["gc"])
+	assert.Equal(t, int64(math.MaxInt64), debug.SetMemoryLimit(-1), "the process's limit is back")
 }

@@ -2,7 +2,7 @@
 //
 //	families                        each image family's entrypoint, cmd, binaries, ports, memory
 //	newBehavior(family, ver, cfg, hostname)   the behaviour of one container (see the table in doc.go)
-//	environ(cfg, hostname)          the environment its process starts with
+//	environ(envs, hostname)         the environment its process starts with
 //	(*behavior).naturalEnd(...)     when and how it exits on its own (exit, crash, OOM kill), if ever
 //	(*behavior).memoryAt(elapsed)   its working set after running for elapsed
 //	(*behavior).diskAt(elapsed)     its writable layer's size after running for elapsed (disk.go)
@@ -70,8 +70,12 @@ const (
 
 // behavior is one container's programme. It is immutable once built.
 type behavior struct {
-	fam      *family
-	environ  []string // the process's environment, "NAME=value" (environ)
+	fam *family
+	// envs and hostname make the process's environment (environ), built when something reads it (a
+	// shell script at creation, an exec probe): most containers never need it, and a kubelet keeps
+	// thousands. envs is the container's config's, shared.
+	envs     []KeyValue
+	hostname string
 	version  string
 	startErr string // non-empty: the process cannot start (StartContainer fails with this)
 	serves   bool   // a server: listens on fam.ports from startDelay on, runs until stopped
@@ -99,12 +103,11 @@ type behavior struct {
 // newBehavior works out what a container will do. Problems in the steering variables become the
 // container's own failure (exit 2 with a message), as a real application would fail on bad config.
 func newBehavior(fam *family, version string, cfg *ContainerConfig, hostname string) *behavior {
-	b := &behavior{fam: fam, version: version}
+	b := &behavior{fam: fam, version: version, envs: cfg.Envs, hostname: hostname}
 	argv := resolveArgv(fam, cfg.Command, cfg.Args)
 	if len(argv) > 0 && path.Base(argv[0]) == "docker-entrypoint.sh" {
 		argv = argv[1:] // the entrypoint scripts configure, then exec their arguments
 	}
-	b.environ = environ(cfg, hostname)
 	b.program(argv)
 	if err := b.steer(cfg); err != nil {
 		b.serves, b.script, b.growth, b.diskGrowth = false, nil, 0, 0
@@ -128,10 +131,10 @@ func resolveArgv(fam *family, command, args []string) []string {
 // environ is the environment a container's process starts with, as containerd builds it: the
 // image's PATH, HOSTNAME (the pod's hostname), the kubelet's variables in the kubelet's order, then
 // HOME, which runc adds when it is missing.
-func environ(cfg *ContainerConfig, hostname string) []string {
+func environ(envs []KeyValue, hostname string) []string {
 	env := []string{"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOSTNAME=" + hostname}
 	home := true
-	for _, kv := range cfg.Envs {
+	for _, kv := range envs {
 		env = append(env, kv.Key+"="+kv.Value)
 		home = home && kv.Key != "HOME"
 	}
@@ -140,6 +143,9 @@ func environ(cfg *ContainerConfig, hostname string) []string {
 	}
 	return env
 }
+
+// environ is the process's environment, "NAME=value" (the function environ).
+func (b *behavior) environ() []string { return environ(b.envs, b.hostname) }
 
 // program decides what argv runs: a server, a shell script, or a single command.
 func (b *behavior) program(argv []string) {
@@ -154,14 +160,14 @@ func (b *behavior) program(argv []string) {
 	case !slices.Contains(b.fam.tools, bin):
 		b.startErr = fmt.Sprintf("failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: %q: executable file not found in $PATH: unknown", argv[0])
 	case (bin == "sh" || bin == "bash" || bin == "ash") && len(argv) >= 3 && argv[1] == "-c":
-		b.script = parseScript(argv[2], b.fam, b.environ)
+		b.script = parseScript(argv[2], b.fam, b.environ())
 	case bin == "sh" || bin == "bash" || bin == "ash":
 		// A shell with no -c reads commands from stdin; a pod has none unless stdin: true, so it
 		// reads EOF and exits 0 at once. This is why "kubectl create deployment x --image=busybox"
 		// ends in CrashLoopBackOff.
 		b.exits = true
 	default:
-		b.script = parseScript(shellQuote(argv), b.fam, b.environ)
+		b.script = parseScript(shellQuote(argv), b.fam, b.environ())
 	}
 	if s := b.script; s != nil && s.ends {
 		b.exits, b.exitAfter, b.exitCode = true, s.end, s.code

@@ -32,7 +32,7 @@ type container struct {
 	seq       uint64 // creation order
 	sandboxID string
 	reserved  string          // containerd's name for it: <name>_<pod>_<ns>_<uid>_<attempt>
-	config    ContainerConfig // a private copy
+	config    ContainerConfig // the caller's, kept (see RuntimeService): never modified
 	pod       string          // "pods/<ns>/<name>", for trace lines
 	image     string          // normalised name
 	imageRef  string          // repo digest
@@ -117,8 +117,8 @@ func (r *Runtime) CreateContainer(ctx context.Context, podSandboxID string, conf
 	}
 	ref, _ := parseReference(config.Image)
 	c := &container{
-		id: r.newIDLocked(), seq: r.nextID, sandboxID: s.id, reserved: reserved, config: copyContainerConfig(config), pod: s.object(),
-		image: ref.String(), imageRef: repoDigest(img, ref), createdAt: r.clk.Now(),
+		id: r.newIDLocked(), seq: r.nextID, sandboxID: s.id, reserved: reserved, config: copyContainerConfig(config), pod: s.path,
+		image: r.internLocked(ref.String()), imageRef: repoDigest(img, ref), createdAt: r.clk.Now(),
 		beh: newBehavior(families[img.family], img.version, config, s.config.Hostname),
 	}
 	if config.Resources != nil {
@@ -353,10 +353,10 @@ func (r *Runtime) killAllLocked() {
 	r.record("crash", "", "node crashed: %d running containers lost (exit code 255, reason Unknown), %d sandboxes NOTREADY", n, len(r.sandboxes))
 }
 
+// copyContainerConfig is the container's copy of its config: the struct and its resources are
+// copied, its slices and maps kept (the caller gives them up, see RuntimeService).
 func copyContainerConfig(c *ContainerConfig) ContainerConfig {
 	out := *c
-	out.Command, out.Args, out.Envs = slices.Clone(c.Command), slices.Clone(c.Args), slices.Clone(c.Envs)
-	out.Labels, out.Annotations = cloneMap(c.Labels), cloneMap(c.Annotations)
 	if c.Resources != nil {
 		res := *c.Resources
 		out.Resources = &res

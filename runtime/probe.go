@@ -125,9 +125,10 @@ func (c *container) execProbeLocked(command []string, elapsed time.Duration) Pro
 	if (bin == "sh" || bin == "bash" || bin == "ash") && len(command) >= 3 && command[1] == "-c" {
 		src = command[2]
 	}
-	st := &shellState{fam: b.fam, files: c.filesAt(elapsed), environ: b.environ}
+	env := b.environ()
+	st := &shellState{fam: b.fam, files: c.filesAt(elapsed), environ: env}
 	var out []string
-	st.runList(parseStatements(lex(src, lookupEnv(b.environ))), func(e scriptEvent) {
+	st.runList(parseStatements(lex(src, lookupEnv(env))), func(e scriptEvent) {
 		if e.kind == evLog {
 			out = append(out, e.text)
 		}

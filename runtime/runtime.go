@@ -17,7 +17,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"maps"
 	"sync"
 
 	"kubesim/clock"
@@ -45,6 +44,22 @@ type Runtime struct {
 	images   map[string]*storedImage
 	// images is keyed by image ID; tags maps each normalised repo:tag to an image ID in images.
 	tags map[string]string
+	// names holds one copy of each image name containers were created from, which every container
+	// of that image shares instead of its own (a node runs many containers of few images).
+	names map[string]string
+}
+
+// internLocked returns the runtime's copy of s, keeping s as that copy if it has none. Only image
+// names go here: there are few of them.
+func (r *Runtime) internLocked(s string) string {
+	if v, ok := r.names[s]; ok {
+		return v
+	}
+	if r.names == nil {
+		r.names = map[string]string{}
+	}
+	r.names[s] = s
+	return s
 }
 
 var (
@@ -143,14 +158,4 @@ func matchLabels(selector, labels map[string]string) bool {
 		}
 	}
 	return true
-}
-
-// cloneMap copies a caller's label or annotation map on the way in (CreateContainer, RunPodSandbox),
-// so that the caller's later changes never reach the runtime. On the way out the runtime hands its
-// own maps, read-only (see RuntimeService).
-func cloneMap(m map[string]string) map[string]string {
-	if m == nil {
-		return nil
-	}
-	return maps.Clone(m)
 }

@@ -27,7 +27,8 @@ import (
 type sandbox struct {
 	id        string
 	seq       uint64           // creation order, for sorting lists
-	config    PodSandboxConfig // a private copy
+	config    PodSandboxConfig // the caller's, kept (see RuntimeService): never modified
+	path      string           // "pods/<ns>/<name>", how trace lines name the pod, shared by its containers
 	state     PodSandboxState
 	createdAt time.Time
 	ip        netip.Addr // invalid (zero) for a sandbox on the host's network
@@ -39,9 +40,7 @@ type sandbox struct {
 }
 
 // object names the pod in trace lines.
-func (s *sandbox) object() string {
-	return "pods/" + s.config.Metadata.Namespace + "/" + s.config.Metadata.Name
-}
+func (s *sandbox) object() string { return s.path }
 
 // RunPodSandbox creates and starts a sandbox and returns its ID.
 func (r *Runtime) RunPodSandbox(ctx context.Context, config *PodSandboxConfig) (string, error) {
@@ -61,7 +60,8 @@ func (r *Runtime) RunPodSandbox(ctx context.Context, config *PodSandboxConfig) (
 			return "", err
 		}
 	}
-	s := &sandbox{id: id, seq: r.nextID, config: copySandboxConfig(config), state: SandboxReady, createdAt: r.clk.Now(), ip: ip, containers: map[string]bool{}}
+	s := &sandbox{id: id, seq: r.nextID, config: copySandboxConfig(config), state: SandboxReady, createdAt: r.clk.Now(), ip: ip, containers: map[string]bool{},
+		path: "pods/" + config.Metadata.Namespace + "/" + config.Metadata.Name}
 	r.sandboxes[s.id] = s
 	if config.HostNetwork {
 		r.record("run-sandbox", s.object(), "started sandbox %s (%s) for pod %s/%s, attempt %d, in the node's network namespace (hostNetwork: no CNI ADD, no pod IP)",
@@ -188,9 +188,6 @@ func sandboxIP(ip netip.Addr) string {
 	return ip.String()
 }
 
-func copySandboxConfig(c *PodSandboxConfig) PodSandboxConfig {
-	out := *c
-	out.PortMappings = slices.Clone(c.PortMappings)
-	out.Labels, out.Annotations = cloneMap(c.Labels), cloneMap(c.Annotations)
-	return out
-}
+// copySandboxConfig is the sandbox's copy of its config: the struct is copied, its slices and maps
+// kept (the caller gives them up, see RuntimeService).
+func copySandboxConfig(c *PodSandboxConfig) PodSandboxConfig { return *c }

@@ -26,7 +26,7 @@ func (r *Runtime) Stats(ctx context.Context) (*NodeStats, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	now := r.clk.Now()
-	out := &NodeStats{Timestamp: now, Fs: r.fsLocked()}
+	out := &NodeStats{Timestamp: now, Fs: r.fsLocked(), Containers: make([]ContainerStats, 0, len(r.containers))}
 	for _, c := range r.containers {
 		if st, _ := c.stateAt(now); st != ContainerRunning {
 			continue
@@ -40,6 +40,9 @@ func (r *Runtime) Stats(ctx context.Context) (*NodeStats, error) {
 			Labels: c.config.Labels, MemoryWorkingSetBytes: ws, RootfsUsedBytes: c.rootfsAt(now),
 		})
 		out.MemoryWorkingSetBytes += ws
+	}
+	if len(out.Containers) == 0 {
+		out.Containers = nil // nothing running: no list, not an empty one
 	}
 	slices.SortFunc(out.Containers, func(a, b ContainerStats) int { return cmp.Compare(a.ContainerID, b.ContainerID) })
 	return out, nil

@@ -38,6 +38,9 @@ const (
 // bytes on macOS, 108 on Linux).
 const maxSocketPath = 100
 
+// singleMemberCatchUpEntries is the raft entries a single member keeps behind its snapshot.
+const singleMemberCatchUpEntries = 100
+
 // startEmbedded starts a single-member etcd in dataDir (a fresh temporary
 // directory if empty, after sweeping the ones killed processes left), first
 // restoring the snapshot file restore into it if one is given, and connects
@@ -72,6 +75,11 @@ func (s *Store) startEmbedded(ctx context.Context, dataDir, restore string, bump
 	cfg.ElectionMs = 100
 	cfg.UnsafeNoFsync = temporary // see "fsync" in doc.go
 	cfg.EnableGRPCGateway = false
+	// etcd keeps the last 5,000 raft entries in memory after each of its snapshots so that a slow
+	// follower can catch up from them instead of a snapshot. A single member has no follower; those
+	// entries (every pod write's full value among them) were tens of MiB of heap in a large cluster.
+	// A cluster of members (member.go) keeps etcd's default.
+	cfg.SnapshotCatchUpEntries = singleMemberCatchUpEntries
 
 	e, err := embed.StartEtcd(cfg)
 	if err != nil {

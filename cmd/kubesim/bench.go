@@ -39,7 +39,7 @@ conditions, baseline). BENCHMARKS.md has the latest figures and the machine they
 	pods := fs.Int("pods", 150000, "envelope: pods, in Deployments of mixed sizes")
 	memProfile := fs.String("memprofile", "", "envelope: write a heap profile of the whole cluster to this file at its end")
 	gcPercent := fs.Int("gogc", sim.GCPercent, "the garbage collector's GOGC while the benchmarks run (-1: off, the memory limit alone paces it)")
-	memLimit := fs.String("memory-limit", "", "the Go runtime's soft memory limit while the benchmarks run, a quantity such as 6Gi (default: GOMEMLIMIT's, or none)")
+	memLimit := fs.String("memory-limit", "", "the Go runtime's soft memory limit while the benchmarks run, a quantity such as 6Gi, or auto: envelope sizes it from its nodes and pods (default: GOMEMLIMIT's, or none)")
 	names, code, ok := parseCommand(fs, args)
 	if !ok {
 		return code
@@ -63,7 +63,8 @@ conditions, baseline). BENCHMARKS.md has the latest figures and the machine they
 		return 2
 	}
 	var limit int64
-	if *memLimit != "" {
+	auto := *memLimit == "auto"
+	if *memLimit != "" && !auto {
 		q, err := resource.ParseQuantity(*memLimit)
 		if err != nil || q.Sign() <= 0 {
 			fmt.Fprintf(stderr, "kubesim bench: --memory-limit must be a positive quantity such as 6Gi, not %q\n", *memLimit)
@@ -81,7 +82,7 @@ conditions, baseline). BENCHMARKS.md has the latest figures and the machine they
 	}
 	progress := progressLine(stderr)
 	figures, err := bench.Run(ctx, names, bench.Options{Ops: *ops, Nodes: *nodes, Pods: *pods,
-		MemProfile: *memProfile, GCPercent: *gcPercent, MemoryLimit: limit, Progress: progress})
+		MemProfile: *memProfile, GCPercent: *gcPercent, MemoryLimit: limit, AutoMemoryLimit: auto, Progress: progress})
 	progress("")
 	if *asJSON {
 		enc := json.NewEncoder(stdout)

@@ -1,0 +1,84 @@
+package apiserver
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"kubesim/api"
+	"kubesim/api/resource"
+)
+
+func sharePod(name, owner, image string) *api.Pod {
+	p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: name, Namespace: "default",
+		Labels:          map[string]string{"app": "web", "pod-template-hash": "abc"},
+		OwnerReferences: []api.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "web-abc", UID: owner, Controller: new(bool)}}}}
+	*p.OwnerReferences[0].Controller = true
+	p.Spec.Containers = []api.Container{{Name: "app", Image: image, Resources: api.ResourceRequirements{
+		Requests: resource.ResourceList{resource.ResourceCPU: resource.MustParse("1m")}}}}
+	p.Spec.Tolerations = make([]api.Toleration, 1, 4) // room past the end, as a decoded slice may have
+	p.Spec.Tolerations[0] = api.Toleration{Key: "node.kubernetes.io/not-ready", Operator: "Exists", Effect: "NoExecute"}
+	p.Spec.NodeName = "node-" + name
+	return p
+}
+
+func same[T any](a, b []T) bool { return len(a) > 0 && len(b) > 0 && &a[0] == &b[0] }
+
+func TestSharerSharesEqualPartsOfOneController(t *testing.T) {
+	s := newSharer()
+	a, b := sharePod("a", "rs-1", "nginx:1.25"), sharePod("b", "rs-1", "nginx:1.25")
+	wantB, _ := json.Marshal(b)
+	s.share(a)
+	s.share(b)
+	if !same(a.Spec.Containers, b.Spec.Containers) || !same(a.Spec.Tolerations, b.Spec.Tolerations) || !same(a.OwnerReferences, b.OwnerReferences) {
+		t.Errorf("pods of one ReplicaSet with equal parts do not share them")
+	}
+	if reflect.ValueOf(a.Labels).UnsafePointer() != reflect.ValueOf(b.Labels).UnsafePointer() {
+		t.Errorf("equal labels are not shared")
+	}
+	if got, _ := json.Marshal(b); string(got) != string(wantB) {
+		t.Errorf("sharing changed the pod:\n%s\nwant\n%s", got, wantB)
+	}
+
+	if cap(b.Spec.Tolerations) != len(b.Spec.Tolerations) {
+		t.Errorf("a shared slice has room past its end (cap %d, len %d): an append would write into another pod's", cap(b.Spec.Tolerations), len(b.Spec.Tolerations))
+	}
+
+	// A part that differs stays the pod's own, and becomes the one later pods share.
+	c := sharePod("c", "rs-1", "nginx:1.26")
+	s.share(c)
+	if same(a.Spec.Containers, c.Spec.Containers) || c.Spec.Containers[0].Image != "nginx:1.26" {
+		t.Errorf("a pod with other containers got the shared ones: %+v", c.Spec.Containers)
+	}
+	if !same(a.Spec.Tolerations, c.Spec.Tolerations) {
+		t.Errorf("its equal tolerations are not shared")
+	}
+	d := sharePod("d", "rs-1", "nginx:1.26")
+	s.share(d)
+	if !same(c.Spec.Containers, d.Spec.Containers) {
+		t.Errorf("the next pod does not share the changed containers")
+	}
+
+	// Another controller's pods share nothing with these.
+	e := sharePod("e", "rs-2", "nginx:1.26")
+	s.share(e)
+	if same(d.Spec.Containers, e.Spec.Containers) {
+		t.Errorf("pods of two ReplicaSets share containers")
+	}
+
+	// Not a pod: untouched.
+	cm := &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "x", Labels: map[string]string{"a": "b"}}}
+	if s.share(cm) != api.Object(cm) {
+		t.Errorf("share returned another object for a ConfigMap")
+	}
+}
+
+func TestSharerTableIsBounded(t *testing.T) {
+	s := newSharer()
+	for i := range maxSharedOwners + 10 {
+		s.share(sharePod("p", string(rune('a'+i%26))+string(rune(i)), "nginx"))
+	}
+	if len(s.pods) > maxSharedOwners {
+		t.Errorf("the table holds %d controllers, more than %d", len(s.pods), maxSharedOwners)
+	}
+}
