@@ -85,6 +85,12 @@ type Kubelet struct {
 	// the starting kubelet's fast status checks are over (network.go).
 	readyExpected bool
 	wake          [2]chan struct{} // nudges the node and pod loops in real time
+	// reconcile holds the keys of pods whose status alone changed in the apiserver, for the status
+	// manager's next periodic reconcile (pod_updates.go).
+	reconcile map[string]bool
+	// restarted: Start brought the kubelet back; the pod side forgets the statuses it wrote, as a
+	// new kubelet process starts with an empty status manager cache.
+	restarted bool
 	// pullingUntil is, per image, when a step-mode pull still running in virtual time completes.
 	pullingUntil map[string]time.Time
 
@@ -116,7 +122,7 @@ func New(o Options) *Kubelet {
 		Name: k.Name() + " pods"})
 	k.pods.AddHandler(client.Handler[*api.Pod]{
 		OnAdd:    func(p *api.Pod) { k.enqueue(p.Key()) },
-		OnUpdate: func(_, p *api.Pod) { k.enqueue(p.Key()) },
+		OnUpdate: k.podUpdated,
 		OnDelete: func(p *api.Pod) { k.enqueue(p.Key()) },
 	})
 	k.nodes = client.NewInformer[api.Node](o.Client, client.InformerOptions{
@@ -242,6 +248,7 @@ func (k *Kubelet) Start() {
 		return
 	}
 	k.stopped = false
+	k.restarted = true
 	for _, t := range allTasks {
 		k.due[t] = true
 	}

@@ -125,6 +125,15 @@ func (w *podWorker) record(name string) *containerRecord {
 // podStep does one unit of pod-side work. Relists and probes that change nothing are not units of
 // work: they only feed the queue.
 func (k *Kubelet) podStep(ctx context.Context) bool {
+	k.mu.Lock()
+	restarted := k.restarted
+	k.restarted = false
+	k.mu.Unlock()
+	if restarted {
+		for _, w := range k.workers {
+			w.written = nil // compare with what the apiserver holds, as a new status manager does
+		}
+	}
 	if k.takeDue(taskRelist) {
 		k.relist(ctx)
 	}
@@ -132,6 +141,9 @@ func (k *Kubelet) podStep(ctx context.Context) bool {
 		k.updateRuntimeUp(ctx)
 	}
 	k.runDueProbes(ctx)
+	if k.takeDue(taskStatusSync) {
+		k.reconcileStatuses()
+	}
 	if k.takeDue(taskHousekeeping) {
 		if k.housekeeping(ctx) {
 			return true

@@ -130,13 +130,40 @@ func (k *Kubelet) syncRunningPod(ctx context.Context, w *podWorker, s *syncResul
 		}
 	}
 	if s.did {
+		before := v
 		if v, err = k.inspect(ctx, w); err != nil {
 			k.runtimeFailed(w, s, err)
 			return
 		}
+		if exitedDuringSync(before, v) {
+			// A container this sync started has exited already (sh -c "exit 1"). The real kubelet
+			// learns it from the PLEG and syncs the pod again; kubesim's own inspection saw it, and
+			// the status shows it now, so the sync that acts on it comes now too.
+			k.enqueue(w.key)
+		}
 	}
 	w.view = v
 	k.finishIfTerminal(ctx, w, s)
+}
+
+// exitedDuringSync reports whether after shows a container's newest run exited that before did not.
+func exitedDuringSync(before, after *podView) bool {
+	for name, runs := range after.containers {
+		cur := runs[len(runs)-1]
+		if cur.State != fakeruntime.ContainerExited {
+			continue
+		}
+		seen := false
+		for _, old := range before.history(name) {
+			if old.ID == cur.ID {
+				seen = old.State == fakeruntime.ContainerExited
+			}
+		}
+		if !seen {
+			return true
+		}
+	}
+	return false
 }
 
 // runtimeFailed reports a runtime error that stopped a sync, and retries the pod later.
