@@ -21,6 +21,7 @@ package kubelet
 
 import (
 	"context"
+	"math/rand"
 	"sync"
 	"time"
 
@@ -53,6 +54,9 @@ type Options struct {
 	// rest of the cluster. Without it, such calls hold up the step driver for as long as they take.
 	RuntimeClock *CRIClock
 	Config       NodeConfig
+	// Seed seeds the pod workers' jitter (their resync and retry periods): the cluster derives it
+	// from its own seed and the node, so that step mode plays the same story every time.
+	Seed int64
 }
 
 // Kubelet is one node's agent.
@@ -117,6 +121,7 @@ func New(o Options) *Kubelet {
 		wake:     [2]chan struct{}{make(chan struct{}, 1), make(chan struct{}, 1)},
 	}
 	k.podSide = newPodSide(o.Clock, o.Config.CrashLoopBackOff)
+	k.rng = rand.New(rand.NewSource(o.Seed))
 	k.pods = client.NewInformer[api.Pod](o.Client, client.InformerOptions{
 		List: client.ListOptions{FieldSelector: "spec.nodeName=" + o.NodeName}, Clock: o.Clock, Trace: o.Trace,
 		Name: k.Name() + " pods"})

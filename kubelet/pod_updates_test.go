@@ -2,7 +2,6 @@ package kubelet_test
 
 import (
 	"context"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -11,40 +10,8 @@ import (
 
 	"kubesim/api"
 	"kubesim/client"
-	"kubesim/kubelet"
-	fakeruntime "kubesim/runtime"
 	"kubesim/sim"
 )
-
-// syncCounter counts the kubelet's pod syncs: each begins by listing the pod's sandboxes (the PLEG,
-// housekeeping and the garbage collectors list them all, with no filter).
-type syncCounter struct {
-	*fakeruntime.Runtime
-	syncs atomic.Int64
-}
-
-func (r *syncCounter) ListPodSandbox(ctx context.Context, f *fakeruntime.PodSandboxFilter) ([]*fakeruntime.PodSandbox, error) {
-	if f != nil {
-		r.syncs.Add(1)
-	}
-	return r.Runtime.ListPodSandbox(ctx, f)
-}
-
-// addCountedNode is addNode with the runtime behind a syncCounter.
-func addCountedNode(t *testing.T, ctx context.Context, c *sim.Cluster) *syncCounter {
-	t.Helper()
-	crc := kubelet.NewCRIClock(c.Clock)
-	rt, err := fakeruntime.New(fakeruntime.Options{Clock: crc, NodeName: "node-1", PodCIDR: "10.244.1.0/24", Trace: c.Trace})
-	require.NoError(t, err)
-	counted := &syncCounter{Runtime: rt}
-	cfg := kubelet.DefaultNodeConfig()
-	cfg.PodCIDR = "10.244.1.0/24"
-	cl := c.Client("system:node:node-1", "kubelet/node-1", "system:nodes")
-	k := kubelet.New(kubelet.Options{NodeName: "node-1", Client: cl, Clock: c.Clock, Trace: c.Trace,
-		Recorder: client.NewEventRecorder(cl, "kubelet", "node-1", c.Clock, c.Trace), Runtime: counted, RuntimeClock: crc, Config: cfg})
-	require.NoError(t, c.Add(ctx, k))
-	return counted
-}
 
 // runFor steps the cluster for d of cluster time.
 func runFor(t *testing.T, ctx context.Context, c *sim.Cluster, d time.Duration) {
@@ -104,4 +71,18 @@ func TestStatusChangedByOthersIsWrittenBackAtTheNextReconcile(t *testing.T) {
 	assert.Positive(t, took, "not at once")
 	assert.LessOrEqual(t, took, 10*time.Second, "within one status sync period")
 	assert.Zero(t, (since(c)-started)%(10*time.Second), "at a tick of the status manager's 10s period, counted from the kubelet's start")
+}
+
+// The pod worker syncs a pod again after each successful sync, at the resync interval
+// (--sync-frequency, 1 minute) plus up to 50% of jitter (pkg/kubelet/pod_workers.go completeWork):
+// in 3 minutes of a running pod with nothing happening, 2 or 3 syncs.
+func TestThePodWorkerResyncsEveryMinuteWithJitter(t *testing.T) {
+	c, ctx := newCluster(t)
+	rt := addCountedNode(t, ctx, c)
+	createPod(t, ctx, c, newPod("web", "node-1", "nginx:1.25"))
+	runUntil(t, ctx, c, "web ready", func() bool { return condition(getPod(t, ctx, c, "web"), api.PodReady) == api.ConditionTrue })
+	runFor(t, ctx, c, time.Second)
+	before := rt.syncs.Load()
+	runFor(t, ctx, c, 3*time.Minute)
+	assert.Contains(t, []int64{2, 3}, rt.syncs.Load()-before)
 }

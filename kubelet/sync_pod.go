@@ -168,9 +168,9 @@ func exitedDuringSync(before, after *podView) bool {
 
 // runtimeFailed reports a runtime error that stopped a sync, and retries the pod later.
 func (k *Kubelet) runtimeFailed(w *podWorker, s *syncResult, err error) {
-	retry := max(backoffInitial, w.busyUntil.Sub(k.clock.Now()))
-	s.add("sync of %s failed: %v (retrying in %s)", w.key, err, retry)
-	k.enqueueAfter(w.key, retry)
+	retry := max(k.jitter(backOffPeriod, workerBackOffPeriodJitterFactor), w.busyUntil.Sub(k.clock.Now()))
+	s.add("sync of %s failed: %v (retrying in %s)", w.key, err, retry.Round(time.Millisecond))
+	s.failed(retry)
 }
 
 // ensureSandbox makes sure the pod has a ready sandbox; it reports whether it has one.
@@ -287,8 +287,8 @@ func (k *Kubelet) createAndStart(ctx context.Context, w *podWorker, s *syncResul
 	if err != nil {
 		r.waiting = &api.ContainerStateWaiting{Reason: "CreateContainerConfigError", Message: err.Error()}
 		k.recorder.Eventf(ctx, w.pod, api.EventTypeWarning, "Failed", "Error: %v", err)
-		s.add("container %s of %s not created: CreateContainerConfigError: %v (retrying in %s)", spec.Name, w.key, err, backoffInitial)
-		k.enqueueAfter(w.key, backoffInitial)
+		retry := s.failedRetry()
+		s.add("container %s of %s not created: CreateContainerConfigError: %v (retrying in %s)", spec.Name, w.key, err, retry.Round(time.Millisecond))
 		return nil
 	}
 	config := k.containerConfig(w.pod, spec, attempt, envs)
@@ -302,7 +302,7 @@ func (k *Kubelet) createAndStart(ctx context.Context, w *podWorker, s *syncResul
 		r.waiting = &api.ContainerStateWaiting{Reason: "CreateContainerError", Message: err.Error()}
 		k.recorder.Eventf(ctx, w.pod, api.EventTypeWarning, "Failed", "Error: %v", err)
 		s.add("CreateContainer %s failed: %v", spec.Name, err)
-		k.enqueueAfter(w.key, backoffInitial)
+		s.failedRetry()
 		return nil
 	}
 	k.recorder.Eventf(ctx, w.pod, api.EventTypeNormal, "Created", "Created container: %s", spec.Name)
