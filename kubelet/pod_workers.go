@@ -222,11 +222,10 @@ func (k *Kubelet) syncPod(ctx context.Context, key string) bool {
 
 // The pod worker's requeue periods (pkg/kubelet/kubelet.go, pod_workers.go): after a sync that
 // succeeded the pod is synced again after the resync interval (--sync-frequency, 1 minute), after
-// one that failed after backOffPeriod (10 s), or after 1 s when the network was not ready; each
-// with up to 50% of jitter.
+// one that failed after backOffPeriod (10 s); each with up to 50% of jitter. (Kubernetes retries
+// after 1 s when the network was not ready; kubesim's pods wait backOffPeriod then too.)
 const (
 	syncFrequency                    = time.Minute
-	backOffOnTransientErrorPeriod    = time.Second
 	workerResyncIntervalJitterFactor = 0.5
 	workerBackOffPeriodJitterFactor  = 0.5
 )
@@ -250,9 +249,22 @@ func (k *Kubelet) finishSync(w *podWorker, s *syncResult) {
 	}
 	d := s.retry
 	if d <= 0 {
-		d = k.jitter(syncFrequency, workerResyncIntervalJitterFactor)
+		d = k.untilSyncTick(k.jitter(syncFrequency, workerResyncIntervalJitterFactor))
 	}
 	w.requeue = k.enqueueAfter(w.key, d)
+}
+
+// syncTickPeriod is the syncLoop's ticker: every second it takes from the work queue the pods whose
+// time has come (getPodsToSync).
+const syncTickPeriod = time.Second
+
+// untilSyncTick is how long until the first tick of the syncLoop's ticker (running from the
+// kubelet's start) after d has passed: when the work queue hands out a pod queued for d.
+func (k *Kubelet) untilSyncTick(d time.Duration) time.Duration {
+	since := k.clock.Since(k.started)
+	due := since + d
+	tick := (due/syncTickPeriod + 1) * syncTickPeriod // GetWork takes items due strictly before now
+	return tick - since
 }
 
 // removePod stops everything of a pod that no longer exists in the apiserver (force-deleted, or
@@ -295,9 +307,10 @@ func (s *syncResult) failed(d time.Duration) {
 	}
 }
 
-// failedRetry marks the sync as failed with the pod worker's jittered backOffPeriod, and returns it.
+// failedRetry marks the sync as failed with the pod worker's jittered backOffPeriod, as the
+// syncLoop's ticker hands the pod out, and returns how long until then.
 func (s *syncResult) failedRetry() time.Duration {
-	d := s.k.jitter(backOffPeriod, workerBackOffPeriodJitterFactor)
+	d := s.k.untilSyncTick(s.k.jitter(backOffPeriod, workerBackOffPeriodJitterFactor))
 	s.failed(d)
 	return d
 }

@@ -17,7 +17,7 @@
 //	Error             at the sync that finds a later exit within its back-off (10 s, then doubling to
 //	                  5 min): the start fails with CrashLoopBackOff and a BackOff event, and the pod
 //	                  worker retries the failed sync after backOffPeriod, 10 s plus up to 50% of jitter.
-//	CrashLoopBackOff  at each retry, 10 to 15 s apart, each with its BackOff event, until one finds the
+//	CrashLoopBackOff  at each retry, 10 to 16 s apart (jitter, then the 1 s sync tick), each with its BackOff event, until one finds the
 //	                  back-off over and restarts the container (that sync's status still says
 //	                  CrashLoopBackOff; the next shows it running, or Error again).
 //

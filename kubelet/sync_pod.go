@@ -168,7 +168,7 @@ func exitedDuringSync(before, after *podView) bool {
 
 // runtimeFailed reports a runtime error that stopped a sync, and retries the pod later.
 func (k *Kubelet) runtimeFailed(w *podWorker, s *syncResult, err error) {
-	retry := max(k.jitter(backOffPeriod, workerBackOffPeriodJitterFactor), w.busyUntil.Sub(k.clock.Now()))
+	retry := max(k.untilSyncTick(k.jitter(backOffPeriod, workerBackOffPeriodJitterFactor)), w.busyUntil.Sub(k.clock.Now()))
 	s.add("sync of %s failed: %v (retrying in %s)", w.key, err, retry.Round(time.Millisecond))
 	s.failed(retry)
 }

@@ -80,7 +80,7 @@ func runCrashLoop(ctx context.Context, s *sim.Session) error {
 		"kubectl get pods -w, STATUS (RESTARTS): crasher %s", strings.Join(lines, ", "))
 	if n := len(watched); n >= 2 {
 		shown := watched[n-1].at.Sub(watched[n-2].at)
-		s.Expect(watched[n-2].status == "Error" && shown >= 10*time.Second && shown < 15*time.Second,
+		s.Expect(watched[n-2].status == "Error" && shown >= 10*time.Second && shown < 16*time.Second, // and the syncLoop's next 1s tick
 			"STATUS Error for %s, then CrashLoopBackOff: the pod worker retried the failed sync after backOffPeriod (10s plus up to 50%% jitter)", shown.Round(time.Millisecond))
 	}
 	p, err := sim.Get[api.Pod](ctx, s.Cluster, "default", "crasher")
