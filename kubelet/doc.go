@@ -2,7 +2,7 @@
 //
 // Read next: kubelet.go (the Kubelet and its two loops), then node_status.go and lease.go (how a node
 // joins and stays alive in the control plane's eyes), pod_workers.go and sync_pod.go (how a pod bound
-// to this node becomes running containers), and the files for each mechanism: images.go, prober.go,
+// to this node becomes running containers), pod_updates.go (which updates sync a pod), and the files for each mechanism: images.go, prober.go,
 // restarts.go (CrashLoopBackOff, and what kubectl shows between a crash and its restart), pleg.go,
 // status_manager.go, termination.go, admission.go, eviction.go, image_gc.go, container_gc.go,
 // network.go (the podCIDR). The runtime it drives is
@@ -24,7 +24,10 @@
 //     Services, which it reads from an informer of its own, service_env.go), probes, restarts per
 //     restartPolicy with CrashLoopBackOff (10s doubling to 300s, reset after 10 minutes of running;
 //     the status shows Error after each exit, CrashLoopBackOff from the pod worker's retry 10s
-//     later), and a status written through pods/status only when it changed.
+//     later), and a status written through pods/status only when it changed. An update from the
+//     apiserver syncs the pod only when its spec, labels, annotations or deletion changed; one that
+//     changes only the status (the kubelet's own writes above all) is reconciled by the status
+//     manager every 10s instead (pod_updates.go).
 //  4. It stops a deleted pod gracefully (SIGTERM, SIGKILL after terminationGracePeriodSeconds),
 //     removes its sandbox, and then deletes it with grace period 0.
 //  5. It notices runtime trouble: Ready=False with "container runtime is down" 30 seconds after the

@@ -174,8 +174,11 @@ func (k *Kubelet) finishPull(ctx context.Context, w *podWorker, s *syncResult, s
 		k.recorder.Event(ctx, w.pod, api.EventTypeWarning, "Failed", "Error: ErrImagePull")
 		r.waiting = &api.ContainerStateWaiting{Reason: "ErrImagePull", Message: p.err.Error()}
 		r.lastPullErr = "ErrImagePull: " + p.err.Error()
-		// The next sync finds the image in back-off and reports ImagePullBackOff.
-		k.enqueueAfter(w.key, time.Second)
+		// The next sync finds the image in back-off and reports ImagePullBackOff. It comes at once:
+		// in the real kubelet the first pull blocks the pod's sync, and the PLEG's event for the
+		// sandbox that sync created waits meanwhile as the worker's pending update (kubesim does the
+		// same after every failed pull, where a real kubelet's later ones wait for its retry).
+		k.enqueue(w.key)
 		s.add("pull of %q failed after %s: ErrImagePull, back-off %s", p.image, took, delay)
 		return false
 	}

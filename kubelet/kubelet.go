@@ -21,6 +21,7 @@ package kubelet
 
 import (
 	"context"
+	"math/rand"
 	"sync"
 	"time"
 
@@ -53,6 +54,9 @@ type Options struct {
 	// rest of the cluster. Without it, such calls hold up the step driver for as long as they take.
 	RuntimeClock *CRIClock
 	Config       NodeConfig
+	// Seed seeds the pod workers' jitter (their resync and retry periods): the cluster derives it
+	// from its own seed and the node, so that step mode plays the same story every time.
+	Seed int64
 }
 
 // Kubelet is one node's agent.
@@ -85,6 +89,12 @@ type Kubelet struct {
 	// the starting kubelet's fast status checks are over (network.go).
 	readyExpected bool
 	wake          [2]chan struct{} // nudges the node and pod loops in real time
+	// reconcile holds the keys of pods whose status alone changed in the apiserver, for the status
+	// manager's next periodic reconcile (pod_updates.go).
+	reconcile map[string]bool
+	// restarted: Start brought the kubelet back; the pod side forgets the statuses it wrote, as a
+	// new kubelet process starts with an empty status manager cache.
+	restarted bool
 	// pullingUntil is, per image, when a step-mode pull still running in virtual time completes.
 	pullingUntil map[string]time.Time
 
@@ -111,12 +121,13 @@ func New(o Options) *Kubelet {
 		wake:     [2]chan struct{}{make(chan struct{}, 1), make(chan struct{}, 1)},
 	}
 	k.podSide = newPodSide(o.Clock, o.Config.CrashLoopBackOff)
+	k.rng = rand.New(rand.NewSource(o.Seed))
 	k.pods = client.NewInformer[api.Pod](o.Client, client.InformerOptions{
 		List: client.ListOptions{FieldSelector: "spec.nodeName=" + o.NodeName}, Clock: o.Clock, Trace: o.Trace,
 		Name: k.Name() + " pods"})
 	k.pods.AddHandler(client.Handler[*api.Pod]{
 		OnAdd:    func(p *api.Pod) { k.enqueue(p.Key()) },
-		OnUpdate: func(_, p *api.Pod) { k.enqueue(p.Key()) },
+		OnUpdate: k.podUpdated,
 		OnDelete: func(p *api.Pod) { k.enqueue(p.Key()) },
 	})
 	k.nodes = client.NewInformer[api.Node](o.Client, client.InformerOptions{
@@ -242,6 +253,7 @@ func (k *Kubelet) Start() {
 		return
 	}
 	k.stopped = false
+	k.restarted = true
 	for _, t := range allTasks {
 		k.due[t] = true
 	}

@@ -13,6 +13,7 @@ package kubelet
 
 import (
 	"context"
+	"math/rand"
 	"slices"
 	"time"
 
@@ -38,6 +39,8 @@ type podSide struct {
 	probesDue []*probeWorker
 	// eviction is the eviction manager's state.
 	eviction evictionState
+	// rng draws the pod workers' jitter (seeded: see Options.Seed).
+	rng *rand.Rand
 }
 
 func newPodSide(clk clock.Clock, crashLoop BackOffPolicy) podSide {
@@ -77,6 +80,10 @@ type podWorker struct {
 	mounted    map[string]bool             // volumes set up (config_sources.go), by name
 	containers map[string]*containerRecord // by container name
 	view       *podView                    // the runtime's view of the pod after the last sync
+
+	// requeue is the work queue's timer for this pod: when the pod worker syncs it again unless
+	// something else does first (each sync's end sets it anew, see finishSync).
+	requeue clock.Timer
 
 	status    *api.PodStatus // what the last sync computed, to report
 	written   *api.PodStatus // what was last written to the apiserver
@@ -125,6 +132,15 @@ func (w *podWorker) record(name string) *containerRecord {
 // podStep does one unit of pod-side work. Relists and probes that change nothing are not units of
 // work: they only feed the queue.
 func (k *Kubelet) podStep(ctx context.Context) bool {
+	k.mu.Lock()
+	restarted := k.restarted
+	k.restarted = false
+	k.mu.Unlock()
+	if restarted {
+		for _, w := range k.workers {
+			w.written = nil // compare with what the apiserver holds, as a new status manager does
+		}
+	}
 	if k.takeDue(taskRelist) {
 		k.relist(ctx)
 	}
@@ -132,6 +148,9 @@ func (k *Kubelet) podStep(ctx context.Context) bool {
 		k.updateRuntimeUp(ctx)
 	}
 	k.runDueProbes(ctx)
+	if k.takeDue(taskStatusSync) {
+		k.reconcileStatuses()
+	}
 	if k.takeDue(taskHousekeeping) {
 		if k.housekeeping(ctx) {
 			return true
@@ -197,7 +216,55 @@ func (k *Kubelet) syncPod(ctx context.Context, key string) bool {
 		k.syncRunningPod(ctx, w, s)
 	}
 	k.setPodStatus(w)
+	k.finishSync(w, s)
 	return did || s.did
+}
+
+// The pod worker's requeue periods (pkg/kubelet/kubelet.go, pod_workers.go): after a sync that
+// succeeded the pod is synced again after the resync interval (--sync-frequency, 1 minute), after
+// one that failed after backOffPeriod (10 s); each with up to 50% of jitter. (Kubernetes retries
+// after 1 s when the network was not ready; kubesim's pods wait backOffPeriod then too.)
+const (
+	syncFrequency                    = time.Minute
+	workerResyncIntervalJitterFactor = 0.5
+	workerBackOffPeriodJitterFactor  = 0.5
+)
+
+// jitter is wait.Jitter: d plus up to factor*d, drawn from the kubelet's seeded source.
+func (k *Kubelet) jitter(d time.Duration, factor float64) time.Duration {
+	return d + time.Duration(k.rng.Float64()*factor*float64(d))
+}
+
+// finishSync is the pod worker's completeWork: it puts the pod back in the work queue, replacing
+// the time it was queued for, after s.retry if the sync failed, else after the jittered resync
+// interval. A pod with nothing left to run, or one being stopped (termination.go keeps its own
+// times), is not requeued.
+func (k *Kubelet) finishSync(w *podWorker, s *syncResult) {
+	if w.requeue != nil {
+		w.requeue.Stop()
+		w.requeue = nil
+	}
+	if w.rejected || w.terminated || w.evicted || w.pod.DeletionTimestamp != nil {
+		return
+	}
+	d := s.retry
+	if d <= 0 {
+		d = k.untilSyncTick(k.jitter(syncFrequency, workerResyncIntervalJitterFactor))
+	}
+	w.requeue = k.enqueueAfter(w.key, d)
+}
+
+// syncTickPeriod is the syncLoop's ticker: every second it takes from the work queue the pods whose
+// time has come (getPodsToSync).
+const syncTickPeriod = time.Second
+
+// untilSyncTick is how long until the first tick of the syncLoop's ticker (running from the
+// kubelet's start) after d has passed: when the work queue hands out a pod queued for d.
+func (k *Kubelet) untilSyncTick(d time.Duration) time.Duration {
+	since := k.clock.Since(k.started)
+	due := since + d
+	tick := (due/syncTickPeriod + 1) * syncTickPeriod // GetWork takes items due strictly before now
+	return tick - since
 }
 
 // removePod stops everything of a pod that no longer exists in the apiserver (force-deleted, or
@@ -214,6 +281,9 @@ func (k *Kubelet) removePod(ctx context.Context, w *podWorker) bool {
 		}
 	}
 	k.stopProbes(w)
+	if w.requeue != nil {
+		w.requeue.Stop()
+	}
 	delete(k.workers, w.uid)
 	return did
 }
@@ -226,6 +296,23 @@ type syncResult struct {
 	k   *Kubelet
 	w   *podWorker
 	did bool
+	// retry is when the pod worker retries a sync that failed (0: the sync succeeded).
+	retry time.Duration
+}
+
+// failed marks the sync as failed, to be retried after d (the earliest, if several parts failed).
+func (s *syncResult) failed(d time.Duration) {
+	if s.retry <= 0 || d < s.retry {
+		s.retry = d
+	}
+}
+
+// failedRetry marks the sync as failed with the pod worker's jittered backOffPeriod, as the
+// syncLoop's ticker hands the pod out, and returns how long until then.
+func (s *syncResult) failedRetry() time.Duration {
+	d := s.k.untilSyncTick(s.k.jitter(backOffPeriod, workerBackOffPeriodJitterFactor))
+	s.failed(d)
+	return d
 }
 
 // add records one action of the sync.

@@ -5,6 +5,7 @@
 //	restartDue(ctx, w, s, spec, r, history) bool   may an exited container be restarted now?
 //	restartKilled(ctx, w, s, spec, r, history)     start again a container stopped for its liveness probe
 //	backOffPeriod                                  the pod worker's wait before it retries a failed sync
+//	                                               (plus its jitter)
 //
 // A real kubelet computes the status it writes from the runtime's report before its sync acts, and a
 // container's CrashLoopBackOff reaches that status only through the reason cache, which holds what
@@ -15,8 +16,8 @@
 //	                  exit is restarted in that same sync: there is no back-off before the first restart.
 //	Error             at the sync that finds a later exit within its back-off (10 s, then doubling to
 //	                  5 min): the start fails with CrashLoopBackOff and a BackOff event, and the pod
-//	                  worker retries the failed sync after backOffPeriod, 10 s.
-//	CrashLoopBackOff  at each retry, 10 s apart, each with its BackOff event, until one finds the
+//	                  worker retries the failed sync after backOffPeriod, 10 s plus up to 50% of jitter.
+//	CrashLoopBackOff  at each retry, 10 to 16 s apart (jitter, then the 1 s sync tick), each with its BackOff event, until one finds the
 //	                  back-off over and restarts the container (that sync's status still says
 //	                  CrashLoopBackOff; the next shows it running, or Error again).
 //
@@ -32,7 +33,9 @@
 // status from before the kill, where the newest exited run is the one before: the first restarts
 // after liveness kills never wait, and the kill's exit is never shown.
 //
-// Simplified: no jitter on the retry (Kubernetes waits 10 to 15 s).
+// The retries come backOffPeriod apart with up to 50% of jitter (10 to 15 s), drawn from the
+// kubelet's seeded source (pod_workers.go finishSync); the restart comes at the first retry that
+// finds the back-off over.
 package kubelet
 
 import (
@@ -44,7 +47,7 @@ import (
 )
 
 // backOffPeriod is how long the pod worker waits before it retries a sync that failed (the kubelet's
-// backOffPeriod; Kubernetes adds up to 50% of jitter, kubesim none).
+// backOffPeriod; the pod worker adds up to 50% of jitter).
 const backOffPeriod = 10 * time.Second
 
 // restartDue decides what an exited container that its restartPolicy restarts needs at this sync,
@@ -75,15 +78,16 @@ func (k *Kubelet) restartDue(ctx context.Context, w *podWorker, s *syncResult, s
 		// The first sync to find this exit within the back-off: the start fails, the status still
 		// shows the exit, and the pod worker retries the sync after backOffPeriod.
 		r.failedRun, r.waiting = cur.ID, nil
-		k.failedInBackOff(ctx, w, s, spec, r)
-		s.add("container %s exited (code %d, %s): CrashLoopBackOff, back-off %s, restart in %s",
-			spec.Name, cur.ExitCode, cur.Reason, k.crashBackoff.Get(key), restartIn(left))
+		retry := k.failedInBackOff(ctx, w, s, spec, r)
+		s.add("container %s exited (code %d, %s): CrashLoopBackOff, back-off %s, over in %s",
+			spec.Name, cur.ExitCode, cur.Reason, k.crashBackoff.Get(key), left.Round(time.Millisecond))
 		s.add("container %s: kubectl shows %s until the pod worker retries the failed sync in %s",
-			spec.Name, kubectlReason(w, spec, cur.Reason), backOffPeriod)
+			spec.Name, kubectlReason(w, spec, cur.Reason), retry.Round(time.Millisecond))
 		return false
 	}
 	if now.Before(r.retryAt) {
-		return false // the pod worker retries the failed sync at retryAt
+		s.failed(r.retryAt.Sub(now)) // the pod worker retries the failed sync at retryAt
+		return false
 	}
 	waiting := crashLoopWaiting(w, spec, k.crashBackoff.Get(key))
 	if !inBackOff {
@@ -102,8 +106,8 @@ func (k *Kubelet) restartDue(ctx context.Context, w *podWorker, s *syncResult, s
 	k.failedInBackOff(ctx, w, s, spec, r)
 	if r.waiting == nil || *r.waiting != *waiting {
 		r.waiting = waiting
-		s.add("container %s still in back-off at the pod worker's retry: %s, back-off %s, restart in %s",
-			spec.Name, kubectlReason(w, spec, waiting.Reason), k.crashBackoff.Get(key), restartIn(left))
+		s.add("container %s still in back-off at the pod worker's retry: %s, back-off %s, over in %s",
+			spec.Name, kubectlReason(w, spec, waiting.Reason), k.crashBackoff.Get(key), left.Round(time.Millisecond))
 	}
 	return false
 }
@@ -124,8 +128,8 @@ func (k *Kubelet) restartKilled(ctx context.Context, w *podWorker, s *syncResult
 			r.failedRun, r.waiting = cur.ID, crashLoopWaiting(w, spec, k.crashBackoff.Get(key))
 			_, left := k.crashBackoff.InBackOffSince(key, k.clock.Now())
 			k.failedInBackOff(ctx, w, s, spec, r)
-			s.add("container %s stopped within its back-off: CrashLoopBackOff, back-off %s, restart in %s",
-				spec.Name, k.crashBackoff.Get(key), restartIn(left))
+			s.add("container %s stopped within its back-off: CrashLoopBackOff, back-off %s, over in %s",
+				spec.Name, k.crashBackoff.Get(key), left.Round(time.Millisecond))
 			return nil
 		}
 		k.crashBackoff.Next(key, prev.FinishedAt)
@@ -137,12 +141,14 @@ func (k *Kubelet) restartKilled(ctx context.Context, w *podWorker, s *syncResult
 }
 
 // failedInBackOff is a sync that finds a container within its back-off: the BackOff event (one per
-// failed sync, which the event recorder counts up), and the pod worker's retry after backOffPeriod.
-func (k *Kubelet) failedInBackOff(ctx context.Context, w *podWorker, s *syncResult, spec *api.Container, r *containerRecord) {
+// failed sync, which the event recorder counts up), and the pod worker's retry after backOffPeriod
+// with its jitter, which it returns.
+func (k *Kubelet) failedInBackOff(ctx context.Context, w *podWorker, s *syncResult, spec *api.Container, r *containerRecord) time.Duration {
 	k.recorder.Eventf(ctx, w.pod, api.EventTypeWarning, "BackOff", "Back-off restarting failed container %s in pod %s", spec.Name, podDesc(w.pod))
-	r.retryAt = k.clock.Now().Add(backOffPeriod)
-	k.enqueueAfter(w.key, backOffPeriod)
+	retry := s.failedRetry()
+	r.retryAt = k.clock.Now().Add(retry)
 	s.did = true
+	return retry
 }
 
 // restart prunes a container's older runs and starts a new one.
@@ -163,12 +169,6 @@ func crashLoopWaiting(w *podWorker, spec *api.Container, delay time.Duration) *a
 // crashBackoffKey keys the crash-loop back-off by pod and container (Kubernetes' GetBackoffKey adds
 // the image and resources, so that a changed container starts over; kubesim's pods are immutable).
 func crashBackoffKey(w *podWorker, spec *api.Container) string { return w.uid + "/" + spec.Name }
-
-// restartIn is when the restart comes for a back-off with left to run: at the first of the pod
-// worker's retries, every backOffPeriod, that finds it over.
-func restartIn(left time.Duration) time.Duration {
-	return (left + backOffPeriod - 1) / backOffPeriod * backOffPeriod
-}
 
 // statusShowsExit reports whether the status last computed for w shows the run id of a container
 // terminated.

@@ -83,15 +83,20 @@ func (k *Kubelet) setPodStatus(w *podWorker) {
 	}
 	st.Conditions = k.podConditions(w, st, sandboxReady, old.Conditions)
 	w.status = st
-	// Compare with what the apiserver holds once the informer has seen the kubelet's last write:
-	// someone else (the node lifecycle controller marking a lost node's pods not Ready) may have
-	// changed it since, and the kubelet must put it right, as its status manager does when it
-	// reconciles with the API.
+	k.markStatus(w, false)
+}
+
+// markStatus marks w's status to be written when it differs from the one the status manager last
+// wrote (its cache), or from what the apiserver holds if it has written none yet. With reconcile
+// (the periodic reconcile, pod_updates.go), it compares with what the apiserver holds once the
+// informer has seen the kubelet's last write: someone else (the node lifecycle controller marking a
+// lost node's pods not Ready) may have changed it since, and the kubelet puts it right.
+func (k *Kubelet) markStatus(w *podWorker, reconcile bool) {
 	reported := w.written
-	if reported == nil || !rvOlder(w.pod.ResourceVersion, w.writtenRV) {
+	if reported == nil || reconcile && !rvOlder(w.pod.ResourceVersion, w.writtenRV) {
 		reported = &w.pod.Status
 	}
-	if semanticEqual(*reported, *st) {
+	if semanticEqual(*reported, *w.status) {
 		delete(k.statusDirty, w.uid)
 	} else {
 		k.statusDirty[w.uid] = true
@@ -332,6 +337,15 @@ func (k *Kubelet) writeOneStatus(ctx context.Context) bool {
 		}
 		if now.Before(w.retryAt) || w.pod.DeletionTimestamp != nil && !w.terminated {
 			continue // wait for the retry; while a pod stops, only its final status is worth writing
+		}
+		if p, ok := k.pods.Get(w.key); ok && p.UID == w.uid && p != w.pod {
+			// A status-only update since the last sync (pod_updates.go): the status manager merges
+			// with the pod as the apiserver holds it now, keeping the conditions others own.
+			w.pod = p
+			k.setPodStatus(w)
+			if !k.statusDirty[uid] {
+				continue
+			}
 		}
 		k.writeStatus(ctx, w)
 		return true

@@ -130,20 +130,47 @@ func (k *Kubelet) syncRunningPod(ctx context.Context, w *podWorker, s *syncResul
 		}
 	}
 	if s.did {
+		before := v
 		if v, err = k.inspect(ctx, w); err != nil {
 			k.runtimeFailed(w, s, err)
 			return
+		}
+		if exitedDuringSync(before, v) {
+			// A container this sync started has exited already (sh -c "exit 1"). The real kubelet
+			// learns it from the PLEG and syncs the pod again; kubesim's own inspection saw it, and
+			// the status shows it now, so the sync that acts on it comes now too.
+			k.enqueue(w.key)
 		}
 	}
 	w.view = v
 	k.finishIfTerminal(ctx, w, s)
 }
 
+// exitedDuringSync reports whether after shows a container's newest run exited that before did not.
+func exitedDuringSync(before, after *podView) bool {
+	for name, runs := range after.containers {
+		cur := runs[len(runs)-1]
+		if cur.State != fakeruntime.ContainerExited {
+			continue
+		}
+		seen := false
+		for _, old := range before.history(name) {
+			if old.ID == cur.ID {
+				seen = old.State == fakeruntime.ContainerExited
+			}
+		}
+		if !seen {
+			return true
+		}
+	}
+	return false
+}
+
 // runtimeFailed reports a runtime error that stopped a sync, and retries the pod later.
 func (k *Kubelet) runtimeFailed(w *podWorker, s *syncResult, err error) {
-	retry := max(backoffInitial, w.busyUntil.Sub(k.clock.Now()))
-	s.add("sync of %s failed: %v (retrying in %s)", w.key, err, retry)
-	k.enqueueAfter(w.key, retry)
+	retry := max(k.untilSyncTick(k.jitter(backOffPeriod, workerBackOffPeriodJitterFactor)), w.busyUntil.Sub(k.clock.Now()))
+	s.add("sync of %s failed: %v (retrying in %s)", w.key, err, retry.Round(time.Millisecond))
+	s.failed(retry)
 }
 
 // ensureSandbox makes sure the pod has a ready sandbox; it reports whether it has one.
@@ -260,8 +287,8 @@ func (k *Kubelet) createAndStart(ctx context.Context, w *podWorker, s *syncResul
 	if err != nil {
 		r.waiting = &api.ContainerStateWaiting{Reason: "CreateContainerConfigError", Message: err.Error()}
 		k.recorder.Eventf(ctx, w.pod, api.EventTypeWarning, "Failed", "Error: %v", err)
-		s.add("container %s of %s not created: CreateContainerConfigError: %v (retrying in %s)", spec.Name, w.key, err, backoffInitial)
-		k.enqueueAfter(w.key, backoffInitial)
+		retry := s.failedRetry()
+		s.add("container %s of %s not created: CreateContainerConfigError: %v (retrying in %s)", spec.Name, w.key, err, retry.Round(time.Millisecond))
 		return nil
 	}
 	config := k.containerConfig(w.pod, spec, attempt, envs)
@@ -275,7 +302,7 @@ func (k *Kubelet) createAndStart(ctx context.Context, w *podWorker, s *syncResul
 		r.waiting = &api.ContainerStateWaiting{Reason: "CreateContainerError", Message: err.Error()}
 		k.recorder.Eventf(ctx, w.pod, api.EventTypeWarning, "Failed", "Error: %v", err)
 		s.add("CreateContainer %s failed: %v", spec.Name, err)
-		k.enqueueAfter(w.key, backoffInitial)
+		s.failedRetry()
 		return nil
 	}
 	k.recorder.Eventf(ctx, w.pod, api.EventTypeNormal, "Created", "Created container: %s", spec.Name)

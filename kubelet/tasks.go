@@ -22,13 +22,14 @@ const (
 	taskRelist                   // the PLEG relist
 	taskRuntimeUp                // the runtime status check (updateRuntimeUp)
 	taskHousekeeping             // eviction manager, images, orphan cleanup
+	taskStatusSync               // the status manager's reconcile (pod_updates.go), armed only when needed
 )
 
 var allTasks = []task{taskRegister, taskLease, taskNodeStatus, taskRelist, taskRuntimeUp, taskHousekeeping}
 
 // side says which loop runs a task.
 func (t task) side() side {
-	if t == taskRelist || t == taskRuntimeUp || t == taskHousekeeping {
+	if t == taskRelist || t == taskRuntimeUp || t == taskHousekeeping || t == taskStatusSync {
 		return sidePod
 	}
 	return sideNode

@@ -40,7 +40,7 @@ var ZH = trace.Catalog{
 	"CreateContainer + StartContainer %s (%s, restart count %d): container %s":                                         "CreateContainer + StartContainer %s（%s，重启次数 %d）：容器 %s",
 	"CreateContainer %s failed: %v":                                                                                    "CreateContainer %s 失败：%v",
 	"StartContainer %s failed: %v":                                                                                     "StartContainer %s 失败：%v",
-	"container %s exited (code %d, %s): CrashLoopBackOff, back-off %s, restart in %s":                                  "容器 %s 退出（退出码 %d，%s）：CrashLoopBackOff，退避 %s，%s 后重启",
+	"container %s exited (code %d, %s): CrashLoopBackOff, back-off %s, over in %s":                                     "容器 %s 退出（退出码 %d，%s）：CrashLoopBackOff，退避 %s，%s 后结束",
 	"container %s failed its %s probe (%s): stopped it; it restarts per restartPolicy %s":                              "容器 %s 的 %s 探针失败（%s）：停掉它，按 restartPolicy %s 重启",
 	"sync of %s failed: %v (retrying in %s)":                                                                           "同步 %s 失败：%v（%s 后重试）",
 	"pod %s is %s: every container has finished and none will restart; sandbox stopped":                                "Pod %s 已是 %s：所有容器都结束了且不会重启；sandbox 已停止",
@@ -70,6 +70,6 @@ var ZH = trace.Catalog{
 	"container %s exited (code %d, %s), not within a back-off: kubectl shows %s, then the kubelet restarts it at once": "容器 %s 退出（退出码 %d，%s），不在退避期内：kubectl 先显示 %s，然后 kubelet 立刻重启它",
 	"container %s: kubectl shows %s until the pod worker retries the failed sync in %s":                                "容器 %s：kubectl 显示 %s，直到 %s 后 pod worker 重试这次失败的同步",
 	"container %s: back-off %s over at the pod worker's retry: kubectl shows %s, then the kubelet restarts it":         "容器 %s：pod worker 重试时退避 %s 已结束：kubectl 先显示 %s，然后 kubelet 重启它",
-	"container %s still in back-off at the pod worker's retry: %s, back-off %s, restart in %s":                         "pod worker 重试时容器 %s 仍在退避中：%s，退避 %s，%s 后重启",
-	"container %s stopped within its back-off: CrashLoopBackOff, back-off %s, restart in %s":                           "容器 %s 在退避期内被停止：CrashLoopBackOff，退避 %s，%s 后重启",
+	"container %s still in back-off at the pod worker's retry: %s, back-off %s, over in %s":                            "pod worker 重试时容器 %s 仍在退避中：%s，退避 %s，%s 后结束",
+	"container %s stopped within its back-off: CrashLoopBackOff, back-off %s, over in %s":                              "容器 %s 在退避期内被停止：CrashLoopBackOff，退避 %s，%s 后结束",
 }

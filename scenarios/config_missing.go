@@ -89,7 +89,8 @@ func runConfigMissing(ctx context.Context, s *sim.Session) error {
 	}
 	app = objectNow[api.Pod](ctx, s, "default", "app")
 	tries := failedCount(ctx, s, "Error: "+cmMissing)
-	s.Expect(waitingReason(app) == "CreateContainerConfigError" && tries >= 6,
+	// Retries every 10 to 15s (backOffPeriod and its jitter): at least 4 in the minute, after the first.
+	s.Expect(waitingReason(app) == "CreateContainerConfigError" && tries >= 5,
 		"kubectl describe pod app: Warning Failed (x%d): Error: %s; still no container", tries, cmMissing)
 
 	s.Step("kubectl apply -f app-config.yaml: the ConfigMap exists now")

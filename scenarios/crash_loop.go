@@ -23,12 +23,13 @@ container again: the first time at once, then only after a back-off that starts 
 each crash (20s, 40s, 1m20s, 2m40s) up to 5 minutes, per pod and container. After each exit kubectl get
 pods first shows STATUS Error: the status the kubelet writes comes from what the runtime reported, the
 container terminated with reason Error. The sync that finds an exit within the back-off fails, and the
-pod worker retries it 10 seconds later; only then does the status say Waiting, reason CrashLoopBackOff,
-and every retry, 10 seconds apart, records the BackOff event again until one finds the back-off over. A
+pod worker retries it 10 to 15 seconds later (10 seconds plus a random jitter of up to half); only then
+does the status say Waiting, reason CrashLoopBackOff, and every retry, 10 to 15 seconds apart, records
+the BackOff event again until one finds the back-off over. A
 container that then runs for 10 minutes without crashing starts over at 10s.
 
 Signs to look for: RESTARTS growing; STATUS Error (RESTARTS 0), Error (1), then CrashLoopBackOff (1)
-10 seconds later; the waiting message "back-off 10s
+10 to 15 seconds later; the waiting message "back-off 10s
 restarting failed container=app pod=crasher_default(...)" whose delay doubles up to 5m0s; Last State
 Terminated, reason Error, exit code 1; the event "Back-off restarting failed container app in pod
 crasher_default(...)", counted up as it repeats.`,
@@ -37,28 +38,28 @@ crasher_default(...)", counted up as it repeats.`,
 relist（每秒一次）发现这件事，因为 restartPolicy 是 Always，它再次启动容器：第一次立刻重启，之后要等
 一段退避时间，从 10s 开始，每崩溃一次翻倍（20s、40s、1m20s、2m40s），上限 5 分钟，按 Pod 和容器分别
 计算。每次退出之后，kubectl get pods 先显示 STATUS Error：kubelet 写的状态来自运行时的报告，容器以
-reason Error 结束。在退避期内发现退出的那次同步会失败，pod worker 在 10 秒后重试；这时状态才变成
-Waiting，原因 CrashLoopBackOff，之后每 10 秒一次的重试都会再记一次 BackOff 事件，直到某次重试发现退
-避已结束。容器如果之后连续运行 10 分钟不崩溃，退避就从 10s 重新开始。
+reason Error 结束。在退避期内发现退出的那次同步会失败，pod worker 在 10 到 15 秒后重试（10 秒再加
+最多一半的随机抖动）；这时状态才变成 Waiting，原因 CrashLoopBackOff，之后每隔 10 到 15 秒的重试都会再
+记一次 BackOff 事件，直到某次重试发现退避已结束。容器如果之后连续运行 10 分钟不崩溃，退避就从 10s 重新开始。
 
-要看的信号：RESTARTS 不断增加；STATUS 依次为 Error（RESTARTS 0）、Error（1），10 秒后 CrashLoopBackOff
+要看的信号：RESTARTS 不断增加；STATUS 依次为 Error（RESTARTS 0）、Error（1），10 到 15 秒后 CrashLoopBackOff
 （1）；等待消息 "back-off 10s restarting failed
 container=app pod=crasher_default(...)"，其中的延迟翻倍直到 5m0s；Last State 为 Terminated，reason
 Error，exit code 1；事件 "Back-off restarting failed container app in pod crasher_default(...)"，重
 复时计数递增。`,
 		Cluster: sim.FullCluster(3),
 		ZH: catalog{
-			"%d. kubectl apply: a pod whose only container runs sh -c \"exit 1\"":                                       "%d. kubectl apply：一个 Pod，它唯一的容器运行 sh -c \"exit 1\"",
-			"%d. It starts, exits 1, and is restarted at once: the first crash costs no back-off":                       "%d. 容器启动后立刻以 1 退出，马上被重启：第一次崩溃不需要退避等待",
-			"%s kubectl get pods -w, STATUS (RESTARTS): crasher %s":                                                     "%s kubectl get pods -w（持续观察），STATUS（RESTARTS）：crasher %s",
-			"%s STATUS Error for %s, then CrashLoopBackOff: the pod worker retried the failed sync after backOffPeriod": "%s STATUS Error 持续 %s，然后 CrashLoopBackOff：pod worker 在 backOffPeriod 之后重试了失败的同步",
-			"%d. Each crash doubles the back-off before the next restart, up to the 5-minute cap":                       "%d. 每崩溃一次，下次重启前的退避时间翻倍，直到 5 分钟的上限",
-			"%d. What kubectl get pods and kubectl describe pod show":                                                   "%d. 现在 kubectl get pods 和 kubectl describe pod 能看到什么",
-			"%s event Warning BackOff: Back-off restarting failed container app in pod crasher_default(...) (x%d)":      "%s 事件 Warning BackOff：Back-off restarting failed container app in pod crasher_default(...)（x%d）",
-			"%s kubectl describe pod crasher: Last State Terminated, Reason Error, Exit Code 1":                         "%s kubectl describe pod crasher：Last State Terminated，Reason Error，Exit Code 1（上一次退出的状态）",
-			"%s kubectl get pod crasher: READY 0/1, STATUS CrashLoopBackOff, RESTARTS %d":                               "%s kubectl get pod crasher：READY 0/1，STATUS CrashLoopBackOff，重启 %d 次",
-			"%s restartCount %d, STATUS CrashLoopBackOff: %s":                                                           "%s 重启次数 %d，STATUS CrashLoopBackOff：%s",
-			"%s the back-offs were %s: doubling from 10s, and 2m40s doubled is 5m20s, so the cap of 5m0s holds it":      "%s 退避时间依次为 %s：从 10s 开始翻倍，2m40s 翻倍是 5m20s，所以被 5m0s 的上限卡住",
+			"%d. kubectl apply: a pod whose only container runs sh -c \"exit 1\"":                                                                    "%d. kubectl apply：一个 Pod，它唯一的容器运行 sh -c \"exit 1\"",
+			"%d. It starts, exits 1, and is restarted at once: the first crash costs no back-off":                                                    "%d. 容器启动后立刻以 1 退出，马上被重启：第一次崩溃不需要退避等待",
+			"%s kubectl get pods -w, STATUS (RESTARTS): crasher %s":                                                                                  "%s kubectl get pods -w（持续观察），STATUS（RESTARTS）：crasher %s",
+			"%s STATUS Error for %s, then CrashLoopBackOff: the pod worker retried the failed sync after backOffPeriod (10s plus up to 50%% jitter)": "%s STATUS Error 持续 %s，然后 CrashLoopBackOff：pod worker 在 backOffPeriod（10s，另加最多 50%% 的随机抖动）之后重试了失败的同步",
+			"%d. Each crash doubles the back-off before the next restart, up to the 5-minute cap":                                                    "%d. 每崩溃一次，下次重启前的退避时间翻倍，直到 5 分钟的上限",
+			"%d. What kubectl get pods and kubectl describe pod show":                                                                                "%d. 现在 kubectl get pods 和 kubectl describe pod 能看到什么",
+			"%s event Warning BackOff: Back-off restarting failed container app in pod crasher_default(...) (x%d)":                                   "%s 事件 Warning BackOff：Back-off restarting failed container app in pod crasher_default(...)（x%d）",
+			"%s kubectl describe pod crasher: Last State Terminated, Reason Error, Exit Code 1":                                                      "%s kubectl describe pod crasher：Last State Terminated，Reason Error，Exit Code 1（上一次退出的状态）",
+			"%s kubectl get pod crasher: READY 0/1, STATUS CrashLoopBackOff, RESTARTS %d":                                                            "%s kubectl get pod crasher：READY 0/1，STATUS CrashLoopBackOff，重启 %d 次",
+			"%s restartCount %d, STATUS CrashLoopBackOff: %s":                                                                                        "%s 重启次数 %d，STATUS CrashLoopBackOff：%s",
+			"%s the back-offs were %s: doubling from 10s, and 2m40s doubled is 5m20s, so the cap of 5m0s holds it":                                   "%s 退避时间依次为 %s：从 10s 开始翻倍，2m40s 翻倍是 5m20s，所以被 5m0s 的上限卡住",
 		},
 		Run: runCrashLoop,
 	})
@@ -79,8 +80,8 @@ func runCrashLoop(ctx context.Context, s *sim.Session) error {
 		"kubectl get pods -w, STATUS (RESTARTS): crasher %s", strings.Join(lines, ", "))
 	if n := len(watched); n >= 2 {
 		shown := watched[n-1].at.Sub(watched[n-2].at)
-		s.Expect(watched[n-2].status == "Error" && shown == 10*time.Second,
-			"STATUS Error for %s, then CrashLoopBackOff: the pod worker retried the failed sync after backOffPeriod", shown)
+		s.Expect(watched[n-2].status == "Error" && shown >= 10*time.Second && shown < 16*time.Second, // and the syncLoop's next 1s tick
+			"STATUS Error for %s, then CrashLoopBackOff: the pod worker retried the failed sync after backOffPeriod (10s plus up to 50%% jitter)", shown.Round(time.Millisecond))
 	}
 	p, err := sim.Get[api.Pod](ctx, s.Cluster, "default", "crasher")
 	if err != nil {

@@ -119,6 +119,8 @@ func (c *Cluster) StartNode(ctx context.Context, spec NodeSpec, index int) (*Nod
 		Config: kubelet.NodeConfig{Capacity: capacity, Labels: spec.Labels, Arch: spec.Arch, Zone: spec.Zone,
 			Taints: spec.Taints, PodCIDR: podCIDR, InternalIP: fmt.Sprintf("10.0.%d.%d", index>>8, index&0xff),
 			CrashLoopBackOff: c.Config.CrashLoopBackOff, ProbeThreshold: c.Config.ProbeThreshold},
+		// The pod workers' jitter: from the cluster's seed, different on each node.
+		Seed: c.Config.Seed*10007 + int64(index),
 	})
 	if err := c.Add(ctx, k); err != nil {
 		return nil, err

@@ -39,11 +39,15 @@ func tell(s *story.Story) error {
 
 	// A container that exits at once: the kubelet restarts it, waiting 10s, 20s, 40s, ... up to five
 	// minutes between attempts. The reason is CrashLoopBackOff; the exit code is in lastState. While it
-	// waits, the kubelet retries its failed sync every 10s, and each retry records BackOff again.
+	// waits, the kubelet retries its failed sync every 10 to 16s, and each retry records BackOff again.
 	if err := s.Apply(manifests.Read("crasher.yaml")); err != nil {
 		return err
 	}
 	if err := s.Advance(90 * time.Second); err != nil {
+		return err
+	}
+	// The retries come 10 to 16s apart (backOffPeriod and its jitter): wait for one to show the reason.
+	if err := s.Until("pod crasher reason CrashLoopBackOff"); err != nil {
 		return err
 	}
 	crasher, err := sim.Get[api.Pod](s.Ctx, s.Cluster, "default", "crasher")

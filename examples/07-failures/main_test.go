@@ -14,12 +14,11 @@ func Example_run() {
 	//   700ms     kubelet/node-1            event Warning Failed: Error: ImagePullBackOff
 	// 2. A container that exits with code 1: after 4 restarts it waits in CrashLoopBackOff.
 	//   1.286s    kubelet/node-1            event Warning BackOff: Back-off restarting failed container app in pod crasher_default(28150a31-4efc-4309-8241-3fcc8e0b06d1)
-	//   11.286s   kubelet/node-1            event Warning BackOff: Back-off restarting failed container app in pod crasher_default(28150a31-4efc-4309-8241-3fcc8e0b06d1) (x2)
-	//   21.286s   kubelet/node-1            event Warning BackOff: Back-off restarting failed container app in pod crasher_default(28150a31-4efc-4309-8241-3fcc8e0b06d1) (x3)
-	//   31.286s   kubelet/node-1            event Warning BackOff: Back-off restarting failed container app in pod crasher_default(28150a31-4efc-4309-8241-3fcc8e0b06d1) (x4)
-	//   41.286s   kubelet/node-1            event Warning BackOff: Back-off restarting failed container app in pod crasher_default(28150a31-4efc-4309-8241-3fcc8e0b06d1) (x5)
-	//   51.286s   kubelet/node-1            event Warning BackOff: Back-off restarting failed container app in pod crasher_default(28150a31-4efc-4309-8241-3fcc8e0b06d1) (x6)
-	//   1m1.286s  kubelet/node-1            event Warning BackOff: Back-off restarting failed container app in pod crasher_default(28150a31-4efc-4309-8241-3fcc8e0b06d1) (x7)
-	//   1m11.286s kubelet/node-1            event Warning BackOff: Back-off restarting failed container app in pod crasher_default(28150a31-4efc-4309-8241-3fcc8e0b06d1) (x8)
-	//   1m21.286s kubelet/node-1            event Warning BackOff: Back-off restarting failed container app in pod crasher_default(28150a31-4efc-4309-8241-3fcc8e0b06d1) (x9)
+	//   16s       kubelet/node-1            event Warning BackOff: Back-off restarting failed container app in pod crasher_default(28150a31-4efc-4309-8241-3fcc8e0b06d1) (x2)
+	//   29s       kubelet/node-1            event Warning BackOff: Back-off restarting failed container app in pod crasher_default(28150a31-4efc-4309-8241-3fcc8e0b06d1) (x3)
+	//   40s       kubelet/node-1            event Warning BackOff: Back-off restarting failed container app in pod crasher_default(28150a31-4efc-4309-8241-3fcc8e0b06d1) (x4)
+	//   54s       kubelet/node-1            event Warning BackOff: Back-off restarting failed container app in pod crasher_default(28150a31-4efc-4309-8241-3fcc8e0b06d1) (x5)
+	//   1m7s      kubelet/node-1            event Warning BackOff: Back-off restarting failed container app in pod crasher_default(28150a31-4efc-4309-8241-3fcc8e0b06d1) (x6)
+	//   1m21s     kubelet/node-1            event Warning BackOff: Back-off restarting failed container app in pod crasher_default(28150a31-4efc-4309-8241-3fcc8e0b06d1) (x7)
+	//   1m33s     kubelet/node-1            event Warning BackOff: Back-off restarting failed container app in pod crasher_default(28150a31-4efc-4309-8241-3fcc8e0b06d1) (x8)
 }
