@@ -54,8 +54,14 @@ func TestWebViewStepsToARunningPodAsTheTerminalTellsIt(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute) // a hang guard, not a measure
 	defer cancel()
+	// Chromium leaves its singleton socket's directory (org.chromium.Chromium.*) in $TMPDIR when it
+	// is killed, as the allocator's cancel does: give it a directory of its own, removed at the end
+	// (a short one: t.TempDir's path makes the socket's too long for a unix socket).
+	tmp, err := os.MkdirTemp("", "kubesim-chromium")
+	require.NoError(t, err)
+	t.Cleanup(func() { os.RemoveAll(tmp) })
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(browser), chromedp.NoSandbox,
-		chromedp.WindowSize(1500, 1000))
+		chromedp.WindowSize(1500, 1000), chromedp.Env("TMPDIR="+tmp))
 	ctx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
 	defer cancelAlloc()
 	ctx, cancelBrowser := chromedp.NewContext(ctx)
