@@ -68,6 +68,22 @@ func (ts *testServer) create(t testing.TB, obj api.Object) api.Object {
 	return resp.Object
 }
 
+// createCached creates pod and waits until the watch cache holds it.
+func (ts *testServer) createCached(t testing.TB, pod *api.Pod) *api.Pod {
+	t.Helper()
+	created := ts.create(t, pod).(*api.Pod)
+	require.NoError(t, ts.WaitForRevision(context.Background(), rvOf(t, created)))
+	return created
+}
+
+// staleCache puts old back into the watch cache's pods under key, as a cache lagging behind etcd
+// (another apiserver wrote) would still hold it.
+func (ts *testServer) staleCache(key string, old api.Object) {
+	ts.cache.mu.Lock()
+	defer ts.cache.mu.Unlock()
+	ts.cache.resources["pods"].put(key, old)
+}
+
 func nginxPod(name string) *api.Pod {
 	return &api.Pod{ObjectMeta: api.ObjectMeta{Name: name, Namespace: "default", Labels: map[string]string{"app": "nginx"}},
 		Spec: api.PodSpec{Containers: []api.Container{{Name: "nginx", Image: "nginx:1.25"}}}}

@@ -18,8 +18,7 @@ import (
 func TestUpdateAndBindingStartFromTheCachedVersion(t *testing.T) {
 	ts := newTestServer(t)
 	ctx := context.Background()
-	pod := ts.create(t, nginxPod("cached")).(*api.Pod)
-	require.NoError(t, ts.WaitForRevision(ctx, rvOf(t, pod)))
+	pod := ts.createCached(t, nginxPod("cached"))
 
 	reads := ts.store.Stats().Reads
 	next := api.DeepCopy(pod)
@@ -61,10 +60,7 @@ func TestUpdateAndBindingOnALaggingCacheGetEtcdsAnswer(t *testing.T) {
 	require.NoError(t, ts.WaitForRevision(ctx, rvOf(t, resp.Object)))
 
 	// The cache as it was before the last write: it still holds the first version.
-	podsRes, _ := api.ResourceFor("pods")
-	ts.cache.mu.Lock()
-	ts.cache.resources[podsRes.Name].put("default/lagging", pod)
-	ts.cache.mu.Unlock()
+	ts.staleCache("default/lagging", pod)
 
 	_, err = ts.do(t, adminToken, wire.Request{Verb: wire.VerbUpdate, Resource: "pods", Namespace: "default", Body: api.DeepCopy(pod)})
 	assert.True(t, apierrors.IsConflict(err), "an update of nothing on a stale version: %v", err)

@@ -17,11 +17,8 @@ import (
 // as it was, and one based on an older version is still 409 Conflict.
 func TestStatusUpdateStartsFromTheCachedVersion(t *testing.T) {
 	ts := newTestServer(t)
-	ctx := context.Background()
-	pod := ts.create(t, nginxPod("cached")).(*api.Pod)
-	require.NoError(t, ts.WaitForRevision(ctx, rvOf(t, pod)))
-	podsRes, _ := api.ResourceFor("pods")
-	cachedOld := ts.cache.get(podsRes, "default/cached").(*api.Pod)
+	pod := ts.createCached(t, nginxPod("cached"))
+	cachedOld := ts.cache.get(podsResource(t), "default/cached").(*api.Pod)
 	require.Equal(t, pod.ResourceVersion, cachedOld.ResourceVersion)
 
 	reads := ts.store.Stats().Reads
@@ -57,10 +54,7 @@ func TestStatusUpdateOnALaggingCacheGetsEtcdsAnswer(t *testing.T) {
 	require.NoError(t, ts.WaitForRevision(ctx, rvOf(t, resp.Object)))
 
 	// The cache as it was before the last write: it still holds the first version.
-	podsRes, _ := api.ResourceFor("pods")
-	ts.cache.mu.Lock()
-	ts.cache.resources[podsRes.Name].put("default/lagging", pod)
-	ts.cache.mu.Unlock()
+	ts.staleCache("default/lagging", pod)
 
 	unchanged := api.DeepCopy(pod)
 	_, err = ts.do(t, adminToken, wire.Request{Verb: wire.VerbUpdate, Resource: "pods", Subresource: "status", Namespace: "default", Body: unchanged})
@@ -81,8 +75,7 @@ func TestStatusUpdateOnALaggingCacheGetsEtcdsAnswer(t *testing.T) {
 func TestUnconditionalStatusUpdateStartsFromTheCachedCopyAndLandsOnEtcds(t *testing.T) {
 	ts := newTestServer(t)
 	ctx := context.Background()
-	pod := ts.create(t, nginxPod("kubelets")).(*api.Pod)
-	require.NoError(t, ts.WaitForRevision(ctx, rvOf(t, pod)))
+	pod := ts.createCached(t, nginxPod("kubelets"))
 
 	reads := ts.store.Stats().Reads
 	running := api.DeepCopy(pod)
@@ -106,9 +99,7 @@ func TestUnconditionalStatusUpdateStartsFromTheCachedCopyAndLandsOnEtcds(t *test
 	lresp, err := ts.do(t, adminToken, wire.Request{Verb: wire.VerbUpdate, Resource: "pods", Namespace: "default", Body: labelled})
 	require.NoError(t, err)
 	require.NoError(t, ts.WaitForRevision(ctx, rvOf(t, lresp.Object)))
-	ts.cache.mu.Lock()
-	ts.cache.resources["pods"].put("default/kubelets", cachedBefore)
-	ts.cache.mu.Unlock()
+	ts.staleCache("default/kubelets", cachedBefore)
 
 	failed := api.DeepCopy(running)
 	failed.Status.Phase = api.PodFailed
