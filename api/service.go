@@ -156,10 +156,3 @@ type EndpointPort struct {
 	Port     int32    `json:"port"`
 	Protocol Protocol `json:"protocol,omitempty"`
 }
-
-// ShouldSetHostname says whether pod's endpoint in svc carries the pod's hostname (the endpoint
-// controllers' rule): the pod has a hostname and names svc, in its own namespace, as its subdomain.
-// CoreDNS then answers <hostname>.<service>.<namespace>.svc.cluster.local with the pod's IP.
-func ShouldSetHostname(pod *Pod, svc *Service) bool {
-	return pod.Spec.Hostname != "" && pod.Spec.Subdomain == svc.Name && svc.Namespace == pod.Namespace
-}

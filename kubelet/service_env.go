@@ -49,7 +49,7 @@ func (k *Kubelet) serviceEnv(p *api.Pod) (map[string]string, error) {
 	links := p.Spec.EnableServiceLinks == nil || *p.Spec.EnableServiceLinks
 	byName := map[string]*api.Service{}
 	for _, svc := range k.services.List() {
-		if !serviceIPSet(svc) {
+		if !api.IsServiceIPSet(svc) {
 			continue
 		}
 		switch {
@@ -68,11 +68,6 @@ func (k *Kubelet) serviceEnv(p *api.Pod) (map[string]string, error) {
 		}
 	}
 	return env, nil
-}
-
-// serviceIPSet is IsServiceIPSet: a Service with a cluster IP, not None.
-func serviceIPSet(svc *api.Service) bool {
-	return svc.Spec.ClusterIP != "" && svc.Spec.ClusterIP != api.ClusterIPNone
 }
 
 // serviceLinkVars is one Service's variables, in FromServices' order.

@@ -71,7 +71,7 @@ func Build(node, clusterCIDR string, services []*api.Service, slices []*api.Endp
 	}
 	r := &Rules{Node: node, ClusterCIDR: clusterCIDR}
 	for _, svc := range services {
-		if svc.Spec.ClusterIP == "" || svc.Spec.ClusterIP == api.ClusterIPNone || svc.Spec.Type == api.ServiceTypeExternalName {
+		if !api.IsServiceIPSet(svc) || svc.Spec.Type == api.ServiceTypeExternalName {
 			continue
 		}
 		for _, sp := range svc.Spec.Ports {

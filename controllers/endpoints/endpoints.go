@@ -103,17 +103,10 @@ func (ec *Controller) Reconcile(ctx context.Context, key string) (workloop.Resul
 // controller leaves them alone.
 const LabelManagedBy = "endpoints.kubernetes.io/managed-by"
 
-// endpointsLabels are the Service's labels, the headless label for a Service without a cluster IP,
-// and the managed-by label. A change of the Service's labels is an update of its Endpoints.
+// endpointsLabels are the Service's labels (with the headless label) and the managed-by label. A
+// change of the Service's labels is an update of its Endpoints.
 func endpointsLabels(svc *api.Service) map[string]string {
-	labels := maps.Clone(svc.Labels)
-	if labels == nil {
-		labels = map[string]string{}
-	}
-	delete(labels, api.LabelIsHeadlessService)
-	if !api.IsServiceIPSet(svc) {
-		labels[api.LabelIsHeadlessService] = ""
-	}
+	labels := internal.ServiceLabels(svc)
 	labels[LabelManagedBy] = "endpoint-controller"
 	return labels
 }
@@ -151,7 +144,7 @@ func (ec *Controller) subsets(svc *api.Service) []api.EndpointSubset {
 		}
 		addr := api.EndpointAddress{IP: pod.Status.PodIP,
 			TargetRef: &api.ObjectReference{Kind: "Pod", Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID}}
-		if api.ShouldSetHostname(pod, svc) {
+		if internal.ShouldSetHostname(pod, svc) {
 			addr.Hostname = pod.Spec.Hostname
 		}
 		if pod.Spec.NodeName != "" {

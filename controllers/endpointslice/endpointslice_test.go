@@ -2,7 +2,6 @@ package endpointslice_test
 
 import (
 	"context"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -13,21 +12,27 @@ import (
 	"kubesim/sim"
 )
 
-const manifest = `apiVersion: v1
+// webPod is a pod that Service web selects, its nginx serving the port named http; spec holds extra
+// lines of its spec, each indented by two spaces and ending in a newline.
+func webPod(name, spec string) string {
+	return `apiVersion: v1
 kind: Pod
 metadata:
-  name: web-1
+  name: ` + name + `
   labels:
     app: web
 spec:
-  containers:
+` + spec + `  containers:
   - name: nginx
     image: nginx:1.25
     ports:
     - name: http
       containerPort: 80
 ---
-apiVersion: v1
+`
+}
+
+const webService = `apiVersion: v1
 kind: Service
 metadata:
   name: web
@@ -39,6 +44,18 @@ spec:
     port: 80
     targetPort: http
 `
+
+var manifest = webPod("web-1", "") + webService
+
+// newCluster is a one-node cluster in step mode with the controller manager and the scheduler.
+func newCluster(t *testing.T) (*sim.Cluster, context.Context) {
+	t.Helper()
+	ctx := context.Background()
+	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, Nodes: 1, ControllerManager: true, Scheduler: true})
+	require.NoError(t, err)
+	t.Cleanup(c.Close)
+	return c, ctx
+}
 
 func sliceOf(ctx context.Context, t *testing.T, c *sim.Cluster) *api.EndpointSlice {
 	t.Helper()
@@ -54,11 +71,8 @@ func sliceOf(ctx context.Context, t *testing.T, c *sim.Cluster) *api.EndpointSli
 // deleted stays in the slice as terminating, still serving while its readiness holds, but no longer
 // ready; the Endpoints object drops it.
 func TestATerminatingPodIsServingButNotReady(t *testing.T) {
-	ctx := context.Background()
-	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, Nodes: 1, ControllerManager: true, Scheduler: true})
-	require.NoError(t, err)
-	t.Cleanup(c.Close)
-	_, err = c.Kubectl.Apply(ctx, []byte(manifest))
+	c, ctx := newCluster(t)
+	_, err := c.Kubectl.Apply(ctx, []byte(manifest))
 	require.NoError(t, err)
 	require.NoError(t, c.Driver.RunUntil(ctx, "web-1 is a ready endpoint", func() (bool, error) {
 		s := sliceOf(ctx, t, c)
@@ -96,31 +110,9 @@ func TestATerminatingPodIsServingButNotReady(t *testing.T) {
 // A pod's hostname is its endpoint's only when the pod names the Service as its subdomain
 // (ShouldSetHostname): web-0 says subdomain web, web-1 says another subdomain, web-2 has none.
 func TestAnEndpointCarriesTheHostnameOfAPodInTheServicesSubdomain(t *testing.T) {
-	ctx := context.Background()
-	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, Nodes: 1, ControllerManager: true, Scheduler: true})
-	require.NoError(t, err)
-	t.Cleanup(c.Close)
-	pod := func(name, hostname, subdomain string) string {
-		return `apiVersion: v1
-kind: Pod
-metadata:
-  name: ` + name + `
-  labels:
-    app: web
-spec:
-  hostname: "` + hostname + `"
-  subdomain: "` + subdomain + `"
-  containers:
-  - name: nginx
-    image: nginx:1.25
-    ports:
-    - name: http
-      containerPort: 80
----
-`
-	}
-	svc := manifest[strings.Index(manifest, "apiVersion: v1\nkind: Service"):]
-	_, err = c.Kubectl.Apply(ctx, []byte(pod("web-0", "web-0", "web")+pod("web-1", "web-1", "elsewhere")+pod("web-2", "", "web")+svc))
+	c, ctx := newCluster(t)
+	_, err := c.Kubectl.Apply(ctx, []byte(webPod("web-0", "  hostname: web-0\n  subdomain: web\n")+
+		webPod("web-1", "  hostname: web-1\n  subdomain: elsewhere\n")+webPod("web-2", "  subdomain: web\n")+webService))
 	require.NoError(t, err)
 	hostnames := func() map[string]string {
 		out := map[string]string{}
@@ -154,19 +146,15 @@ spec:
 // same name (Kubernetes' reconciler turns a create beside a delete into an update), and becomes the
 // placeholder again when the last pod goes.
 func TestThePlaceholderSliceIsUpdatedInPlace(t *testing.T) {
-	ctx := context.Background()
-	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, Nodes: 1, ControllerManager: true, Scheduler: true})
-	require.NoError(t, err)
-	t.Cleanup(c.Close)
-	i := strings.Index(manifest, "apiVersion: v1\nkind: Service")
-	_, err = c.Kubectl.Apply(ctx, []byte(manifest[i:]))
+	c, ctx := newCluster(t)
+	_, err := c.Kubectl.Apply(ctx, []byte(webService))
 	require.NoError(t, err)
 	require.NoError(t, c.Driver.RunUntil(ctx, "the placeholder slice", func() (bool, error) { return sliceOf(ctx, t, c) != nil, nil }, 0))
 	placeholder := sliceOf(ctx, t, c)
 	require.Empty(t, placeholder.Endpoints)
 	require.Empty(t, placeholder.Ports)
 
-	_, err = c.Kubectl.Apply(ctx, []byte(manifest[:i]))
+	_, err = c.Kubectl.Apply(ctx, []byte(webPod("web-1", "")))
 	require.NoError(t, err)
 	require.NoError(t, c.Driver.RunUntil(ctx, "web-1 in a slice", func() (bool, error) {
 		s := sliceOf(ctx, t, c)
@@ -185,11 +173,8 @@ func TestThePlaceholderSliceIsUpdatedInPlace(t *testing.T) {
 // A Service's labels are its slices' and its Endpoints' labels too, with the headless label when it
 // has no cluster IP; relabelling the Service relabels them.
 func TestSlicesAndEndpointsCarryTheServicesLabels(t *testing.T) {
-	ctx := context.Background()
-	c, err := sim.New(ctx, sim.Config{Mode: sim.StepMode, Seed: 1, Nodes: 1, ControllerManager: true, Scheduler: true})
-	require.NoError(t, err)
-	t.Cleanup(c.Close)
-	_, err = c.Kubectl.Apply(ctx, []byte(`apiVersion: v1
+	c, ctx := newCluster(t)
+	_, err := c.Kubectl.Apply(ctx, []byte(`apiVersion: v1
 kind: Service
 metadata:
   name: web

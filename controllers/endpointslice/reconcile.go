@@ -28,6 +28,7 @@ import (
 
 // desiredSlice is the content one slice should have.
 type desiredSlice struct {
+	labels    map[string]string // the same for every slice of the Service
 	ports     []api.EndpointSlicePort
 	endpoints []api.Endpoint
 }
@@ -73,7 +74,7 @@ func (ec *Controller) Reconcile(ctx context.Context, k string) (workloop.Result,
 			creates = append(creates, d)
 			continue
 		}
-		if same(cur.Endpoints, d.endpoints) && same(cur.Ports, d.ports) && maps.Equal(cur.Labels, sliceLabels(svc)) {
+		if same(cur.Endpoints, d.endpoints) && same(cur.Ports, d.ports) && maps.Equal(cur.Labels, d.labels) {
 			continue
 		}
 		wrote = true
@@ -126,6 +127,7 @@ func (ec *Controller) slicesOf(namespace, service string) []*api.EndpointSlice {
 // desired groups the Service's endpoints by their resolved ports. missing names the pods left out
 // because their node is not known (yet).
 func (ec *Controller) desired(svc *api.Service) ([]desiredSlice, error) {
+	labels := sliceLabels(svc)
 	groups := map[string]*desiredSlice{}
 	var order []string
 	var missing []error
@@ -142,14 +144,14 @@ func (ec *Controller) desired(svc *api.Service) ([]desiredSlice, error) {
 		pk := portsKey(ports)
 		g, ok := groups[pk]
 		if !ok {
-			g = &desiredSlice{ports: ports}
+			g = &desiredSlice{labels: labels, ports: ports}
 			groups[pk] = g
 			order = append(order, pk)
 		}
 		g.endpoints = append(g.endpoints, podToEndpoint(svc, pod, node))
 	}
 	if len(order) == 0 {
-		return []desiredSlice{{}}, errors.Join(missing...) // the placeholder: no endpoints, no ports
+		return []desiredSlice{{labels: labels}}, errors.Join(missing...) // the placeholder: no endpoints, no ports
 	}
 	sort.Strings(order)
 	out := make([]desiredSlice, 0, len(order))
@@ -188,7 +190,7 @@ func podToEndpoint(svc *api.Service, pod *api.Pod, node *api.Node) api.Endpoint 
 			Terminating: api.Ptr(terminating)},
 		TargetRef: &api.ObjectReference{Kind: "Pod", Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID},
 	}
-	if api.ShouldSetHostname(pod, svc) {
+	if internal.ShouldSetHostname(pod, svc) {
 		ep.Hostname = api.Ptr(pod.Spec.Hostname)
 	}
 	if pod.Spec.NodeName != "" {
@@ -206,7 +208,7 @@ func (ec *Controller) write(ctx context.Context, svc *api.Service, cur *api.Endp
 	if cur == nil {
 		s := &api.EndpointSlice{
 			ObjectMeta: api.ObjectMeta{GenerateName: svc.Name + "-", Namespace: svc.Namespace,
-				Labels: sliceLabels(svc),
+				Labels: maps.Clone(d.labels),
 				OwnerReferences: []api.OwnerReference{{APIVersion: "v1", Kind: "Service", Name: svc.Name, UID: svc.UID,
 					Controller: api.Ptr(true), BlockOwnerDeletion: api.Ptr(true)}}},
 			AddressType: api.AddressTypeIPv4, Endpoints: d.endpoints, Ports: d.ports,
@@ -218,25 +220,16 @@ func (ec *Controller) write(ctx context.Context, svc *api.Service, cur *api.Endp
 		return err
 	}
 	s := api.DeepCopy(cur) // never modify the cache's copy
-	s.Endpoints, s.Ports, s.Labels = d.endpoints, d.ports, sliceLabels(svc)
+	s.Endpoints, s.Ports, s.Labels = d.endpoints, d.ports, maps.Clone(d.labels)
 	ec.record("update", s, "Service %s/%s: update EndpointSlice %s: %s", svc.Namespace, svc.Name, s.Name, Summary(s))
 	_, err := slices.Update(ctx, s)
 	return err
 }
 
-// sliceLabels are the labels of a Service's slices (setEndpointSliceLabels): the Service's own, the
-// headless label for a Service without a cluster IP, and the two the controller owns.
+// sliceLabels are the labels of a Service's slices (setEndpointSliceLabels): the Service's own (with
+// the headless label), and the two the controller owns.
 func sliceLabels(svc *api.Service) map[string]string {
-	labels := maps.Clone(svc.Labels)
-	if labels == nil {
-		labels = map[string]string{}
-	}
-	for _, reserved := range []string{api.LabelServiceName, api.LabelManagedBy, api.LabelIsHeadlessService} {
-		delete(labels, reserved)
-	}
-	if !api.IsServiceIPSet(svc) {
-		labels[api.LabelIsHeadlessService] = ""
-	}
+	labels := internal.ServiceLabels(svc, api.LabelServiceName, api.LabelManagedBy)
 	labels[api.LabelServiceName] = svc.Name
 	labels[api.LabelManagedBy] = ManagedBy
 	return labels

@@ -13,6 +13,7 @@ package internal
 
 import (
 	"fmt"
+	"maps"
 
 	"kubesim/api"
 	"kubesim/client"
@@ -79,6 +80,30 @@ func ShouldPodBeInEndpoints(pod *api.Pod, includeTerminating bool) bool {
 		return false
 	}
 	return includeTerminating || pod.DeletionTimestamp == nil
+}
+
+// ShouldSetHostname says whether pod's endpoint in svc carries the pod's hostname: the pod has a
+// hostname and names svc, in its own namespace, as its subdomain. CoreDNS then answers
+// <hostname>.<service>.<namespace>.svc.cluster.local with the pod's IP.
+func ShouldSetHostname(pod *api.Pod, svc *api.Service) bool {
+	return pod.Spec.Hostname != "" && pod.Spec.Subdomain == svc.Name && svc.Namespace == pod.Namespace
+}
+
+// ServiceLabels are the labels the objects listing svc's endpoints (Endpoints, EndpointSlices) take
+// from it: a copy of svc's labels without the reserved keys, with service.kubernetes.io/headless when
+// svc has no cluster IP. Each controller adds its own keys.
+func ServiceLabels(svc *api.Service, reserved ...string) map[string]string {
+	labels := maps.Clone(svc.Labels)
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	for _, key := range append(reserved, api.LabelIsHeadlessService) {
+		delete(labels, key)
+	}
+	if !api.IsServiceIPSet(svc) {
+		labels[api.LabelIsHeadlessService] = ""
+	}
+	return labels
 }
 
 // FindPort resolves a Service port's targetPort on a pod: a number is used as it is (whether or not a
