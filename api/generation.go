@@ -21,7 +21,7 @@ func TracksGeneration(obj Object) bool {
 // BumpsGeneration reports whether an update from old to obj increments generation, by the rule of
 // the kind's PrepareForUpdate: a change of spec for most; for a Deployment also of its annotations
 // (they are copied to its ReplicaSets); for an EndpointSlice anything but metadata, or its labels;
-// never for a PriorityClass.
+// never for a PriorityClass, nor for a kind that keeps no generation.
 func BumpsGeneration(obj, old Object) bool {
 	switch obj.(type) {
 	case *Pod, *ReplicaSet, *DaemonSet, *PodDisruptionBudget:

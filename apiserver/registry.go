@@ -525,7 +525,7 @@ func (s *Server) updateFrom(ctx context.Context, req *wire.Request, res *api.Res
 	if err := s.confirmNoEscalation(res, user, obj); err != nil {
 		return nil, err
 	}
-	if api.TracksGeneration(obj) && api.BumpsGeneration(obj, old) {
+	if api.BumpsGeneration(obj, old) {
 		m.Generation = om.Generation + 1
 	}
 	if svc, ok := obj.(*api.Service); ok {
