@@ -484,11 +484,9 @@ func (s *Server) update(ctx context.Context, req *wire.Request, res *api.Resourc
 	// a write still on its way to the cache is then refused before admission, as reading etcd refuses
 	// it (and the story of two writers racing stays the same in step mode).
 	if old := s.settledBase(req, res, obj.GetObjectMeta().ResourceVersion); old != nil {
-		resp, err := s.updateFrom(ctx, req, res, user, obj, old, true)
-		switch {
-		case errors.Is(err, errCheckEtcd):
-			return s.confirmUnchanged(ctx, req, res, resp, old)
-		case !apierrors.IsConflict(err):
+		if resp, done, err := s.fromCache(ctx, req, res, old, func() (*wire.Response, error) {
+			return s.updateFrom(ctx, req, res, user, obj, old, true)
+		}); done {
 			return resp, err
 		}
 		// etcd has moved on: start again from its copy, with a fresh copy of the body (admission
@@ -539,6 +537,22 @@ func (s *Server) updateFrom(ctx context.Context, req *wire.Request, res *api.Res
 		return nil, err
 	}
 	return s.finishUpdateFrom(ctx, req, res, user, obj, old, cached)
+}
+
+// fromCache runs write, an update applied to old (the watch cache's copy, at the request's
+// resourceVersion), and gives its answer (done), or done false when the compare-and-swap found that
+// etcd has moved on and the update must start again from etcd's copy. An update that would change
+// nothing is answered once etcd confirms it still holds old (confirmUnchanged).
+func (s *Server) fromCache(ctx context.Context, req *wire.Request, res *api.Resource, old api.Object, write func() (*wire.Response, error)) (*wire.Response, bool, error) {
+	resp, err := write()
+	switch {
+	case errors.Is(err, errCheckEtcd):
+		resp, err = s.confirmUnchanged(ctx, req, res, resp, old)
+		return resp, true, err
+	case apierrors.IsConflict(err):
+		return nil, false, nil
+	}
+	return resp, true, err
 }
 
 // confirmUnchanged answers an update that would change nothing, judged on the watch cache's copy
@@ -645,11 +659,9 @@ func (s *Server) updateStatus(ctx context.Context, req *wire.Request, res *api.R
 	}
 	req.Name = body.GetObjectMeta().Name
 	if old := s.cachedBase(req, res, body.GetObjectMeta().ResourceVersion); old != nil {
-		resp, err := s.updateStatusFrom(ctx, req, res, user, body, old, true)
-		switch {
-		case errors.Is(err, errCheckEtcd):
-			return s.confirmUnchanged(ctx, req, res, resp, old)
-		case !apierrors.IsConflict(err):
+		if resp, done, err := s.fromCache(ctx, req, res, old, func() (*wire.Response, error) {
+			return s.updateStatusFrom(ctx, req, res, user, body, old, true)
+		}); done {
 			return resp, err
 		}
 		// The cache was behind etcd: start again from etcd's copy, whose answer is the one to give.
