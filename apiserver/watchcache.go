@@ -23,6 +23,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"kubesim/api"
@@ -106,6 +107,11 @@ type resourceCache struct {
 	uncached bool
 	// byNode indexes pods by spec.nodeName (the kubelet's field selector), key set per node.
 	byNode map[string]map[string]struct{}
+	// sorted memoises the keys of objects in order, for lists and initial watch states; nil after a
+	// key is added or removed, built again by the next reader (under the read lock, hence atomic).
+	// A resource that changes without lists between (pods in a rollout) never pays for it; one
+	// read on every request (RBAC's ClusterRoleBindings) sorts once per change, not per request.
+	sorted atomic.Pointer[[]string]
 	// events is the window, oldest first; floor is the revision from which the window is complete:
 	// every change with revision > floor is in events.
 	events []cacheEvent
@@ -286,6 +292,8 @@ func (c *watchCache) applyLocked(ev store.Event) {
 func (rc *resourceCache) put(key string, obj api.Object) {
 	if prev, ok := rc.objects[key]; ok {
 		rc.unindex(key, prev)
+	} else {
+		rc.sorted.Store(nil)
 	}
 	rc.objects[key] = obj
 	if node := nodeNameOf(obj); node != "" {
@@ -298,9 +306,27 @@ func (rc *resourceCache) put(key string, obj api.Object) {
 	}
 }
 
+// sortedKeys returns the keys of rc's objects in order (shared: do not modify). The cache's lock must
+// be held, for reading at least.
+func (rc *resourceCache) sortedKeys() []string {
+	if p := rc.sorted.Load(); p != nil {
+		return *p
+	}
+	keys := make([]string, 0, len(rc.objects))
+	for k := range rc.objects {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	rc.sorted.Store(&keys)
+	return keys
+}
+
 func (rc *resourceCache) remove(key string, prev api.Object) {
 	if prev != nil {
 		rc.unindex(key, prev)
+	}
+	if _, ok := rc.objects[key]; ok {
+		rc.sorted.Store(nil)
 	}
 	delete(rc.objects, key)
 }
@@ -451,18 +477,20 @@ func (c *watchCache) list(res *api.Resource, sel selection) ([]api.Object, int64
 		for k := range rc.byNode[sel.node] {
 			keys = append(keys, k)
 		}
+		sort.Strings(keys)
 	} else {
-		prefix := ""
+		keys = rc.sortedKeys()
 		if sel.namespace != "" && res.Namespaced {
-			prefix = sel.namespace + "/"
-		}
-		for k := range rc.objects {
-			if strings.HasPrefix(k, prefix) {
-				keys = append(keys, k)
+			// A namespace's keys are one run of the sorted keys.
+			prefix := sel.namespace + "/"
+			i := sort.SearchStrings(keys, prefix)
+			j := i
+			for j < len(keys) && strings.HasPrefix(keys[j], prefix) {
+				j++
 			}
+			keys = keys[i:j]
 		}
 	}
-	sort.Strings(keys)
 	out := make([]api.Object, 0, len(keys))
 	for _, k := range keys {
 		if obj := rc.objects[k]; sel.matches(obj) {
@@ -491,13 +519,8 @@ func (c *watchCache) watch(res *api.Resource, sel selection, from *int64, bookma
 	if from != nil {
 		return c.open(rc, sel, nil, from, bookmarks)
 	}
-	keys := make([]string, 0, len(rc.objects))
-	for k := range rc.objects {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	objs := make([]api.Object, 0)
-	for _, k := range keys {
+	for _, k := range rc.sortedKeys() {
 		if obj := rc.objects[k]; sel.matches(obj) {
 			objs = append(objs, obj)
 		}

@@ -45,3 +45,52 @@ func TestWatchWindowKeepsAtLeastTheWindowAndAtMostAQuarterMore(t *testing.T) {
 	assert.True(t, apierrors.IsResourceExpired(err), "a resourceVersion past the slack is 410 Gone: %v", err)
 	assert.Contains(t, err.Error(), "too old resource version: "+strconv.FormatInt(old, 10))
 }
+
+// A list reads the cache's keys in order, memoised between additions and removals: every list
+// after a change sees it, and a namespace's list holds that namespace alone, not its neighbours in
+// the order ("default-x" sorts before "default/", "defaults" after it).
+func TestListsSeeEveryAdditionAndRemovalInOrder(t *testing.T) {
+	c := newWatchCache(100)
+	res, _ := api.ResourceFor("pods")
+	rev := int64(0)
+	apply := func(typ store.EventType, ns, name string) {
+		rev++
+		pod := nginxPod(name)
+		pod.Namespace = ns
+		value, err := json.Marshal(pod)
+		require.NoError(t, err)
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.applyLocked(store.Event{Type: typ, Revision: rev,
+			KV: store.KV{Key: "/registry/pods/" + ns + "/" + name, Value: value, ModRevision: rev}})
+	}
+	names := func(sel selection) []string {
+		objs, _ := c.list(res, sel)
+		var out []string
+		for _, o := range objs {
+			m := o.GetObjectMeta()
+			out = append(out, m.Namespace+"/"+m.Name)
+		}
+		return out
+	}
+	in := func(ns string) selection {
+		sel := everythingSelection()
+		sel.namespace = ns
+		return sel
+	}
+	apply(store.Put, "default", "b")
+	apply(store.Put, "defaults", "a")
+	apply(store.Put, "default-x", "a")
+	assert.Equal(t, []string{"default-x/a", "default/b", "defaults/a"}, names(everythingSelection()))
+	assert.Equal(t, []string{"default/b"}, names(in("default")))
+
+	apply(store.Put, "default", "a")
+	apply(store.Put, "default", "b") // an update: the keys stay
+	assert.Equal(t, []string{"default/a", "default/b"}, names(in("default")), "an addition after a list")
+	apply(store.Delete, "default", "a")
+	assert.Equal(t, []string{"default/b"}, names(in("default")), "a removal after a list")
+	apply(store.Delete, "default", "b")
+	assert.Empty(t, names(in("default")))
+	assert.Empty(t, names(in("nowhere")))
+	assert.Equal(t, []string{"default-x/a", "defaults/a"}, names(everythingSelection()))
+}
