@@ -84,6 +84,23 @@ type SecretEnvSource struct {
 	Optional             *bool `json:"optional,omitempty"`
 }
 
+// The ConfigMap kube-controller-manager's root CA publisher keeps in every namespace: the cluster's
+// CA certificate under RootCAKey, which every pod's kube-api-access volume mounts as ca.crt.
+const (
+	RootCAConfigMap             = "kube-root-ca.crt"
+	RootCAKey                   = "ca.crt"
+	RootCADescriptionAnnotation = "kubernetes.io/description"
+	RootCADescription           = "Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. " +
+		"No other usage is guaranteed across distributions of Kubernetes clusters."
+)
+
+// RootCAConfigMapFor is the root CA publisher's ConfigMap for namespace, holding rootCA (PEM).
+func RootCAConfigMapFor(namespace string, rootCA []byte) *ConfigMap {
+	return &ConfigMap{ObjectMeta: ObjectMeta{Name: RootCAConfigMap, Namespace: namespace,
+		Annotations: map[string]string{RootCADescriptionAnnotation: RootCADescription}},
+		Data: map[string]string{RootCAKey: string(rootCA)}}
+}
+
 // ConfigReference is one ConfigMap or Secret a pod names, and where.
 type ConfigReference struct {
 	Kind     string // "ConfigMap" or "Secret"
@@ -103,6 +120,15 @@ func ConfigReferences(spec *PodSpec) []ConfigReference {
 			refs = append(refs, ConfigReference{"ConfigMap", v.ConfigMap.Name, opt(v.ConfigMap.Optional)})
 		case v.Secret != nil:
 			refs = append(refs, ConfigReference{"Secret", v.Secret.SecretName, opt(v.Secret.Optional)})
+		case v.Projected != nil:
+			for _, src := range v.Projected.Sources {
+				switch {
+				case src.ConfigMap != nil:
+					refs = append(refs, ConfigReference{"ConfigMap", src.ConfigMap.Name, opt(src.ConfigMap.Optional)})
+				case src.Secret != nil:
+					refs = append(refs, ConfigReference{"Secret", src.Secret.Name, opt(src.Secret.Optional)})
+				}
+			}
 		}
 	}
 	for _, c := range AllContainers(spec) {

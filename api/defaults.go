@@ -181,8 +181,8 @@ func (d *defaulter) podSpec(prefix string, spec *PodSpec, pod bool) {
 	}
 }
 
-// volume applies SetDefaults_Volume (no source means an emptyDir) and the 0644 file mode of
-// configMap and secret volumes.
+// volume applies SetDefaults_Volume (no source means an emptyDir), the 0644 file mode of configMap,
+// secret and projected volumes, a projected token's hour and a downward API file's apiVersion v1.
 func (d *defaulter) volume(prefix string, v *Volume) {
 	if v.VolumeSource == (VolumeSource{}) {
 		v.EmptyDir = &EmptyDirVolumeSource{}
@@ -196,6 +196,25 @@ func (d *defaulter) volume(prefix string, v *Volume) {
 	case v.Secret != nil && v.Secret.DefaultMode == nil:
 		v.Secret.DefaultMode = Ptr(fileMode)
 		d.note(prefix+"secret.defaultMode", "420 (0644)")
+	case v.Projected != nil:
+		if v.Projected.DefaultMode == nil {
+			v.Projected.DefaultMode = Ptr(fileMode)
+			d.note(prefix+"projected.defaultMode", "420 (0644)")
+		}
+		for i, src := range v.Projected.Sources {
+			at := fmt.Sprintf("%sprojected.sources[%d].", prefix, i)
+			if t := src.ServiceAccountToken; t != nil {
+				defaultPointer(d, at+"serviceAccountToken.expirationSeconds", &t.ExpirationSeconds, 3600)
+			}
+			if src.DownwardAPI == nil {
+				continue
+			}
+			for j, item := range src.DownwardAPI.Items {
+				if item.FieldRef != nil {
+					defaultValue(d, fmt.Sprintf("%sdownwardAPI.items[%d].fieldRef.apiVersion", at, j), &item.FieldRef.APIVersion, "v1")
+				}
+			}
+		}
 	}
 }
 

@@ -30,8 +30,12 @@ type PodSpec struct {
 	DNSPolicy                     DNSPolicy         `json:"dnsPolicy,omitempty"`
 	NodeSelector                  map[string]string `json:"nodeSelector,omitempty"`
 	ServiceAccountName            string            `json:"serviceAccountName,omitempty"`
-	NodeName                      string            `json:"nodeName,omitempty"`
-	HostNetwork                   bool              `json:"hostNetwork,omitempty"`
+	// AutomountServiceAccountToken: false keeps the ServiceAccount admission plugin from mounting
+	// the kube-api-access volume (token, ca.crt, namespace) into the pod's containers; nil defers
+	// to the ServiceAccount's own field, then to true.
+	AutomountServiceAccountToken *bool  `json:"automountServiceAccountToken,omitempty"`
+	NodeName                     string `json:"nodeName,omitempty"`
+	HostNetwork                  bool   `json:"hostNetwork,omitempty"`
 	// Hostname is the pod's hostname (default: its name, cut to 63 characters). With Subdomain, the
 	// name of a headless Service in the pod's namespace, the pod also gets the DNS name
 	// <hostname>.<subdomain>.<namespace>.svc.cluster.local, as a StatefulSet's pods do.

@@ -18,7 +18,7 @@ var unmodelled = map[reflect.Type][]string{
 	reflect.TypeFor[ObjectMeta](): {"selfLink"},
 
 	// pods
-	reflect.TypeFor[PodSpec](): {"activeDeadlineSeconds", "automountServiceAccountToken", "dnsConfig",
+	reflect.TypeFor[PodSpec](): {"activeDeadlineSeconds", "dnsConfig",
 		"ephemeralContainers", "hostAliases", "hostIPC", "hostPID", "hostUsers",
 		"hostnameOverride", "os", "overhead", "readinessGates", "resourceClaims", "resources",
 		"runtimeClassName", "schedulingGates", "securityContext", "serviceAccount", "setHostnameAsFQDN",
@@ -29,8 +29,9 @@ var unmodelled = map[reflect.Type][]string{
 	reflect.TypeFor[EnvVarSource](): {"fileKeyRef"},
 	reflect.TypeFor[Volume](): {"awsElasticBlockStore", "azureDisk", "azureFile", "cephfs", "cinder", "csi",
 		"downwardAPI", "ephemeral", "fc", "flexVolume", "flocker", "gcePersistentDisk", "gitRepo", "glusterfs",
-		"hostPath", "image", "iscsi", "nfs", "photonPersistentDisk", "portworxVolume", "projected", "quobyte",
+		"hostPath", "image", "iscsi", "nfs", "photonPersistentDisk", "portworxVolume", "quobyte",
 		"rbd", "scaleIO", "storageos", "vsphereVolume"},
+	reflect.TypeFor[VolumeProjection]():         {"clusterTrustBundle", "podCertificate"},
 	reflect.TypeFor[VolumeMount]():              {"mountPropagation", "recursiveReadOnly", "subPathExpr"},
 	reflect.TypeFor[ResourceRequirements]():     {"claims"},
 	reflect.TypeFor[Probe]():                    {"grpc", "terminationGracePeriodSeconds"},

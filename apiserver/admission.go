@@ -13,6 +13,8 @@ package apiserver
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
@@ -101,12 +103,93 @@ func (p serviceAccountAdmission) Admit(ctx context.Context, a *admissionAttribut
 		return nil, deadlineError(err)
 	}
 	saRes, _ := api.ResourceFor("serviceaccounts")
-	if p.s.cache.get(saRes, pod.Namespace+"/"+pod.Spec.ServiceAccountName) == nil {
+	sa, _ := p.s.cache.get(saRes, pod.Namespace+"/"+pod.Spec.ServiceAccountName).(*api.ServiceAccount)
+	if sa == nil {
 		return nil, apierrors.NewForbidden("pods", pod.Name, fmt.Sprintf(
 			"error looking up service account %s/%s: serviceaccount %q not found",
 			pod.Namespace, pod.Spec.ServiceAccountName, pod.Spec.ServiceAccountName))
 	}
+	// A mirror pod's spec is the kubelet's static pod's; changing it would make the kubelet replace it.
+	if _, mirror := pod.Annotations[mirrorPodAnnotation]; !mirror && automount(sa, pod) {
+		if name := p.mountToken(pod); name != "" {
+			changes = append(changes, fmt.Sprintf("volume %s (token, ca.crt, namespace) mounted at %s", name, ServiceAccountTokenMountPath))
+		}
+	}
+	if len(pod.Spec.ImagePullSecrets) == 0 && len(sa.ImagePullSecrets) > 0 {
+		pod.Spec.ImagePullSecrets = slices.Clone(sa.ImagePullSecrets)
+		changes = append(changes, "imagePullSecrets from service account "+sa.Name)
+	}
 	return changes, nil
+}
+
+// The kube-api-access volume: what a pod's containers find at ServiceAccountTokenMountPath.
+const (
+	ServiceAccountTokenMountPath = "/var/run/secrets/kubernetes.io/serviceaccount"
+	serviceAccountVolumePrefix   = "kube-api-access-"
+	// tokenExpirationSeconds is what the plugin asks for (serviceaccount.WarnOnlyBoundTokenExpirationSeconds):
+	// an hour and 7 seconds, a length the token authenticator recognises as the default's.
+	tokenExpirationSeconds = 3607
+)
+
+// automount is shouldAutomount: the pod's automountServiceAccountToken, else its service account's,
+// else true.
+func automount(sa *api.ServiceAccount, pod *api.Pod) bool {
+	switch {
+	case pod.Spec.AutomountServiceAccountToken != nil:
+		return *pod.Spec.AutomountServiceAccountToken
+	case sa.AutomountServiceAccountToken != nil:
+		return *sa.AutomountServiceAccountToken
+	}
+	return true
+}
+
+// mountToken is mountServiceAccountToken: every container (init containers first) that mounts
+// nothing at ServiceAccountTokenMountPath gets the kube-api-access-xxxxx volume there, read-only,
+// and the pod gets the volume if a container needs it and it has none yet. It returns the name of
+// the volume it added ("" if none).
+func (p serviceAccountAdmission) mountToken(pod *api.Pod) string {
+	name := ""
+	for _, v := range pod.Spec.Volumes {
+		if strings.HasPrefix(v.Name, serviceAccountVolumePrefix) {
+			name = v.Name
+			break
+		}
+	}
+	had := name != ""
+	if !had {
+		name = p.s.generateNameFrom(p.s.tokenRnd, serviceAccountVolumePrefix)
+	}
+	needed := false
+	mount := func(containers []api.Container) {
+		for i := range containers {
+			c := &containers[i]
+			if !slices.ContainsFunc(c.VolumeMounts, func(m api.VolumeMount) bool { return m.MountPath == ServiceAccountTokenMountPath }) {
+				c.VolumeMounts = append(c.VolumeMounts, api.VolumeMount{Name: name, ReadOnly: true, MountPath: ServiceAccountTokenMountPath})
+				needed = true
+			}
+		}
+	}
+	mount(pod.Spec.InitContainers)
+	mount(pod.Spec.Containers)
+	if had || !needed {
+		return ""
+	}
+	pod.Spec.Volumes = append(pod.Spec.Volumes, api.Volume{Name: name, VolumeSource: api.VolumeSource{Projected: tokenVolumeSource()}})
+	return name
+}
+
+// tokenVolumeSource is TokenVolumeSource: the pod's token, the cluster's CA and its namespace.
+func tokenVolumeSource() *api.ProjectedVolumeSource {
+	return &api.ProjectedVolumeSource{
+		DefaultMode: api.Ptr[int32](0o644),
+		Sources: []api.VolumeProjection{
+			{ServiceAccountToken: &api.ServiceAccountTokenProjection{Path: "token", ExpirationSeconds: api.Ptr[int64](tokenExpirationSeconds)}},
+			{ConfigMap: &api.ConfigMapProjection{LocalObjectReference: api.LocalObjectReference{Name: api.RootCAConfigMap},
+				Items: []api.KeyToPath{{Key: api.RootCAKey, Path: "ca.crt"}}}},
+			{DownwardAPI: &api.DownwardAPIProjection{Items: []api.DownwardAPIVolumeFile{{Path: "namespace",
+				FieldRef: &api.ObjectFieldSelector{APIVersion: "v1", FieldPath: "metadata.namespace"}}}}},
+		},
+	}
 }
 
 // defaultTolerationSeconds lets every pod tolerate a not-ready or unreachable node for 300 seconds:

@@ -9,7 +9,9 @@
 //
 // kubesim simplification: the "default" ServiceAccount of the system namespaces is created here too,
 // so pods can be admitted before the serviceaccount controller runs; that controller creates it in
-// every other namespace.
+// every other namespace. Likewise the ConfigMap kube-root-ca.crt of the system namespaces (with
+// Config.RootCA), so that a kubelet can mount a pod's kube-api-access volume in a cluster without
+// kube-controller-manager (component tests); its root CA publisher makes it everywhere else.
 package apiserver
 
 import (
@@ -39,6 +41,7 @@ func bootstrapObjects() []api.Object {
 	for _, ns := range SystemNamespaces {
 		objs = append(objs, &api.ServiceAccount{ObjectMeta: api.ObjectMeta{Name: "default", Namespace: ns}})
 	}
+
 	all := []string{"*"}
 	read := []string{"get", "list", "watch"}
 	write := []string{"create", "update", "patch", "delete", "deletecollection"}
@@ -92,6 +95,18 @@ func bootstrapObjects() []api.Object {
 	return objs
 }
 
+// rootCAObjects are the system namespaces' kube-root-ca.crt ConfigMaps (none without a CA).
+func rootCAObjects(rootCA []byte) []api.Object {
+	if rootCA == nil {
+		return nil
+	}
+	var objs []api.Object
+	for _, ns := range SystemNamespaces {
+		objs = append(objs, api.RootCAConfigMapFor(ns, rootCA))
+	}
+	return objs
+}
+
 // bootstrap creates whatever bootstrap object is missing (a restarted apiserver on an existing etcd
 // finds them all), through the full pipeline under the loopback identity, untraced but summarised.
 func (s *Server) bootstrap(ctx context.Context) error {
@@ -105,13 +120,13 @@ func (s *Server) bootstrap(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	// The networking objects take their UIDs from a source of their own, so that adding them did not
-	// change the names and UIDs every story already shows.
+	// The networking objects and the root CA ConfigMaps take their UIDs from a source of their own,
+	// so that adding them did not change the names and UIDs every story already shows.
 	s.randMu.Lock()
 	main := s.rnd
 	s.rnd = rand.New(rand.NewSource(networkingSeed))
 	s.randMu.Unlock()
-	n, err := s.createBootstrap(ctx, token, networkingObjects())
+	n, err := s.createBootstrap(ctx, token, append(networkingObjects(), rootCAObjects(s.rootCA)...))
 	s.randMu.Lock()
 	s.rnd = main
 	s.randMu.Unlock()

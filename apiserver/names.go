@@ -1,8 +1,11 @@
-// names.go: the apiserver's random choices, all from one seeded source so that step mode is
+// names.go: the apiserver's random choices, all from seeded sources so that step mode is
 // reproducible: generateName suffixes and UIDs.
 package apiserver
 
-import "fmt"
+import (
+	"fmt"
+	"math/rand"
+)
 
 // suffixAlphabet is the alphabet Kubernetes draws generateName suffixes from: no vowels (so no words)
 // and no characters that look alike (0/o, 1/l).
@@ -16,12 +19,16 @@ const maxGeneratedBaseLength = 63 - 5
 // generateName returns base cut to 58 characters followed by 5 random ones, as in
 // "nginx-7c5d9f8b6-x2k9p".
 func (s *Server) generateName(base string) string {
+	return s.generateNameFrom(s.rnd, base)
+}
+
+func (s *Server) generateNameFrom(rnd *rand.Rand, base string) string {
 	s.randMu.Lock()
 	defer s.randMu.Unlock()
 	base = base[:min(len(base), maxGeneratedBaseLength)]
 	b := []byte(base)
 	for range 5 {
-		b = append(b, suffixAlphabet[s.rnd.Intn(len(suffixAlphabet))])
+		b = append(b, suffixAlphabet[rnd.Intn(len(suffixAlphabet))])
 	}
 	return string(b)
 }

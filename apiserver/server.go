@@ -46,24 +46,31 @@ type Config struct {
 	// ValidatingAdmission are extra validating admission plugins, run after the built-in ones and
 	// before the webhooks (admission_plugins.go).
 	ValidatingAdmission []ValidatingAdmission
+	// RootCA is the cluster's CA certificate (PEM): bootstrap.go puts it into the system namespaces
+	// as kube-root-ca.crt (nil: it does not).
+	RootCA []byte
 }
 
 // Server is kube-apiserver in miniature.
 type Server struct {
-	store *store.Store
-	clock clock.Clock
-	trace *trace.Recorder
-	cache *watchCache
-	authn *tokenAuthenticator
+	rootCA []byte // Config.RootCA
+	store  *store.Store
+	clock  clock.Clock
+	trace  *trace.Recorder
+	cache  *watchCache
+	authn  *tokenAuthenticator
 
 	mutating   []mutatingPlugin
 	validating []validatingPlugin
 	webhooks   webhookState     // the backend admission webhooks are called through (webhook.go)
 	services   serviceAllocator // cluster IPs and node ports (servicealloc.go)
 
-	// randMu guards rnd, the seeded source of names and UIDs.
-	randMu sync.Mutex
-	rnd    *rand.Rand
+	// randMu guards rnd, the seeded source of names, UIDs and Service IPs and ports, and tokenRnd,
+	// that of the names of the kube-api-access volumes: a stream of its own, so that giving every pod
+	// its token volume did not move the names and UIDs every story shows.
+	randMu   sync.Mutex
+	rnd      *rand.Rand
+	tokenRnd *rand.Rand
 
 	bookmarkEvery time.Duration
 	eventTTL      time.Duration
@@ -94,12 +101,15 @@ func New(cfg Config) *Server {
 		compactEvery = defaultCompactionInterval
 	}
 	s := &Server{
-		store:         cfg.Store,
-		clock:         cfg.Clock,
-		trace:         cfg.Trace,
-		cache:         newWatchCache(window),
-		authn:         &tokenAuthenticator{tokens: map[string]Credential{}},
-		rnd:           rand.New(rand.NewSource(cfg.Seed)),
+		store:    cfg.Store,
+		rootCA:   cfg.RootCA,
+		clock:    cfg.Clock,
+		trace:    cfg.Trace,
+		cache:    newWatchCache(window),
+		authn:    &tokenAuthenticator{tokens: map[string]Credential{}},
+		rnd:      rand.New(rand.NewSource(cfg.Seed)),
+		tokenRnd: rand.New(rand.NewSource(cfg.Seed ^ 0x6b7562652d617069)), // "kube-api"
+
 		bookmarkEvery: every,
 		eventTTL:      eventTTL,
 		compactEvery:  compactEvery,

@@ -12,6 +12,7 @@ package controllers
 
 import (
 	"cmp"
+	"slices"
 
 	"kubesim/api"
 	"kubesim/client"
@@ -31,6 +32,7 @@ import (
 	"kubesim/controllers/podgc"
 	"kubesim/controllers/replicaset"
 	"kubesim/controllers/resourcequota"
+	"kubesim/controllers/rootcacertpublisher"
 	"kubesim/controllers/serviceaccount"
 	"kubesim/trace"
 )
@@ -72,6 +74,10 @@ type Options struct {
 	// Identity is the holderIdentity the replica writes into its Lease; "" means its name.
 	// Kubernetes uses "<hostname>_<uuid>".
 	Identity string
+	// RootCA is the cluster's CA certificate, PEM (--root-ca-file), which the root CA publisher puts
+	// into every namespace as kube-root-ca.crt; nil leaves that controller out, as Kubernetes does
+	// without a root CA.
+	RootCA []byte
 }
 
 // NewManagerWith is NewManager with flags.
@@ -106,7 +112,7 @@ func NewManagerWith(c *client.Client, clk clock.Clock, tr *trace.Recorder, name 
 	if err != nil {
 		return nil, err
 	}
-	return &Manager{Elector: elector, Informers: f, Controllers: []client.Component{
+	ctrls := []client.Component{
 		ipam,
 		resourcequota.New(c, f, clk, tr),
 		deployment.New(c, f, clk, tr, events(deployment.Name)),
@@ -122,7 +128,13 @@ func NewManagerWith(c *client.Client, clk clock.Clock, tr *trace.Recorder, name 
 		disruption.New(c, f, clk, tr),
 		persistentvolume.New(c, f, clk, tr, events(persistentvolume.EventSource)),
 		persistentvolume.NewProvisioner(c, f, clk, tr, events),
-	}}, nil
+	}
+	if o.RootCA != nil {
+		// Beside the serviceaccount controller: both make what a pod in a new namespace needs.
+		i := slices.IndexFunc(ctrls, func(c client.Component) bool { return c.Name() == serviceaccount.Name })
+		ctrls = slices.Insert(ctrls, i+1, client.Component(rootcacertpublisher.New(c, f, clk, tr, o.RootCA)))
+	}
+	return &Manager{Elector: elector, Informers: f, Controllers: ctrls}, nil
 }
 
 // Components are what the replica runs: first the replica itself, its elector reading every shared

@@ -135,6 +135,20 @@ func describeVolumes(w *tabwriter.Writer, volumes []api.Volume) {
 			fmt.Fprintf(w, "    Type:\tConfigMap (a volume populated by a ConfigMap)\n    Name:\t%s\n    Optional:\t%t\n", v.ConfigMap.Name, isTrue(v.ConfigMap.Optional))
 		case v.Secret != nil:
 			fmt.Fprintf(w, "    Type:\tSecret (a volume populated by a Secret)\n    SecretName:\t%s\n    Optional:\t%t\n", v.Secret.SecretName, isTrue(v.Secret.Optional))
+		case v.Projected != nil:
+			fmt.Fprintf(w, "    Type:\tProjected (a volume that contains injected data from multiple sources)\n")
+			for _, src := range v.Projected.Sources {
+				switch {
+				case src.Secret != nil:
+					fmt.Fprintf(w, "    SecretName:\t%s\n    Optional:\t%t\n", src.Secret.Name, isTrue(src.Secret.Optional))
+				case src.DownwardAPI != nil:
+					fmt.Fprintf(w, "    DownwardAPI:\ttrue\n")
+				case src.ConfigMap != nil:
+					fmt.Fprintf(w, "    ConfigMapName:\t%s\n    Optional:\t%t\n", src.ConfigMap.Name, isTrue(src.ConfigMap.Optional))
+				case src.ServiceAccountToken != nil && src.ServiceAccountToken.ExpirationSeconds != nil:
+					fmt.Fprintf(w, "    TokenExpirationSeconds:\t%d\n", *src.ServiceAccountToken.ExpirationSeconds)
+				}
+			}
 		case v.PersistentVolumeClaim != nil:
 			fmt.Fprintf(w, "    Type:\tPersistentVolumeClaim (a reference to a PersistentVolumeClaim in the same namespace)\n    ClaimName:\t%s\n    ReadOnly:\t%t\n",
 				v.PersistentVolumeClaim.ClaimName, v.PersistentVolumeClaim.ReadOnly)

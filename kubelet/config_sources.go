@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"kubesim/api"
@@ -221,7 +222,38 @@ func (k *Kubelet) envValue(ctx context.Context, src *configSource, p *api.Pod, c
 	return "", false, nil // a source kubesim does not model (fileKeyRef): dropped when decoded
 }
 
-// mountVolumes sets up the pod's configMap and secret volumes, which must exist (unless optional)
+// projected checks the ConfigMaps and Secrets a projected volume draws on (the kube-api-access
+// volume's kube-root-ca.crt among them), each of which must exist unless optional; several missing
+// read as Kubernetes' aggregate error, "[a, b]". Simplified: the token is not requested
+// (TokenRequest) and no file is written.
+func (c *configSource) projected(ctx context.Context, v *api.ProjectedVolumeSource) error {
+	var errs []string
+	for _, p := range v.Sources {
+		var err error
+		switch {
+		case p.ConfigMap != nil:
+			if _, err = c.configMap(ctx, p.ConfigMap.Name); missing(err, p.ConfigMap.Optional) {
+				err = nil
+			}
+		case p.Secret != nil:
+			if _, err = c.secret(ctx, p.Secret.Name); missing(err, p.Secret.Optional) {
+				err = nil
+			}
+		}
+		if err != nil {
+			errs = append(errs, err.Error())
+		}
+	}
+	switch len(errs) {
+	case 0:
+		return nil
+	case 1:
+		return errors.New(errs[0])
+	}
+	return fmt.Errorf("[%s]", strings.Join(errs, ", "))
+}
+
+// mountVolumes sets up the pod's configMap, secret and projected volumes, which must exist (unless optional)
 // before the sandbox starts; emptyDir needs nothing. A volume that cannot be set up is reported as
 // FailedMount and retried with back-off; the pod waits in ContainerCreating meanwhile.
 func (k *Kubelet) mountVolumes(ctx context.Context, w *podWorker, s *syncResult) bool {
@@ -240,6 +272,8 @@ func (k *Kubelet) mountVolumes(ctx context.Context, w *podWorker, s *syncResult)
 			if _, err = src.secret(ctx, v.Secret.SecretName); missing(err, v.Secret.Optional) {
 				err = nil
 			}
+		case v.Projected != nil:
+			err = src.projected(ctx, v.Projected)
 		}
 		key := w.uid + "/" + v.Name
 		if err != nil {

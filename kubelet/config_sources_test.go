@@ -70,3 +70,24 @@ func TestMissingConfigMapVolumeIsFailedMount(t *testing.T) {
 	require.NoError(t, err)
 	runUntil(t, ctx, c, "web running", func() bool { return containerStatus(getPod(t, ctx, c, "web")).State.Running != nil })
 }
+
+// Every pod's kube-api-access volume projects the namespace's kube-root-ca.crt: without it (no
+// kube-controller-manager to put it back) the pod waits with FailedMount naming the volume, as a pod
+// in a brand-new namespace does for a moment on a real cluster.
+func TestAPodWaitsForItsNamespacesRootCAConfigMap(t *testing.T) {
+	c, ctx := newCluster(t)
+	addNode(t, ctx, c, 1, nil)
+	cms := client.For[api.ConfigMap](admin(c))
+	ca, _, err := cms.Delete(ctx, "default", "kube-root-ca.crt", client.DeleteOptions{})
+	require.NoError(t, err)
+	createPod(t, ctx, c, newPod("web", "node-1", "nginx:1.25"))
+	require.NoError(t, c.Driver.Advance(ctx, 10*time.Second))
+	got := getPod(t, ctx, c, "web")
+	require.Len(t, got.Spec.Volumes, 1)
+	assert.Empty(t, got.Status.PodIP, "no sandbox yet")
+	assert.Contains(t, events(t, ctx, c, "web"), `FailedMount: MountVolume.SetUp failed for volume "`+got.Spec.Volumes[0].Name+`" : configmap "kube-root-ca.crt" not found`)
+
+	_, err = cms.Create(ctx, api.RootCAConfigMapFor("default", []byte(ca.Data["ca.crt"])))
+	require.NoError(t, err)
+	runUntil(t, ctx, c, "web running", func() bool { return containerStatus(getPod(t, ctx, c, "web")).State.Running != nil })
+}

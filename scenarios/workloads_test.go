@@ -82,9 +82,9 @@ func TestConflictGets409AndARetryOnAFreshReadKeepsBothChanges(t *testing.T) {
 
 func TestWatchResumeDeliversExactlyTheMissedEvents(t *testing.T) {
 	expectSigns(t, "watch-resume",
-		"the watch connection is lost; last resourceVersion applied: 32",
-		"handler: OnAdd default/web (resourceVersion 34",
-		"handler: OnDelete default/web (its final state, resourceVersion 36: the deletion's revision)",
+		"the watch connection is lost; last resourceVersion applied: 36",
+		"handler: OnAdd default/web (resourceVersion 38",
+		"handler: OnDelete default/web (its final state, resourceVersion 40: the deletion's revision)",
 		"exactly the missed events, in etcd's order, none twice",
 		"it did not list again")
 }

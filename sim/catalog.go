@@ -24,6 +24,7 @@ import (
 	"kubesim/controllers/podgc"
 	"kubesim/controllers/replicaset"
 	"kubesim/controllers/resourcequota"
+	"kubesim/controllers/rootcacertpublisher"
 	"kubesim/controllers/serviceaccount"
 	"kubesim/kubectl"
 	"kubesim/kubelet"
@@ -43,7 +44,7 @@ func Catalog(scenario trace.Catalog) trace.Catalog {
 	return trace.Merge(
 		apiserver.ZH, store.ZH, client.ZH, leaderelection.ZH,
 		daemonset.ZH, deployment.ZH, disruption.ZH, garbagecollector.ZH, namespace.ZH, nodelifecycle.ZH, podgc.ZH,
-		replicaset.ZH, resourcequota.ZH, serviceaccount.ZH, nodeipam.ZH, endpointslice.ZH, endpoints.ZH,
+		replicaset.ZH, resourcequota.ZH, serviceaccount.ZH, rootcacertpublisher.ZH, nodeipam.ZH, endpointslice.ZH, endpoints.ZH,
 		persistentvolume.ZH,
 		scheduler.ZH, queue.ZH, plugins.ZH,
 		kubelet.ZH, fakeruntime.ZH, kubeproxy.ZH,

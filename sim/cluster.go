@@ -61,6 +61,9 @@ type Config struct {
 	// each node's podCIDR is one such range, so a /16 holds 256 nodes and a /9 holds 32768.
 	ClusterCIDR      string
 	NodeCIDRMaskSize int
+	// RootCA is the cluster's CA certificate (PEM), which kube-controller-manager publishes as the
+	// ConfigMap kube-root-ca.crt in every namespace; nil: one made from Seed (pki.go).
+	RootCA []byte
 	// SchedulerPlugins are out-of-tree plugins for the kube-scheduler Scheduler starts (a learner's
 	// Filter or Score plugin); SchedulerProfiles, if set, replace its default profile, typically to
 	// enable them: plugins.DefaultProfile("") with a PluginRef appended.
@@ -158,6 +161,8 @@ type Cluster struct {
 
 	// seedOffset moves the apiserver's seed off the previous run's on resumed data (olddata.go).
 	seedOffset int64
+	// rootCA is Config.RootCA, or the CA made from the seed (pki.go).
+	rootCA []byte
 }
 
 // New boots a cluster.
@@ -181,6 +186,13 @@ func New(ctx context.Context, cfg Config) (*Cluster, error) {
 	}
 
 	c.Trace.Record(trace.Event{Component: "scenario", Action: "boot"}.Msgf("The cluster starts: %s", cfg.describe()))
+	if c.rootCA = cfg.RootCA; c.rootCA == nil {
+		var err error
+		if c.rootCA, err = seededCA(cfg.Seed); err != nil {
+			cancel()
+			return nil, err
+		}
+	}
 
 	// etcd: the cluster's only state. Every other component reaches it through the apiserver.
 	st, err := store.Open(ctx, store.Config{DataDir: cfg.DataDir, Endpoints: cfg.EtcdEndpoints, Clock: c.Clock,

@@ -40,7 +40,7 @@ type ControllerManager struct {
 func (c *Cluster) StartControllerManager(ctx context.Context, name string) (*ControllerManager, error) {
 	identity := c.leaderIdentity(name)
 	m, err := controllers.NewManagerWith(c.Client(ControllerManagerUser, name), c.Clock, c.Trace, name,
-		controllers.Options{Identity: identity,
+		controllers.Options{Identity: identity, RootCA: c.rootCA,
 			NodeIPAM: nodeipam.Options{ClusterCIDR: c.clusterCIDR(), NodeCIDRMaskSize: c.nodeCIDRMaskSize()}})
 	if err != nil {
 		return nil, err

@@ -23,5 +23,5 @@ func Example() {
 	}
 	fmt.Println(objs[0].GetTypeMeta().Kind, objs[0].GetObjectMeta().Name, "stored at resourceVersion", objs[0].GetObjectMeta().ResourceVersion)
 	// Output:
-	// Deployment nginx stored at resourceVersion 31
+	// Deployment nginx stored at resourceVersion 35
 }

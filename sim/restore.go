@@ -47,7 +47,7 @@ func (c *Cluster) startAPIServer() error {
 	ctx, cancel := context.WithCancel(c.ctx)
 	s := apiserver.New(apiserver.Config{Store: c.Store, Clock: c.Clock, Trace: c.Trace,
 		Seed: c.Config.Seed + c.seedOffset + int64(c.apiserverStarts), ValidatingAdmission: c.Config.ValidatingAdmission,
-		EventTTL: c.Config.eventTTL()})
+		EventTTL: c.Config.eventTTL(), RootCA: c.rootCA})
 	c.credMu.Lock()
 	for user, token := range c.tokens {
 		s.AddCredential(apiserver.Credential{Token: token, User: apiserver.User{Name: user, Groups: c.groups[user]}})

@@ -10,6 +10,7 @@ package validation
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"kubesim/api"
@@ -196,12 +197,130 @@ func validateVolumeSource(src *api.VolumeSource, path *field.Path) field.ErrorLi
 			errs = append(errs, field.Required(path.Child("persistentVolumeClaim", "claimName"), ""))
 		}
 	}
+	if pr := src.Projected; pr != nil {
+		sources++
+		errs = append(errs, validateProjected(pr, path.Child("projected"))...)
+	}
 	// A volume whose only source kubesim does not model (hostPath, nfs, ...) has none here: its source
 	// was dropped with a warning when it was decoded, so no source is not an error.
 	if sources > 1 {
 		errs = append(errs, field.Forbidden(path, "may not specify more than 1 volume type"))
 	}
 	return errs
+}
+
+// validateProjected checks a projected volume as validateProjectedVolumeSource does: one kind of
+// source per entry, no file path twice across the entries, a token living 10 minutes to 2^32
+// seconds at a local path, each downward API file naming one field.
+func validateProjected(pr *api.ProjectedVolumeSource, path *field.Path) field.ErrorList {
+	errs := validateFileMode(pr.DefaultMode, path.Child("defaultMode"))
+	seen := map[string]bool{}
+	// claim reports a file path a second time as Kubernetes does, on the volume, with the value it
+	// happens to name (the object for configMap and secret items, the path for downward API files).
+	claim := func(file, value string) {
+		if file == "" {
+			return
+		}
+		if seen[file] {
+			errs = append(errs, field.Invalid(path, value, "conflicting duplicate paths"))
+		}
+		seen[file] = true
+	}
+	for i, src := range pr.Sources {
+		at := path.Child("sources").Index(i)
+		kinds := 0
+		if s := src.Secret; s != nil {
+			kinds++
+			if s.Name == "" {
+				errs = append(errs, field.Required(at.Child("secret", "name"), ""))
+			}
+			errs = append(errs, validateKeyToPaths(s.Items, at.Child("secret", "items"))...)
+			for _, item := range s.Items {
+				claim(item.Path, s.Name)
+			}
+		}
+		if cm := src.ConfigMap; cm != nil {
+			kinds++
+			if cm.Name == "" {
+				errs = append(errs, field.Required(at.Child("configMap", "name"), ""))
+			}
+			errs = append(errs, validateKeyToPaths(cm.Items, at.Child("configMap", "items"))...)
+			for _, item := range cm.Items {
+				claim(item.Path, cm.Name)
+			}
+		}
+		if d := src.DownwardAPI; d != nil {
+			kinds++
+			for _, file := range d.Items {
+				errs = append(errs, validateDownwardAPIFile(&file, at.Child("downwardAPI"))...)
+				claim(file.Path, file.Path)
+			}
+		}
+		if t := src.ServiceAccountToken; t != nil {
+			kinds++
+			p := at.Child("serviceAccountToken", "expirationSeconds")
+			switch secs := ptrValue(t.ExpirationSeconds); {
+			case secs < 10*60:
+				errs = append(errs, field.Invalid(p, secs, "may not specify a duration less than 10 minutes"))
+			case secs > 1<<32:
+				errs = append(errs, field.Invalid(p, secs, "may not specify a duration larger than 2^32 seconds"))
+			}
+			// Kubernetes reports a token's path at the volume's, not the source's.
+			if t.Path == "" {
+				errs = append(errs, field.Required(path.Child("path"), ""))
+			} else {
+				errs = append(errs, validateLocalPath(t.Path, path.Child("path"))...)
+			}
+		}
+		if kinds > 1 {
+			errs = append(errs, field.Forbidden(at, "may not specify more than 1 volume type per source"))
+		}
+	}
+	return errs
+}
+
+// validateDownwardAPIFile checks one file of a downward API projection: a local path and exactly
+// one of a pod field (those a volume may hold) and a container resource.
+func validateDownwardAPIFile(file *api.DownwardAPIVolumeFile, path *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	if file.Path == "" {
+		errs = append(errs, field.Required(path.Child("path"), ""))
+	}
+	errs = append(errs, validateLocalPath(file.Path, path.Child("path"))...)
+	switch {
+	case file.FieldRef != nil:
+		errs = append(errs, validateFieldRef(file.FieldRef, volumeFieldPaths, path.Child("fieldRef"))...)
+		if file.ResourceFieldRef != nil {
+			errs = append(errs, field.Invalid(path, "resource", "fieldRef and resourceFieldRef can not be specified simultaneously"))
+		}
+	case file.ResourceFieldRef != nil:
+		errs = append(errs, validateResourceFieldRef(file.ResourceFieldRef, path.Child("resourceFieldRef"))...)
+	default:
+		errs = append(errs, field.Required(path, "one of fieldRef and resourceFieldRef is required"))
+	}
+	return append(errs, validateFileMode(file.Mode, path.Child("mode"))...)
+}
+
+// validateLocalPath is ValidateLocalNonReservedPath: relative, no ".." element, not starting "..".
+func validateLocalPath(p string, path *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	if strings.HasPrefix(p, "/") {
+		errs = append(errs, field.Invalid(path, p, "must be a relative path"))
+	}
+	if slices.Contains(strings.Split(p, "/"), "..") {
+		errs = append(errs, field.Invalid(path, p, "must not contain '..'"))
+	} else if strings.HasPrefix(p, "..") {
+		errs = append(errs, field.Invalid(path, p, "must not start with '..'"))
+	}
+	return errs
+}
+
+func ptrValue[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
 }
 
 func validateFileMode(mode *int32, path *field.Path) field.ErrorList {
@@ -266,7 +385,7 @@ func validateEnvSources(c *api.Container, path *field.Path) field.ErrorList {
 		sources := 0
 		if from.FieldRef != nil {
 			sources++
-			errs = append(errs, validateFieldRef(from.FieldRef, p.Child("fieldRef"))...)
+			errs = append(errs, validateFieldRef(from.FieldRef, envFieldPaths, p.Child("fieldRef"))...)
 		}
 		if from.ResourceFieldRef != nil {
 			sources++

@@ -33,7 +33,14 @@ var (
 	byteDivisors = []string{"1", "1k", "1M", "1G", "1T", "1P", "1E", "1Ki", "1Mi", "1Gi", "1Ti", "1Pi", "1Ei"}
 )
 
-func validateFieldRef(fs *api.ObjectFieldSelector, path *field.Path) field.ErrorList {
+// volumeFieldPaths are the pod fields a downward API volume file may hold, besides a label or an
+// annotation by key.
+var volumeFieldPaths = []string{"metadata.annotations", "metadata.labels", "metadata.name",
+	"metadata.namespace", "metadata.uid"}
+
+// validateFieldRef checks a fieldRef against the paths its use allows (envFieldPaths,
+// volumeFieldPaths).
+func validateFieldRef(fs *api.ObjectFieldSelector, allowed []string, path *field.Path) field.ErrorList {
 	switch {
 	case fs.APIVersion == "":
 		return field.ErrorList{field.Required(path.Child("apiVersion"), "")}
@@ -53,8 +60,8 @@ func validateFieldRef(fs *api.ObjectFieldSelector, path *field.Path) field.Error
 		}
 		return errs
 	}
-	if !slices.Contains(envFieldPaths, fs.FieldPath) {
-		return field.ErrorList{field.NotSupported(path.Child("fieldPath"), fs.FieldPath, slices.Sorted(slices.Values(envFieldPaths)))}
+	if !slices.Contains(allowed, fs.FieldPath) {
+		return field.ErrorList{field.NotSupported(path.Child("fieldPath"), fs.FieldPath, slices.Sorted(slices.Values(allowed)))}
 	}
 	return nil
 }

@@ -175,6 +175,13 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 		}
 		cfg.Mode, cfg.Speed, cfg.Observe = sim.StepMode, 0, observe
 	}
+	// Certificates: a CA (kept in dir/pki), the server's, and the admin's client certificate. The CA
+	// is also the one the cluster publishes to its pods (kube-root-ca.crt).
+	pki, err := loadOrCreatePKI(filepath.Join(dir, "pki"))
+	if err != nil {
+		return fmt.Errorf("certificates: %w", err)
+	}
+	cfg.RootCA = pki.caPEM
 	c, err := sim.New(ctx, cfg)
 	if err != nil {
 		return err
@@ -184,12 +191,6 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 	if st != nil {
 		st.start(c)
 		control = st
-	}
-
-	// Certificates: a CA (kept in dir/pki), the server's, and the admin's client certificate.
-	pki, err := loadOrCreatePKI(filepath.Join(dir, "pki"))
-	if err != nil {
-		return fmt.Errorf("certificates: %w", err)
 	}
 	ln, err := listen(o.port)
 	if err != nil {

@@ -10,7 +10,7 @@ func Example_run() {
 	// Output:
 	// 1. kubectl writes the Deployment; the apiserver stores it in etcd.
 	//   200ms     kubectl                   POST deployments.apps default/nginx (replicas 3, image nginx:1.25)
-	//   200ms     etcd                      put /registry/deployments/default/nginx -> revision 74
+	//   200ms     etcd                      put /registry/deployments/default/nginx -> revision 78
 	// 2. Two controllers turn desired state into objects: a ReplicaSet, then three Pods.
 	//   200ms     deployment-controller     reconcile default/nginx: no ReplicaSet has the current pod template -> create ReplicaSet nginx-77bf8679f9 (pod-template-hash 77bf8679f9, revision 1, replicas 3)
 	//   200ms     replicaset-controller     reconcile default/nginx-77bf8679f9: wants 3, has 0 -> create 3 pods (expecting 3 adds)

@@ -8,8 +8,8 @@ func Example_run() {
 		panic(err)
 	}
 	// Output:
-	// 1. The informer lists: ADDED nginx@31; it watches from resourceVersion 31.
-	// 2. kubectl scale: the watch tells MODIFIED nginx@32.
-	// 3. Watch broken, history compacted: the informer relisted 1 time(s) and was told MODIFIED nginx@33.
-	//   0s        my-controller             my-controller deployments informer: watch from resourceVersion 32 answered 410 Gone (too old resource version: 32 (33)): listing everything again
+	// 1. The informer lists: ADDED nginx@35; it watches from resourceVersion 35.
+	// 2. kubectl scale: the watch tells MODIFIED nginx@36.
+	// 3. Watch broken, history compacted: the informer relisted 1 time(s) and was told MODIFIED nginx@37.
+	//   0s        my-controller             my-controller deployments informer: watch from resourceVersion 36 answered 410 Gone (too old resource version: 36 (37)): listing everything again
 }
