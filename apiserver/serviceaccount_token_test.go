@@ -42,7 +42,7 @@ func TestServiceAccountAdmissionMountsTheAPIAccessVolume(t *testing.T) {
 
 // automountServiceAccountToken: the pod's says first, then its service account's; a container
 // that mounts something at the path already keeps it, and a pod none of whose containers needs the
-// volume does not get it.
+// volume does not get it. A pod without imagePullSecrets takes its service account's.
 func TestServiceAccountAdmissionRespectsAutomountAndExistingMounts(t *testing.T) {
 	ts := newTestServer(t)
 	ts.create(t, &api.ServiceAccount{ObjectMeta: api.ObjectMeta{Name: "quiet", Namespace: "default"},
@@ -61,6 +61,14 @@ func TestServiceAccountAdmissionRespectsAutomountAndExistingMounts(t *testing.T)
 	podWins.Spec.ServiceAccountName = "quiet"
 	podWins.Spec.AutomountServiceAccountToken = api.Ptr(true)
 	assert.Len(t, ts.create(t, podWins).(*api.Pod).Spec.Volumes, 1, "the pod's true beats its service account's false")
+
+	ts.create(t, &api.ServiceAccount{ObjectMeta: api.ObjectMeta{Name: "puller", Namespace: "default"},
+		ImagePullSecrets: []api.LocalObjectReference{{Name: "registry"}}})
+	require.NoError(t, ts.WaitForRevision(t.Context(), ts.Revision()))
+	pulls := nginxPod("pulls")
+	pulls.Spec.ServiceAccountName = "puller"
+	assert.Equal(t, []api.LocalObjectReference{{Name: "registry"}}, ts.create(t, pulls).(*api.Pod).Spec.ImagePullSecrets,
+		"a pod without imagePullSecrets gets its service account's")
 
 	own := nginxPod("own-token")
 	own.Spec.Volumes = []api.Volume{{Name: "mine", VolumeSource: api.VolumeSource{EmptyDir: &api.EmptyDirVolumeSource{}}}}
