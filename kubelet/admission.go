@@ -48,15 +48,14 @@ func (k *Kubelet) admissionFailure(w *podWorker) (reason, message string) {
 	alloc := k.cfg.Allocatable()
 	used := resource.ResourceList{}
 	count := int64(0)
-	for _, uid := range sortedKeys(k.workers) {
-		o := k.workers[uid]
+	for _, o := range k.workers { // quantities add exactly: the order does not matter
 		if o.uid == w.uid || !o.admitted || o.terminated {
 			continue
 		}
-		used.Add(api.PodRequests(o.pod))
+		used.Add(o.podRequests())
 		count++
 	}
-	want := api.PodRequests(w.pod)
+	want := w.podRequests()
 	if capacity := alloc.Pods().Value(); count+1 > capacity {
 		return "OutOfpods", insufficient("pods", 1, count, capacity)
 	}
@@ -110,4 +109,14 @@ func insufficient(name string, requested, used, capacity int64) string {
 // matchesNodeSelector checks nodeSelector and required node affinity against the node's labels.
 func (k *Kubelet) matchesNodeSelector(p *api.Pod) bool {
 	return api.RequiredNodeSelectionMatches(p, k.nodeName, k.cfg.nodeLabels(k.nodeName))
+}
+
+// podRequests is api.PodRequests of the worker's pod, summed once: a pod's resources never change
+// (kubesim has no in-place resize, and validation forbids changing them), and the admission of
+// each pod sums those of every other pod on the node.
+func (w *podWorker) podRequests() resource.ResourceList {
+	if w.requests == nil {
+		w.requests = api.PodRequests(w.pod)
+	}
+	return w.requests
 }

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"kubesim/api"
+	"kubesim/api/resource"
 	"kubesim/clock"
 )
 
@@ -66,6 +67,8 @@ type podWorker struct {
 	admitted bool
 	rejected bool // node admission refused it; its status says why
 	evicted  bool // the eviction manager killed it; its status says why
+
+	requests resource.ResourceList // the pod's requests, once admission has summed them (admission.go)
 
 	sandboxID      string
 	sandboxAttempt uint32
