@@ -26,6 +26,7 @@ import (
 // says otherwise.
 type podSide struct {
 	workers               map[string]*podWorker // by pod uid
+	workersOfKey          map[string]int        // how many workers each pod key has (a deleted pod's, a new one's)
 	imageBackoff          *Backoff              // ImagePullBackOff, keyed by pod uid and image
 	crashBackoff          *Backoff              // CrashLoopBackOff, keyed by pod uid and container name
 	mountBackoff          *Backoff              // FailedMount retries, keyed by pod uid and volume name
@@ -47,6 +48,7 @@ type podSide struct {
 func newPodSide(clk clock.Clock, crashLoop BackOffPolicy) podSide {
 	side := podSide{
 		workers:      map[string]*podWorker{},
+		workersOfKey: map[string]int{},
 		statusDirty:  map[string]bool{},
 		imageBackoff: newBackoff(clk, backoffInitial, backoffMax, 0),
 		crashBackoff: newBackoff(clk, backoffInitial, backoffMax, crashLoopBackOffExpiry),
@@ -69,6 +71,9 @@ type podWorker struct {
 	evicted  bool // the eviction manager killed it; its status says why
 
 	requests resource.ResourceList // the pod's requests, once admission has summed them (admission.go)
+	// storageLimit: 1 if a container of the pod has a limits.ephemeral-storage, -1 if none, 0 not
+	// yet looked at (eviction.go).
+	storageLimit int8
 
 	sandboxID      string
 	sandboxAttempt uint32
@@ -118,6 +123,7 @@ func (k *Kubelet) worker(p *api.Pod) *podWorker {
 	if w == nil {
 		w = &podWorker{uid: p.UID, key: p.Key(), containers: map[string]*containerRecord{}}
 		k.workers[p.UID] = w
+		k.workersOfKey[w.key]++
 	}
 	w.pod = p
 	return w
@@ -183,9 +189,17 @@ func (k *Kubelet) syncPod(ctx context.Context, key string) bool {
 	// Workers for this key with another uid belong to a deleted pod of the same name: stop them
 	// (in uid order; there is rarely more than one).
 	var stale []string
+	others := k.workersOfKey[key]
+	if exists && k.workers[pod.UID] != nil {
+		others--
+	}
 	for uid, w := range k.workers {
+		if others == 0 {
+			break // the usual case: no worker of another pod by this name, and no need to look
+		}
 		if w.key == key && (!exists || uid != pod.UID) {
 			stale = append(stale, uid)
+			others--
 		}
 	}
 	slices.Sort(stale)
@@ -288,6 +302,9 @@ func (k *Kubelet) removePod(ctx context.Context, w *podWorker) bool {
 		w.requeue.Stop()
 	}
 	delete(k.workers, w.uid)
+	if k.workersOfKey[w.key]--; k.workersOfKey[w.key] <= 0 {
+		delete(k.workersOfKey, w.key)
+	}
 	return did
 }
 
