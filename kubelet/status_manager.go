@@ -96,7 +96,7 @@ func (k *Kubelet) markStatus(w *podWorker, reconcile bool) {
 	if reported == nil || reconcile && !rvOlder(w.pod.ResourceVersion, w.writtenRV) {
 		reported = &w.pod.Status
 	}
-	if semanticEqual(*reported, *w.status) {
+	if !statusesDiffer(reported, w.status) && semanticEqual(*reported, *w.status) {
 		delete(k.statusDirty, w.uid)
 	} else {
 		k.statusDirty[w.uid] = true
