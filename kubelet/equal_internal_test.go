@@ -44,9 +44,13 @@ func TestStatusesDifferOnlyWhereSemanticEqualSaysSo(t *testing.T) {
 		func(s *api.PodStatus) {
 			s.ContainerStatuses[0].State = api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: 1}}
 		},
-		func(s *api.PodStatus) { s.ContainerStatuses[0].State.Running.StartedAt = api.NewTime(at.Add(time.Second)) },
+		func(s *api.PodStatus) {
+			s.ContainerStatuses[0].State.Running.StartedAt = api.NewTime(at.Add(time.Second))
+		},
 		func(s *api.PodStatus) { s.InitContainerStatuses = []api.ContainerStatus{{Name: "init"}} },
-		func(s *api.PodStatus) { s.ContainerStatuses = append(s.ContainerStatuses, api.ContainerStatus{Name: "side"}) },
+		func(s *api.PodStatus) {
+			s.ContainerStatuses = append(s.ContainerStatuses, api.ContainerStatus{Name: "side"})
+		},
 	}
 	said := 0
 	for i, vi := range variants {

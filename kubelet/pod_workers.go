@@ -232,7 +232,9 @@ func (k *Kubelet) syncPod(ctx context.Context, key string) bool {
 	default:
 		k.syncRunningPod(ctx, w, s)
 	}
-	k.setPodStatus(w)
+	if !s.statusSet {
+		k.setPodStatus(w)
+	}
 	k.finishSync(w, s)
 	return did || s.did
 }
@@ -318,6 +320,8 @@ type syncResult struct {
 	did bool
 	// retry is when the pod worker retries a sync that failed (0: the sync succeeded).
 	retry time.Duration
+	// statusSet: the sync's last step computed the pod's status, and nothing changed since.
+	statusSet bool
 }
 
 // failed marks the sync as failed, to be retried after d (the earliest, if several parts failed).
