@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"kubesim/api"
-	"kubesim/api/resource"
 	"kubesim/clock"
 )
 
@@ -70,7 +69,7 @@ type podWorker struct {
 	rejected bool // node admission refused it; its status says why
 	evicted  bool // the eviction manager killed it; its status says why
 
-	requests resource.ResourceList // the pod's requests, once admission has summed them (admission.go)
+	requests *podRequestsMemo // the pod's requests, once admission has summed them (admission.go)
 	// storageLimit: 1 if a container of the pod has a limits.ephemeral-storage, -1 if none, 0 not
 	// yet looked at (eviction.go).
 	storageLimit int8
