@@ -7,7 +7,7 @@
 //
 // Sandboxes are in sandbox.go, containers in container.go, images in images.go, what a container does
 // once started in behavior.go, probes in probe.go, logs in logs.go, stats in stats.go, faults in
-// faults.go.
+// faults.go, and how the lists are answered without a scan of the node in index.go.
 
 package fakeruntime
 
