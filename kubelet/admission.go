@@ -46,37 +46,83 @@ func (k *Kubelet) admissionFailure(w *podWorker) (reason, message string) {
 		return "NodeAffinity", "Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector"
 	}
 	alloc := k.cfg.Allocatable()
-	used := resource.ResourceList{}
+	// What the other admitted pods request: summed as whole millicores and bytes while each pod's
+	// requests are whole ones (then the sum is exact, as the quantities' sum is), else as quantities.
+	var sums admittedSums
 	count := int64(0)
-	for _, uid := range sortedKeys(k.workers) {
-		o := k.workers[uid]
+	exact := true
+	for _, o := range k.workers {
 		if o.uid == w.uid || !o.admitted || o.terminated {
 			continue
 		}
-		used.Add(api.PodRequests(o.pod))
+		exact = exact && sums.add(o.podRequests())
 		count++
 	}
-	want := api.PodRequests(w.pod)
+	var used resource.ResourceList
+	if !exact {
+		used = resource.ResourceList{}
+		for _, o := range k.workers { // quantities add exactly: the order does not matter
+			if o.uid != w.uid && o.admitted && !o.terminated {
+				used.Add(o.podRequests().list)
+			}
+		}
+	}
+	want := w.podRequests().list
 	if capacity := alloc.Pods().Value(); count+1 > capacity {
 		return "OutOfpods", insufficient("pods", 1, count, capacity)
 	}
-	for _, name := range []resource.ResourceName{resource.ResourceCPU, resource.ResourceMemory, resource.ResourceEphemeralStorage} {
+	for i, name := range admissionResources {
 		req, ok := want[name]
 		if !ok || req.Sign() == 0 {
 			continue
 		}
-		value := func(q resource.Quantity) int64 {
-			if name == resource.ResourceCPU {
-				return q.MilliValue()
-			}
-			return q.Value()
+		capacity, inUse, asked := admissionValue(name, alloc[name]), sums[i], admissionValue(name, req)
+		if !exact {
+			inUse = admissionValue(name, used[name])
 		}
-		capacity, inUse, asked := value(alloc[name]), value(used[name]), value(req)
 		if inUse+asked > capacity {
 			return "OutOf" + string(name), insufficient(string(name), asked, inUse, capacity)
 		}
 	}
 	return "", ""
+}
+
+// admissionResources are the resources node admission checks, in its order.
+var admissionResources = [3]resource.ResourceName{resource.ResourceCPU, resource.ResourceMemory, resource.ResourceEphemeralStorage}
+
+// admissionValue is a quantity as admission compares it: millicores for cpu, else whole units,
+// rounded up.
+func admissionValue(name resource.ResourceName, q resource.Quantity) int64 {
+	if name == resource.ResourceCPU {
+		return q.MilliValue()
+	}
+	return q.Value()
+}
+
+// podRequestsMemo is a pod's requests, as api.PodRequests sums them and as admission's whole
+// numbers (exact: each of them is a whole number of millicores or bytes).
+type podRequestsMemo struct {
+	list  resource.ResourceList
+	whole [3]int64 // by admissionResources
+	exact bool
+}
+
+// admittedSums is the admitted pods' requests, in admission's whole numbers.
+type admittedSums [3]int64
+
+// add adds one pod's requests; false if they are not whole numbers, or the sum overflows.
+func (s *admittedSums) add(r *podRequestsMemo) bool {
+	if !r.exact {
+		return false
+	}
+	for i, v := range r.whole {
+		sum := s[i] + v
+		if v > 0 && sum < s[i] {
+			return false
+		}
+		s[i] = sum
+	}
+	return true
 }
 
 // pressureRejects is the eviction manager's admission (Admit in pkg/kubelet/eviction/eviction_manager.go):
@@ -110,4 +156,28 @@ func insufficient(name string, requested, used, capacity int64) string {
 // matchesNodeSelector checks nodeSelector and required node affinity against the node's labels.
 func (k *Kubelet) matchesNodeSelector(p *api.Pod) bool {
 	return api.RequiredNodeSelectionMatches(p, k.nodeName, k.cfg.nodeLabels(k.nodeName))
+}
+
+// podRequests is api.PodRequests of the worker's pod, summed once: a pod's resources never change
+// (kubesim has no in-place resize, and validation forbids changing them), and the admission of
+// each pod sums those of every other pod on the node.
+func (w *podWorker) podRequests() *podRequestsMemo {
+	if w.requests == nil {
+		r := &podRequestsMemo{list: api.PodRequests(w.pod), exact: true}
+		for i, name := range admissionResources {
+			q, ok := r.list[name]
+			if !ok {
+				continue
+			}
+			v := admissionValue(name, q)
+			back := resource.NewQuantity(v, resource.DecimalSI)
+			if name == resource.ResourceCPU {
+				back = resource.NewMilliQuantity(v, resource.DecimalSI)
+			}
+			r.whole[i] = v
+			r.exact = r.exact && v >= 0 && q.Cmp(back) == 0
+		}
+		w.requests = r
+	}
+	return w.requests
 }

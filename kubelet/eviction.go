@@ -218,19 +218,48 @@ func (k *Kubelet) diskSummary(stats *fakeruntime.NodeStats) string {
 func (k *Kubelet) evictable() map[string]*podWorker {
 	bySandbox := map[string]*podWorker{}
 	for _, w := range k.workers {
-		if w.sandboxID == "" || w.terminated || w.evicted || w.pod.DeletionTimestamp != nil || priority(w.pod) >= systemCriticalPriority {
-			continue
+		if evictable(w) {
+			bySandbox[w.sandboxID] = w
 		}
-		bySandbox[w.sandboxID] = w
 	}
 	return bySandbox
+}
+
+// evictable reports whether the eviction manager may evict w's pod.
+func evictable(w *podWorker) bool {
+	return w.sandboxID != "" && !w.terminated && !w.evicted && w.pod.DeletionTimestamp == nil && priority(w.pod) < systemCriticalPriority
+}
+
+// storageLimited reports whether a container of w's pod has a limits.ephemeral-storage, which
+// evictOverLimit checks each round (a pod's resources never change: worked out once).
+func (w *podWorker) storageLimited() bool {
+	if w.storageLimit == 0 {
+		w.storageLimit = -1
+		for _, spec := range w.pod.Spec.Containers {
+			if limit, ok := spec.Resources.Limits[resource.ResourceEphemeralStorage]; ok && limit.Sign() > 0 {
+				w.storageLimit = 1
+			}
+		}
+	}
+	return w.storageLimit > 0
 }
 
 // evictOverLimit evicts every pod with a container whose writable layer exceeds its
 // limits.ephemeral-storage (the eviction manager's localStorageEviction); it reports whether it
 // evicted any.
 func (k *Kubelet) evictOverLimit(ctx context.Context, stats *fakeruntime.NodeStats) bool {
-	bySandbox := k.evictable()
+	var bySandbox map[string]*podWorker // the evictable pods with a limit to exceed
+	for _, w := range k.workers {
+		if w.storageLimited() && evictable(w) {
+			if bySandbox == nil {
+				bySandbox = map[string]*podWorker{}
+			}
+			bySandbox[w.sandboxID] = w
+		}
+	}
+	if bySandbox == nil {
+		return false
+	}
 	did := false
 	for _, c := range stats.Containers {
 		w := bySandbox[c.PodSandboxID]

@@ -76,12 +76,12 @@ func (k *Kubelet) cleanupOrphans(ctx context.Context) bool {
 	}
 	did := false
 	for _, sb := range sandboxes {
+		if _, ok := k.workers[sb.Metadata.UID]; ok {
+			continue // its pod is known (or its worker is still finishing it)
+		}
 		key := sb.Metadata.Namespace + "/" + sb.Metadata.Name
 		if pod, ok := k.pods.Get(key); ok && pod.UID == sb.Metadata.UID {
 			continue
-		}
-		if _, ok := k.workers[sb.Metadata.UID]; ok {
-			continue // its worker is still finishing it
 		}
 		if _, _, err := k.call(func() error { return k.runtime.RemovePodSandbox(ctx, sb.ID) }); err == nil {
 			k.record("cleanup", "pods/"+key, "", "removed sandbox %s of pod %s, which no longer exists", shortID(sb.ID), key)

@@ -32,22 +32,12 @@ const (
 
 // pleg is the PLEG's memory: what it saw at the last relist.
 type pleg struct {
-	containers map[string]plegEntry // container or sandbox ID -> state and pod, as of the last relist
-	// spare is the map before last, cleared and filled by the next relist: a relist of a full node
-	// every second would otherwise allocate a new map of every container each time.
-	spare     map[string]plegEntry
-	busyUntil time.Time // a relist is still "running" (step mode, a slow runtime)
-	lastErr   string
+	// sandboxes and containers are the last relist's answers, oldest first.
+	sandboxes  []*fakeruntime.PodSandbox
+	containers []*fakeruntime.Container
+	busyUntil  time.Time // a relist is still "running" (step mode, a slow runtime)
+	lastErr    string
 }
-
-// plegEntry is one sandbox or container as a relist saw it. Its strings are the runtime's own (its
-// metadata and labels), so remembering a container allocates nothing.
-type plegEntry struct {
-	state          string
-	namespace, pod string
-}
-
-func (e plegEntry) key() string { return e.namespace + "/" + e.pod }
 
 // relist lists the runtime and queues the pods that changed.
 func (k *Kubelet) relist(ctx context.Context) {
@@ -82,54 +72,62 @@ func (k *Kubelet) relist(ctx context.Context) {
 		k.record("relist", "", "", "PLEG relist works again after %q", k.pleg.lastErr)
 		k.pleg.lastErr = ""
 	}
-	seen := k.pleg.spare
-	if seen == nil {
-		seen = make(map[string]plegEntry, len(sandboxes)+len(containers))
-	}
-	clear(seen)
 	var changed map[string]bool
-	markChanged := func(e plegEntry) {
+	markChanged := func(namespace, name string) {
 		if changed == nil {
 			changed = map[string]bool{}
 		}
-		changed[e.key()] = true
+		changed[namespace+"/"+name] = true
 	}
-	known := 0 // entries of the last relist seen again
-	observe := func(id string, e, old plegEntry, wasKnown bool) {
-		if wasKnown {
-			known++
-		}
-		if !wasKnown || old.state != e.state {
-			markChanged(e)
-		}
-		seen[id] = e
-	}
-	for _, sb := range sandboxes {
-		old, ok := k.pleg.containers[sb.ID]
-		observe(sb.ID, plegEntry{state: sb.State.String(), namespace: sb.Metadata.Namespace, pod: sb.Metadata.Name}, old, ok)
-	}
-	for _, c := range containers {
-		old, ok := k.pleg.containers[c.ID]
-		e := old // a container's pod never changes: read its labels only the first time it is seen
-		if !ok {
-			e = plegEntry{namespace: c.Labels[fakeruntime.LabelPodNamespace], pod: c.Labels[fakeruntime.LabelPodName]}
-		}
-		e.state = c.State.String()
-		observe(c.ID, e, old, ok)
-	}
-	if known < len(k.pleg.containers) { // some are gone
-		for id, old := range k.pleg.containers {
-			if _, ok := seen[id]; !ok {
-				markChanged(old)
-			}
-		}
-	}
-	k.pleg.containers, k.pleg.spare = seen, k.pleg.containers
+	diffEntries(k.pleg.sandboxes, sandboxes,
+		func(s *fakeruntime.PodSandbox) string { return s.ID },
+		func(old, cur *fakeruntime.PodSandbox) bool { return old.State == cur.State },
+		func(s *fakeruntime.PodSandbox) { markChanged(s.Metadata.Namespace, s.Metadata.Name) })
+	diffEntries(k.pleg.containers, containers,
+		func(c *fakeruntime.Container) string { return c.ID },
+		func(old, cur *fakeruntime.Container) bool { return old.State == cur.State },
+		func(c *fakeruntime.Container) {
+			markChanged(c.Labels[fakeruntime.LabelPodNamespace], c.Labels[fakeruntime.LabelPodName])
+		})
+	k.pleg.sandboxes, k.pleg.containers = sandboxes, containers
 	k.mu.Lock()
 	k.health.plegLastSeen = now.Add(took)
 	k.mu.Unlock()
 	for _, key := range sortedKeys(changed) {
 		k.enqueue(key)
+	}
+}
+
+// diffEntries compares two relists' answers, both oldest first, and calls changed for every entry
+// that is new, gone, or in another state. The runtime lists in creation order, so the newer
+// answer is the older one with some entries gone, some in a new state, and the entries created
+// since at its end: one walk through both finds every difference, without a map of every
+// container. An entry handed out again (the same pointer: the runtime's answer for an entry whose
+// state did not change, see RuntimeService) is skipped at once. Were the order not kept, entries
+// would only be reported changed that were not: never the other way round.
+func diffEntries[T any](old, cur []*T, id func(*T) string, same func(old, cur *T) bool, changed func(*T)) {
+	i := 0
+	for _, c := range cur {
+		if i < len(old) && old[i] == c {
+			i++
+			continue
+		}
+		cid := id(c)
+		for i < len(old) && id(old[i]) != cid {
+			changed(old[i]) // gone
+			i++
+		}
+		if i == len(old) {
+			changed(c) // new
+			continue
+		}
+		if !same(old[i], c) {
+			changed(c)
+		}
+		i++
+	}
+	for _, o := range old[i:] {
+		changed(o) // gone
 	}
 }
 

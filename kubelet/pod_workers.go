@@ -25,6 +25,7 @@ import (
 // says otherwise.
 type podSide struct {
 	workers               map[string]*podWorker // by pod uid
+	workersOfKey          map[string]int        // how many workers each pod key has (a deleted pod's, a new one's)
 	imageBackoff          *Backoff              // ImagePullBackOff, keyed by pod uid and image
 	crashBackoff          *Backoff              // CrashLoopBackOff, keyed by pod uid and container name
 	mountBackoff          *Backoff              // FailedMount retries, keyed by pod uid and volume name
@@ -46,6 +47,7 @@ type podSide struct {
 func newPodSide(clk clock.Clock, crashLoop BackOffPolicy) podSide {
 	side := podSide{
 		workers:      map[string]*podWorker{},
+		workersOfKey: map[string]int{},
 		statusDirty:  map[string]bool{},
 		imageBackoff: newBackoff(clk, backoffInitial, backoffMax, 0),
 		crashBackoff: newBackoff(clk, backoffInitial, backoffMax, crashLoopBackOffExpiry),
@@ -66,6 +68,11 @@ type podWorker struct {
 	admitted bool
 	rejected bool // node admission refused it; its status says why
 	evicted  bool // the eviction manager killed it; its status says why
+
+	requests *podRequestsMemo // the pod's requests, once admission has summed them (admission.go)
+	// storageLimit: 1 if a container of the pod has a limits.ephemeral-storage, -1 if none, 0 not
+	// yet looked at (eviction.go).
+	storageLimit int8
 
 	sandboxID      string
 	sandboxAttempt uint32
@@ -115,6 +122,7 @@ func (k *Kubelet) worker(p *api.Pod) *podWorker {
 	if w == nil {
 		w = &podWorker{uid: p.UID, key: p.Key(), containers: map[string]*containerRecord{}}
 		k.workers[p.UID] = w
+		k.workersOfKey[w.key]++
 	}
 	w.pod = p
 	return w
@@ -180,9 +188,17 @@ func (k *Kubelet) syncPod(ctx context.Context, key string) bool {
 	// Workers for this key with another uid belong to a deleted pod of the same name: stop them
 	// (in uid order; there is rarely more than one).
 	var stale []string
+	others := k.workersOfKey[key]
+	if exists && k.workers[pod.UID] != nil {
+		others--
+	}
 	for uid, w := range k.workers {
+		if others == 0 {
+			break // the usual case: no worker of another pod by this name, and no need to look
+		}
 		if w.key == key && (!exists || uid != pod.UID) {
 			stale = append(stale, uid)
+			others--
 		}
 	}
 	slices.Sort(stale)
@@ -215,7 +231,9 @@ func (k *Kubelet) syncPod(ctx context.Context, key string) bool {
 	default:
 		k.syncRunningPod(ctx, w, s)
 	}
-	k.setPodStatus(w)
+	if !s.statusSet {
+		k.setPodStatus(w)
+	}
 	k.finishSync(w, s)
 	return did || s.did
 }
@@ -285,6 +303,9 @@ func (k *Kubelet) removePod(ctx context.Context, w *podWorker) bool {
 		w.requeue.Stop()
 	}
 	delete(k.workers, w.uid)
+	if k.workersOfKey[w.key]--; k.workersOfKey[w.key] <= 0 {
+		delete(k.workersOfKey, w.key)
+	}
 	return did
 }
 
@@ -298,6 +319,8 @@ type syncResult struct {
 	did bool
 	// retry is when the pod worker retries a sync that failed (0: the sync succeeded).
 	retry time.Duration
+	// statusSet: the sync's last step computed the pod's status, and nothing changed since.
+	statusSet bool
 }
 
 // failed marks the sync as failed, to be retried after d (the earliest, if several parts failed).

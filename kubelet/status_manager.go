@@ -18,7 +18,7 @@ package kubelet
 import (
 	"context"
 	"fmt"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -96,7 +96,7 @@ func (k *Kubelet) markStatus(w *podWorker, reconcile bool) {
 	if reported == nil || reconcile && !rvOlder(w.pod.ResourceVersion, w.writtenRV) {
 		reported = &w.pod.Status
 	}
-	if semanticEqual(*reported, *w.status) {
+	if !statusesDiffer(reported, w.status) && semanticEqual(*reported, *w.status) {
 		delete(k.statusDirty, w.uid)
 	} else {
 		k.statusDirty[w.uid] = true
@@ -270,8 +270,15 @@ func (k *Kubelet) podConditions(w *podWorker, st *api.PodStatus, sandboxReady bo
 		}
 	}
 	initialized := len(incomplete) == 0
-	initMsg := fmt.Sprintf("containers with incomplete status: [%s]", strings.Join(incomplete, " "))
-	notReadyMsg := fmt.Sprintf("containers with unready status: [%s]", strings.Join(unready, " "))
+	ready := len(unready) == 0 && !isTerminalPhase(st.Phase)
+	// The messages, for the conditions that are False (a True condition has none).
+	initMsg, notReadyMsg := "", ""
+	if !initialized {
+		initMsg = fmt.Sprintf("containers with incomplete status: [%s]", strings.Join(incomplete, " "))
+	}
+	if !ready {
+		notReadyMsg = fmt.Sprintf("containers with unready status: [%s]", strings.Join(unready, " "))
+	}
 	notReadyReason := "ContainersNotReady"
 	if isTerminalPhase(st.Phase) {
 		notReadyReason, notReadyMsg = "PodCompleted", ""
@@ -279,24 +286,29 @@ func (k *Kubelet) podConditions(w *podWorker, st *api.PodStatus, sandboxReady bo
 	// Conditions others own (PodScheduled, the scheduler's DisruptionTarget for a preempted pod, ...)
 	// are kept as the apiserver holds them, as the status manager's mergePodStatus does; then the
 	// kubelet's own DisruptionTarget (an eviction) until it is written.
-	var out []api.PodCondition
-	for _, o := range append(append([]api.PodCondition(nil), w.pod.Status.Conditions...), old...) {
+	out := make([]api.PodCondition, 0, len(w.pod.Status.Conditions)+len(old)+5)
+	keep := func(o api.PodCondition) {
 		owned := o.Type == podReadyToStartContainers || o.Type == api.PodInitialized || o.Type == api.ContainersReady || o.Type == api.PodReady
 		if !owned && !hasCondition(out, o.Type) {
 			out = append(out, o)
 		}
 	}
+	for _, o := range w.pod.Status.Conditions {
+		keep(o)
+	}
+	for _, o := range old {
+		keep(o)
+	}
 	if !hasCondition(out, api.PodScheduled) {
 		out = append(out, api.PodCondition{Type: api.PodScheduled, Status: api.ConditionTrue, LastTransitionTime: now})
 	}
-	ready := len(unready) == 0 && !isTerminalPhase(st.Phase)
 	out = append(out,
 		cond(podReadyToStartContainers, sandboxReady, "", ""),
 		cond(api.PodInitialized, initialized, "ContainersNotInitialized", initMsg),
 		cond(api.ContainersReady, ready, notReadyReason, notReadyMsg),
 		cond(api.PodReady, ready, notReadyReason, notReadyMsg),
 	)
-	sort.SliceStable(out, func(i, j int) bool { return conditionOrder(out[i].Type) < conditionOrder(out[j].Type) })
+	slices.SortStableFunc(out, func(a, b api.PodCondition) int { return conditionOrder(a.Type) - conditionOrder(b.Type) })
 	return out
 }
 

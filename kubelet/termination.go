@@ -126,6 +126,7 @@ func (k *Kubelet) removeSandboxes(ctx context.Context, w *podWorker, s *syncResu
 func (k *Kubelet) finishIfTerminal(ctx context.Context, w *podWorker, s *syncResult) {
 	k.setPodStatus(w)
 	if !isTerminalPhase(w.status.Phase) {
+		s.statusSet = true // nothing changes before syncPod would compute it again
 		return
 	}
 	k.killPod(ctx, w, s, 0, "")

@@ -16,10 +16,8 @@
 package fakeruntime
 
 import (
-	"cmp"
 	"context"
 	"fmt"
-	"slices"
 	"strconv"
 	"time"
 
@@ -68,10 +66,11 @@ func (c *container) stateAt(now time.Time) (ContainerState, *ending) {
 
 // killLocked ends a running container at now with code and reason (a SIGKILL, an OOM kill, a
 // crash). It does nothing to a container that is not running.
-func (c *container) killLocked(now time.Time, code int32, reason string) bool {
+func (r *Runtime) killLocked(c *container, now time.Time, code int32, reason string) bool {
 	if st, _ := c.stateAt(now); st != ContainerRunning {
 		return false
 	}
+	r.changedLocked()
 	c.killed = &ending{at: now, code: code, reason: reason}
 	if c.timer != nil {
 		c.timer.Stop()
@@ -124,7 +123,7 @@ func (r *Runtime) CreateContainer(ctx context.Context, podSandboxID string, conf
 	if config.Resources != nil {
 		c.limit = config.Resources.MemoryLimitInBytes
 	}
-	r.containers[c.id] = c
+	r.addContainerLocked(c)
 	r.reserved[reserved] = c.id
 	s.containers[c.id] = true
 	r.recordDetail("create-container", c.pod, "created container %s (%s) from %s", c.name(), shortID(c.id), c.image)
@@ -160,6 +159,7 @@ func (r *Runtime) StartContainer(ctx context.Context, containerID string) error 
 		return errorf(Unknown, "failed to start container %q: sandbox container %q is not running", containerID, c.sandboxID)
 	}
 	c.startedAt = now
+	r.changedLocked()
 	if msg := c.beh.startErr; msg != "" {
 		// runc could not exec the process: containerd marks the container exited with 128.
 		c.killed = &ending{at: now, code: 128, reason: "StartError", log: msg}
@@ -206,7 +206,7 @@ func (r *Runtime) StopContainer(ctx context.Context, containerID string, timeout
 		return nil
 	}
 	if timeout > 0 && c.beh.gracefulStop {
-		c.killLocked(now, 0, "Completed")
+		r.killLocked(c, now, 0, "Completed")
 		c.notes = append(c.notes, LogLine{Time: now, Stream: "stderr", Log: sigtermLog(c.beh, now)})
 		r.mu.Unlock()
 		r.record("stop-container", c.pod, "container %s exited on SIGTERM with code 0", c.name())
@@ -231,7 +231,7 @@ func (r *Runtime) StopContainer(ctx context.Context, containerID string, timeout
 		return err
 	}
 	r.mu.Lock()
-	killed := c.killLocked(r.clk.Now(), 137, "Error")
+	killed := r.killLocked(c, r.clk.Now(), 137, "Error")
 	r.mu.Unlock()
 	if killed {
 		r.record("stop-container", pod, "container %s killed with SIGKILL: exit code 137", name)
@@ -256,8 +256,8 @@ func (r *Runtime) RemoveContainer(ctx context.Context, containerID string) error
 
 // removeContainerLocked kills c if it runs and forgets it, freeing its reserved name.
 func (r *Runtime) removeContainerLocked(c *container, now time.Time) {
-	c.killLocked(now, 137, "Error")
-	delete(r.containers, c.id)
+	r.killLocked(c, now, 137, "Error")
+	r.forgetContainerLocked(c)
 	delete(r.reserved, c.reserved)
 	if s := r.sandboxes[c.sandboxID]; s != nil {
 		delete(s.containers, c.id)
@@ -265,7 +265,7 @@ func (r *Runtime) removeContainerLocked(c *container, now time.Time) {
 	r.recordDetail("remove-container", c.pod, "removed container %s (%s)", c.name(), shortID(c.id))
 }
 
-// ListContainers returns the containers matching filter, in creation order.
+// ListContainers returns the containers matching filter, in creation order (index.go).
 func (r *Runtime) ListContainers(ctx context.Context, filter *ContainerFilter) ([]*Container, error) {
 	if err := r.enter(ctx); err != nil {
 		return nil, err
@@ -273,28 +273,39 @@ func (r *Runtime) ListContainers(ctx context.Context, filter *ContainerFilter) (
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	now := r.clk.Now()
-	matched := make([]*container, 0, len(r.containers))
-	for _, c := range r.containers {
+	if filter == nil {
+		if out, ok := r.idx.containerList.get(r.idx.gen, now); ok {
+			return out, nil
+		}
+	}
+	candidates := r.containerCandidatesLocked(filter)
+	out := make([]*Container, 0, len(candidates))
+	// until is the first natural end still to come among those listed: the cached answer holds
+	// until then.
+	var until time.Time
+	for _, c := range candidates { // oldest first
 		if filter != nil && (filter.ID != "" && filter.ID != c.id ||
 			filter.PodSandboxID != "" && filter.PodSandboxID != c.sandboxID ||
 			!matchLabels(filter.LabelSelector, c.config.Labels)) {
 			continue
 		}
-		if st, _ := c.stateAt(now); filter != nil && filter.State != nil && *filter.State != st {
+		st, _ := c.stateAt(now)
+		if filter != nil && filter.State != nil && *filter.State != st {
 			continue
 		}
-		matched = append(matched, c)
-	}
-	slices.SortFunc(matched, func(a, b *container) int { return cmp.Compare(a.seq, b.seq) })
-	out := make([]*Container, len(matched))
-	for i, c := range matched {
-		if st, _ := c.stateAt(now); c.listed == nil || c.listed.State != st {
+		if st == ContainerRunning && c.hasNatural && (until.IsZero() || c.natural.at.Before(until)) {
+			until = c.natural.at
+		}
+		if c.listed == nil || c.listed.State != st {
 			c.listed = &Container{
 				ID: c.id, PodSandboxID: c.sandboxID, Metadata: c.config.Metadata, Image: c.image, ImageRef: c.imageRef,
 				State: st, CreatedAt: c.createdAt, Labels: c.config.Labels, Annotations: c.config.Annotations,
 			}
 		}
-		out[i] = c.listed
+		out = append(out, c.listed)
+	}
+	if filter == nil {
+		return r.idx.containerList.put(r.idx.gen, until, out), nil
 	}
 	return out, nil
 }
@@ -343,13 +354,14 @@ func (r *Runtime) killAllLocked() {
 	now := r.clk.Now()
 	n := 0
 	for _, c := range r.containers {
-		if c.killLocked(now, 255, "Unknown") {
+		if r.killLocked(c, now, 255, "Unknown") {
 			n++
 		}
 	}
 	for _, s := range r.sandboxes {
 		s.state = SandboxNotReady
 	}
+	r.changedLocked()
 	r.record("crash", "", "node crashed: %d running containers lost (exit code 255, reason Unknown), %d sandboxes NOTREADY", n, len(r.sandboxes))
 }
 

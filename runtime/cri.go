@@ -31,6 +31,12 @@ import (
 // must not change them after the call (the kubelet builds a new config for each). A kubelet keeps
 // thousands of containers; a second copy of each one's labels, annotations and environment was a
 // sixth of the fake runtime's memory.
+//
+// In the same way, ListPodSandbox and ListContainers hand out the same entry (the same pointer) for
+// a sandbox or container whose state has not changed since it was last listed, and a new entry when
+// it has: an entry never changes once handed out. The PLEG's relist relies on it to skip, by
+// identity, what did not change. Lists are in creation order, so the entries created since the last
+// list come last.
 type RuntimeService interface {
 	// Version reports the runtime's name and versions (kubectl get nodes -o wide shows
 	// containerd://<RuntimeVersion>).

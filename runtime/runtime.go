@@ -7,7 +7,7 @@
 //
 // Sandboxes are in sandbox.go, containers in container.go, images in images.go, what a container does
 // once started in behavior.go, probes in probe.go, logs in logs.go, stats in stats.go, faults in
-// faults.go.
+// faults.go, and how the lists are answered without a scan of the node in index.go.
 
 package fakeruntime
 
@@ -47,6 +47,8 @@ type Runtime struct {
 	// names holds one copy of each image name containers were created from, which every container
 	// of that image shares instead of its own (a node runs many containers of few images).
 	names map[string]string
+	// idx answers the lists: creation order, pod uids, the last unfiltered answers (index.go).
+	idx index
 }
 
 // internLocked returns the runtime's copy of s, keeping s as that copy if it has none. Only image

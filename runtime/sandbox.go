@@ -62,7 +62,7 @@ func (r *Runtime) RunPodSandbox(ctx context.Context, config *PodSandboxConfig) (
 	}
 	s := &sandbox{id: id, seq: r.nextID, config: copySandboxConfig(config), state: SandboxReady, createdAt: r.clk.Now(), ip: ip, containers: map[string]bool{},
 		path: "pods/" + config.Metadata.Namespace + "/" + config.Metadata.Name}
-	r.sandboxes[s.id] = s
+	r.addSandboxLocked(s)
 	if config.HostNetwork {
 		r.record("run-sandbox", s.object(), "started sandbox %s (%s) for pod %s/%s, attempt %d, in the node's network namespace (hostNetwork: no CNI ADD, no pod IP)",
 			shortID(s.id), PauseImage, config.Metadata.Namespace, config.Metadata.Name, config.Metadata.Attempt)
@@ -86,10 +86,11 @@ func (r *Runtime) StopPodSandbox(ctx context.Context, podSandboxID string) error
 	}
 	now := r.clk.Now()
 	for id := range s.containers {
-		r.containers[id].killLocked(now, 137, "Error")
+		r.killLocked(r.containers[id], now, 137, "Error")
 	}
 	if s.state == SandboxReady {
 		s.state = SandboxNotReady
+		r.changedLocked()
 		r.recordDetail("stop-sandbox", s.object(), "stopped sandbox %s", shortID(s.id))
 	}
 	return nil
@@ -115,7 +116,7 @@ func (r *Runtime) RemovePodSandbox(ctx context.Context, podSandboxID string) err
 	for _, c := range doomed {
 		r.removeContainerLocked(c, now)
 	}
-	delete(r.sandboxes, s.id)
+	r.removeSandboxLocked(s)
 	if s.config.HostNetwork {
 		r.recordDetail("remove-sandbox", s.object(), "removed sandbox %s (host network: no IP to release)", shortID(s.id))
 		return nil
@@ -143,30 +144,34 @@ func (r *Runtime) PodSandboxStatus(ctx context.Context, podSandboxID string) (*P
 	}, nil
 }
 
-// ListPodSandbox returns the sandboxes matching filter.
+// ListPodSandbox returns the sandboxes matching filter, oldest first (index.go).
 func (r *Runtime) ListPodSandbox(ctx context.Context, filter *PodSandboxFilter) ([]*PodSandbox, error) {
 	if err := r.enter(ctx); err != nil {
 		return nil, err
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	matched := make([]*sandbox, 0, len(r.sandboxes))
-	for _, s := range r.sandboxes {
+	if filter == nil {
+		if out, ok := r.idx.sandboxList.get(r.idx.gen, time.Time{}); ok {
+			return out, nil
+		}
+	}
+	candidates := r.sandboxCandidatesLocked(filter)
+	out := make([]*PodSandbox, 0, len(candidates))
+	for _, s := range candidates { // oldest first
 		if filter != nil && (filter.ID != "" && filter.ID != s.id ||
 			filter.State != nil && *filter.State != s.state ||
 			!matchLabels(filter.LabelSelector, s.config.Labels)) {
 			continue
 		}
-		matched = append(matched, s)
-	}
-	slices.SortFunc(matched, func(a, b *sandbox) int { return cmp.Compare(a.seq, b.seq) })
-	out := make([]*PodSandbox, len(matched))
-	for i, s := range matched {
 		if s.listed == nil || s.listed.State != s.state {
 			s.listed = &PodSandbox{ID: s.id, Metadata: s.config.Metadata, State: s.state, CreatedAt: s.createdAt,
 				Labels: s.config.Labels, Annotations: s.config.Annotations}
 		}
-		out[i] = s.listed
+		out = append(out, s.listed)
+	}
+	if filter == nil {
+		return r.idx.sandboxList.put(r.idx.gen, time.Time{}, out), nil // sandboxes change only by calls
 	}
 	return out, nil
 }
