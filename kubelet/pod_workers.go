@@ -101,6 +101,12 @@ type containerRecord struct {
 	// lastPullErr is the last failed pull of this container's image ("ErrImagePull: <error>"), kept
 	// for the back-off's message (the image manager's prevPullErrMsg); "" once a pull succeeds.
 	lastPullErr string
+	// pullReason is the reason cache's entry for the image step: what the last sync's pull, or its
+	// look at the image back-off, returned (ErrImagePull, ImagePullBackOff), which the next sync's
+	// status shows (images.go); nil once a pull succeeds. pullPending: a sync was asked for while
+	// the pull ran.
+	pullReason  *api.ContainerStateWaiting
+	pullPending bool
 	// failedRun is the exited run (container ID) that a sync found within its crash-loop back-off;
 	// retryAt is when the pod worker retries that failed sync; killedRun is the last run the kubelet
 	// stopped for a failed liveness probe (restarts.go).
