@@ -228,8 +228,8 @@ func (k *Kubelet) syncPod(ctx context.Context, key string) bool {
 
 // The pod worker's requeue periods (pkg/kubelet/kubelet.go, pod_workers.go): after a sync that
 // succeeded the pod is synced again after the resync interval (--sync-frequency, 1 minute), after
-// one that failed after backOffPeriod (10 s); each with up to 50% of jitter. (Kubernetes retries
-// after 1 s when the network was not ready; kubesim's pods wait backOffPeriod then too.)
+// one that failed after backOffPeriod (10 s), or after backOffOnTransientErrorPeriod (1 s) when the
+// pod network was not ready (network.go); each with up to 50% of jitter.
 const (
 	syncFrequency                    = time.Minute
 	workerResyncIntervalJitterFactor = 0.5

@@ -196,8 +196,7 @@ func (k *Kubelet) ensureSandbox(ctx context.Context, w *podWorker, s *syncResult
 		attempt = sb.Metadata.Attempt + 1
 	}
 	if err := k.runtimeCall(w, func() error { return k.networkReady(ctx, w.pod) }); err != nil {
-		k.recorder.Eventf(ctx, w.pod, api.EventTypeWarning, "NetworkNotReady", "%s: %v", networkNotReadyErrorMsg, err)
-		k.runtimeFailed(w, s, err)
+		k.networkNotReadyFailed(ctx, w, s, err)
 		return false
 	}
 	config := k.sandboxConfig(w.pod, attempt)
