@@ -1,6 +1,7 @@
 package kubelet_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -69,4 +70,44 @@ func TestMissingConfigMapVolumeIsFailedMount(t *testing.T) {
 	_, err := client.For[api.ConfigMap](admin(c)).Create(ctx, &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "web-config", Namespace: "default"}})
 	require.NoError(t, err)
 	runUntil(t, ctx, c, "web running", func() bool { return containerStatus(getPod(t, ctx, c, "web")).State.Running != nil })
+}
+
+// configMap and secret volumes are projected into files the container's shell reads: every key under
+// the mount's path, a volume's items at their paths, a subPath mount as one file; an exec readiness
+// probe that cats a projected file passes. (Kubernetes: pkg/volume/configmap, pkg/volume/secret,
+// pkg/volume/util AtomicWriter.)
+func TestConfigMapAndSecretVolumesAreFilesTheShellReads(t *testing.T) {
+	c, ctx := newCluster(t)
+	node := addNode(t, ctx, c, 1, nil)
+	_, err := c.Kubectl.Create(ctx, &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "game", Namespace: "default"},
+		Data: map[string]string{"game.properties": "lives=3\nlevel=7\n", "ui.properties": "color=blue"}})
+	require.NoError(t, err)
+	_, err = c.Kubectl.Create(ctx, &api.Secret{ObjectMeta: api.ObjectMeta{Name: "db", Namespace: "default"},
+		Data: map[string][]byte{"password": []byte("s3cret"), "user": []byte("admin")}})
+	require.NoError(t, err)
+	p := newPod("game", "node-1", "busybox:1.36")
+	p.Spec.Volumes = []api.Volume{
+		{Name: "config", VolumeSource: api.VolumeSource{ConfigMap: &api.ConfigMapVolumeSource{LocalObjectReference: api.LocalObjectReference{Name: "game"}}}},
+		{Name: "creds", VolumeSource: api.VolumeSource{Secret: &api.SecretVolumeSource{SecretName: "db",
+			Items: []api.KeyToPath{{Key: "password", Path: "db/pass"}}}}},
+	}
+	ctr := &p.Spec.Containers[0]
+	ctr.VolumeMounts = []api.VolumeMount{
+		{Name: "config", MountPath: "/etc/config"},
+		{Name: "creds", MountPath: "/etc/creds"},
+		{Name: "config", MountPath: "/app/ui.conf", SubPath: "ui.properties"},
+	}
+	ctr.Command = []string{"sh", "-c", "cat /etc/config/game.properties /etc/creds/db/pass /app/ui.conf; cat /etc/creds/user; sleep 3600"}
+	ctr.ReadinessProbe = &api.Probe{ProbeHandler: api.ProbeHandler{Exec: &api.ExecAction{Command: []string{"cat", "/etc/config/ui.properties"}}}}
+	createPod(t, ctx, c, p)
+	runUntil(t, ctx, c, "game Ready", func() bool { return condition(getPod(t, ctx, c, "game"), api.PodReady) == api.ConditionTrue })
+	_, id, _ := strings.Cut(containerStatus(getPod(t, ctx, c, "game")).ContainerID, "://")
+	lines, err := node.rt.ContainerLogs(ctx, id, -1)
+	require.NoError(t, err)
+	var got []string
+	for _, l := range lines {
+		got = append(got, l.Log)
+	}
+	assert.Equal(t, []string{"lives=3", "level=7", "s3cret", "color=blue", "cat: can't open '/etc/creds/user': No such file or directory"}, got,
+		"the secret's items project only db/pass")
 }

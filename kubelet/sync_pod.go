@@ -291,6 +291,7 @@ func (k *Kubelet) createAndStart(ctx context.Context, w *podWorker, s *syncResul
 		return nil
 	}
 	config := k.containerConfig(w.pod, spec, attempt, envs)
+	config.Files = k.volumeFiles(ctx, w.pod, spec) // volumes.go
 	sandboxConfig := k.sandboxConfig(w.pod, w.sandboxAttempt)
 	var id string
 	err = k.runtimeCall(w, func() (err error) {

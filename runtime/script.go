@@ -1,11 +1,13 @@
 // script.go: a very small shell, enough to know what "sh -c '...'" in a pod spec will do over time.
 //
-//	parseScript(src, fam, env) *script   run src once, symbolically, from time 0, in environment env
+//	parseScript(src, fam, env, mounted) *script   run src once, symbolically, from time 0, in
+//	                                     environment env, with the mounted volume files
 //	(*script).logsUpTo(t)                the lines written by time t (loops unrolled lazily)
 //	(*script).fileExists(p, t)           whether touch/rm/echo > have left file p at time t
 //
 // It understands what pod specs in tutorials use: echo (and > file, >&2), sleep N (s/m/h/d suffixes,
-// "infinity"), exit N, true, false, touch, rm, cat, test / [ -f ], date, env and printenv, $NAME and
+// "infinity"), exit N, true, false, touch, rm, cat (which prints the mounted configMap and secret
+// files: ContainerConfig.Files), test / [ -f ], date, env and printenv, $NAME and
 // ${NAME} from the container's environment (not inside single quotes), ';' '&&' '||' and newlines,
 // and one "while ...; do ...; done" loop, which repeats forever. Commands the image lacks print
 // "sh: x: not found" and return 127. Commands that never return (tail -f, ping, top, nc -l, a server
@@ -63,10 +65,13 @@ const maxLogLines = 1000
 var neverReturns = []string{"nc", "ping", "top", "watch", "yes"}
 
 // parseScript runs src symbolically for an image of family fam, in the environment env ("NAME=value",
-// in the process's order).
-func parseScript(src string, fam *family, env []string) *script {
+// in the process's order), with the files of its volumes (mounted, by path; may be nil).
+func parseScript(src string, fam *family, env []string, mounted map[string]string) *script {
 	s := &script{}
-	st := &shellState{fam: fam, files: map[string]bool{}, environ: env}
+	st := &shellState{fam: fam, files: map[string]bool{}, environ: env, mounted: mounted}
+	for f := range mounted {
+		st.files[f] = true
+	}
 	st.runList(parseStatements(lex(src, lookupEnv(env))), func(e scriptEvent) { s.events = append(s.events, e) })
 	switch {
 	case st.serves:
@@ -287,10 +292,11 @@ type shellState struct {
 	t       time.Duration
 	status  int
 	files   map[string]bool
-	exited  bool        // exit ran
-	forever bool        // a command that never returns ran
-	serves  bool        // a server binary ran
-	loop    *scriptLoop // a while loop with time in it ran
+	mounted map[string]string // the volumes' files and their contents (read-only; cat prints them)
+	exited  bool              // exit ran
+	forever bool              // a command that never returns ran
+	serves  bool              // a server binary ran
+	loop    *scriptLoop       // a while loop with time in it ran
 }
 
 func (st *shellState) stopped() bool {
@@ -422,6 +428,14 @@ func (st *shellState) run(c command, emit func(scriptEvent)) {
 		}
 	case name == "cat":
 		for _, f := range args {
+			if content, ok := st.mounted[f]; ok {
+				if content != "" {
+					for _, line := range strings.Split(strings.TrimSuffix(content, "\n"), "\n") {
+						out(line)
+					}
+				}
+				continue
+			}
 			if !st.files[f] {
 				errLine(missingFile(st.fam, "cat", f))
 				st.status = 1
