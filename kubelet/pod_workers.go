@@ -107,6 +107,8 @@ type containerRecord struct {
 	// the pull ran.
 	pullReason  *api.ContainerStateWaiting
 	pullPending bool
+	// files are the configMap and secret files last written for it (volumes.go); nil if none.
+	files map[string]string
 	// failedRun is the exited run (container ID) that a sync found within its crash-loop back-off;
 	// retryAt is when the pod worker retries that failed sync; killedRun is the last run the kubelet
 	// stopped for a failed liveness probe (restarts.go).

@@ -235,6 +235,7 @@ func (k *Kubelet) syncContainer(ctx context.Context, w *podWorker, s *syncResult
 	switch {
 	case cur != nil && cur.State == fakeruntime.ContainerRunning:
 		r.waiting = nil
+		k.refreshVolumeFiles(ctx, w, s, spec, r, cur.ID) // volumes.go
 		k.ensureProbes(w, r, spec, cur.ID, cur.StartedAt)
 		if kind, output := r.failedProbe(); kind != "" {
 			k.recorder.Eventf(ctx, w.pod, api.EventTypeNormal, "Killing", "Container %s failed %s probe, will be restarted", spec.Name, kind)
@@ -291,7 +292,7 @@ func (k *Kubelet) createAndStart(ctx context.Context, w *podWorker, s *syncResul
 		return nil
 	}
 	config := k.containerConfig(w.pod, spec, attempt, envs)
-	config.Files = k.volumeFiles(ctx, w.pod, spec) // volumes.go
+	config.Files = k.containerFiles(ctx, w.pod, spec, r) // volumes.go
 	sandboxConfig := k.sandboxConfig(w.pod, w.sandboxAttempt)
 	var id string
 	err = k.runtimeCall(w, func() (err error) {

@@ -47,6 +47,7 @@ var ZH = trace.Catalog{
 	"pod %s is gone from the apiserver: killed its containers and removed its sandbox":                                 "Pod %s 已从 apiserver 消失：杀掉它的容器并删除 sandbox",
 	"StopContainer %s (grace period %ds)":                                                                              "StopContainer %s（宽限期 %d 秒）",
 	"StopPodSandbox %s":                                                                                                "StopPodSandbox %s：停止 Pod 的沙箱",
+	"container %s: its configMap and secret volumes changed: rewrote %s":                                               "容器 %s：它的 configMap 和 secret 卷变了：重写 %s",
 	"image %q is being pulled for another pod: waiting %s":                                                             "镜像 %q 正在为另一个 Pod 拉取：等待 %s",
 	"RemovePodSandbox %s: IP released":                                                                                 "RemovePodSandbox %s：释放 IP",
 	"pod %s stopped (grace period %ds): containers and sandbox gone; final status next, then delete":                   "Pod %s 已停止（宽限期 %d 秒）：容器和 sandbox 都没了；接下来写最终状态，然后删除",

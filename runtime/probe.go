@@ -126,11 +126,15 @@ func (c *container) execProbeLocked(command []string, elapsed time.Duration) Pro
 		src = command[2]
 	}
 	env := b.environ()
-	st := &shellState{fam: b.fam, files: c.filesAt(elapsed), environ: env, mounted: b.files}
+	mounted := c.mountedAt(c.startedAt.Add(elapsed))
+	st := &shellState{fam: b.fam, files: c.filesAt(elapsed), environ: env, mounted: mounted}
 	var out []string
 	st.runList(parseStatements(lex(src, lookupEnv(env))), func(e scriptEvent) {
-		if e.kind == evLog {
+		switch e.kind {
+		case evLog:
 			out = append(out, e.text)
+		case evFile:
+			out = append(out, fileLines(mounted[e.text])...)
 		}
 	})
 	ok := st.status == 0 && !st.forever && !st.serves

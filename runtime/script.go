@@ -31,6 +31,7 @@ const (
 	evDate                    // writes the current date (formatted when read)
 	evTouch                   // creates file text
 	evRemove                  // removes file text
+	evFile                    // writes the lines of mounted file text (its content when it runs)
 )
 
 // scriptEvent is one effect, at an offset from the container's start (or from its loop iteration's).
@@ -428,11 +429,16 @@ func (st *shellState) run(c command, emit func(scriptEvent)) {
 		}
 	case name == "cat":
 		for _, f := range args {
-			if content, ok := st.mounted[f]; ok {
-				if content != "" {
-					for _, line := range strings.Split(strings.TrimSuffix(content, "\n"), "\n") {
-						out(line)
-					}
+			if _, ok := st.mounted[f]; ok {
+				// The kubelet may rewrite the file while the container runs: its lines are the
+				// content at the instant cat runs, looked up when the log is read.
+				switch c.redirect {
+				case "":
+					emit(scriptEvent{at: st.t, kind: evFile, stream: "stdout", text: f})
+				case "&2", "/dev/stderr":
+					emit(scriptEvent{at: st.t, kind: evFile, stream: "stderr", text: f})
+				default:
+					out("")
 				}
 				continue
 			}
@@ -498,22 +504,22 @@ func missingFile(fam *family, tool, file string) string {
 	return tool + ": " + file + ": No such file or directory"
 }
 
-// logsUpTo returns the events of kind evLog/evDate at or before offset, oldest first, at most limit
-// of them (the newest).
+// logsUpTo returns the events of kind evLog/evDate/evFile at or before offset, oldest first, at most
+// limit of them (the newest).
 func (s *script) logsUpTo(offset time.Duration, limit int) []scriptEvent {
 	var out []scriptEvent
 	for _, e := range s.events {
 		if e.at > offset {
 			break
 		}
-		if e.kind == evLog || e.kind == evDate {
+		if isOutput(e.kind) {
 			out = append(out, e)
 		}
 	}
 	if l := s.loop; l != nil && offset >= l.start {
 		perIter := 0
 		for _, e := range l.events {
-			if e.kind == evLog || e.kind == evDate {
+			if isOutput(e.kind) {
 				perIter++
 			}
 		}
@@ -523,7 +529,7 @@ func (s *script) logsUpTo(offset time.Duration, limit int) []scriptEvent {
 			for k := first; k < iters; k++ {
 				base := l.start + time.Duration(k)*l.period
 				for _, e := range l.events {
-					if (e.kind == evLog || e.kind == evDate) && base+e.at <= offset {
+					if (isOutput(e.kind)) && base+e.at <= offset {
 						e.at += base
 						out = append(out, e)
 					}
@@ -566,4 +572,15 @@ func (s *script) fileExists(file string, offset time.Duration) bool {
 		}
 	}
 	return exists
+}
+
+// isOutput reports whether an event writes to the log.
+func isOutput(k eventKind) bool { return k == evLog || k == evDate || k == evFile }
+
+// fileLines is a file's content as the lines cat prints.
+func fileLines(content string) []string {
+	if content == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(content, "\n"), "\n")
 }
