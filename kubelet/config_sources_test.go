@@ -115,7 +115,8 @@ func TestConfigMapAndSecretVolumesAreFilesTheShellReads(t *testing.T) {
 
 // A ConfigMap edited while its pod runs reaches the container's files at the pod's next sync, the
 // periodic one for a running pod (syncFrequency, 1 minute, plus up to 50% of jitter): nothing
-// about a ConfigMap wakes the pod. A loop that cats the file prints the old value until then.
+// about a ConfigMap wakes the pod. A loop that cats the file prints the old value until then. A
+// subPath mount of the same key keeps the old value.
 func TestAnEditedConfigMapReachesTheFilesAtThePodsNextSync(t *testing.T) {
 	c, ctx := newCluster(t)
 	node := addNode(t, ctx, c, 1, nil)
@@ -126,8 +127,9 @@ func TestAnEditedConfigMapReachesTheFilesAtThePodsNextSync(t *testing.T) {
 	p.Spec.Volumes = []api.Volume{{Name: "config", VolumeSource: api.VolumeSource{ConfigMap: &api.ConfigMapVolumeSource{
 		LocalObjectReference: api.LocalObjectReference{Name: "game"}}}}}
 	ctr := &p.Spec.Containers[0]
-	ctr.VolumeMounts = []api.VolumeMount{{Name: "config", MountPath: "/etc/config"}}
-	ctr.Command = []string{"sh", "-c", "while true; do cat /etc/config/level; sleep 5; done"}
+	ctr.VolumeMounts = []api.VolumeMount{{Name: "config", MountPath: "/etc/config"},
+		{Name: "config", MountPath: "/etc/level", SubPath: "level"}}
+	ctr.Command = []string{"sh", "-c", "while true; do cat /etc/config/level; cat /etc/level >&2; sleep 5; done"}
 	createPod(t, ctx, c, p)
 	runUntil(t, ctx, c, "game running", func() bool { return containerStatus(getPod(t, ctx, c, "game")).State.Running != nil })
 	require.NoError(t, c.Driver.Advance(ctx, 20*time.Second))
@@ -144,6 +146,10 @@ func TestAnEditedConfigMapReachesTheFilesAtThePodsNextSync(t *testing.T) {
 	require.NoError(t, err)
 	var first time.Time // the first line with the new value
 	for _, l := range lines {
+		if l.Stream == "stderr" {
+			assert.Equal(t, "7", l.Log, "the subPath file at %s", l.Time)
+			continue
+		}
 		switch l.Log {
 		case "8":
 			if first.IsZero() {

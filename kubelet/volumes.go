@@ -69,7 +69,15 @@ func (k *Kubelet) refreshVolumeFiles(ctx context.Context, w *podWorker, s *syncR
 		return // it mounts no configMap or secret (or had none to show when it was created)
 	}
 	files, ok := k.volumeFiles(ctx, w.pod, spec)
-	if !ok || maps.Equal(files, r.files) {
+	if !ok {
+		return
+	}
+	for _, vm := range spec.VolumeMounts {
+		if old, had := r.files[vm.MountPath]; had && vm.SubPath != "" {
+			files[vm.MountPath] = old // a subPath mount is a bind mount of the file: never updated
+		}
+	}
+	if maps.Equal(files, r.files) {
 		return
 	}
 	updater, can := k.runtime.(interface {
