@@ -22,7 +22,7 @@ func backoffs(c *sim.Cluster, marker string) []string {
 			continue
 		}
 		d := strings.Fields(strings.TrimPrefix(e.Message[i:], marker))[0]
-		d = strings.TrimSuffix(d, ",")
+		d = strings.TrimRight(d, ",;")
 		if len(out) == 0 || out[len(out)-1] != d {
 			out = append(out, d)
 		}
@@ -63,6 +63,70 @@ func TestImagePullBackOffDoublesUpToFiveMinutes(t *testing.T) {
 	}
 	assert.False(t, reasons["ContainerCreating"], "never ContainerCreating again: %v", reasons)
 	assert.Equal(t, []string{"10s", "20s", "40s", "1m20s", "2m40s", "5m0s"}, backoffs(c, "ErrImagePull, back-off "))
+}
+
+// What kubectl get pods shows after each failed pull follows the kubelet's reason cache
+// (pkg/kubelet/images/image_manager.go, pkg/kubelet/kubelet.go SyncPod, pkg/kubelet/pod_workers.go
+// completeWork): a sync writes the status before it acts, from the previous sync's result. After the
+// first failed pull the next sync (the PLEG's, at once) shows ErrImagePull and finds the back-off;
+// ImagePullBackOff shows only at the pod worker's retry, backOffPeriod (10 s plus jitter) later. After
+// a later failed pull, ErrImagePull too shows only at that retry. Every retry within the back-off
+// records BackOff again, so it is counted up more often than Pulling.
+func TestImagePullStatusFollowsTheReasonCache(t *testing.T) {
+	c, ctx := newCluster(t)
+	addNode(t, ctx, c, 1, nil)
+	createPod(t, ctx, c, newPod("web", "node-1", "ngnix:1.25"))
+	require.NoError(t, c.Driver.Advance(ctx, 3*time.Minute))
+
+	type mark struct {
+		at   time.Duration
+		what string
+	}
+	var marks []mark // status writes (their waiting reason) and the ErrImagePull events, in order
+	pulls, backoffs := 0, 0
+	for _, e := range c.Trace.Events() {
+		at := time.Duration(e.Time)
+		switch {
+		case strings.HasPrefix(e.Message, "status of default/web:"):
+			i := strings.Index(e.Message, "web waiting: ")
+			require.Positive(t, i, e.Message)
+			marks = append(marks, mark{at, strings.Fields(e.Message[i+len("web waiting: "):])[0]})
+		case strings.Contains(e.Message, "event Warning Failed: Error: ErrImagePull"):
+			marks = append(marks, mark{at, "event"})
+		case strings.Contains(e.Message, `event Normal Pulling: Pulling image "ngnix:1.25"`):
+			pulls++
+		case strings.Contains(e.Message, `event Normal BackOff: Back-off pulling image "ngnix:1.25"`):
+			backoffs++
+		}
+	}
+	var statuses []string
+	var failedAt, errShownAt time.Duration
+	failures := 0
+	for _, m := range marks {
+		if m.what == "event" {
+			failures++
+			failedAt = m.at
+			continue
+		}
+		if n := len(statuses); n > 0 && statuses[n-1] == m.what {
+			continue
+		}
+		statuses = append(statuses, m.what)
+		switch m.what {
+		case "ErrImagePull":
+			errShownAt = m.at
+			if failures > 1 {
+				assert.GreaterOrEqual(t, m.at-failedAt, 10*time.Second, "pull %d failed at %s, ErrImagePull shown at %s", failures, failedAt, m.at)
+			} else {
+				assert.Less(t, m.at-failedAt, 2*time.Second, "the first ErrImagePull shows at the next sync")
+			}
+		case "ImagePullBackOff":
+			assert.GreaterOrEqual(t, m.at-errShownAt, 10*time.Second, "ErrImagePull shown at %s, ImagePullBackOff at %s", errShownAt, m.at)
+		}
+	}
+	require.GreaterOrEqual(t, len(statuses), 5, "%v", statuses)
+	assert.Equal(t, []string{"ContainerCreating", "ErrImagePull", "ImagePullBackOff", "ErrImagePull", "ImagePullBackOff"}, statuses[:5])
+	assert.Greater(t, backoffs, pulls, "each retry within the back-off records BackOff")
 }
 
 // A container that keeps crashing is restarted at once the first time, then after 10s, 20s, 40s ...

@@ -14,8 +14,8 @@
 // optional is skipped when its object or key is missing.
 //
 // Simplified: Kubernetes' managers watch each referenced object (or cache it with a TTL); this kubelet
-// GETs it when it needs it, the managers' "Get" strategy. A mounted volume's files are not refreshed
-// when the ConfigMap changes, and no service link variables (NGINX_SERVICE_HOST, ...) are set.
+// GETs it when it needs it, the managers' "Get" strategy. A mounted volume's files (volumes.go) are
+// rewritten at the pod's next sync after the ConfigMap changes; an environment variable never is.
 package kubelet
 
 import (

@@ -13,11 +13,28 @@
 //	Normal   BackOff  Back-off pulling image "ngnix:1.25"
 //	Warning  Failed   Error: ImagePullBackOff
 //
-// A failed pull puts the image in back-off, 10s doubling to 300s (per pod and image); while in
-// back-off the container waits with reason ImagePullBackOff and the message `Back-off pulling image
-// "ngnix:1.25": ErrImagePull: <the last pull error>`, and the kubelet tries again when the back-off
-// ends. During that retry the container keeps its last reason (the kubelet's reason cache holds the
-// last sync's error until a sync succeeds): only a first pull shows ContainerCreating.
+// A failed pull puts the image in back-off, 10s doubling to 300s (per pod and image). The kubelet does
+// not pull again when the back-off ends, though: nothing wakes it then. The sync that failed is retried
+// by the pod worker after backOffPeriod (10 s plus up to 50% of jitter, on the syncLoop's 1 s tick),
+// and each retry that finds the image still in back-off fails again at once, with the events
+// "Back-off pulling image" and "Error: ImagePullBackOff", to be retried 10 to 16 s later; the first
+// retry after the back-off ends pulls. So the pulls come at least 10s, 20s, 40s ... apart, and the
+// BackOff event is counted up more often than Pulling.
+//
+// What the pod's status shows follows the kubelet's reason cache: a sync writes the status before it
+// acts, from the runtime's view and the previous sync's result. So after a failed pull the container
+// reads ErrImagePull (message: the runtime's error) from the next sync on, and ImagePullBackOff
+// (message `Back-off pulling image "ngnix:1.25": ErrImagePull: <the last pull error>`) from the sync
+// after a retry that found the back-off; while a retry pulls it keeps its last reason: only a first
+// pull shows ContainerCreating. kubesim writes a pod's status after its sync instead, so a sync sets
+// the waiting reason from the last one's result (pullReason) before it acts, and leaves its own
+// result for the next.
+//
+// The first failed pull is followed at once by another sync: a real pull blocks the pod's worker, and
+// the PLEG's event for the sandbox that sync created (or any other update meanwhile) waits as its
+// pending update, taken at the first relist after the pull. That sync shows ErrImagePull and finds the
+// back-off: ImagePullBackOff shows 10 to 16 s later, when the pod worker retries. A later pull, with
+// nothing pending, is retried after backOffPeriod like any failed sync.
 //
 // A pull takes time (the image's size over the registry's bandwidth). The kubelet does not wait for
 // it: it starts the pull, leaves the container waiting in ContainerCreating, and syncs the pod again
@@ -49,6 +66,9 @@ func (k *Kubelet) ensureImage(ctx context.Context, w *podWorker, s *syncResult, 
 	image := spec.Image
 	if r.pull != nil {
 		return k.finishPull(ctx, w, s, spec, r)
+	}
+	if r.pullReason != nil {
+		r.waiting = r.pullReason // the status this sync writes shows the last one's result
 	}
 	var present bool
 	err := k.runtimeCall(w, func() error {
@@ -89,21 +109,22 @@ func (k *Kubelet) ensureImage(ctx context.Context, w *podWorker, s *syncResult, 
 	key := w.uid + "_" + image
 	if in, left := k.imageBackoff.InBackOffSinceUpdate(key, k.clock.Now()); in {
 		msg := fmt.Sprintf("Back-off pulling image %q", image)
-		if r.waiting != nil && r.waiting.Reason == "ImagePullBackOff" {
-			return false // already waiting out this back-off; its timer will sync the pod
-		}
-		r.waiting = &api.ContainerStateWaiting{Reason: "ImagePullBackOff", Message: msg + ": " + r.lastPullErr}
 		k.recorder.Event(ctx, w.pod, api.EventTypeNormal, "BackOff", msg)
 		k.recorder.Event(ctx, w.pod, api.EventTypeWarning, "Failed", "Error: ImagePullBackOff")
-		k.enqueueAfter(w.key, left)
-		s.add("image %q in back-off (%s): ImagePullBackOff, next pull in %s", image, k.imageBackoff.Get(key), left.Round(time.Millisecond))
+		if r.lastPullErr != "" {
+			msg += ": " + r.lastPullErr
+		}
+		r.pullReason = &api.ContainerStateWaiting{Reason: "ImagePullBackOff", Message: msg}
+		retry := s.failedRetry()
+		s.add("image %q in back-off (%s, over in %s): ImagePullBackOff; kubectl shows %s until the retry in %s",
+			image, k.imageBackoff.Get(key), left.Round(time.Millisecond), waitingReason(r.waiting), retry.Round(time.Millisecond))
 		return false
 	}
 
 	k.recorder.Eventf(ctx, w.pod, api.EventTypeNormal, "Pulling", "Pulling image %q", image)
 	p := &imagePull{image: image, started: k.clock.Now()}
-	r.pull = p
-	if r.lastPullErr == "" {
+	r.pull, r.pullPending = p, false
+	if r.pullReason == nil {
 		r.waiting = &api.ContainerStateWaiting{Reason: "ContainerCreating"}
 	}
 	s.add("PullImage %q for container %s (imagePullPolicy %s)", image, spec.Name, policy)
@@ -160,7 +181,10 @@ func (k *Kubelet) finishPull(ctx context.Context, w *podWorker, s *syncResult, s
 	p := *r.pull
 	k.mu.Unlock()
 	if !p.done {
-		if r.lastPullErr == "" {
+		// Something asked for a sync while the pull runs: a real pod worker is blocked in the pull,
+		// and takes that update once the sync is over (see the file comment).
+		r.pullPending = true
+		if r.pullReason == nil {
 			r.waiting = &api.ContainerStateWaiting{Reason: "ContainerCreating"}
 		}
 		return false
@@ -172,14 +196,20 @@ func (k *Kubelet) finishPull(ctx context.Context, w *podWorker, s *syncResult, s
 		delay := k.imageBackoff.Next(key, k.clock.Now())
 		k.recorder.Eventf(ctx, w.pod, api.EventTypeWarning, "Failed", "Failed to pull image %q: %v", p.image, p.err)
 		k.recorder.Event(ctx, w.pod, api.EventTypeWarning, "Failed", "Error: ErrImagePull")
-		r.waiting = &api.ContainerStateWaiting{Reason: "ErrImagePull", Message: p.err.Error()}
+		// The status keeps what this sync showed before it pulled; the next sync shows ErrImagePull.
+		r.pullReason = &api.ContainerStateWaiting{Reason: "ErrImagePull", Message: p.err.Error()}
 		r.lastPullErr = "ErrImagePull: " + p.err.Error()
-		// The next sync finds the image in back-off and reports ImagePullBackOff. It comes at once:
-		// in the real kubelet the first pull blocks the pod's sync, and the PLEG's event for the
-		// sandbox that sync created waits meanwhile as the worker's pending update (kubesim does the
-		// same after every failed pull, where a real kubelet's later ones wait for its retry).
-		k.enqueue(w.key)
-		s.add("pull of %q failed after %s: ErrImagePull, back-off %s", p.image, took, delay)
+		var retry time.Duration
+		if r.pullPending {
+			// The pending update: the pod worker syncs again once the PLEG's next relist has
+			// refreshed the pod's runtime state (kubesim's relists come on the syncLoop's ticks).
+			r.pullPending = false
+			retry = k.untilSyncTick(0)
+			s.failed(retry)
+		} else {
+			retry = s.failedRetry()
+		}
+		s.add("pull of %q failed after %s: ErrImagePull, back-off %s; the pod worker retries the failed sync in %s", p.image, took, delay, retry.Round(time.Millisecond))
 		return false
 	}
 	var size uint64
@@ -191,11 +221,19 @@ func (k *Kubelet) finishPull(ctx context.Context, w *podWorker, s *syncResult, s
 		return err
 	})
 	k.imageBackoff.Reset(w.uid + "_" + p.image)
-	r.lastPullErr = ""
+	r.lastPullErr, r.pullReason = "", nil
 	waited := k.clock.Since(p.started).Truncate(time.Millisecond)
 	k.recorder.Eventf(ctx, w.pod, api.EventTypeNormal, "Pulled",
 		"Successfully pulled image %q in %s (%s including waiting). Image size: %d bytes.", p.image, took, waited, size)
 	s.add("pulled %q in %s (%d bytes)", p.image, took, size)
 	k.refreshImages(ctx)
 	return true
+}
+
+// waitingReason is a waiting state's reason, "" for none.
+func waitingReason(w *api.ContainerStateWaiting) string {
+	if w == nil {
+		return ""
+	}
+	return w.Reason
 }

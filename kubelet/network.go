@@ -4,6 +4,7 @@
 //	updatePodCIDR(ctx)        pass the Node's spec.podCIDR to the runtime (CRI UpdateRuntimeConfig)
 //	networkNotReady(status)   the runtime's NetworkReady=false, as the node's Ready condition words it
 //	networkReady(ctx, pod)    nil once the runtime's CNI can give the pod an IP
+//	networkNotReadyFailed     a sync stopped for it: NetworkNotReady, retried after 1 s (not 10 s)
 //	podIPFor(pod, sandboxIP)  the pod's IP: the sandbox's, or the node's for a hostNetwork pod
 //	nextStatusCheck()         10s, or 100ms while a starting kubelet waits for its node to be Ready
 //
@@ -15,6 +16,10 @@
 // node lifecycle controller taints it node.kubernetes.io/not-ready, and the kubelet creates no
 // sandbox for a pod that needs the pod network (the event NetworkNotReady). Pods on the host's
 // network need none, which is how a CNI plugin's own DaemonSet starts on a node that is not Ready.
+// The pod worker retries such a sync sooner than other failures: after backOffOnTransientErrorPeriod,
+// 1 s plus up to 50% of jitter (on the syncLoop's 1 s tick), where any other error waits
+// backOffPeriod, 10 s (pkg/kubelet/pod_workers.go completeWork matches the error's "network is not
+// ready"). Each retry records NetworkNotReady again, until the event spam filter holds them back.
 //
 // A starting kubelet does not wait 10s between status reports for that: until its node is first
 // Ready (or for at most 2 minutes) it checks its runtime and status every 100ms, so the node turns
@@ -34,6 +39,9 @@ import (
 const (
 	// networkNotReadyErrorMsg prefixes the error and event while the pod network is not ready.
 	networkNotReadyErrorMsg = "network is not ready"
+	// backOffOnTransientErrorPeriod is the pod worker's wait before it retries a sync that failed
+	// because the pod network was not ready (plus up to 50% of jitter).
+	backOffOnTransientErrorPeriod = time.Second
 	// fastStatusPeriod is how often a starting kubelet checks its runtime and computes its status
 	// until its node is Ready (fastStatusUpdateOnce's wait.Until period).
 	fastStatusPeriod = 100 * time.Millisecond
@@ -69,6 +77,16 @@ func (k *Kubelet) networkReady(ctx context.Context, pod *api.Pod) error {
 		return errors.New(msg)
 	}
 	return nil
+}
+
+// networkNotReadyFailed stops a sync that found the pod network not ready (kubelet.go SyncPod): the
+// event NetworkNotReady, and the pod worker's retry after backOffOnTransientErrorPeriod.
+func (k *Kubelet) networkNotReadyFailed(ctx context.Context, w *podWorker, s *syncResult, err error) {
+	err = fmt.Errorf("%s: %w", networkNotReadyErrorMsg, err)
+	k.recorder.Event(ctx, w.pod, api.EventTypeWarning, "NetworkNotReady", err.Error())
+	retry := max(k.untilSyncTick(k.jitter(backOffOnTransientErrorPeriod, workerBackOffPeriodJitterFactor)), w.busyUntil.Sub(k.clock.Now()))
+	s.add("sync of %s failed: %v (retrying in %s)", w.key, err, retry.Round(time.Millisecond))
+	s.failed(retry)
 }
 
 // networkNotReady is the runtime's NetworkReady condition when it is false (or missing), worded as

@@ -1,7 +1,9 @@
 package kubelet_test
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -93,4 +95,44 @@ func TestHostNetworkDaemonSetPodsHaveTheirNodesIP(t *testing.T) {
 		hosts[p.Spec.NodeName] = p.Status.PodIP
 	}
 	assert.Len(t, hosts, 3, "one pod per node, each with its own node's IP")
+}
+
+// A sync that finds the pod network not ready is retried sooner than other failed syncs: the pod
+// worker waits backOffOnTransientErrorPeriod, 1 s plus up to 50% of jitter, not backOffPeriod's 10 s
+// (pkg/kubelet/pod_workers.go completeWork, pkg/kubelet/kubelet.go SyncPod), and each retry records
+// NetworkNotReady again.
+func TestNetworkNotReadyIsRetriedEverySecond(t *testing.T) {
+	c, ctx := newCluster(t)
+	addNode(t, ctx, c, 1, func(cfg *kubelet.NodeConfig) { cfg.PodCIDR = "" })
+	runUntil(t, ctx, c, "node-1 registered", func() bool {
+		_, err := client.For[api.Node](admin(c)).Get(ctx, "", "node-1")
+		return err == nil
+	})
+	createPod(t, ctx, c, newPod("web", "node-1", "nginx:1.25"))
+	require.NoError(t, c.Driver.Advance(ctx, 20*time.Second))
+
+	retries := 0
+	for _, e := range c.Trace.Events() {
+		msg, ok := strings.CutPrefix(e.Message, "sync of default/web failed: network is not ready: container runtime network not ready: ")
+		if !ok {
+			continue
+		}
+		retries++
+		i := strings.LastIndex(msg, "(retrying in ")
+		require.Positive(t, i, msg)
+		d, err := time.ParseDuration(strings.TrimSuffix(msg[i+len("(retrying in "):], ")"))
+		require.NoError(t, err)
+		assert.LessOrEqual(t, d, 2*time.Second, "1 s, its jitter and the sync tick: %s", msg)
+		assert.GreaterOrEqual(t, d, time.Second, msg)
+	}
+	assert.GreaterOrEqual(t, retries, 10, "about one sync a second over 20 s")
+	list, _, err := client.For[api.Event](admin(c)).List(ctx, "default", client.ListOptions{FieldSelector: "involvedObject.name=web"})
+	require.NoError(t, err)
+	var count int32
+	for _, e := range list {
+		if e.Reason == "NetworkNotReady" {
+			count = e.Count
+		}
+	}
+	assert.GreaterOrEqual(t, count, int32(10), "NetworkNotReady counted up at each retry")
 }

@@ -108,6 +108,14 @@ type containerRecord struct {
 	// lastPullErr is the last failed pull of this container's image ("ErrImagePull: <error>"), kept
 	// for the back-off's message (the image manager's prevPullErrMsg); "" once a pull succeeds.
 	lastPullErr string
+	// pullReason is the reason cache's entry for the image step: what the last sync's pull, or its
+	// look at the image back-off, returned (ErrImagePull, ImagePullBackOff), which the next sync's
+	// status shows (images.go); nil once a pull succeeds. pullPending: a sync was asked for while
+	// the pull ran.
+	pullReason  *api.ContainerStateWaiting
+	pullPending bool
+	// files are the configMap and secret files last written for it (volumes.go); nil if none.
+	files map[string]string
 	// failedRun is the exited run (container ID) that a sync found within its crash-loop back-off;
 	// retryAt is when the pod worker retries that failed sync; killedRun is the last run the kubelet
 	// stopped for a failed liveness probe (restarts.go).
@@ -240,8 +248,8 @@ func (k *Kubelet) syncPod(ctx context.Context, key string) bool {
 
 // The pod worker's requeue periods (pkg/kubelet/kubelet.go, pod_workers.go): after a sync that
 // succeeded the pod is synced again after the resync interval (--sync-frequency, 1 minute), after
-// one that failed after backOffPeriod (10 s); each with up to 50% of jitter. (Kubernetes retries
-// after 1 s when the network was not ready; kubesim's pods wait backOffPeriod then too.)
+// one that failed after backOffPeriod (10 s), or after backOffOnTransientErrorPeriod (1 s) when the
+// pod network was not ready (network.go); each with up to 50% of jitter.
 const (
 	syncFrequency                    = time.Minute
 	workerResyncIntervalJitterFactor = 0.5

@@ -196,8 +196,7 @@ func (k *Kubelet) ensureSandbox(ctx context.Context, w *podWorker, s *syncResult
 		attempt = sb.Metadata.Attempt + 1
 	}
 	if err := k.runtimeCall(w, func() error { return k.networkReady(ctx, w.pod) }); err != nil {
-		k.recorder.Eventf(ctx, w.pod, api.EventTypeWarning, "NetworkNotReady", "%s: %v", networkNotReadyErrorMsg, err)
-		k.runtimeFailed(w, s, err)
+		k.networkNotReadyFailed(ctx, w, s, err)
 		return false
 	}
 	config := k.sandboxConfig(w.pod, attempt)
@@ -236,6 +235,7 @@ func (k *Kubelet) syncContainer(ctx context.Context, w *podWorker, s *syncResult
 	switch {
 	case cur != nil && cur.State == fakeruntime.ContainerRunning:
 		r.waiting = nil
+		k.refreshVolumeFiles(ctx, w, s, spec, r, cur.ID) // volumes.go
 		k.ensureProbes(w, r, spec, cur.ID, cur.StartedAt)
 		if kind, output := r.failedProbe(); kind != "" {
 			k.recorder.Eventf(ctx, w.pod, api.EventTypeNormal, "Killing", "Container %s failed %s probe, will be restarted", spec.Name, kind)
@@ -292,6 +292,7 @@ func (k *Kubelet) createAndStart(ctx context.Context, w *podWorker, s *syncResul
 		return nil
 	}
 	config := k.containerConfig(w.pod, spec, attempt, envs)
+	config.Files = k.containerFiles(ctx, w.pod, spec, r) // volumes.go
 	sandboxConfig := k.sandboxConfig(w.pod, w.sandboxAttempt)
 	var id string
 	err = k.runtimeCall(w, func() (err error) {

@@ -80,7 +80,8 @@ type behavior struct {
 	startErr string // non-empty: the process cannot start (StartContainer fails with this)
 	serves   bool   // a server: listens on fam.ports from startDelay on, runs until stopped
 
-	script *script // what a shell command does: logs, files, sleeps, exit
+	script *script           // what a shell command does: logs, files, sleeps, exit
+	files  map[string]string // the mounted configMap and secret files (ContainerConfig.Files), shared
 
 	exits     bool // the process ends on its own after exitAfter with exitCode
 	exitAfter time.Duration
@@ -103,7 +104,7 @@ type behavior struct {
 // newBehavior works out what a container will do. Problems in the steering variables become the
 // container's own failure (exit 2 with a message), as a real application would fail on bad config.
 func newBehavior(fam *family, version string, cfg *ContainerConfig, hostname string) *behavior {
-	b := &behavior{fam: fam, version: version, envs: cfg.Envs, hostname: hostname}
+	b := &behavior{fam: fam, version: version, envs: cfg.Envs, hostname: hostname, files: cfg.Files}
 	argv := resolveArgv(fam, cfg.Command, cfg.Args)
 	if len(argv) > 0 && path.Base(argv[0]) == "docker-entrypoint.sh" {
 		argv = argv[1:] // the entrypoint scripts configure, then exec their arguments
@@ -160,14 +161,14 @@ func (b *behavior) program(argv []string) {
 	case !slices.Contains(b.fam.tools, bin):
 		b.startErr = fmt.Sprintf("failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: %q: executable file not found in $PATH: unknown", argv[0])
 	case (bin == "sh" || bin == "bash" || bin == "ash") && len(argv) >= 3 && argv[1] == "-c":
-		b.script = parseScript(argv[2], b.fam, b.environ())
+		b.script = parseScript(argv[2], b.fam, b.environ(), b.files)
 	case bin == "sh" || bin == "bash" || bin == "ash":
 		// A shell with no -c reads commands from stdin; a pod has none unless stdin: true, so it
 		// reads EOF and exits 0 at once. This is why "kubectl create deployment x --image=busybox"
 		// ends in CrashLoopBackOff.
 		b.exits = true
 	default:
-		b.script = parseScript(shellQuote(argv), b.fam, b.environ())
+		b.script = parseScript(shellQuote(argv), b.fam, b.environ(), b.files)
 	}
 	if s := b.script; s != nil && s.ends {
 		b.exits, b.exitAfter, b.exitCode = true, s.end, s.code

@@ -18,6 +18,7 @@ package fakeruntime
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strconv"
 	"time"
 
@@ -49,6 +50,27 @@ type container struct {
 	// state is the same: the PLEG lists every container every second, and nothing else in the answer
 	// ever changes.
 	listed *Container
+	// files are the versions of its mounted files (ContainerConfig.Files, then UpdateContainerFiles),
+	// oldest first.
+	files []fileVersion
+}
+
+// fileVersion is the content of a container's mounted files from at on.
+type fileVersion struct {
+	at    time.Time
+	files map[string]string
+}
+
+// mountedAt is the content of the container's mounted files at t.
+func (c *container) mountedAt(t time.Time) map[string]string {
+	var out map[string]string
+	for _, v := range c.files {
+		if v.at.After(t) {
+			break
+		}
+		out = v.files
+	}
+	return out
 }
 
 // stateAt returns the container's state at now and, once exited, how it ended.
@@ -119,6 +141,9 @@ func (r *Runtime) CreateContainer(ctx context.Context, podSandboxID string, conf
 		id: r.newIDLocked(), seq: r.nextID, sandboxID: s.id, reserved: reserved, config: copyContainerConfig(config), pod: s.path,
 		image: r.internLocked(ref.String()), imageRef: repoDigest(img, ref), createdAt: r.clk.Now(),
 		beh: newBehavior(families[img.family], img.version, config, s.config.Hostname),
+	}
+	if config.Files != nil {
+		c.files = []fileVersion{{at: c.createdAt, files: config.Files}}
 	}
 	if config.Resources != nil {
 		c.limit = config.Resources.MemoryLimitInBytes
@@ -380,4 +405,22 @@ func copyContainerConfig(c *ContainerConfig) ContainerConfig {
 func restartCount(annotations map[string]string) int {
 	n, _ := strconv.Atoi(annotations[AnnotationRestartCount])
 	return n
+}
+
+// UpdateContainerFiles replaces the content of a container's mounted files from now on, as the
+// kubelet's volume manager rewrites a configMap or secret volume (AtomicWriter) when its object
+// changed. Only files the container was created with are read: a key added later is not seen. (Not
+// a CRI call: in Kubernetes the kubelet writes the host directories the mounts share.)
+func (r *Runtime) UpdateContainerFiles(ctx context.Context, containerID string, files map[string]string) error {
+	if err := r.enter(ctx); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	c, err := r.containerLocked(containerID)
+	if err != nil {
+		return err
+	}
+	c.files = append(c.files, fileVersion{at: r.clk.Now(), files: maps.Clone(files)})
+	return nil
 }

@@ -271,6 +271,10 @@ type ContainerConfig struct {
 	Annotations map[string]string
 	LogPath     string // relative to the sandbox's LogDirectory: <name>/<attempt>.log
 	Resources   *LinuxContainerResources
+	// Files are the files of the container's configMap and secret volumes, by their path in the
+	// container, as the kubelet projected them when it created the container: kubesim's stand-in
+	// for CRI's Mounts, whose host directories the kubelet fills. The shell's cat and test read them.
+	Files map[string]string
 }
 
 // ContainerState is a container's state.

@@ -84,7 +84,9 @@
 //
 // # What it simplifies
 //
-//   - No processes, files, namespaces or cgroups: behaviour is computed, not run (behavior.go).
+//   - No processes, files, namespaces or cgroups: behaviour is computed, not run (behavior.go). The
+//     only files are those a command's touch or echo > make, and the configMap and secret files the
+//     kubelet projects (ContainerConfig.Files), which cat prints.
 //   - HTTP and TCP probes go through the runtime (ProbeContainer), not from the kubelet to the pod
 //     IP; ExecSync, Exec, Attach and PortForward are not offered.
 //   - Stats is one summary call, instead of ListContainerStats, ListPodSandboxStats and ImageFsInfo

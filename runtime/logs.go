@@ -56,8 +56,15 @@ func (c *container) logsLocked(now time.Time, tail int) []LogLine {
 	if b.script != nil {
 		for _, e := range b.script.logsUpTo(until.Sub(c.startedAt), tail) {
 			l := LogLine{Time: c.startedAt.Add(e.at), Stream: e.stream, Log: e.text}
-			if e.kind == evDate {
+			switch e.kind {
+			case evDate:
 				l.Log = l.Time.UTC().Format("Mon Jan _2 15:04:05 MST 2006")
+			case evFile:
+				for _, line := range fileLines(c.mountedAt(l.Time)[e.text]) {
+					l.Log = line
+					out = append(out, l)
+				}
+				continue
 			}
 			out = append(out, l)
 		}

@@ -126,11 +126,15 @@ func (c *container) execProbeLocked(command []string, elapsed time.Duration) Pro
 		src = command[2]
 	}
 	env := b.environ()
-	st := &shellState{fam: b.fam, files: c.filesAt(elapsed), environ: env}
+	mounted := c.mountedAt(c.startedAt.Add(elapsed))
+	st := &shellState{fam: b.fam, files: c.filesAt(elapsed), environ: env, mounted: mounted}
 	var out []string
 	st.runList(parseStatements(lex(src, lookupEnv(env))), func(e scriptEvent) {
-		if e.kind == evLog {
+		switch e.kind {
+		case evLog:
 			out = append(out, e.text)
+		case evFile:
+			out = append(out, fileLines(mounted[e.text])...)
 		}
 	})
 	ok := st.status == 0 && !st.forever && !st.serves
@@ -140,6 +144,9 @@ func (c *container) execProbeLocked(command []string, elapsed time.Duration) Pro
 // filesAt is the set of files the container's command has created and not removed by elapsed.
 func (c *container) filesAt(elapsed time.Duration) map[string]bool {
 	files := map[string]bool{}
+	for f := range c.beh.files {
+		files[f] = true // the volumes' files: there from the start, read-only
+	}
 	s := c.beh.script
 	if s == nil {
 		return files

@@ -1,11 +1,13 @@
 // script.go: a very small shell, enough to know what "sh -c '...'" in a pod spec will do over time.
 //
-//	parseScript(src, fam, env) *script   run src once, symbolically, from time 0, in environment env
+//	parseScript(src, fam, env, mounted) *script   run src once, symbolically, from time 0, in
+//	                                     environment env, with the mounted volume files
 //	(*script).logsUpTo(t)                the lines written by time t (loops unrolled lazily)
 //	(*script).fileExists(p, t)           whether touch/rm/echo > have left file p at time t
 //
 // It understands what pod specs in tutorials use: echo (and > file, >&2), sleep N (s/m/h/d suffixes,
-// "infinity"), exit N, true, false, touch, rm, cat, test / [ -f ], date, env and printenv, $NAME and
+// "infinity"), exit N, true, false, touch, rm, cat (which prints the mounted configMap and secret
+// files: ContainerConfig.Files), test / [ -f ], date, env and printenv, $NAME and
 // ${NAME} from the container's environment (not inside single quotes), ';' '&&' '||' and newlines,
 // and one "while ...; do ...; done" loop, which repeats forever. Commands the image lacks print
 // "sh: x: not found" and return 127. Commands that never return (tail -f, ping, top, nc -l, a server
@@ -29,6 +31,7 @@ const (
 	evDate                    // writes the current date (formatted when read)
 	evTouch                   // creates file text
 	evRemove                  // removes file text
+	evFile                    // writes the lines of mounted file text (its content when it runs)
 )
 
 // scriptEvent is one effect, at an offset from the container's start (or from its loop iteration's).
@@ -63,10 +66,13 @@ const maxLogLines = 1000
 var neverReturns = []string{"nc", "ping", "top", "watch", "yes"}
 
 // parseScript runs src symbolically for an image of family fam, in the environment env ("NAME=value",
-// in the process's order).
-func parseScript(src string, fam *family, env []string) *script {
+// in the process's order), with the files of its volumes (mounted, by path; may be nil).
+func parseScript(src string, fam *family, env []string, mounted map[string]string) *script {
 	s := &script{}
-	st := &shellState{fam: fam, files: map[string]bool{}, environ: env}
+	st := &shellState{fam: fam, files: map[string]bool{}, environ: env, mounted: mounted}
+	for f := range mounted {
+		st.files[f] = true
+	}
 	st.runList(parseStatements(lex(src, lookupEnv(env))), func(e scriptEvent) { s.events = append(s.events, e) })
 	switch {
 	case st.serves:
@@ -287,10 +293,11 @@ type shellState struct {
 	t       time.Duration
 	status  int
 	files   map[string]bool
-	exited  bool        // exit ran
-	forever bool        // a command that never returns ran
-	serves  bool        // a server binary ran
-	loop    *scriptLoop // a while loop with time in it ran
+	mounted map[string]string // the volumes' files and their contents (read-only; cat prints them)
+	exited  bool              // exit ran
+	forever bool              // a command that never returns ran
+	serves  bool              // a server binary ran
+	loop    *scriptLoop       // a while loop with time in it ran
 }
 
 func (st *shellState) stopped() bool {
@@ -422,6 +429,19 @@ func (st *shellState) run(c command, emit func(scriptEvent)) {
 		}
 	case name == "cat":
 		for _, f := range args {
+			if _, ok := st.mounted[f]; ok {
+				// The kubelet may rewrite the file while the container runs: its lines are the
+				// content at the instant cat runs, looked up when the log is read.
+				switch c.redirect {
+				case "":
+					emit(scriptEvent{at: st.t, kind: evFile, stream: "stdout", text: f})
+				case "&2", "/dev/stderr":
+					emit(scriptEvent{at: st.t, kind: evFile, stream: "stderr", text: f})
+				default:
+					out("")
+				}
+				continue
+			}
 			if !st.files[f] {
 				errLine(missingFile(st.fam, "cat", f))
 				st.status = 1
@@ -484,22 +504,22 @@ func missingFile(fam *family, tool, file string) string {
 	return tool + ": " + file + ": No such file or directory"
 }
 
-// logsUpTo returns the events of kind evLog/evDate at or before offset, oldest first, at most limit
-// of them (the newest).
+// logsUpTo returns the events of kind evLog/evDate/evFile at or before offset, oldest first, at most
+// limit of them (the newest).
 func (s *script) logsUpTo(offset time.Duration, limit int) []scriptEvent {
 	var out []scriptEvent
 	for _, e := range s.events {
 		if e.at > offset {
 			break
 		}
-		if e.kind == evLog || e.kind == evDate {
+		if isOutput(e.kind) {
 			out = append(out, e)
 		}
 	}
 	if l := s.loop; l != nil && offset >= l.start {
 		perIter := 0
 		for _, e := range l.events {
-			if e.kind == evLog || e.kind == evDate {
+			if isOutput(e.kind) {
 				perIter++
 			}
 		}
@@ -509,7 +529,7 @@ func (s *script) logsUpTo(offset time.Duration, limit int) []scriptEvent {
 			for k := first; k < iters; k++ {
 				base := l.start + time.Duration(k)*l.period
 				for _, e := range l.events {
-					if (e.kind == evLog || e.kind == evDate) && base+e.at <= offset {
+					if (isOutput(e.kind)) && base+e.at <= offset {
 						e.at += base
 						out = append(out, e)
 					}
@@ -552,4 +572,15 @@ func (s *script) fileExists(file string, offset time.Duration) bool {
 		}
 	}
 	return exists
+}
+
+// isOutput reports whether an event writes to the log.
+func isOutput(k eventKind) bool { return k == evLog || k == evDate || k == evFile }
+
+// fileLines is a file's content as the lines cat prints.
+func fileLines(content string) []string {
+	if content == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(content, "\n"), "\n")
 }

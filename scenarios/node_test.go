@@ -19,8 +19,10 @@ func TestNodeScenariosShowKubernetesSigns(t *testing.T) {
 			"event Warning Failed: Error: ErrImagePull",
 			`event Normal BackOff: Back-off pulling image "ngnix:1.25"`,
 			"event Warning Failed: Error: ImagePullBackOff",
+			"STATUS ErrImagePull",
 			"STATUS ImagePullBackOff",
-			"the back-off doubled after each failed pull: 10s, 20s, 40s, 1m20s;",
+			"kubectl shows ErrImagePull until the retry in",
+			"up to the pod worker's next retry: 14.3s, 27.5s, 43.5s, 1m29.5s;",
 		}},
 		{"crash-loop", []string{
 			"Last State Terminated, Reason Error, Exit Code 1",

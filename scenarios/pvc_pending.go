@@ -28,10 +28,12 @@ for, or, if the claim names a StorageClass, asks that class's provisioner to mak
 names no class and the cluster has no default StorageClass, and no volume exists: the controller says
 so on the claim (FailedBinding "no persistent volumes available for this claim and no storage class is
 set") and leaves it Pending. The scheduler's VolumeBinding plugin rejects the pod at PreFilter, before
-looking at any node, so every node fails for the same reason and preemption cannot help. Creating a
-PersistentVolume that fits is a cluster event: the PV controller binds claim and volume to each other
-(the volume's claimRef, the claim's volumeName, both Bound), the claim's update moves the pod back to
-the activeQ, and the pod is scheduled and starts. (With a default StorageClass, the claim would have
+looking at any node, so every node fails for the same reason and preemption cannot help. The
+controller says it again at each of its resyncs, every 15 seconds (FailedBinding x2, x3, ...). Creating
+a PersistentVolume that fits does not wake the claim: the PV controller looks at waiting claims again
+only at its next resync, up to 15 seconds later (the scheduler does retry the pod at once, in vain).
+Then it binds claim and volume to each other (the volume's claimRef, the claim's volumeName, both
+Bound), the claim's update moves the pod back to the activeQ, and the pod is scheduled and starts. (With a default StorageClass, the claim would have
 been given it and a volume provisioned; with volumeBindingMode WaitForFirstConsumer, the volume would
 wait for the scheduler to pick the pod's node.)
 
@@ -54,7 +56,9 @@ waits until the first pod goes.`,
 一个。这里 claim 没有指定 class，集群也没有默认 StorageClass，也没有任何卷：控制器在 claim 上说明这一点
 （FailedBinding "no persistent volumes available for this claim and no storage class is set"），并让
 它保持 Pending。调度器的 VolumeBinding 插件在 PreFilter 就拒绝了这个 Pod，还没看任何节点，所以每个节点
-都因同一个原因失败，抢占也帮不上忙。创建一个合适的 PersistentVolume 是一个集群事件：PV 控制器把 claim
+都因同一个原因失败，抢占也帮不上忙。控制器每次重新同步（每 15 秒一次）都会再说一遍（FailedBinding x2、
+x3……）。创建一个合适的 PersistentVolume 并不会唤醒这个 claim：PV 控制器要等下一次重新同步才会再看等待中的
+claim，最多晚 15 秒（调度器倒是立刻重试了这个 Pod，但没用）。然后它把 claim
 和卷互相绑定（卷的 claimRef、claim 的 volumeName，两者都是 Bound），claim 的更新把 Pod 移回 activeQ，
 Pod 随即被调度并启动。（如果有默认 StorageClass，claim 会被赋予它并动态创建卷；如果 volumeBindingMode
 是 WaitForFirstConsumer，卷会等调度器为 Pod 选好节点。）
@@ -78,6 +82,7 @@ PersistentVolumeClaim with ReadWriteOncePod access mode already in-use by anothe
 			"%s the claim and the pod are still Pending, the pod bound to no node":                                          "%s claim 和 Pod 仍是 Pending，Pod 没有绑定到任何节点",
 			"%s kubectl get pvc data: Bound, VOLUME data-pv, CAPACITY %s, ACCESS MODES %s":                                  "%s kubectl get pvc data：已绑定（Bound），VOLUME data-pv，CAPACITY %s，ACCESS MODES %s",
 			"%s kubectl get pv data-pv: Bound, CLAIM default/data":                                                          "%s kubectl get pv data-pv：已绑定（Bound），CLAIM default/data",
+			"%s the claim bound at the PV controller's next resync, %s after the volume (every 15s)":                        "%s claim 在 PV 控制器下一次重新同步时绑定，距卷出现 %s（每 15s 一次）",
 			"%s event Normal Scheduled: Successfully assigned default/redis to %s":                                          "%s 事件 Normal Scheduled：Successfully assigned default/redis to %s",
 			"%s kubectl get pod redis: Running":                                                                             "%s kubectl get pod redis：Running（运行中）",
 			"%d. kubectl apply -f journal-rwop.yaml: a 1Gi volume and a claim journal, both ReadWriteOncePod":               "%d. kubectl apply -f journal-rwop.yaml：一个 1Gi 的卷和一个名为 journal 的 claim，访问模式都是 ReadWriteOncePod",
@@ -125,9 +130,11 @@ func runPVCPending(ctx context.Context, s *sim.Session) error {
 	if !applyFile(ctx, s, "data-pv.yaml") {
 		return s.Err()
 	}
+	volumeAt := s.Now()
 	if !until(ctx, s, 0, "pod redis bound") {
 		return s.Err()
 	}
+	waited := s.Now().Sub(volumeAt)
 	claim = objectNow[api.PersistentVolumeClaim](ctx, s, "default", "data")
 	capacity, modes := "", ""
 	if claim != nil {
@@ -136,6 +143,8 @@ func runPVCPending(ctx context.Context, s *sim.Session) error {
 	}
 	s.Expect(claim != nil && claim.Status.Phase == api.ClaimBound && claim.Spec.VolumeName == "data-pv",
 		"kubectl get pvc data: Bound, VOLUME data-pv, CAPACITY %s, ACCESS MODES %s", capacity, modes)
+	s.Expect(waited > 0 && waited <= 15*time.Second+lateness(s),
+		"the claim bound at the PV controller's next resync, %s after the volume (every 15s)", waited)
 	pv := objectNow[api.PersistentVolume](ctx, s, "", "data-pv")
 	s.Expect(pv != nil && pv.Status.Phase == api.VolumeBound && pv.Spec.ClaimRef != nil &&
 		pv.Spec.ClaimRef.Namespace+"/"+pv.Spec.ClaimRef.Name == "default/data", "kubectl get pv data-pv: Bound, CLAIM default/data")

@@ -12,6 +12,8 @@
 // Endpoints object with no subsets (`kubectl get endpoints` prints <none>). Deleting the Service
 // deletes its Endpoints.
 //
-// What it simplifies: no publishNotReadyAddresses, no 1000-address truncation annotation, no
-// last-change-trigger-time annotation.
+// Each write carries the annotation endpoints.kubernetes.io/last-change-trigger-time: when the
+// earliest change since the Service's last sync happened (controllers/internal/triggertime.go).
+//
+// What it simplifies: no publishNotReadyAddresses, no 1000-address truncation annotation.
 package endpoints

@@ -42,6 +42,7 @@ type Controller struct {
 	pods      *client.Informer[api.Pod, *api.Pod]
 	endpoints *client.Informer[api.Endpoints, *api.Endpoints]
 	queue     *workqueue.Queue[string]
+	triggers  internal.TriggerTimes // the last-change-trigger-time of each Service's last sync
 }
 
 // New builds the controller on informers from the shared factory. c must act as
@@ -68,6 +69,7 @@ func (ec *Controller) Reconcile(ctx context.Context, key string) (workloop.Resul
 	svc, ok := ec.services.Get(key)
 	epClient := client.For[api.Endpoints](ec.client)
 	if !ok {
+		ec.triggers.Forget(namespace, name)
 		if !exists {
 			return workloop.Result{Idle: true}, nil
 		}
@@ -80,19 +82,24 @@ func (ec *Controller) Reconcile(ctx context.Context, key string) (workloop.Resul
 	if len(svc.Spec.Selector) == 0 {
 		return workloop.Result{Idle: true}, nil
 	}
-	subsets := ec.subsets(svc)
+	pods := internal.PodsForService(ec.pods.ByIndex(client.IndexNamespace, svc.Namespace), svc)
+	// Computed at every sync, a write or not, so that the next one compares with what this one saw.
+	triggerTime := ec.triggers.Compute(svc, pods)
+	subsets := ec.subsets(svc, pods)
 	labels := endpointsLabels(svc)
 	if exists && sameSubsets(cur.Subsets, subsets) && maps.Equal(cur.Labels, labels) {
 		return workloop.Result{Idle: true}, nil
 	}
 	if !exists {
 		ep := &api.Endpoints{ObjectMeta: api.ObjectMeta{Name: name, Namespace: namespace, Labels: labels}, Subsets: subsets}
+		internal.SetTriggerTime(&ep.Annotations, triggerTime)
 		ec.record("create", ep, "Service %s: create Endpoints: %s", key, Summary(ep))
 		_, err := epClient.Create(ctx, ep)
 		return workloop.Result{}, err
 	}
 	ep := api.DeepCopy(cur) // never modify the cache's copy
 	ep.Subsets, ep.Labels = subsets, labels
+	internal.SetTriggerTime(&ep.Annotations, triggerTime)
 	ec.record("update", ep, "Service %s: update Endpoints: %s", key, Summary(ep))
 	_, err := epClient.Update(ctx, ep)
 	return workloop.Result{}, err
@@ -112,10 +119,10 @@ func endpointsLabels(svc *api.Service) map[string]string {
 }
 
 // subsets builds the Service's subsets from the pods it selects.
-func (ec *Controller) subsets(svc *api.Service) []api.EndpointSubset {
+func (ec *Controller) subsets(svc *api.Service, pods []*api.Pod) []api.EndpointSubset {
 	byPorts := map[string]*api.EndpointSubset{}
 	var order []string
-	for _, pod := range internal.PodsForService(ec.pods.ByIndex(client.IndexNamespace, svc.Namespace), svc) {
+	for _, pod := range pods {
 		if !internal.ShouldPodBeInEndpoints(pod, false) {
 			continue
 		}

@@ -18,6 +18,9 @@
 //  3. Slices carry the labels kubernetes.io/service-name and
 //     endpointslice.kubernetes.io/managed-by=endpointslice-controller.k8s.io, and the Service as
 //     their controller owner.
+//  4. The slices a sync creates or updates carry endpoints.kubernetes.io/last-change-trigger-time:
+//     when the earliest change since the Service's last sync happened (a pod's Ready condition
+//     turning over, or the Service's creation at its first sync; controllers/internal/triggertime.go).
 //
 // What it simplifies: no 100-endpoint limit per slice, no topology hints, no dual stack; the
 // Service's deletion deletes its slices here rather than through the garbage collector.

@@ -38,6 +38,7 @@ type Controller struct {
 	slices   *client.Informer[api.EndpointSlice, *api.EndpointSlice]
 	nodes    *client.Informer[api.Node, *api.Node] // an endpoint's zone is its node's
 	queue    *workqueue.Queue[string]
+	triggers internal.TriggerTimes // the last-change-trigger-time of each Service's last sync
 }
 
 // New builds the controller on informers from the shared factory. c must act as

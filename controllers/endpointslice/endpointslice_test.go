@@ -3,6 +3,7 @@ package endpointslice_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -213,4 +214,66 @@ spec:
 	_, err = client.For[api.Service](c.Kubectl.Client()).Update(ctx, svc)
 	require.NoError(t, err)
 	require.NoError(t, c.Driver.RunUntil(ctx, "slice and Endpoints relabelled team=b", labelled("b"), 0))
+}
+
+// endpoints.kubernetes.io/last-change-trigger-time (k8s.io/endpointslice util/trigger_time_tracker.go,
+// pkg/controller/endpoint/endpoints_controller.go): the Service's creation time at its first sync,
+// then the lastTransitionTime of the Ready condition that moved, on both the EndpointSlice and the
+// Endpoints; a write that no such change caused (the Service's labels edited) removes it.
+func TestWritesCarryTheLastChangeTriggerTime(t *testing.T) {
+	c, ctx := newCluster(t)
+	_, err := c.Kubectl.Apply(ctx, []byte(webService))
+	require.NoError(t, err)
+	endpoints := func() *api.Endpoints {
+		ep, err := client.For[api.Endpoints](c.Kubectl.Client()).Get(ctx, "default", "web")
+		if err != nil {
+			return nil
+		}
+		return ep
+	}
+	require.NoError(t, c.Driver.RunUntil(ctx, "placeholder slice and Endpoints", func() (bool, error) {
+		return sliceOf(ctx, t, c) != nil && endpoints() != nil, nil
+	}, 0))
+	svc, err := client.For[api.Service](c.Kubectl.Client()).Get(ctx, "default", "web")
+	require.NoError(t, err)
+	const key = "endpoints.kubernetes.io/last-change-trigger-time"
+	created := svc.CreationTimestamp.UTC().Format(time.RFC3339Nano)
+	assert.Equal(t, created, sliceOf(ctx, t, c).Annotations[key], "the first sync: the Service's creation")
+	assert.Equal(t, created, endpoints().Annotations[key], "the first sync: the Service's creation")
+
+	_, err = c.Kubectl.Apply(ctx, []byte(webPod("web-1", "")))
+	require.NoError(t, err)
+	require.NoError(t, c.Driver.RunUntil(ctx, "web-1 is a ready endpoint", func() (bool, error) {
+		s, ep := sliceOf(ctx, t, c), endpoints()
+		return s != nil && len(s.Endpoints) == 1 && *s.Endpoints[0].Conditions.Ready &&
+			ep != nil && len(ep.Subsets) == 1 && len(ep.Subsets[0].Addresses) == 1, nil
+	}, 0))
+	pod, err := client.For[api.Pod](c.Kubectl.Client()).Get(ctx, "default", "web-1")
+	require.NoError(t, err)
+	var ready string
+	for _, cond := range pod.Status.Conditions {
+		if cond.Type == api.PodReady {
+			ready = cond.LastTransitionTime.UTC().Format(time.RFC3339Nano)
+		}
+	}
+	require.NotEmpty(t, ready)
+	require.NotEqual(t, created, ready, "the test needs the pod to turn Ready after the Service's creation")
+	assert.Equal(t, ready, sliceOf(ctx, t, c).Annotations[key], "web-1 turned Ready")
+	assert.Equal(t, ready, endpoints().Annotations[key], "web-1 turned Ready")
+
+	svc.Labels = map[string]string{"tier": "front"}
+	_, err = client.For[api.Service](c.Kubectl.Client()).Update(ctx, svc)
+	require.NoError(t, err)
+	require.NoError(t, c.Driver.RunUntil(ctx, "the Service's label on its Endpoints", func() (bool, error) {
+		ep := endpoints()
+		return ep != nil && ep.Labels["tier"] == "front", nil
+	}, 0))
+	_, has := endpoints().Annotations[key]
+	assert.False(t, has, "a write no trigger caused removes the annotation: %v", endpoints().Annotations)
+	require.NoError(t, c.Driver.RunUntil(ctx, "the Service's label on its slice", func() (bool, error) {
+		s := sliceOf(ctx, t, c)
+		return s != nil && s.Labels["tier"] == "front", nil
+	}, 0))
+	_, has = sliceOf(ctx, t, c).Annotations[key]
+	assert.False(t, has, "a write no trigger caused removes the annotation: %v", sliceOf(ctx, t, c).Annotations)
 }

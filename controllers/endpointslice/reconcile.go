@@ -18,6 +18,7 @@ import (
 	"maps"
 	"sort"
 	"strings"
+	"time"
 
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
@@ -42,6 +43,7 @@ func (ec *Controller) Reconcile(ctx context.Context, k string) (workloop.Result,
 		if ok { // a Service without a selector: its endpoints are someone else's business
 			return workloop.Result{Idle: true}, nil
 		}
+		ec.triggers.Forget(namespace, name)
 		// The Service is gone: so are its slices (Kubernetes leaves this to the garbage collector,
 		// through the slices' owner reference).
 		for _, s := range existing {
@@ -53,7 +55,11 @@ func (ec *Controller) Reconcile(ctx context.Context, k string) (workloop.Result,
 		return workloop.Result{Idle: len(existing) == 0}, nil
 	}
 
-	desired, missing := ec.desired(svc)
+	pods := internal.PodsForService(ec.pods.ByIndex(client.IndexNamespace, svc.Namespace), svc)
+	// Computed at every sync, a write or not, so that the next one compares with what this one saw;
+	// only the slices this sync creates or updates carry it.
+	triggerTime := ec.triggers.Compute(svc, pods)
+	desired, missing := ec.desired(svc, pods)
 	byPorts := map[string]*api.EndpointSlice{}
 	var extra []*api.EndpointSlice
 	for _, s := range existing {
@@ -78,7 +84,7 @@ func (ec *Controller) Reconcile(ctx context.Context, k string) (workloop.Result,
 			continue
 		}
 		wrote = true
-		if err := ec.write(ctx, svc, cur, d); err != nil {
+		if err := ec.write(ctx, svc, cur, d, triggerTime); err != nil {
 			return workloop.Result{}, err
 		}
 	}
@@ -93,13 +99,13 @@ func (ec *Controller) Reconcile(ctx context.Context, k string) (workloop.Result,
 		cur, d := extra[0], creates[len(creates)-1]
 		extra, creates = extra[1:], creates[:len(creates)-1]
 		wrote = true
-		if err := ec.write(ctx, svc, cur, d); err != nil {
+		if err := ec.write(ctx, svc, cur, d, triggerTime); err != nil {
 			return workloop.Result{}, err
 		}
 	}
 	for _, d := range creates {
 		wrote = true
-		if err := ec.write(ctx, svc, nil, d); err != nil {
+		if err := ec.write(ctx, svc, nil, d, triggerTime); err != nil {
 			return workloop.Result{}, err
 		}
 	}
@@ -126,12 +132,12 @@ func (ec *Controller) slicesOf(namespace, service string) []*api.EndpointSlice {
 
 // desired groups the Service's endpoints by their resolved ports. missing names the pods left out
 // because their node is not known (yet).
-func (ec *Controller) desired(svc *api.Service) ([]desiredSlice, error) {
+func (ec *Controller) desired(svc *api.Service, pods []*api.Pod) ([]desiredSlice, error) {
 	labels := sliceLabels(svc)
 	groups := map[string]*desiredSlice{}
 	var order []string
 	var missing []error
-	for _, pod := range internal.PodsForService(ec.pods.ByIndex(client.IndexNamespace, svc.Namespace), svc) {
+	for _, pod := range pods {
 		if !internal.ShouldPodBeInEndpoints(pod, true) {
 			continue
 		}
@@ -202,8 +208,8 @@ func podToEndpoint(svc *api.Service, pod *api.Pod, node *api.Node) api.Endpoint 
 	return ep
 }
 
-// write creates the slice (cur nil) or updates it to d.
-func (ec *Controller) write(ctx context.Context, svc *api.Service, cur *api.EndpointSlice, d desiredSlice) error {
+// write creates the slice (cur nil) or updates it to d, with the sync's trigger time.
+func (ec *Controller) write(ctx context.Context, svc *api.Service, cur *api.EndpointSlice, d desiredSlice, triggerTime time.Time) error {
 	slices := client.For[api.EndpointSlice](ec.client)
 	if cur == nil {
 		s := &api.EndpointSlice{
@@ -213,6 +219,7 @@ func (ec *Controller) write(ctx context.Context, svc *api.Service, cur *api.Endp
 					Controller: api.Ptr(true), BlockOwnerDeletion: api.Ptr(true)}}},
 			AddressType: api.AddressTypeIPv4, Endpoints: d.endpoints, Ports: d.ports,
 		}
+		internal.SetTriggerTime(&s.Annotations, triggerTime)
 		created, err := slices.Create(ctx, s)
 		if err == nil {
 			ec.record("create", created, "Service %s/%s: create EndpointSlice %s: %s", svc.Namespace, svc.Name, created.Name, Summary(created))
@@ -221,6 +228,7 @@ func (ec *Controller) write(ctx context.Context, svc *api.Service, cur *api.Endp
 	}
 	s := api.DeepCopy(cur) // never modify the cache's copy
 	s.Endpoints, s.Ports, s.Labels = d.endpoints, d.ports, maps.Clone(d.labels)
+	internal.SetTriggerTime(&s.Annotations, triggerTime)
 	ec.record("update", s, "Service %s/%s: update EndpointSlice %s: %s", svc.Namespace, svc.Name, s.Name, Summary(s))
 	_, err := slices.Update(ctx, s)
 	return err

@@ -6,8 +6,12 @@
 //	Reconcile(ctx, key)          sync one claim ("persistentvolumeclaims/<ns>/<name>") or one volume
 //	                             ("persistentvolumes/<name>")
 //
-// Claims are queued when they change; every Pending claim is queued again when a volume or a class
-// appears or changes, since it may now have a match. A volume is queued when it or its claim changes.
+// Claims are queued when they change, volumes when they or their claim change, as in Kubernetes;
+// and every claim and volume every 15 s (the controller's resync, --pvclaimbinder-sync-period). A
+// new volume or StorageClass does not wake the claims that wait: a claim made before the volume that
+// fits it binds at the next resync, up to 15 s later. Only a volume that already names its claim (a
+// provisioned one) queues that claim at once. Each sync of a claim that stays Pending records its
+// event again, so kubectl describe pvc counts them (x4 over 45s).
 package persistentvolume
 
 import (
@@ -15,7 +19,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
+	"time"
 
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
@@ -52,7 +56,12 @@ const (
 const (
 	claimPrefix  = "persistentvolumeclaims/"
 	volumePrefix = "persistentvolumes/"
+	resyncKey    = "resync"
 )
+
+// ResyncPeriod is how often every claim and volume is synced again (kube-controller-manager's
+// --pvclaimbinder-sync-period, 15 s by default).
+const ResyncPeriod = 15 * time.Second
 
 // Controller binds claims to volumes.
 type Controller struct {
@@ -65,10 +74,6 @@ type Controller struct {
 	classes *client.Informer[api.StorageClass, *api.StorageClass]
 	pods    *client.Informer[api.Pod, *api.Pod]
 	queue   *workqueue.Queue[string]
-
-	// mu guards told: by claim UID, the last message the claim's Pending event gave.
-	mu   sync.Mutex
-	told map[string]string
 }
 
 // New builds the binder on informers from the shared factory. c must act as
@@ -79,8 +84,7 @@ func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, t
 		volumes: client.InformerFor[api.PersistentVolume](informers, client.FactoryOptions{}),
 		classes: client.InformerFor[api.StorageClass](informers, client.FactoryOptions{}),
 		pods:    client.InformerFor[api.Pod](informers, client.FactoryOptions{}),
-		queue:   workqueue.New(clk, Name, workqueue.DefaultControllerRateLimiter[string]()),
-		told:    map[string]string{}}
+		queue:   workqueue.New(clk, Name, workqueue.DefaultControllerRateLimiter[string]())}
 	pc.Component = workloop.NewComponent(&workloop.Loop{Queue: pc.queue, Reconcile: pc.Reconcile, Workers: 1,
 		Component: Name, Actor: Identity, Trace: tr},
 		pc.classes, pc.volumes, pc.claims, pc.pods)
@@ -88,42 +92,41 @@ func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, t
 		OnAdd:    func(c *api.PersistentVolumeClaim) { pc.queue.Add(claimPrefix + c.Namespace + "/" + c.Name) },
 		OnUpdate: func(_, c *api.PersistentVolumeClaim) { pc.queue.Add(claimPrefix + c.Namespace + "/" + c.Name) },
 		OnDelete: func(c *api.PersistentVolumeClaim) {
-			pc.mu.Lock()
-			delete(pc.told, string(c.UID))
-			pc.mu.Unlock()
 			if c.Spec.VolumeName != "" {
 				pc.queue.Add(volumePrefix + c.Spec.VolumeName)
 			}
 		},
 	})
 	pc.volumes.AddHandler(client.Handler[*api.PersistentVolume]{
-		OnAdd:    func(v *api.PersistentVolume) { pc.volumeChanged(v) },
-		OnUpdate: func(_, v *api.PersistentVolume) { pc.volumeChanged(v) },
-		OnDelete: func(v *api.PersistentVolume) { pc.pendingClaims() },
+		OnAdd:    func(v *api.PersistentVolume) { pc.queue.Add(volumePrefix + v.Name) },
+		OnUpdate: func(_, v *api.PersistentVolume) { pc.queue.Add(volumePrefix + v.Name) },
+		OnDelete: func(v *api.PersistentVolume) {
+			if ref := v.Spec.ClaimRef; ref != nil { // its claim is Lost now: sync it at once
+				pc.queue.Add(claimPrefix + ref.Namespace + "/" + ref.Name)
+			}
+		},
 	})
-	pc.classes.AddHandler(client.Handler[*api.StorageClass]{
-		OnAdd:    func(*api.StorageClass) { pc.pendingClaims() },
-		OnUpdate: func(_, _ *api.StorageClass) { pc.pendingClaims() },
-	})
+	pc.queue.Add(resyncKey) // wait.Until's first run comes at once
 	return pc
 }
 
-func (pc *Controller) volumeChanged(v *api.PersistentVolume) {
-	pc.queue.Add(volumePrefix + v.Name)
-	pc.pendingClaims()
-}
-
-// pendingClaims queues every claim not yet bound: a new volume or class may serve it.
-func (pc *Controller) pendingClaims() {
+// resync queues every claim and volume (pv_controller_base.go resync), and comes back after
+// ResyncPeriod. It is no work in itself.
+func (pc *Controller) resync() (workloop.Result, error) {
 	for _, c := range pc.claims.List() {
-		if c.Status.Phase != api.ClaimBound {
-			pc.queue.Add(claimPrefix + c.Namespace + "/" + c.Name)
-		}
+		pc.queue.Add(claimPrefix + c.Namespace + "/" + c.Name)
 	}
+	for _, v := range pc.volumes.List() {
+		pc.queue.Add(volumePrefix + v.Name)
+	}
+	return workloop.Result{Idle: true, RequeueAfter: ResyncPeriod}, nil
 }
 
-// Reconcile syncs the claim or volume the key names.
+// Reconcile syncs the claim or volume the key names, or resyncs them all.
 func (pc *Controller) Reconcile(ctx context.Context, key string) (workloop.Result, error) {
+	if key == resyncKey {
+		return pc.resync()
+	}
 	if name, ok := strings.CutPrefix(key, volumePrefix); ok {
 		return pc.syncVolume(ctx, name)
 	}
@@ -187,17 +190,9 @@ func (pc *Controller) provision(ctx context.Context, claim *api.PersistentVolume
 	return workloop.Result{}, nil
 }
 
-// pending tells why the claim waits, once per claim and message: Kubernetes repeats the event at
-// every resync (kubectl describe counts them, "x4 over 60s"); kubesim tells it when it changes.
+// pending tells why the claim waits, at every sync, as Kubernetes does: at each resync the event
+// comes again (kubectl describe counts them, "x4 over 45s").
 func (pc *Controller) pending(ctx context.Context, claim *api.PersistentVolumeClaim, eventType, reason, msg string) (workloop.Result, error) {
-	key := string(claim.UID)
-	pc.mu.Lock()
-	same := pc.told[key] == msg
-	pc.told[key] = msg
-	pc.mu.Unlock()
-	if same {
-		return workloop.Result{Idle: true}, nil
-	}
 	pc.record(claim, "claim %s stays Pending: %s", claimKey(claim), msg)
 	pc.events.Event(ctx, claim, eventType, reason, msg)
 	return workloop.Result{}, nil
@@ -274,6 +269,10 @@ func (pc *Controller) syncVolume(ctx context.Context, name string) (workloop.Res
 	}
 	claim, ok := pc.claims.Get(ref.Namespace + "/" + ref.Name)
 	switch {
+	case ref.UID == "":
+		// Reserved for a claim by name: the claim's sync binds it (at the claim's next change or
+		// resync); until then it is Available.
+		return pc.volumePhase(ctx, pv, api.VolumeAvailable)
 	case ok && api.RefersToClaim(ref, claim):
 		if claim.Spec.VolumeName == pv.Name {
 			return pc.volumePhase(ctx, pv, api.VolumeBound)

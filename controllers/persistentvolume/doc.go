@@ -19,14 +19,19 @@
 //     annotation); of a WaitForFirstConsumer class, it waits for the scheduler's selected-node
 //     annotation (WaitForFirstConsumer, or WaitForPodScheduled while a pod using it is pending);
 //     with no class at all, FailedBinding "no persistent volumes available for this claim and no
-//     storage class is set". Each event is Kubernetes' reason and message.
+//     storage class is set". Each event is Kubernetes' reason and message, recorded again at each
+//     sync of the claim, so every 15 s while it waits.
 //  4. The provisioner makes a volume "pvc-<claim uid>" pre-bound to the claim, on the selected node
 //     when there is one (ProvisioningSucceeded), and the binder completes the binding.
 //  5. A volume whose claim is deleted is Released (Retain) or deleted (Delete).
+//  6. A claim is synced when it changes and at the resync every 15 s (--pvclaimbinder-sync-period),
+//     not when a volume or class appears: a claim made before the volume that fits it binds up to
+//     15 s after the volume, as in Kubernetes. A provisioned volume, which names its claim, queues
+//     that claim at once.
 //
-// What it simplifies: no periodic resync (Kubernetes re-syncs every 15 s and repeats the events;
-// here a claim is looked at again when it, a volume or a class changes), no recycling, no volume
-// expansion, no storage capacity. Every provisioner named by a class is "installed" and succeeds at
-// once, except kubernetes.io/no-provisioner, which makes nothing, as in Kubernetes. No volume is
-// mounted anywhere: the kubelet only waits until a pod's claims are bound.
+// What it simplifies: the ExternalProvisioning event is told once per claim (Kubernetes repeats it
+// at each sync until the volume comes), no recycling, no volume expansion, no storage capacity.
+// Every provisioner named by a class is "installed" and succeeds at once, except
+// kubernetes.io/no-provisioner, which makes nothing, as in Kubernetes. No volume is mounted anywhere:
+// the kubelet only waits until a pod's claims are bound.
 package persistentvolume

@@ -3,6 +3,7 @@ package persistentvolume_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -10,6 +11,7 @@ import (
 	"kubesim/api"
 	"kubesim/api/resource"
 	"kubesim/client"
+	"kubesim/controllers/persistentvolume"
 	"kubesim/internal/testenv"
 	"kubesim/sim"
 )
@@ -94,7 +96,7 @@ func TestWaitForFirstConsumerProvisionsOnThePodsNode(t *testing.T) {
 }
 
 // A claim of an Immediate class is provisioned and bound before any pod uses it; a claim with no
-// class and no volume stays Pending, told once.
+// class and no volume stays Pending, with one FailedBinding event (counted up at each resync).
 func TestImmediateClaimsBindAtOnceAndClasslessOnesWait(t *testing.T) {
 	c, ctx := testenv.Cluster(t, testenv.Full(1))
 	_, err := c.Kubectl.Create(ctx, localPath(api.VolumeBindingImmediate))
@@ -114,5 +116,52 @@ func TestImmediateClaimsBindAtOnceAndClasslessOnesWait(t *testing.T) {
 	none, err := claims.Get(ctx, "default", "none")
 	require.NoError(t, err)
 	assert.Equal(t, api.ClaimPending, none.Status.Phase)
-	assert.Equal(t, []string{"FailedBinding"}, reasons(ctx, t, c, "none"), "told once, not at every look")
+	assert.Equal(t, []string{"FailedBinding"}, reasons(ctx, t, c, "none"))
+}
+
+// A claim made before the volume that fits it binds at the PV controller's next resync (every 15 s,
+// --pvclaimbinder-sync-period), not when the volume appears: pkg/controller/volume/persistentvolume
+// queues a new volume alone (pv_controller_base.go), and only resync() brings the waiting claims
+// back. Each resync repeats the claim's FailedBinding event.
+func TestAClaimBindsToANewVolumeAtTheNextResync(t *testing.T) {
+	c, ctx := testenv.Cluster(t, testenv.Full(1))
+	_, err := c.Kubectl.Create(ctx, claim("data", api.Ptr("")))
+	require.NoError(t, err)
+	require.NoError(t, c.Driver.Advance(ctx, persistentvolume.ResyncPeriod+time.Second))
+	claims := client.For[api.PersistentVolumeClaim](c.Kubectl.Client())
+	got, err := claims.Get(ctx, "default", "data")
+	require.NoError(t, err)
+	require.Equal(t, api.ClaimPending, got.Status.Phase)
+	failedBinding := func() int32 {
+		events, _, err := client.For[api.Event](c.Kubectl.Client()).List(ctx, "default", client.ListOptions{})
+		require.NoError(t, err)
+		for _, e := range events {
+			if e.InvolvedObject.Name == "data" && e.Reason == "FailedBinding" {
+				return e.Count
+			}
+		}
+		return 0
+	}
+	assert.Equal(t, int32(2), failedBinding(), "FailedBinding at the claim's first sync, again at the resync")
+
+	_, err = c.Kubectl.Create(ctx, &api.PersistentVolume{ObjectMeta: api.ObjectMeta{Name: "data-pv"},
+		Spec: api.PersistentVolumeSpec{Capacity: resource.ResourceList{resource.ResourceStorage: resource.MustParse("5Gi")},
+			AccessModes:            []api.PersistentVolumeAccessMode{api.ReadWriteOnce},
+			PersistentVolumeSource: api.PersistentVolumeSource{HostPath: &api.HostPathVolumeSource{Path: "/mnt/data"}}}})
+	require.NoError(t, err)
+	created := c.Clock.Now()
+	require.NoError(t, c.Driver.Advance(ctx, time.Second))
+	got, err = claims.Get(ctx, "default", "data")
+	require.NoError(t, err)
+	assert.Equal(t, api.ClaimPending, got.Status.Phase, "the new volume does not wake the claim")
+	pv, err := client.For[api.PersistentVolume](c.Kubectl.Client()).Get(ctx, "", "data-pv")
+	require.NoError(t, err)
+	assert.Equal(t, api.VolumeAvailable, pv.Status.Phase)
+
+	require.NoError(t, c.Driver.RunUntil(ctx, "claim data Bound", func() (bool, error) {
+		got, err := claims.Get(ctx, "default", "data")
+		return err == nil && got.Status.Phase == api.ClaimBound, nil
+	}, 0))
+	assert.LessOrEqual(t, c.Clock.Since(created), persistentvolume.ResyncPeriod, "bound at the next resync")
+	assert.Equal(t, "data-pv", func() string { got, _ := claims.Get(ctx, "default", "data"); return got.Spec.VolumeName }())
 }
