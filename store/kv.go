@@ -207,6 +207,14 @@ func casFailure(op, key string, expected int64, resp *clientv3.TxnResponse) erro
 // 5 minutes (--etcd-compaction-interval). Compact returns once the old
 // revisions are gone from disk.
 func (s *Store) Compact(ctx context.Context, rev int64) error {
+	s.compacting.RLock()
+	defer s.compacting.RUnlock()
+	if s.closed.Load() {
+		return fmt.Errorf("compact at revision %d: the store is closed", rev)
+	}
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	defer context.AfterFunc(s.closing, stop)()
 	if _, err := s.client.Compact(ctx, rev, clientv3.WithCompactPhysical()); err != nil {
 		return fmt.Errorf("compact at revision %d: %w", rev, translate(err))
 	}

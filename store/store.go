@@ -92,12 +92,22 @@ type Store struct {
 
 	closeOnce sync.Once
 	closeErr  error
+	// compacting is held (shared) while a compaction runs and taken by Close before it stops etcd: a
+	// compaction reaches the in-process member's bbolt directly, and one still running when the
+	// member closed its database crashed the process (the apiserver's compaction timer firing as a
+	// cluster shut down).
+	compacting sync.RWMutex
+	// closing is done when Close starts, so that a compaction waiting on an etcd that does not
+	// answer ends at once instead of holding Close up.
+	closing    context.Context
+	endClosing context.CancelFunc
 }
 
 // Open starts an embedded etcd member (or connects to cfg.Endpoints) and
 // returns once it serves requests.
 func Open(ctx context.Context, cfg Config) (*Store, error) {
 	s := &Store{clock: cfg.Clock}
+	s.closing, s.endClosing = context.WithCancel(context.Background())
 	if s.clock == nil {
 		s.clock = wallClock{}
 	}
@@ -148,7 +158,10 @@ func (s *Store) Closed() bool { return s.closed.Load() }
 // temporary directories. It is safe to call more than once.
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
+		s.endClosing()
+		s.compacting.Lock()
 		s.closed.Store(true)
+		s.compacting.Unlock()
 		var errs []error
 		if s.client != nil {
 			// A client reports its own cancellation as the reason it
