@@ -34,6 +34,7 @@ type podParts struct {
 	tolerations    []api.Toleration
 	affinity       *api.Affinity
 	conditions     []api.PodCondition
+	volumes        []api.Volume
 }
 
 type sharer struct {
@@ -71,12 +72,63 @@ func (s *sharer) share(obj api.Object) api.Object {
 	shareField(&kept.labels, &p.Labels)
 	shareField(&kept.ownerRefs, &p.OwnerReferences)
 	shareField(&kept.nodeSelector, &p.Spec.NodeSelector)
-	shareField(&kept.containers, &p.Spec.Containers)
-	shareField(&kept.initContainers, &p.Spec.InitContainers)
+	shareContainers(&kept.containers, &p.Spec.Containers)
+	shareContainers(&kept.initContainers, &p.Spec.InitContainers)
+	shareVolumes(&kept.volumes, &p.Spec.Volumes)
 	shareField(&kept.tolerations, &p.Spec.Tolerations)
 	shareField(&kept.affinity, &p.Spec.Affinity)
 	shareField(&kept.conditions, &p.Status.Conditions)
 	return p
+}
+
+// shareContainers shares a pod's containers whole when they equal the kept ones. Each pod's
+// containers differ in one place, the mount of its own kube-api-access-xxxxx volume, so otherwise
+// each container borrows the kept one's parts that are equal (resources, ports, env, command,
+// probes), and becomes the one to borrow from next.
+func shareContainers(kept, v *[]api.Container) {
+	if reflect.DeepEqual(*kept, *v) {
+		*v = *kept
+		return
+	}
+	if len(*kept) == len(*v) {
+		// The pod's own array, written below: an update's pod may hold the slice of the pod it
+		// replaces, which other pods may share.
+		*v = slices.Clone(*v)
+		for i := range *v {
+			k, c := &(*kept)[i], &(*v)[i]
+			c.Command, c.Args, c.Ports = slices.Clip(c.Command), slices.Clip(c.Args), slices.Clip(c.Ports)
+			c.EnvFrom, c.Env, c.VolumeMounts = slices.Clip(c.EnvFrom), slices.Clip(c.Env), slices.Clip(c.VolumeMounts)
+			borrow(&k.Command, &c.Command)
+			borrow(&k.Args, &c.Args)
+			borrow(&k.Ports, &c.Ports)
+			borrow(&k.EnvFrom, &c.EnvFrom)
+			borrow(&k.Env, &c.Env)
+			borrow(&k.Resources, &c.Resources)
+			borrow(&k.LivenessProbe, &c.LivenessProbe)
+			borrow(&k.ReadinessProbe, &c.ReadinessProbe)
+			borrow(&k.StartupProbe, &c.StartupProbe)
+		}
+	}
+	*kept = *v
+}
+
+// shareVolumes lets each of a pod's volumes borrow the kept one's source where it is equal (the
+// kube-api-access volume's source is the same in every pod; only its name differs).
+func shareVolumes(kept, v *[]api.Volume) {
+	if len(*kept) == len(*v) {
+		*v = slices.Clone(*v) // the pod's own array, as in shareContainers
+		for i := range *v {
+			borrow(&(*kept)[i].VolumeSource, &(*v)[i].VolumeSource)
+		}
+	}
+	*kept = *v
+}
+
+// borrow puts *kept in *v if they are equal; *kept is left as it is.
+func borrow[T any](kept, v *T) {
+	if reflect.DeepEqual(*kept, *v) {
+		*v = *kept
+	}
 }
 
 // shareField puts *kept in *v if they are equal, else keeps *v as the one to share from now on.

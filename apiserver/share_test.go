@@ -82,3 +82,41 @@ func TestSharerTableIsBounded(t *testing.T) {
 		t.Errorf("the table holds %d controllers, more than %d", len(s.pods), maxSharedOwners)
 	}
 }
+
+// Each pod mounts its own kube-api-access-xxxxx volume, so its containers as a whole never equal
+// another's: their equal parts (resources, ports, ...) and the volume's source are shared instead,
+// the pods' own arrays written, never the ones another pod holds.
+func TestSharerSharesContainerPartsWhenOnlyTheMountsDiffer(t *testing.T) {
+	s := newSharer()
+	withToken := func(name, volume string) *api.Pod {
+		p := sharePod(name, "rs-1", "nginx:1.25")
+		p.Spec.Containers[0].Resources = api.ResourceRequirements{Requests: resource.ResourceList{resource.ResourceCPU: resource.MustParse("100m")}}
+		p.Spec.Containers[0].Ports = []api.ContainerPort{{ContainerPort: 80, Protocol: api.ProtocolTCP}}
+		p.Spec.Containers[0].VolumeMounts = []api.VolumeMount{{Name: volume, ReadOnly: true, MountPath: "/var/run/secrets/kubernetes.io/serviceaccount"}}
+		p.Spec.Volumes = []api.Volume{{Name: volume, VolumeSource: api.VolumeSource{Projected: &api.ProjectedVolumeSource{DefaultMode: api.Ptr[int32](420)}}}}
+		return p
+	}
+	a, b := withToken("a", "kube-api-access-aaaaa"), withToken("b", "kube-api-access-bbbbb")
+	wantB, _ := json.Marshal(b)
+	s.share(a)
+	aContainers := a.Spec.Containers
+	s.share(b)
+	if same(a.Spec.Containers, b.Spec.Containers) {
+		t.Fatalf("containers with different mounts were shared whole")
+	}
+	if reflect.ValueOf(a.Spec.Containers[0].Resources.Requests).UnsafePointer() != reflect.ValueOf(b.Spec.Containers[0].Resources.Requests).UnsafePointer() {
+		t.Errorf("equal resources are not shared")
+	}
+	if !same(a.Spec.Containers[0].Ports, b.Spec.Containers[0].Ports) {
+		t.Errorf("equal ports are not shared")
+	}
+	if a.Spec.Volumes[0].Projected != b.Spec.Volumes[0].Projected {
+		t.Errorf("the token volume's equal source is not shared")
+	}
+	if got, _ := json.Marshal(b); string(got) != string(wantB) {
+		t.Errorf("sharing changed the pod:\n%s\nwant\n%s", got, wantB)
+	}
+	if &aContainers[0] != &a.Spec.Containers[0] || a.Spec.Containers[0].VolumeMounts[0].Name != "kube-api-access-aaaaa" {
+		t.Errorf("sharing b changed a")
+	}
+}
