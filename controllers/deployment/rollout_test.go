@@ -255,6 +255,7 @@ func TestDeploymentAdoptsOrphanReplicaSetsAndReleasesMismatches(t *testing.T) {
 	require.NoError(t, err)
 	c.settle()
 	assert.Nil(t, c.rsWithImage("nginx:1.24").ControllerRef(), "released")
+	assert.Contains(t, testenv.Story(c.Cluster, deployment.Name), "release ReplicaSet default/nginx-legacy: its labels no longer match selector app=nginx -> controller reference to Deployment nginx removed")
 }
 
 // Old ReplicaSets beyond revisionHistoryLimit are deleted once scaled down.

@@ -4,16 +4,19 @@
 //
 //	NewControllerRef(owner, kind) api.OwnerReference
 //	Claim(ctx, owner, selector, candidates, adopt, release) ([]PT, error)
+//	RefWriter{...}.Adopt, .Release             Claim's adopt and release: write the reference, trace it
 //	IndexControllerUID, ControllerUIDIndex, OrphanIndexValue   an informer index: owned by UID, orphans by namespace
 package internal
 
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
 	"kubesim/api/labels"
+	"kubesim/client"
 )
 
 // NewControllerRef is the reference a controller puts on what it creates or adopts. blockOwnerDeletion
@@ -70,6 +73,49 @@ func Claim[PT api.Object](ctx context.Context, owner *api.ObjectMeta, selector l
 		claimed = append(claimed, obj)
 	}
 	return claimed, errors.Join(errs...)
+}
+
+// RefWriter writes Claim's adopt and release for one owner, as the ControllerRefManager does (with an
+// update, see the package's simplifications): a private copy of the object with the owner's controller
+// reference added or removed, written through Objects, and a line in the trace saying why.
+type RefWriter[T any, PT client.ObjectPtr[T]] struct {
+	Owner     *api.ObjectMeta
+	OwnerKind string // "Deployment"
+	Objects   client.Resource[T, PT]
+	Resource  string // "replicasets": the trace's object is Resource/namespace/name
+	Kind      string // "ReplicaSet", "pod": how the trace names one object
+	Selector  labels.Selector
+	Tracer    Tracer
+}
+
+// Adopt gives an orphan the owner's controller reference.
+func (w RefWriter[T, PT]) Adopt(ctx context.Context, obj PT) error {
+	return w.write(ctx, obj, "adopt", "an orphan whose labels match selector %s -> controller reference to %s %s",
+		func(refs []api.OwnerReference) []api.OwnerReference {
+			return append(refs, NewControllerRef(w.Owner, w.OwnerKind))
+		})
+}
+
+// Release takes the owner's reference off an object whose labels no longer match.
+func (w RefWriter[T, PT]) Release(ctx context.Context, obj PT) error {
+	return w.write(ctx, obj, "release", "its labels no longer match selector %s -> controller reference to %s %s removed",
+		func(refs []api.OwnerReference) []api.OwnerReference {
+			return slices.DeleteFunc(refs, func(r api.OwnerReference) bool { return r.UID == w.Owner.UID })
+		})
+}
+
+func (w RefWriter[T, PT]) write(ctx context.Context, obj PT, action, why string, edit func([]api.OwnerReference) []api.OwnerReference) error {
+	cp := api.DeepCopy(obj)
+	m := cp.GetObjectMeta()
+	m.OwnerReferences = edit(m.OwnerReferences)
+	updated, err := w.Objects.Update(ctx, cp)
+	if err != nil {
+		return err
+	}
+	key := obj.GetObjectMeta().Key()
+	w.Tracer.Record(action, w.Resource+"/"+key, updated.GetObjectMeta().ResourceVersion,
+		"%s %s %s: "+why, action, w.Kind, key, w.Selector, w.OwnerKind, w.Owner.Name)
+	return nil
 }
 
 // IndexControllerUID is the name of the informer index that files objects under their controller's

@@ -9,6 +9,8 @@ import (
 
 	"kubesim/api"
 	"kubesim/client"
+	"kubesim/controllers/replicaset"
+	"kubesim/internal/testenv"
 )
 
 // A ReplicaSet of 3 gets 3 pods named <rs>-<5 random characters>, each with a controller reference to
@@ -175,6 +177,8 @@ func TestReplicaSetAdoptsMatchingOrphansAndReleasesMismatches(t *testing.T) {
 	require.NoError(t, err)
 	require.NotNil(t, stray.ControllerRef())
 	assert.Equal(t, rs.UID, stray.ControllerRef().UID, "adopted")
+	assert.Contains(t, testenv.Story(c.Cluster, replicaset.Name),
+		"adopt pod default/stray: an orphan whose labels match selector app=web -> controller reference to ReplicaSet web")
 	assert.Len(t, c.events(), 1, "only one pod had to be created")
 
 	// kubectl label pod stray app=debug --overwrite: the pod leaves the ReplicaSet.
@@ -185,6 +189,8 @@ func TestReplicaSetAdoptsMatchingOrphansAndReleasesMismatches(t *testing.T) {
 	stray, err = client.For[api.Pod](c.admin).Get(c.ctx, "default", "stray")
 	require.NoError(t, err)
 	assert.Nil(t, stray.ControllerRef(), "released")
+	assert.Contains(t, testenv.Story(c.Cluster, replicaset.Name),
+		"release pod default/stray: its labels no longer match selector app=web -> controller reference to ReplicaSet web removed")
 	assert.Len(t, c.pods(), 3, "a replacement was made; the released pod lives on")
 	assert.Equal(t, int32(2), c.replicaSet("web").Status.Replicas)
 }
