@@ -82,7 +82,7 @@ func TestExpectationsStopASecondCreateWhileTheCacheLags(t *testing.T) {
 	// The informer has not been pumped: its cache still shows no pods.
 	require.NoError(t, c.rsc.Reconcile(c.ctx, "default/web"))
 	assert.Len(t, c.pods(), 3, "the second reconcile, on the stale cache, creates nothing")
-	assert.Contains(t, controllerLines(c), "reconcile default/web: wants 3, its cache shows 0, but 3 adds and 0 deletes it made are not in the cache yet -> wait (expectations)")
+	assert.Contains(t, testenv.Story(c.Cluster, replicaset.Name), "reconcile default/web: wants 3, its cache shows 0, but 3 adds and 0 deletes it made are not in the cache yet -> wait (expectations)")
 
 	// Once the informer catches up the controller acts again, and finds nothing to do.
 	c.settle()
@@ -136,7 +136,7 @@ func TestScaleDownDeletesUnassignedAndNotReadyPodsFirst(t *testing.T) {
 		"Normal SuccessfulDelete: Deleted pod: " + pods[3].Name,
 		"Normal SuccessfulDelete: Deleted pod: " + pods[4].Name,
 	})
-	assert.Contains(t, controllerLines(c), "reconcile default/web: wants 2, has 5 -> delete 3 pods (expecting 3 deletes): "+
+	assert.Contains(t, testenv.Story(c.Cluster, replicaset.Name), "reconcile default/web: wants 2, has 5 -> delete 3 pods (expecting 3 deletes): "+
 		pods[3].Name+" (unassigned, Pending, not ready), "+pods[4].Name+" (unassigned, Pending, not ready), "+
 		pods[2].Name+" (unassigned, Running, ready)")
 }
@@ -242,15 +242,4 @@ func TestSameRunGivesIdenticalTrace(t *testing.T) {
 	first, second := run(), run()
 	require.NotEmpty(t, first)
 	assert.Equal(t, first, second)
-}
-
-// controllerLines are the story-level messages of the replicaset-controller.
-func controllerLines(c *cluster) []string {
-	var out []string
-	for _, e := range c.Trace.Events() {
-		if e.Component == "replicaset-controller" && !e.Detail {
-			out = append(out, e.Message)
-		}
-	}
-	return out
 }
