@@ -111,7 +111,7 @@ func (c *Controller) checkPausedConditions(ctx context.Context, d *api.Deploymen
 	if !hasProgressDeadline(d) {
 		return nil
 	}
-	cond := getCondition(d.Status, api.DeploymentProgressing)
+	cond := api.GetDeploymentCondition(d.Status, api.DeploymentProgressing)
 	if cond != nil && cond.Reason == reasonTimedOut {
 		return nil // a reported lack of progress is not overwritten by pausing
 	}

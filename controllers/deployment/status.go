@@ -81,7 +81,7 @@ func (c *Controller) syncRolloutStatus(ctx context.Context, allRSs []*api.Replic
 	if !hasProgressDeadline(d) {
 		removeCondition(&status, api.DeploymentProgressing)
 	}
-	current := getCondition(d.Status, api.DeploymentProgressing)
+	current := api.GetDeploymentCondition(d.Status, api.DeploymentProgressing)
 	complete := status.Replicas == status.UpdatedReplicas && current != nil && current.Reason == reasonNewRSAvailable
 	if hasProgressDeadline(d) && !complete {
 		subject := fmt.Sprintf("Deployment %q", d.Name)
@@ -149,7 +149,7 @@ func conditionSummary(conds []api.DeploymentCondition) string {
 // requeueStuckDeployment looks at a rollout again when its progress deadline passes, so that a stalled
 // rollout is reported even if nothing else happens to it.
 func (c *Controller) requeueStuckDeployment(d *api.Deployment, status api.DeploymentStatus) {
-	cond := getCondition(d.Status, api.DeploymentProgressing)
+	cond := api.GetDeploymentCondition(d.Status, api.DeploymentProgressing)
 	if !hasProgressDeadline(d) || cond == nil || deploymentComplete(d, &status) || cond.Reason == reasonTimedOut {
 		return
 	}
@@ -185,7 +185,7 @@ func (c *Controller) deploymentTimedOut(d *api.Deployment, s *api.DeploymentStat
 	if !hasProgressDeadline(d) {
 		return false
 	}
-	cond := getCondition(*s, api.DeploymentProgressing)
+	cond := api.GetDeploymentCondition(*s, api.DeploymentProgressing)
 	if cond == nil || cond.Reason == reasonNewRSAvailable {
 		return false
 	}
@@ -231,20 +231,11 @@ func (c *Controller) newCondition(t api.DeploymentConditionType, status api.Cond
 	return api.DeploymentCondition{Type: t, Status: status, LastUpdateTime: now, LastTransitionTime: now, Reason: reason, Message: message}
 }
 
-func getCondition(s api.DeploymentStatus, t api.DeploymentConditionType) *api.DeploymentCondition {
-	for i := range s.Conditions {
-		if s.Conditions[i].Type == t {
-			return &s.Conditions[i]
-		}
-	}
-	return nil
-}
-
 // setCondition puts cond into the status, as Kubernetes' SetDeploymentCondition: a condition with the
 // same status and reason is left as it is; one with the same status keeps its lastTransitionTime; the
 // new condition goes last.
 func setCondition(s *api.DeploymentStatus, cond api.DeploymentCondition) {
-	current := getCondition(*s, cond.Type)
+	current := api.GetDeploymentCondition(*s, cond.Type)
 	if current != nil && current.Status == cond.Status && current.Reason == cond.Reason {
 		return
 	}
