@@ -5,6 +5,7 @@
 //	NewControllerRef(owner, kind) api.OwnerReference
 //	Claim(ctx, owner, selector, candidates, adopt, release) ([]PT, error)
 //	RefWriter{...}.Adopt, .Release             Claim's adopt and release: write the reference, trace it
+//	ResolveControllerRef(informer, kind, namespace, ref) PT   the cached owner a reference points to
 //	IndexControllerUID, ControllerUIDIndex, OrphanIndexValue   an informer index: owned by UID, orphans by namespace
 package internal
 
@@ -73,6 +74,20 @@ func Claim[PT api.Object](ctx context.Context, owner *api.ObjectMeta, selector l
 		claimed = append(claimed, obj)
 	}
 	return claimed, errors.Join(errs...)
+}
+
+// ResolveControllerRef returns the cached object of kind in namespace that ref points to, or nil when
+// there is no reference, it is to another kind, or the object of that name is not the one referred to
+// (deleted and made again: another UID). It is the resolveControllerRef of each Kubernetes controller.
+func ResolveControllerRef[T any, PT client.ObjectPtr[T]](informer *client.Informer[T, PT], kind, namespace string, ref *api.OwnerReference) PT {
+	if ref == nil || ref.Kind != kind {
+		return nil
+	}
+	obj, ok := informer.Get(namespace + "/" + ref.Name)
+	if !ok || obj.GetObjectMeta().UID != ref.UID {
+		return nil
+	}
+	return obj
 }
 
 // RefWriter writes Claim's adopt and release for one owner, as the ControllerRefManager does (with an
