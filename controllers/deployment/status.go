@@ -15,13 +15,13 @@ package deployment
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
 	"time"
 
 	"kubesim/api"
+	"kubesim/controllers/internal"
 )
 
 // Condition reasons (pkg/controller/deployment/util).
@@ -69,7 +69,7 @@ func (c *Controller) calculateStatus(allRSs []*api.ReplicaSet, newRS *api.Replic
 // paused Deployments.
 func (c *Controller) syncDeploymentStatus(ctx context.Context, allRSs []*api.ReplicaSet, newRS *api.ReplicaSet, d *api.Deployment) error {
 	status := c.calculateStatus(allRSs, newRS, d)
-	if sameStatus(d.Status, status) {
+	if internal.SameStatus(d.Status, status) {
 		return nil
 	}
 	return c.writeStatus(ctx, d, status)
@@ -111,7 +111,7 @@ func (c *Controller) syncRolloutStatus(ctx context.Context, allRSs []*api.Replic
 	} else {
 		removeCondition(&status, api.DeploymentReplicaFailure)
 	}
-	if sameStatus(d.Status, status) {
+	if internal.SameStatus(d.Status, status) {
 		c.requeueStuckDeployment(d, status)
 		return nil
 	}
@@ -254,10 +254,4 @@ func removeCondition(s *api.DeploymentStatus, t api.DeploymentConditionType) {
 		}
 	}
 	s.Conditions = kept
-}
-
-func sameStatus(a, b api.DeploymentStatus) bool {
-	ja, err1 := json.Marshal(a)
-	jb, err2 := json.Marshal(b)
-	return err1 == nil && err2 == nil && string(ja) == string(jb)
 }
