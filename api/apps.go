@@ -84,6 +84,17 @@ type DeploymentCondition struct {
 	Message            string                  `json:"message,omitempty"`
 }
 
+// GetDeploymentCondition returns the status' condition of type t, or nil if it has none (Kubernetes'
+// deploymentutil.GetDeploymentCondition).
+func GetDeploymentCondition(status DeploymentStatus, t DeploymentConditionType) *DeploymentCondition {
+	for i := range status.Conditions {
+		if status.Conditions[i].Type == t {
+			return &status.Conditions[i]
+		}
+	}
+	return nil
+}
+
 // ReplicaSet keeps a number of identical pods running.
 type ReplicaSet struct {
 	TypeMeta   `json:",inline"`

@@ -4,31 +4,13 @@ import (
 	"fmt"
 
 	"kubesim/api"
+	"kubesim/scenarios/manifests"
 )
 
-// A manifest goes through what the apiserver does before validation: decode strictly, then default.
+// The articles' manifest (nginx-deployment.yaml) goes through what the apiserver does before
+// validation: decode strictly, then default.
 func Example() {
-	manifest := `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: nginx
-spec:
-  replicas: 3
-  selector:
-    matchLabels:
-      app: nginx
-  template:
-    metadata:
-      labels:
-        app: nginx
-    spec:
-      containers:
-      - name: nginx
-        image: nginx:1.25
-        ports:
-        - containerPort: 80
-`
-	objs, err := api.Decode([]byte(manifest))
+	objs, err := api.Decode([]byte(manifests.NginxDeployment))
 	if err != nil {
 		fmt.Println(err)
 		return

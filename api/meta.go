@@ -209,6 +209,15 @@ func unmarshalTime(b []byte, layout string, into *time.Time) error {
 // Ptr returns a pointer to v: handy for the optional fields (*int32, *bool, *int64) Kubernetes uses.
 func Ptr[T any](v T) *T { return &v }
 
+// Deref returns *p, or def when p is nil (k8s.io/utils/ptr.Deref): reading an optional field with
+// its default, as spec.replicas with 1 before admission has defaulted it.
+func Deref[T any](p *T, def T) T {
+	if p == nil {
+		return def
+	}
+	return *p
+}
+
 // AsSelector converts a LabelSelector into a labels.Selector (metav1.LabelSelectorAsSelector). As in
 // Kubernetes, a nil selector selects nothing and an empty one selects everything.
 func (s *LabelSelector) AsSelector() (labels.Selector, error) {

@@ -21,3 +21,10 @@ func TestTimesReadWhatKubernetesReads(t *testing.T) {
 	assert.Error(t, json.Unmarshal([]byte(`"2025-01-02T03:04:05Z"`), &mt))
 	assert.Error(t, json.Unmarshal([]byte(`"2025-01-02T03:04:05.123Z"`), &mt))
 }
+
+// Deref reads an optional field, falling back to its default when it is unset.
+func TestDerefReadsOrDefaults(t *testing.T) {
+	assert.Equal(t, int32(1), Deref[int32](nil, 1))
+	assert.Equal(t, int32(0), Deref(Ptr[int32](0), 1), "a value set to zero is not the default")
+	assert.Equal(t, VolumeBindingImmediate, (&StorageClass{}).BindingMode())
+}

@@ -79,6 +79,17 @@ type NodeCondition struct {
 	Message            string            `json:"message,omitempty"`
 }
 
+// GetNodeCondition returns the status' condition of type t, or nil if it has none (Kubernetes'
+// nodeutil.GetNodeCondition, which also returns the index).
+func GetNodeCondition(status *NodeStatus, t NodeConditionType) *NodeCondition {
+	for i := range status.Conditions {
+		if status.Conditions[i].Type == t {
+			return &status.Conditions[i]
+		}
+	}
+	return nil
+}
+
 // NodeAddressType names a kind of node address.
 type NodeAddressType string
 

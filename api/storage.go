@@ -212,10 +212,7 @@ func IsDefaultClass(sc *StorageClass) bool {
 
 // BindingMode is a class's volumeBindingMode, Immediate when unset.
 func (sc *StorageClass) BindingMode() VolumeBindingMode {
-	if sc.VolumeBindingMode == nil {
-		return VolumeBindingImmediate
-	}
-	return *sc.VolumeBindingMode
+	return Deref(sc.VolumeBindingMode, VolumeBindingImmediate)
 }
 
 // AccessModesString abbreviates access modes as kubectl prints them: "RWO,ROX,RWX,RWOP", in that

@@ -93,8 +93,5 @@ func VolumeReachable(pv *PersistentVolume, node *Node) bool {
 }
 
 func volumeMode(m *PersistentVolumeMode) PersistentVolumeMode {
-	if m == nil {
-		return PersistentVolumeFilesystem
-	}
-	return *m
+	return Deref(m, PersistentVolumeFilesystem)
 }

@@ -167,15 +167,11 @@ func repoDigest(img *storedImage, ref reference) string {
 
 // StartContainer starts a created container.
 func (r *Runtime) StartContainer(ctx context.Context, containerID string) error {
-	if err := r.enter(ctx); err != nil {
-		return err
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	c, err := r.containerLocked(containerID)
+	c, err := r.enterContainer(ctx, containerID)
 	if err != nil {
 		return err
 	}
+	defer r.mu.Unlock()
 	now := r.clk.Now()
 	if st, _ := c.stateAt(now); st != ContainerCreated {
 		return errorf(Unknown, "failed to start container %q: container is in %s state", containerID, st)
@@ -216,13 +212,8 @@ func (r *Runtime) exited(id string) {
 
 // StopContainer stops a container: SIGTERM, then SIGKILL after timeout.
 func (r *Runtime) StopContainer(ctx context.Context, containerID string, timeout time.Duration) error {
-	if err := r.enter(ctx); err != nil {
-		return err
-	}
-	r.mu.Lock()
-	c, err := r.containerLocked(containerID)
+	c, err := r.enterContainer(ctx, containerID)
 	if err != nil {
-		r.mu.Unlock()
 		return err
 	}
 	now := r.clk.Now()
@@ -337,15 +328,11 @@ func (r *Runtime) ListContainers(ctx context.Context, filter *ContainerFilter) (
 
 // ContainerStatus returns a container's status as of now.
 func (r *Runtime) ContainerStatus(ctx context.Context, containerID string) (*ContainerStatus, error) {
-	if err := r.enter(ctx); err != nil {
-		return nil, err
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	c, err := r.containerLocked(containerID)
+	c, err := r.enterContainer(ctx, containerID)
 	if err != nil {
 		return nil, err
 	}
+	defer r.mu.Unlock()
 	st, end := c.stateAt(r.clk.Now())
 	out := &ContainerStatus{
 		ID: c.id, Metadata: c.config.Metadata, State: st, CreatedAt: c.createdAt, StartedAt: c.startedAt,
@@ -366,6 +353,21 @@ func (r *Runtime) ContainerStatus(ctx context.Context, containerID string) (*Con
 }
 
 // containerLocked finds a container or returns containerd's NotFound.
+// enterContainer is how a call on one container begins: the fault gate (enter), then r.mu and the
+// lookup. On success the caller holds r.mu and must unlock it; on error it is not held.
+func (r *Runtime) enterContainer(ctx context.Context, id string) (*container, error) {
+	if err := r.enter(ctx); err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	c, err := r.containerLocked(id)
+	if err != nil {
+		r.mu.Unlock()
+		return nil, err
+	}
+	return c, nil
+}
+
 func (r *Runtime) containerLocked(id string) (*container, error) {
 	c, ok := r.containers[id]
 	if !ok {

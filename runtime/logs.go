@@ -20,15 +20,11 @@ import (
 
 // ContainerLogs returns the last tail lines (tail < 0: all that are kept) of a container's log.
 func (r *Runtime) ContainerLogs(ctx context.Context, containerID string, tail int) ([]LogLine, error) {
-	if err := r.enter(ctx); err != nil {
-		return nil, err
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	c, err := r.containerLocked(containerID)
+	c, err := r.enterContainer(ctx, containerID)
 	if err != nil {
 		return nil, err
 	}
+	defer r.mu.Unlock()
 	if tail < 0 || tail > maxLogLines {
 		tail = maxLogLines
 	}

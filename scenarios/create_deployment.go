@@ -106,10 +106,6 @@ func runCreateDeployment(ctx context.Context, s *sim.Session) error {
 }
 
 func hasDeploymentCondition(d *api.Deployment, typ, status, reason string) bool {
-	for _, c := range d.Status.Conditions {
-		if string(c.Type) == typ && string(c.Status) == status && c.Reason == reason {
-			return true
-		}
-	}
-	return false
+	c := api.GetDeploymentCondition(d.Status, api.DeploymentConditionType(typ))
+	return c != nil && string(c.Status) == status && c.Reason == reason
 }

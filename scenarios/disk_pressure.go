@@ -161,10 +161,8 @@ func runDiskPressure(ctx context.Context, s *sim.Session) error {
 		strings.HasSuffix(msg, "request is 0, has larger consumption of ephemeral-storage. "),
 		"kubectl get pod logger: STATUS Evicted: %s", msg)
 	disruption := "none"
-	for _, c := range logger.Status.Conditions {
-		if c.Type == "DisruptionTarget" && c.Status == api.ConditionTrue {
-			disruption = c.Reason
-		}
+	if c := api.GetPodCondition(logger, "DisruptionTarget"); c != nil && c.Status == api.ConditionTrue {
+		disruption = c.Reason
 	}
 	s.Expect(disruption == "TerminationByKubelet", "kubectl describe pod logger: Conditions DisruptionTarget True (%s)", disruption)
 	web, _ := sim.Get[api.Pod](ctx, s.Cluster, "default", "web")

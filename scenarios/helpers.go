@@ -199,10 +199,8 @@ func podReady(p *api.Pod) api.ConditionStatus {
 
 // nodeCondition is the node's condition of type t (a zero condition if it has none).
 func nodeCondition(n *api.Node, t api.NodeConditionType) api.NodeCondition {
-	for _, c := range n.Status.Conditions {
-		if c.Type == t {
-			return c
-		}
+	if c := api.GetNodeCondition(&n.Status, t); c != nil {
+		return *c
 	}
 	return api.NodeCondition{}
 }

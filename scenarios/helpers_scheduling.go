@@ -35,12 +35,7 @@ func schedCondition(p *api.Pod) *api.PodCondition {
 	if p == nil {
 		return nil
 	}
-	for i := range p.Status.Conditions {
-		if p.Status.Conditions[i].Type == api.PodScheduled {
-			return &p.Status.Conditions[i]
-		}
-	}
-	return nil
+	return api.GetPodCondition(p, api.PodScheduled)
 }
 
 // schedUnschedulable reports whether the pod carries PodScheduled=False with reason Unschedulable and

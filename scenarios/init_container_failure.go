@@ -101,11 +101,9 @@ func runInitContainerFailure(ctx context.Context, s *sim.Session) error {
 		"init container wait-for-db: restarts %d, last state Terminated (%s, exit code %d)", ics.RestartCount, last.Reason, last.ExitCode)
 	s.Expect(cs.State.Waiting != nil && cs.State.Waiting.Reason == "PodInitializing" && cs.RestartCount == 0 && cs.ContainerID == "",
 		"app container web: waiting (%s), restarts %d: never created", waitingReason(p), cs.RestartCount)
-	for _, c := range p.Status.Conditions {
-		if c.Type == api.PodInitialized {
-			s.Expect(c.Status == api.ConditionFalse && c.Message == "containers with incomplete status: [wait-for-db]",
-				"condition Initialized=%s (%s): %s", c.Status, c.Reason, c.Message)
-		}
+	if c := api.GetPodCondition(p, api.PodInitialized); c != nil {
+		s.Expect(c.Status == api.ConditionFalse && c.Message == "containers with incomplete status: [wait-for-db]",
+			"condition Initialized=%s (%s): %s", c.Status, c.Reason, c.Message)
 	}
 	if d := objectNow[api.Deployment](ctx, s, "default", "web"); d != nil {
 		s.Expect(d.Status.ReadyReplicas == 0, "deployment web: %d/%d ready", d.Status.ReadyReplicas, *d.Spec.Replicas)

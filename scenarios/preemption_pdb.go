@@ -155,10 +155,8 @@ func runPreemptionPDB(ctx context.Context, s *sim.Session) error {
 	victim := objectNow[api.Pod](ctx, s, "default", db.Name)
 	var dt api.PodCondition
 	if victim != nil {
-		for _, c := range victim.Status.Conditions {
-			if c.Type == "DisruptionTarget" {
-				dt = c
-			}
+		if c := api.GetPodCondition(victim, "DisruptionTarget"); c != nil {
+			dt = *c
 		}
 	}
 	switch {

@@ -173,15 +173,6 @@ func (e *env) events(name string) []*api.Event {
 	return out
 }
 
-func condition(p *api.Pod, t api.PodConditionType) *api.PodCondition {
-	for i := range p.Status.Conditions {
-		if p.Status.Conditions[i].Type == t {
-			return &p.Status.Conditions[i]
-		}
-	}
-	return nil
-}
-
 // schedulerTrace returns the scheduler's trace lines (the messages), for assertions.
 func (e *env) schedulerTrace() []string {
 	return testenv.Messages(e.c, "kube-scheduler", "default-scheduler")

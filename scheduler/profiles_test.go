@@ -28,7 +28,7 @@ func TestPodNamingAnUnknownSchedulerStaysPendingSilentlyUntilThatSchedulerRuns(t
 	require.NoError(t, e.c.Driver.RunIdle(e.ctx, 50))
 	p := e.get("custom")
 	assert.Empty(t, p.Spec.NodeName)
-	assert.Nil(t, condition(p, api.PodScheduled), "no scheduler wrote a condition")
+	assert.Nil(t, api.GetPodCondition(p, api.PodScheduled), "no scheduler wrote a condition")
 	assert.Empty(t, e.events("custom"), "no FailedScheduling event: nobody is responsible for the pod")
 	assert.Equal(t, "", e.s.QueuePosition(p))
 
@@ -146,7 +146,7 @@ func TestHighPriorityPodPreemptsALowerPriorityVictimIsNominatedThenBound(t *test
 	assert.Equal(t, low1, p.Status.NominatedNodeName, "the node of low-1, the only lower-priority pod whose eviction is enough")
 	victim := e.get("low-1")
 	require.NotNil(t, victim.DeletionTimestamp, "deleted gracefully: the kubelet would now stop it")
-	dt := condition(victim, plugins.ConditionDisruptionTarget)
+	dt := api.GetPodCondition(victim, plugins.ConditionDisruptionTarget)
 	require.NotNil(t, dt)
 	assert.Equal(t, "PreemptionByScheduler", dt.Reason)
 	assert.Equal(t, "default-scheduler: preempting to accommodate a higher priority pod", dt.Message)
@@ -203,7 +203,7 @@ func TestAFailingOrPanickingPluginNeverTakesTheSchedulerDown(t *testing.T) {
 	e.create(newPod("victim", "", "", func(p *api.Pod) { p.Spec.SchedulerName = "fragile" }))
 	msg := e.runUntilFailed("victim")
 	assert.Equal(t, `running "Failing" filter plugin: boom`, msg)
-	cond := condition(e.get("victim"), api.PodScheduled)
+	cond := api.GetPodCondition(e.get("victim"), api.PodScheduled)
 	require.NotNil(t, cond)
 	assert.Equal(t, "SchedulerError", cond.Reason)
 	assert.Equal(t, "backoffQ", e.s.QueuePosition(e.get("victim")), "an error means retry after a backoff")
@@ -216,7 +216,7 @@ func TestAFailingOrPanickingPluginNeverTakesTheSchedulerDown(t *testing.T) {
 	require.NoError(t, e.c.Kubectl.Delete(e.ctx, "nodes", "", "node-1", client.DeleteOptions{}))
 	e.addNode("node-2", "4", "8Gi")
 	e.runUntil("the panic reported", func() bool {
-		return condition(e.get("victim"), api.PodScheduled).Message == `running "Failing" filter plugin: plugin "Failing" panicked: kaboom`
+		return api.GetPodCondition(e.get("victim"), api.PodScheduled).Message == `running "Failing" filter plugin: plugin "Failing" panicked: kaboom`
 	})
 	require.NoError(t, e.c.Kubectl.Delete(e.ctx, "nodes", "", "node-2", client.DeleteOptions{}))
 	e.addNode("node-3", "4", "8Gi")

@@ -24,7 +24,7 @@ func TestPodTooBigForEveryNodeIsPendingWithInsufficientCPUUntilCapacityFrees(t *
 	msg := e.runUntilFailed("big")
 	assert.Equal(t, "0/3 nodes are available: 3 Insufficient cpu. no new claims to deallocate, preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.", msg)
 	p := e.get("big")
-	cond := condition(p, api.PodScheduled)
+	cond := api.GetPodCondition(p, api.PodScheduled)
 	require.NotNil(t, cond)
 	assert.Equal(t, api.ConditionFalse, cond.Status)
 	assert.Equal(t, api.PodReasonUnschedulable, cond.Reason)

@@ -101,15 +101,11 @@ func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, t
 
 // owner is the key of the DaemonSet controlling p, if any.
 func (dc *Controller) owner(p *api.Pod) (string, bool) {
-	ref := p.ControllerRef()
-	if ref == nil || ref.Kind != "DaemonSet" {
+	ds := internal.ResolveControllerRef(dc.daemonSets, "DaemonSet", p.Namespace, p.ControllerRef())
+	if ds == nil {
 		return "", false
 	}
-	key := p.Namespace + "/" + ref.Name
-	if ds, ok := dc.daemonSets.Get(key); !ok || ds.UID != ref.UID {
-		return "", false
-	}
-	return key, true
+	return ds.Key(), true
 }
 
 // expectationsTimeout is how long the controller waits for its own creates and deletes to show up

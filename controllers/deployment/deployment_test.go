@@ -54,10 +54,10 @@ func TestCreateDeploymentMakesReplicaSetAndThreePods(t *testing.T) {
 	d = c.deployment("nginx")
 	assert.Equal(t, "1", d.Annotations[api.RevisionAnnotation])
 	assert.Equal(t, api.DeploymentStatus{ObservedGeneration: 1, Replicas: 3, UpdatedReplicas: 3, UnavailableReplicas: 3}, withoutConditions(d.Status))
-	assert.Equal(t, api.ConditionFalse, condition(d, api.DeploymentAvailable).Status)
-	assert.Equal(t, "MinimumReplicasUnavailable", condition(d, api.DeploymentAvailable).Reason)
-	assert.Equal(t, "ReplicaSetUpdated", condition(d, api.DeploymentProgressing).Reason)
-	assert.Equal(t, fmt.Sprintf("ReplicaSet %q is progressing.", rs.Name), condition(d, api.DeploymentProgressing).Message)
+	assert.Equal(t, api.ConditionFalse, api.GetDeploymentCondition(d.Status, api.DeploymentAvailable).Status)
+	assert.Equal(t, "MinimumReplicasUnavailable", api.GetDeploymentCondition(d.Status, api.DeploymentAvailable).Reason)
+	assert.Equal(t, "ReplicaSetUpdated", api.GetDeploymentCondition(d.Status, api.DeploymentProgressing).Reason)
+	assert.Equal(t, fmt.Sprintf("ReplicaSet %q is progressing.", rs.Name), api.GetDeploymentCondition(d.Status, api.DeploymentProgressing).Message)
 
 	// The kubelets report the pods ready: 3/3 available, the rollout has finished.
 	c.kubelet()
@@ -67,9 +67,9 @@ func TestCreateDeploymentMakesReplicaSetAndThreePods(t *testing.T) {
 	assert.Equal(t, api.DeploymentStatus{ObservedGeneration: 1, Replicas: 3, UpdatedReplicas: 3, ReadyReplicas: 3, AvailableReplicas: 3},
 		withoutConditions(d.Status))
 	assert.Equal(t, api.DeploymentCondition{Type: api.DeploymentAvailable, Status: api.ConditionTrue, Reason: "MinimumReplicasAvailable",
-		Message: "Deployment has minimum availability."}, withoutTimes(*condition(d, api.DeploymentAvailable)))
+		Message: "Deployment has minimum availability."}, withoutTimes(*api.GetDeploymentCondition(d.Status, api.DeploymentAvailable)))
 	assert.Equal(t, api.DeploymentCondition{Type: api.DeploymentProgressing, Status: api.ConditionTrue, Reason: "NewReplicaSetAvailable",
-		Message: fmt.Sprintf("ReplicaSet %q has successfully progressed.", rs.Name)}, withoutTimes(*condition(d, api.DeploymentProgressing)))
+		Message: fmt.Sprintf("ReplicaSet %q has successfully progressed.", rs.Name)}, withoutTimes(*api.GetDeploymentCondition(d.Status, api.DeploymentProgressing)))
 }
 
 func withoutTimes(c api.DeploymentCondition) api.DeploymentCondition {

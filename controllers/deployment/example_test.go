@@ -23,10 +23,8 @@ func Example() {
 	if err := c.Driver.Advance(ctx, 0); err != nil {
 		panic(err)
 	}
-	for _, e := range c.Trace.Events() {
-		if (e.Component == deployment.Name || e.Component == replicaset.Name) && !e.Detail {
-			fmt.Printf("%s: %s\n", e.Component, e.Message)
-		}
+	for _, e := range testenv.StoryEvents(c, deployment.Name, replicaset.Name) {
+		fmt.Printf("%s: %s\n", e.Component, e.Message)
 	}
 	// Output:
 	// deployment-controller: watch ADDED deployments/default/nginx -> queue "default/nginx"

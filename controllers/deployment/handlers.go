@@ -84,12 +84,8 @@ func (c *Controller) deleteReplicaSet(rs *api.ReplicaSet) {
 // deletePod: a Recreate rollout creates new pods only once every old one is gone, so the last pod of a
 // Recreate Deployment going away is worth a look.
 func (c *Controller) deletePod(pod *api.Pod) {
-	ref := pod.ControllerRef()
-	if ref == nil || ref.Kind != "ReplicaSet" {
-		return
-	}
-	rs, ok := c.rsInformer.Get(pod.Namespace + "/" + ref.Name)
-	if !ok || rs.UID != ref.UID || rs.ControllerRef() == nil {
+	rs := internal.ResolveControllerRef(c.rsInformer, "ReplicaSet", pod.Namespace, pod.ControllerRef())
+	if rs == nil || rs.ControllerRef() == nil {
 		return
 	}
 	d := c.resolveControllerRef(rs.Namespace, rs.ControllerRef())
@@ -122,12 +118,5 @@ func (c *Controller) enqueueMatching(rs *api.ReplicaSet) {
 
 // resolveControllerRef returns the cached Deployment a controller reference points to, or nil.
 func (c *Controller) resolveControllerRef(namespace string, ref *api.OwnerReference) *api.Deployment {
-	if ref.Kind != "Deployment" {
-		return nil
-	}
-	d, ok := c.dInformer.Get(namespace + "/" + ref.Name)
-	if !ok || d.UID != ref.UID {
-		return nil
-	}
-	return d
+	return internal.ResolveControllerRef(c.dInformer, "Deployment", namespace, ref)
 }

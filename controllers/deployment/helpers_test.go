@@ -126,15 +126,6 @@ func (c *cluster) events(kind string) []string {
 	return out
 }
 
-func condition(d *api.Deployment, t api.DeploymentConditionType) *api.DeploymentCondition {
-	for i := range d.Status.Conditions {
-		if d.Status.Conditions[i].Type == t {
-			return &d.Status.Conditions[i]
-		}
-	}
-	return nil
-}
-
 // settle runs every unit of work there is now, without letting time pass.
 func (c *cluster) settle() {
 	c.t.Helper()

@@ -21,5 +21,5 @@ func TestControllersRollOutInRealTime(t *testing.T) {
 	require.Eventually(t, func() bool { return c.rolledOut("nginx") }, 10*time.Second, 5*time.Millisecond)
 	require.Len(t, c.pods(), 3)
 	d := c.deployment("nginx")
-	require.Equal(t, api.ConditionTrue, condition(d, api.DeploymentAvailable).Status)
+	require.Equal(t, api.ConditionTrue, api.GetDeploymentCondition(d.Status, api.DeploymentAvailable).Status)
 }

@@ -86,29 +86,9 @@ func (c *Controller) getReplicaSetsForDeployment(ctx context.Context, d *api.Dep
 		c.rsInformer.ByIndex(internal.IndexControllerUID, internal.OrphanIndexValue(d.Namespace))...)
 	slices.SortFunc(candidates, func(a, b *api.ReplicaSet) int { return strings.Compare(a.Name, b.Name) })
 
-	adopt := func(ctx context.Context, rs *api.ReplicaSet) error {
-		cp := api.DeepCopy(rs)
-		cp.OwnerReferences = append(cp.OwnerReferences, internal.NewControllerRef(&d.ObjectMeta, "Deployment"))
-		updated, err := c.replicaSets.Update(ctx, cp)
-		if err != nil {
-			return err
-		}
-		c.tracer.Record("adopt", "replicasets/"+rs.Key(), updated.ResourceVersion,
-			"adopt ReplicaSet %s: an orphan whose labels match selector %s -> controller reference to Deployment %s", rs.Key(), selector, d.Name)
-		return nil
-	}
-	release := func(ctx context.Context, rs *api.ReplicaSet) error {
-		cp := api.DeepCopy(rs)
-		cp.OwnerReferences = slices.DeleteFunc(cp.OwnerReferences, func(r api.OwnerReference) bool { return r.UID == d.UID })
-		updated, err := c.replicaSets.Update(ctx, cp)
-		if err != nil {
-			return err
-		}
-		c.tracer.Record("release", "replicasets/"+rs.Key(), updated.ResourceVersion,
-			"release ReplicaSet %s: its labels no longer match selector %s -> controller reference to Deployment %s removed", rs.Key(), selector, d.Name)
-		return nil
-	}
-	claimed, err := internal.Claim(ctx, &d.ObjectMeta, selector, candidates, adopt, release)
+	w := internal.RefWriter[api.ReplicaSet, *api.ReplicaSet]{Owner: &d.ObjectMeta, OwnerKind: "Deployment",
+		Objects: c.replicaSets, Resource: "replicasets", Kind: "ReplicaSet", Selector: selector, Tracer: c.tracer}
+	claimed, err := internal.Claim(ctx, &d.ObjectMeta, selector, candidates, w.Adopt, w.Release)
 	for i := range claimed {
 		claimed[i] = api.DeepCopy(claimed[i])
 	}
@@ -131,7 +111,7 @@ func (c *Controller) checkPausedConditions(ctx context.Context, d *api.Deploymen
 	if !hasProgressDeadline(d) {
 		return nil
 	}
-	cond := getCondition(d.Status, api.DeploymentProgressing)
+	cond := api.GetDeploymentCondition(d.Status, api.DeploymentProgressing)
 	if cond != nil && cond.Reason == reasonTimedOut {
 		return nil // a reported lack of progress is not overwritten by pausing
 	}

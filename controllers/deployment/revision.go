@@ -91,7 +91,7 @@ func (c *Controller) getNewReplicaSet(ctx context.Context, d *api.Deployment, ex
 		}
 		annotations := setDeploymentRevision(d, cp.Annotations[api.RevisionAnnotation])
 		status := false
-		if hasProgressDeadline(d) && getCondition(d.Status, api.DeploymentProgressing) == nil {
+		if hasProgressDeadline(d) && api.GetDeploymentCondition(d.Status, api.DeploymentProgressing) == nil {
 			setCondition(&d.Status, c.newCondition(api.DeploymentProgressing, api.ConditionTrue, reasonFoundNewRS,
 				fmt.Sprintf("Found new replica set %q", cp.Name)))
 			status = true

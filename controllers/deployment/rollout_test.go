@@ -107,8 +107,8 @@ func TestRollingUpdateStaysWithinMaxSurgeAndMaxUnavailable(t *testing.T) {
 		up(0, 1), down(3, 2), up(1, 2), down(2, 1), up(2, 3), down(1, 0),
 	}, c.events("Deployment"))
 	d := c.deployment("nginx")
-	assert.Equal(t, "NewReplicaSetAvailable", condition(d, api.DeploymentProgressing).Reason)
-	assert.Equal(t, fmt.Sprintf("ReplicaSet %q has successfully progressed.", newRS.Name), condition(d, api.DeploymentProgressing).Message)
+	assert.Equal(t, "NewReplicaSetAvailable", api.GetDeploymentCondition(d.Status, api.DeploymentProgressing).Reason)
+	assert.Equal(t, fmt.Sprintf("ReplicaSet %q has successfully progressed.", newRS.Name), api.GetDeploymentCondition(d.Status, api.DeploymentProgressing).Message)
 }
 
 // Going back to an earlier template (what kubectl rollout undo does, or setting the old image again):
@@ -181,7 +181,7 @@ func TestPausedDeploymentScalesButDoesNotRollOut(t *testing.T) {
 	c.update(d)
 	c.settle()
 	assert.Len(t, c.replicaSets(), 1, "no new ReplicaSet while paused")
-	progressing := condition(c.deployment("nginx"), api.DeploymentProgressing)
+	progressing := api.GetDeploymentCondition(c.deployment("nginx").Status, api.DeploymentProgressing)
 	assert.Equal(t, api.ConditionUnknown, progressing.Status)
 	assert.Equal(t, "DeploymentPaused", progressing.Reason)
 	assert.Equal(t, "Deployment is paused", progressing.Message)
@@ -219,11 +219,11 @@ func TestStalledRolloutExceedsProgressDeadline(t *testing.T) {
 	require.NoError(t, c.Driver.Advance(c.ctx, 90*time.Second)) // no kubelet: nothing ever becomes ready
 
 	d = c.deployment("nginx")
-	progressing := condition(d, api.DeploymentProgressing)
+	progressing := api.GetDeploymentCondition(d.Status, api.DeploymentProgressing)
 	assert.Equal(t, api.ConditionFalse, progressing.Status)
 	assert.Equal(t, "ProgressDeadlineExceeded", progressing.Reason)
 	assert.Equal(t, fmt.Sprintf("ReplicaSet %q has timed out progressing.", c.replicaSets()[0].Name), progressing.Message)
-	assert.Equal(t, "MinimumReplicasUnavailable", condition(d, api.DeploymentAvailable).Reason)
+	assert.Equal(t, "MinimumReplicasUnavailable", api.GetDeploymentCondition(d.Status, api.DeploymentAvailable).Reason)
 	waited := progressing.LastTransitionTime.Sub(start)
 	assert.True(t, waited > 60*time.Second && waited <= 62*time.Second, "timed out just after the deadline, not %s", waited)
 }
@@ -255,6 +255,7 @@ func TestDeploymentAdoptsOrphanReplicaSetsAndReleasesMismatches(t *testing.T) {
 	require.NoError(t, err)
 	c.settle()
 	assert.Nil(t, c.rsWithImage("nginx:1.24").ControllerRef(), "released")
+	assert.Contains(t, testenv.Story(c.Cluster, deployment.Name), "release ReplicaSet default/nginx-legacy: its labels no longer match selector app=nginx -> controller reference to Deployment nginx removed")
 }
 
 // Old ReplicaSets beyond revisionHistoryLimit are deleted once scaled down.

@@ -15,13 +15,13 @@ package deployment
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
 	"time"
 
 	"kubesim/api"
+	"kubesim/controllers/internal"
 )
 
 // Condition reasons (pkg/controller/deployment/util).
@@ -69,7 +69,7 @@ func (c *Controller) calculateStatus(allRSs []*api.ReplicaSet, newRS *api.Replic
 // paused Deployments.
 func (c *Controller) syncDeploymentStatus(ctx context.Context, allRSs []*api.ReplicaSet, newRS *api.ReplicaSet, d *api.Deployment) error {
 	status := c.calculateStatus(allRSs, newRS, d)
-	if sameStatus(d.Status, status) {
+	if internal.SameStatus(d.Status, status) {
 		return nil
 	}
 	return c.writeStatus(ctx, d, status)
@@ -81,7 +81,7 @@ func (c *Controller) syncRolloutStatus(ctx context.Context, allRSs []*api.Replic
 	if !hasProgressDeadline(d) {
 		removeCondition(&status, api.DeploymentProgressing)
 	}
-	current := getCondition(d.Status, api.DeploymentProgressing)
+	current := api.GetDeploymentCondition(d.Status, api.DeploymentProgressing)
 	complete := status.Replicas == status.UpdatedReplicas && current != nil && current.Reason == reasonNewRSAvailable
 	if hasProgressDeadline(d) && !complete {
 		subject := fmt.Sprintf("Deployment %q", d.Name)
@@ -111,7 +111,7 @@ func (c *Controller) syncRolloutStatus(ctx context.Context, allRSs []*api.Replic
 	} else {
 		removeCondition(&status, api.DeploymentReplicaFailure)
 	}
-	if sameStatus(d.Status, status) {
+	if internal.SameStatus(d.Status, status) {
 		c.requeueStuckDeployment(d, status)
 		return nil
 	}
@@ -149,7 +149,7 @@ func conditionSummary(conds []api.DeploymentCondition) string {
 // requeueStuckDeployment looks at a rollout again when its progress deadline passes, so that a stalled
 // rollout is reported even if nothing else happens to it.
 func (c *Controller) requeueStuckDeployment(d *api.Deployment, status api.DeploymentStatus) {
-	cond := getCondition(d.Status, api.DeploymentProgressing)
+	cond := api.GetDeploymentCondition(d.Status, api.DeploymentProgressing)
 	if !hasProgressDeadline(d) || cond == nil || deploymentComplete(d, &status) || cond.Reason == reasonTimedOut {
 		return
 	}
@@ -185,7 +185,7 @@ func (c *Controller) deploymentTimedOut(d *api.Deployment, s *api.DeploymentStat
 	if !hasProgressDeadline(d) {
 		return false
 	}
-	cond := getCondition(*s, api.DeploymentProgressing)
+	cond := api.GetDeploymentCondition(*s, api.DeploymentProgressing)
 	if cond == nil || cond.Reason == reasonNewRSAvailable {
 		return false
 	}
@@ -231,20 +231,11 @@ func (c *Controller) newCondition(t api.DeploymentConditionType, status api.Cond
 	return api.DeploymentCondition{Type: t, Status: status, LastUpdateTime: now, LastTransitionTime: now, Reason: reason, Message: message}
 }
 
-func getCondition(s api.DeploymentStatus, t api.DeploymentConditionType) *api.DeploymentCondition {
-	for i := range s.Conditions {
-		if s.Conditions[i].Type == t {
-			return &s.Conditions[i]
-		}
-	}
-	return nil
-}
-
 // setCondition puts cond into the status, as Kubernetes' SetDeploymentCondition: a condition with the
 // same status and reason is left as it is; one with the same status keeps its lastTransitionTime; the
 // new condition goes last.
 func setCondition(s *api.DeploymentStatus, cond api.DeploymentCondition) {
-	current := getCondition(*s, cond.Type)
+	current := api.GetDeploymentCondition(*s, cond.Type)
 	if current != nil && current.Status == cond.Status && current.Reason == cond.Reason {
 		return
 	}
@@ -263,10 +254,4 @@ func removeCondition(s *api.DeploymentStatus, t api.DeploymentConditionType) {
 		}
 	}
 	s.Conditions = kept
-}
-
-func sameStatus(a, b api.DeploymentStatus) bool {
-	ja, err1 := json.Marshal(a)
-	jb, err2 := json.Marshal(b)
-	return err1 == nil && err2 == nil && string(ja) == string(jb)
 }

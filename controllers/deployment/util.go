@@ -54,19 +54,9 @@ func maxUnavailable(d *api.Deployment) int32 {
 	return min(unavailable, replicasOf(d))
 }
 
-func replicasOf(d *api.Deployment) int32 {
-	if d.Spec.Replicas == nil {
-		return 1
-	}
-	return *d.Spec.Replicas
-}
+func replicasOf(d *api.Deployment) int32 { return api.Deref(d.Spec.Replicas, 1) }
 
-func rsReplicas(rs *api.ReplicaSet) int32 {
-	if rs.Spec.Replicas == nil {
-		return 1
-	}
-	return *rs.Spec.Replicas
-}
+func rsReplicas(rs *api.ReplicaSet) int32 { return api.Deref(rs.Spec.Replicas, 1) }
 
 // sumReplicas adds up spec.replicas: the pods the ReplicaSets have been told to run.
 func sumReplicas(rss []*api.ReplicaSet) int32 {

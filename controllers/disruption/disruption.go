@@ -254,9 +254,4 @@ func selectorOf(b *api.PodDisruptionBudget) (labels.Selector, error) {
 	return b.Spec.Selector.AsSelector()
 }
 
-func replicas(r *int32) int32 {
-	if r == nil {
-		return 1
-	}
-	return *r
-}
+func replicas(r *int32) int32 { return api.Deref(r, 1) }

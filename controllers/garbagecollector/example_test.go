@@ -22,10 +22,8 @@ func Example() {
 	if err := c.Driver.RunIdle(ctx, 10); err != nil {
 		panic(err)
 	}
-	for _, e := range c.Trace.Events() {
-		if e.Component == garbagecollector.Name && !e.Detail {
-			fmt.Println(e.Message)
-		}
+	for _, line := range testenv.Story(c, garbagecollector.Name) {
+		fmt.Println(line)
 	}
 	// Output:
 	// replicasets/default/web is gone: check its dependents [pods/default/web-x2k9p]

@@ -4,16 +4,20 @@
 //
 //	NewControllerRef(owner, kind) api.OwnerReference
 //	Claim(ctx, owner, selector, candidates, adopt, release) ([]PT, error)
+//	RefWriter{...}.Adopt, .Release             Claim's adopt and release: write the reference, trace it
+//	ResolveControllerRef(informer, kind, namespace, ref) PT   the cached owner a reference points to
 //	IndexControllerUID, ControllerUIDIndex, OrphanIndexValue   an informer index: owned by UID, orphans by namespace
 package internal
 
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
 	"kubesim/api/labels"
+	"kubesim/client"
 )
 
 // NewControllerRef is the reference a controller puts on what it creates or adopts. blockOwnerDeletion
@@ -70,6 +74,63 @@ func Claim[PT api.Object](ctx context.Context, owner *api.ObjectMeta, selector l
 		claimed = append(claimed, obj)
 	}
 	return claimed, errors.Join(errs...)
+}
+
+// ResolveControllerRef returns the cached object of kind in namespace that ref points to, or nil when
+// there is no reference, it is to another kind, or the object of that name is not the one referred to
+// (deleted and made again: another UID). It is the resolveControllerRef of each Kubernetes controller.
+func ResolveControllerRef[T any, PT client.ObjectPtr[T]](informer *client.Informer[T, PT], kind, namespace string, ref *api.OwnerReference) PT {
+	if ref == nil || ref.Kind != kind {
+		return nil
+	}
+	obj, ok := informer.Get(namespace + "/" + ref.Name)
+	if !ok || obj.GetObjectMeta().UID != ref.UID {
+		return nil
+	}
+	return obj
+}
+
+// RefWriter writes Claim's adopt and release for one owner, as the ControllerRefManager does (with an
+// update, see the package's simplifications): a private copy of the object with the owner's controller
+// reference added or removed, written through Objects, and a line in the trace saying why.
+type RefWriter[T any, PT client.ObjectPtr[T]] struct {
+	Owner     *api.ObjectMeta
+	OwnerKind string // "Deployment"
+	Objects   client.Resource[T, PT]
+	Resource  string // "replicasets": the trace's object is Resource/namespace/name
+	Kind      string // "ReplicaSet", "pod": how the trace names one object
+	Selector  labels.Selector
+	Tracer    Tracer
+}
+
+// Adopt gives an orphan the owner's controller reference.
+func (w RefWriter[T, PT]) Adopt(ctx context.Context, obj PT) error {
+	return w.write(ctx, obj, "adopt", "an orphan whose labels match selector %s -> controller reference to %s %s",
+		func(refs []api.OwnerReference) []api.OwnerReference {
+			return append(refs, NewControllerRef(w.Owner, w.OwnerKind))
+		})
+}
+
+// Release takes the owner's reference off an object whose labels no longer match.
+func (w RefWriter[T, PT]) Release(ctx context.Context, obj PT) error {
+	return w.write(ctx, obj, "release", "its labels no longer match selector %s -> controller reference to %s %s removed",
+		func(refs []api.OwnerReference) []api.OwnerReference {
+			return slices.DeleteFunc(refs, func(r api.OwnerReference) bool { return r.UID == w.Owner.UID })
+		})
+}
+
+func (w RefWriter[T, PT]) write(ctx context.Context, obj PT, action, why string, edit func([]api.OwnerReference) []api.OwnerReference) error {
+	cp := api.DeepCopy(obj)
+	m := cp.GetObjectMeta()
+	m.OwnerReferences = edit(m.OwnerReferences)
+	updated, err := w.Objects.Update(ctx, cp)
+	if err != nil {
+		return err
+	}
+	key := obj.GetObjectMeta().Key()
+	w.Tracer.Record(action, w.Resource+"/"+key, updated.GetObjectMeta().ResourceVersion,
+		"%s %s %s: "+why, action, w.Kind, key, w.Selector, w.OwnerKind, w.Owner.Name)
+	return nil
 }
 
 // IndexControllerUID is the name of the informer index that files objects under their controller's

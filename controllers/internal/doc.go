@@ -5,9 +5,11 @@
 //   - Expectations (expectations.go): ControllerExpectations, the memory of writes a controller has made
 //     but not yet seen come back through its informer. It is what keeps a ReplicaSet controller with a
 //     lagging cache from creating the same pods twice.
-//   - Claim and NewControllerRef (controllerref.go): the ControllerRefManager's adoption and release,
-//     and the ownerReference a controller stamps on what it creates.
+//   - Claim, RefWriter and NewControllerRef (controllerref.go): the ControllerRefManager's adoption and
+//     release (RefWriter writes and traces them, for any kind), and the ownerReference a controller
+//     stamps on what it creates.
 //   - IsPodActive, IsPodReady, IsPodAvailable (pods.go): podutil's readiness and availability.
+//   - SameStatus (status.go): whether a status write would change nothing.
 //   - Tracer (tracer.go): how a controller writes its lines of the trace under its identity.
 //
 // Read next: pkg/controller/controller_utils.go (ControllerExpectations, UIDTrackingControllerExpectations)

@@ -139,3 +139,14 @@ func TestPodAvailableOnlyAfterMinReadySeconds(t *testing.T) {
 	p.DeletionTimestamp = &api.Time{Time: epoch}
 	assert.False(t, internal.IsPodActive(p))
 }
+
+// A status write that would store the same status is skipped; any field that differs is a change.
+func TestSameStatusComparesWhatWouldBeWritten(t *testing.T) {
+	a := api.ReplicaSetStatus{Replicas: 3, ReadyReplicas: 2, ObservedGeneration: 1}
+	b := a
+	assert.True(t, internal.SameStatus(a, b))
+	b.ReadyReplicas = 3
+	assert.False(t, internal.SameStatus(a, b))
+	assert.True(t, internal.SameStatus(api.DeploymentStatus{}, api.DeploymentStatus{Conditions: []api.DeploymentCondition{}}),
+		"an empty list and none are written alike (omitempty)")
+}

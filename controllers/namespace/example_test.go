@@ -26,10 +26,8 @@ func Example() {
 	if err := c.Driver.RunIdle(ctx, 10); err != nil {
 		panic(err)
 	}
-	for _, e := range c.Trace.Events() {
-		if e.Component == namespace.Name && !e.Detail {
-			fmt.Println(e.Message)
-		}
+	for _, line := range testenv.Story(c, namespace.Name) {
+		fmt.Println(line)
 	}
 	// Output:
 	// namespace demo is Terminating: deleted 1 serviceaccounts

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"kubesim/controllers/nodelifecycle"
+	"kubesim/internal/testenv"
 )
 
 // node-2's kubelet goes silent. After the grace period its conditions become Unknown; at the next
@@ -25,10 +26,8 @@ func Example() {
 	if err := f.c.Driver.Advance(ctx, 7*time.Minute); err != nil {
 		panic(err)
 	}
-	for _, e := range f.c.Trace.Events() {
-		if (e.Component == nodelifecycle.Name || e.Component == nodelifecycle.EventSource) && !e.Detail {
-			fmt.Printf("%-5s %s\n", e.Time, e.Message)
-		}
+	for _, e := range testenv.StoryEvents(f.c, nodelifecycle.Name, nodelifecycle.EventSource) {
+		fmt.Printf("%-5s %s\n", e.Time, e.Message)
 	}
 	// Output:
 	// 0s    event Normal RegisteredNode: Registered Node node-1 in Controller

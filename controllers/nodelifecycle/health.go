@@ -82,7 +82,7 @@ func (nc *Controller) monitorNodeHealth(ctx context.Context) bool {
 // (nil if the node never posted one and is still within its startup grace period), and the node as
 // written, if it wrote.
 func (nc *Controller) tryUpdateNodeHealth(ctx context.Context, node *api.Node, now time.Time) (api.NodeCondition, *api.NodeCondition, *api.Node) {
-	ready := condition(node, api.NodeReady)
+	ready := api.GetNodeCondition(&node.Status, api.NodeReady)
 	grace := nc.opts.NodeMonitorGracePeriod
 	var observed api.NodeCondition
 
@@ -117,7 +117,7 @@ func (nc *Controller) tryUpdateNodeHealth(ctx context.Context, node *api.Node, n
 	updated := api.DeepCopy(node)
 	changed := false
 	for _, t := range monitoredConditions {
-		c := condition(updated, t)
+		c := api.GetNodeCondition(&updated.Status, t)
 		switch {
 		case c == nil:
 			updated.Status.Conditions = append(updated.Status.Conditions, api.NodeCondition{Type: t, Status: api.ConditionUnknown,
@@ -129,7 +129,7 @@ func (nc *Controller) tryUpdateNodeHealth(ctx context.Context, node *api.Node, n
 			changed = true
 		}
 	}
-	current := condition(updated, api.NodeReady)
+	current := api.GetNodeCondition(&updated.Status, api.NodeReady)
 	if !changed {
 		return observed, current, nil
 	}
@@ -146,7 +146,7 @@ func (nc *Controller) tryUpdateNodeHealth(ctx context.Context, node *api.Node, n
 			"could not update status of node %s: %v (retry at the next pass)", node.Name, err)
 		return observed, ready, nil
 	}
-	return observed, condition(written, api.NodeReady), written
+	return observed, api.GetNodeCondition(&written.Status, api.NodeReady), written
 }
 
 // markPodsNotReady sets Ready=False on every pod of the node that still claims to be Ready
@@ -168,14 +168,4 @@ func (nc *Controller) markPodsNotReady(ctx context.Context, node string) {
 				"could not mark pod %s/%s not Ready: %v", p.Namespace, p.Name, err)
 		}
 	}
-}
-
-// condition returns a pointer to the node's condition of type t, or nil.
-func condition(n *api.Node, t api.NodeConditionType) *api.NodeCondition {
-	for i := range n.Status.Conditions {
-		if n.Status.Conditions[i].Type == t {
-			return &n.Status.Conditions[i]
-		}
-	}
-	return nil
 }

@@ -155,14 +155,7 @@ func (f *fixture) node(t *testing.T, name string) *api.Node {
 	return n
 }
 
-func ready(n *api.Node) *api.NodeCondition {
-	for i := range n.Status.Conditions {
-		if n.Status.Conditions[i].Type == api.NodeReady {
-			return &n.Status.Conditions[i]
-		}
-	}
-	return nil
-}
+func ready(n *api.Node) *api.NodeCondition { return api.GetNodeCondition(&n.Status, api.NodeReady) }
 
 func hasTaint(n *api.Node, key string, effect api.TaintEffect) *api.Taint {
 	for i := range n.Spec.Taints {

@@ -147,7 +147,7 @@ func (nc *Controller) doNoExecuteTaintingPass(ctx context.Context) bool {
 			continue
 		}
 		var add, remove api.Taint
-		ready := condition(node, api.NodeReady)
+		ready := api.GetNodeCondition(&node.Status, api.NodeReady)
 		switch {
 		case ready != nil && ready.Status == api.ConditionFalse:
 			add, remove = notReadyTaint, unreachableTaint

@@ -111,10 +111,8 @@ func Example() {
 	if err := c.Driver.Advance(ctx, 2*time.Minute); err != nil {
 		panic(err)
 	}
-	for _, e := range c.Trace.Events() {
-		if e.Component == podgc.Name && !e.Detail {
-			fmt.Println(e.Time, e.Message)
-		}
+	for _, e := range testenv.StoryEvents(c, podgc.Name) {
+		fmt.Println(e.Time, e.Message)
 	}
 	// Output:
 	// 1m0s found orphaned Pod default/ghost assigned to the Node node-9, which no longer exists: mark it Failed (DisruptionTarget, DeletionByPodGC) and delete it

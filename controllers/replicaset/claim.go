@@ -28,27 +28,7 @@ func (c *Controller) claimPods(ctx context.Context, rs *api.ReplicaSet, selector
 	}
 	candidates = slices.DeleteFunc(candidates, func(p *api.Pod) bool { return !internal.IsPodActive(p) })
 
-	adopt := func(ctx context.Context, pod *api.Pod) error {
-		cp := api.DeepCopy(pod)
-		cp.OwnerReferences = append(cp.OwnerReferences, internal.NewControllerRef(&rs.ObjectMeta, "ReplicaSet"))
-		updated, err := c.pods.Update(ctx, cp)
-		if err != nil {
-			return err
-		}
-		c.tracer.Record("adopt", "pods/"+pod.Key(), updated.ResourceVersion,
-			"adopt pod %s: an orphan whose labels match selector %s -> controller reference to ReplicaSet %s", pod.Key(), selector, rs.Name)
-		return nil
-	}
-	release := func(ctx context.Context, pod *api.Pod) error {
-		cp := api.DeepCopy(pod)
-		cp.OwnerReferences = slices.DeleteFunc(cp.OwnerReferences, func(r api.OwnerReference) bool { return r.UID == rs.UID })
-		updated, err := c.pods.Update(ctx, cp)
-		if err != nil {
-			return err
-		}
-		c.tracer.Record("release", "pods/"+pod.Key(), updated.ResourceVersion,
-			"release pod %s: its labels no longer match selector %s -> controller reference to ReplicaSet %s removed", pod.Key(), selector, rs.Name)
-		return nil
-	}
-	return internal.Claim(ctx, &rs.ObjectMeta, selector, candidates, adopt, release)
+	w := internal.RefWriter[api.Pod, *api.Pod]{Owner: &rs.ObjectMeta, OwnerKind: "ReplicaSet",
+		Objects: c.pods, Resource: "pods", Kind: "pod", Selector: selector, Tracer: c.tracer}
+	return internal.Claim(ctx, &rs.ObjectMeta, selector, candidates, w.Adopt, w.Release)
 }

@@ -27,10 +27,8 @@ func Example() {
 	if err := c.Driver.Advance(ctx, 0); err != nil {
 		panic(err)
 	}
-	for _, e := range c.Trace.Events() {
-		if e.Component == replicaset.Name && !e.Detail {
-			fmt.Println(e.Message)
-		}
+	for _, line := range testenv.Story(c, replicaset.Name) {
+		fmt.Println(line)
 	}
 	// Output:
 	// watch ADDED replicasets/default/web -> queue "default/web"

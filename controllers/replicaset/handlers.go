@@ -151,14 +151,7 @@ func (c *Controller) enqueueMatching(pod *api.Pod, verb string) {
 // resolveControllerRef returns the cached ReplicaSet a controller reference points to, or nil if the
 // reference is not to a ReplicaSet, or to one that no longer exists (same name, other UID).
 func (c *Controller) resolveControllerRef(namespace string, ref *api.OwnerReference) *api.ReplicaSet {
-	if ref.Kind != "ReplicaSet" {
-		return nil
-	}
-	rs, ok := c.rsInformer.Get(namespace + "/" + ref.Name)
-	if !ok || rs.UID != ref.UID {
-		return nil
-	}
-	return rs
+	return internal.ResolveControllerRef(c.rsInformer, "ReplicaSet", namespace, ref)
 }
 
 func sameRef(a, b *api.OwnerReference) bool {

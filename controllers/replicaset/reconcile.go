@@ -207,9 +207,4 @@ func (c *Controller) deletePodOf(ctx context.Context, rs *api.ReplicaSet, pod *a
 	return nil
 }
 
-func replicas(rs *api.ReplicaSet) int32 {
-	if rs.Spec.Replicas == nil {
-		return 1
-	}
-	return *rs.Spec.Replicas
-}
+func replicas(rs *api.ReplicaSet) int32 { return api.Deref(rs.Spec.Replicas, 1) }

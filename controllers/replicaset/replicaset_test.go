@@ -9,6 +9,8 @@ import (
 
 	"kubesim/api"
 	"kubesim/client"
+	"kubesim/controllers/replicaset"
+	"kubesim/internal/testenv"
 )
 
 // A ReplicaSet of 3 gets 3 pods named <rs>-<5 random characters>, each with a controller reference to
@@ -80,7 +82,7 @@ func TestExpectationsStopASecondCreateWhileTheCacheLags(t *testing.T) {
 	// The informer has not been pumped: its cache still shows no pods.
 	require.NoError(t, c.rsc.Reconcile(c.ctx, "default/web"))
 	assert.Len(t, c.pods(), 3, "the second reconcile, on the stale cache, creates nothing")
-	assert.Contains(t, controllerLines(c), "reconcile default/web: wants 3, its cache shows 0, but 3 adds and 0 deletes it made are not in the cache yet -> wait (expectations)")
+	assert.Contains(t, testenv.Story(c.Cluster, replicaset.Name), "reconcile default/web: wants 3, its cache shows 0, but 3 adds and 0 deletes it made are not in the cache yet -> wait (expectations)")
 
 	// Once the informer catches up the controller acts again, and finds nothing to do.
 	c.settle()
@@ -134,7 +136,7 @@ func TestScaleDownDeletesUnassignedAndNotReadyPodsFirst(t *testing.T) {
 		"Normal SuccessfulDelete: Deleted pod: " + pods[3].Name,
 		"Normal SuccessfulDelete: Deleted pod: " + pods[4].Name,
 	})
-	assert.Contains(t, controllerLines(c), "reconcile default/web: wants 2, has 5 -> delete 3 pods (expecting 3 deletes): "+
+	assert.Contains(t, testenv.Story(c.Cluster, replicaset.Name), "reconcile default/web: wants 2, has 5 -> delete 3 pods (expecting 3 deletes): "+
 		pods[3].Name+" (unassigned, Pending, not ready), "+pods[4].Name+" (unassigned, Pending, not ready), "+
 		pods[2].Name+" (unassigned, Running, ready)")
 }
@@ -175,6 +177,8 @@ func TestReplicaSetAdoptsMatchingOrphansAndReleasesMismatches(t *testing.T) {
 	require.NoError(t, err)
 	require.NotNil(t, stray.ControllerRef())
 	assert.Equal(t, rs.UID, stray.ControllerRef().UID, "adopted")
+	assert.Contains(t, testenv.Story(c.Cluster, replicaset.Name),
+		"adopt pod default/stray: an orphan whose labels match selector app=web -> controller reference to ReplicaSet web")
 	assert.Len(t, c.events(), 1, "only one pod had to be created")
 
 	// kubectl label pod stray app=debug --overwrite: the pod leaves the ReplicaSet.
@@ -185,6 +189,8 @@ func TestReplicaSetAdoptsMatchingOrphansAndReleasesMismatches(t *testing.T) {
 	stray, err = client.For[api.Pod](c.admin).Get(c.ctx, "default", "stray")
 	require.NoError(t, err)
 	assert.Nil(t, stray.ControllerRef(), "released")
+	assert.Contains(t, testenv.Story(c.Cluster, replicaset.Name),
+		"release pod default/stray: its labels no longer match selector app=web -> controller reference to ReplicaSet web removed")
 	assert.Len(t, c.pods(), 3, "a replacement was made; the released pod lives on")
 	assert.Equal(t, int32(2), c.replicaSet("web").Status.Replicas)
 }
@@ -236,15 +242,4 @@ func TestSameRunGivesIdenticalTrace(t *testing.T) {
 	first, second := run(), run()
 	require.NotEmpty(t, first)
 	assert.Equal(t, first, second)
-}
-
-// controllerLines are the story-level messages of the replicaset-controller.
-func controllerLines(c *cluster) []string {
-	var out []string
-	for _, e := range c.Trace.Events() {
-		if e.Component == "replicaset-controller" && !e.Detail {
-			out = append(out, e.Message)
-		}
-	}
-	return out
 }

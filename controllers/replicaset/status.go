@@ -7,7 +7,6 @@ package replicaset
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"kubesim/api"
@@ -73,7 +72,7 @@ func replicaFailure(conds []api.ReplicaSetCondition) int {
 // updateStatus writes status through the status subresource unless it is what the ReplicaSet already
 // reports, and returns the ReplicaSet as it now is.
 func (c *Controller) updateStatus(ctx context.Context, rs *api.ReplicaSet, status api.ReplicaSetStatus) (*api.ReplicaSet, error) {
-	if sameStatus(rs.Status, status) {
+	if internal.SameStatus(rs.Status, status) {
 		return rs, nil
 	}
 	cp := api.DeepCopy(rs)
@@ -86,7 +85,7 @@ func (c *Controller) updateStatus(ctx context.Context, rs *api.ReplicaSet, statu
 		if getErr != nil {
 			return nil, getErr
 		}
-		if sameStatus(fresh.Status, status) {
+		if internal.SameStatus(fresh.Status, status) {
 			return fresh, nil
 		}
 		fresh.Status = status
@@ -99,12 +98,6 @@ func (c *Controller) updateStatus(ctx context.Context, rs *api.ReplicaSet, statu
 		"status %s: replicas %d, fullyLabeledReplicas %d, readyReplicas %d, availableReplicas %d (observedGeneration %d)",
 		rs.Key(), status.Replicas, status.FullyLabeledReplicas, status.ReadyReplicas, status.AvailableReplicas, status.ObservedGeneration)
 	return updated, nil
-}
-
-func sameStatus(a, b api.ReplicaSetStatus) bool {
-	ja, err1 := json.Marshal(a)
-	jb, err2 := json.Marshal(b)
-	return err1 == nil && err2 == nil && string(ja) == string(jb)
 }
 
 // minReadyDelay is when to look again at a ReplicaSet whose pod just became ready: minReadySeconds

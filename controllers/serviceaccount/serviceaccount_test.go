@@ -78,10 +78,8 @@ func Example() {
 	if err := c.Driver.RunIdle(ctx, 20); err != nil {
 		panic(err)
 	}
-	for _, e := range c.Trace.Events() {
-		if e.Component == serviceaccount.Name && !e.Detail {
-			fmt.Println(e.Object, e.Message)
-		}
+	for _, e := range testenv.StoryEvents(c, serviceaccount.Name) {
+		fmt.Println(e.Object, e.Message)
 	}
 	// Output:
 	// serviceaccounts/demo/default namespace demo has no ServiceAccount "default": create it

@@ -6,7 +6,7 @@
 //	Start(cfg, setups...)        the same for an Example, which has no t: it panics on failure
 //	Step, RealTime, Full         the configurations most tests use
 //	ForController(c, name)       a controller's client, informer factory, clock, trace and event recorder
-//	Messages, Story              what components wrote to the trace (Story: without routine lines)
+//	Messages, Story, StoryEvents what components wrote to the trace (Story: without routine lines)
 //
 // Only _test.go files import testenv (design_test.go holds that). Like sim, it wires everything: the
 // store and the apiserver under the cluster, the controller manager's identity for controllers.

@@ -212,6 +212,30 @@ func guard(name string, st **Status) {
 	}
 }
 
+// pluginFailed is the error status for a plugin that failed (not rejected) at an extension point:
+// format names the point and takes the plugin's name and its error, as Kubernetes words it
+// ("running Reserve plugin %q: %w").
+func pluginFailed(format, name string, st *Status) *Status {
+	return AsStatus(fmt.Errorf(format, name, st.AsError())).WithPlugin(name)
+}
+
+// guarded calls run on pl, turning a panic into an Error status (guard).
+func guarded[P Plugin](pl P, run func(P) *Status) (st *Status) {
+	defer guard(pl.Name(), &st)
+	return run(pl)
+}
+
+// runEach calls run on each plugin in order and stops at the first that does not succeed, wrapping
+// its status with format (pluginFailed).
+func runEach[P Plugin](plugins []P, format string, run func(P) *Status) *Status {
+	for _, pl := range plugins {
+		if st := guarded(pl, run); !st.IsSuccess() {
+			return pluginFailed(format, pl.Name(), st)
+		}
+	}
+	return nil
+}
+
 // withPlugin returns a copy of st naming the plugin (plugins may return shared statuses).
 func withPlugin(st *Status, name string) *Status {
 	c := *st
@@ -238,7 +262,7 @@ func (f *Framework) RunPreFilterPlugins(ctx context.Context, state *CycleState, 
 			status = withPlugin(st, pl.Name())
 			continue
 		case !st.IsSuccess():
-			return nil, AsStatus(fmt.Errorf("running PreFilter plugin %q: %w", pl.Name(), st.AsError())).WithPlugin(pl.Name()), nil
+			return nil, pluginFailed("running PreFilter plugin %q: %w", pl.Name(), st), nil
 		}
 		if !r.AllNodes() {
 			pluginsWithNodes = append(pluginsWithNodes, pl.Name())
@@ -284,7 +308,7 @@ func (f *Framework) runExtensions(state *CycleState, call func(PreFilterExtensio
 			continue
 		}
 		if st := call(ext); !st.IsSuccess() {
-			return AsStatus(fmt.Errorf("running PreFilterExtension for plugin %q: %w", pl.Name(), st.AsError())).WithPlugin(pl.Name())
+			return pluginFailed("running PreFilterExtension for plugin %q: %w", pl.Name(), st)
 		}
 	}
 	return nil
@@ -302,7 +326,7 @@ func (f *Framework) RunFilterPlugins(ctx context.Context, state *CycleState, pod
 			continue
 		}
 		if !st.IsRejected() {
-			return AsStatus(fmt.Errorf("running %q filter plugin: %w", pl.Name(), st.AsError())).WithPlugin(pl.Name())
+			return pluginFailed("running %q filter plugin: %w", pl.Name(), st)
 		}
 		return withPlugin(st, pl.Name())
 	}
@@ -421,7 +445,7 @@ func (f *Framework) RunPreScorePlugins(ctx context.Context, state *CycleState, p
 		case st.IsSkip():
 			state.skipScore |= f.bit[pl.Name()]
 		default:
-			return AsStatus(fmt.Errorf("running PreScore plugin %q: %w", pl.Name(), st.AsError())).WithPlugin(pl.Name())
+			return pluginFailed("running PreScore plugin %q: %w", pl.Name(), st)
 		}
 	}
 	return nil
@@ -461,7 +485,7 @@ func (f *Framework) RunScorePlugins(ctx context.Context, state *CycleState, pod 
 		for i, pl := range plugins {
 			s, st := f.runScore(ctx, pl, state, pod, nodes[n])
 			if !st.IsSuccess() {
-				firstErr.CompareAndSwap(nil, AsStatus(fmt.Errorf("running Score plugin %q: %w", pl.Name(), st.AsError())).WithPlugin(pl.Name()))
+				firstErr.CompareAndSwap(nil, pluginFailed("running Score plugin %q: %w", pl.Name(), st))
 				return false
 			}
 			raw[i][n] = NodeScore{Name: nodes[n].Name(), Score: s}
@@ -481,7 +505,7 @@ func (f *Framework) RunScorePlugins(ctx context.Context, state *CycleState, pod 
 	for i, pl := range plugins {
 		if ext := pl.ScoreExtensions(); ext != nil {
 			if st := f.runNormalize(ctx, pl.Name(), ext, state, pod, raw[i]); !st.IsSuccess() {
-				return nil, AsStatus(fmt.Errorf("running Normalize on Score plugin %q: %w", pl.Name(), st.AsError())).WithPlugin(pl.Name())
+				return nil, pluginFailed("running Normalize on Score plugin %q: %w", pl.Name(), st)
 			}
 		}
 		weight := f.weights[pl.Name()]
@@ -510,17 +534,9 @@ func (f *Framework) runNormalize(ctx context.Context, name string, ext ScoreExte
 
 // RunReservePluginsReserve tells Reserve plugins the pod is assumed on nodeName.
 func (f *Framework) RunReservePluginsReserve(ctx context.Context, state *CycleState, pod *api.Pod, nodeName string) *Status {
-	for _, pl := range f.reserve {
-		if st := f.runReserve(ctx, pl, state, pod, nodeName); !st.IsSuccess() {
-			return AsStatus(fmt.Errorf("running Reserve plugin %q: %w", pl.Name(), st.AsError())).WithPlugin(pl.Name())
-		}
-	}
-	return nil
-}
-
-func (f *Framework) runReserve(ctx context.Context, pl ReservePlugin, state *CycleState, pod *api.Pod, nodeName string) (st *Status) {
-	defer guard(pl.Name(), &st)
-	return pl.Reserve(ctx, state, pod, nodeName)
+	return runEach(f.reserve, "running Reserve plugin %q: %w", func(pl ReservePlugin) *Status {
+		return pl.Reserve(ctx, state, pod, nodeName)
+	})
 }
 
 // RunReservePluginsUnreserve undoes Reserve, in reverse order.
@@ -536,17 +552,9 @@ func (f *Framework) RunReservePluginsUnreserve(ctx context.Context, state *Cycle
 
 // RunPreBindPlugins runs PreBind plugins in order, stopping at the first failure.
 func (f *Framework) RunPreBindPlugins(ctx context.Context, state *CycleState, pod *api.Pod, nodeName string) *Status {
-	for _, pl := range f.preBind {
-		if st := f.runPreBind(ctx, pl, state, pod, nodeName); !st.IsSuccess() {
-			return AsStatus(fmt.Errorf("running PreBind plugin %q: %w", pl.Name(), st.AsError())).WithPlugin(pl.Name())
-		}
-	}
-	return nil
-}
-
-func (f *Framework) runPreBind(ctx context.Context, pl PreBindPlugin, state *CycleState, pod *api.Pod, nodeName string) (st *Status) {
-	defer guard(pl.Name(), &st)
-	return pl.PreBind(ctx, state, pod, nodeName)
+	return runEach(f.preBind, "running PreBind plugin %q: %w", func(pl PreBindPlugin) *Status {
+		return pl.PreBind(ctx, state, pod, nodeName)
+	})
 }
 
 // RunBindPlugins asks Bind plugins in order until one does not Skip.
@@ -557,7 +565,7 @@ func (f *Framework) RunBindPlugins(ctx context.Context, state *CycleState, pod *
 			continue
 		}
 		if !st.IsSuccess() {
-			return AsStatus(fmt.Errorf("running Bind plugin %q: %w", pl.Name(), st.AsError())).WithPlugin(pl.Name())
+			return pluginFailed("running Bind plugin %q: %w", pl.Name(), st)
 		}
 		return nil
 	}

@@ -212,12 +212,8 @@ func terminatingByPreemption(p *api.Pod) bool {
 	if p.DeletionTimestamp == nil {
 		return false
 	}
-	for _, c := range p.Status.Conditions {
-		if c.Type == ConditionDisruptionTarget && c.Status == api.ConditionTrue && c.Reason == ReasonPreemptionByScheduler {
-			return true
-		}
-	}
-	return false
+	c := api.GetPodCondition(p, ConditionDisruptionTarget)
+	return c != nil && c.Status == api.ConditionTrue && c.Reason == ReasonPreemptionByScheduler
 }
 
 // prepareCandidate evicts the victims: each gets the DisruptionTarget condition, a graceful delete
