@@ -226,28 +226,26 @@ func validateProjected(pr *api.ProjectedVolumeSource, path *field.Path) field.Er
 		}
 		seen[file] = true
 	}
+	// object checks a configMap or secret source: a name, and items that are valid and claimed.
+	object := func(name string, items []api.KeyToPath, at *field.Path) {
+		if name == "" {
+			errs = append(errs, field.Required(at.Child("name"), ""))
+		}
+		errs = append(errs, validateKeyToPaths(items, at.Child("items"))...)
+		for _, item := range items {
+			claim(item.Path, name)
+		}
+	}
 	for i, src := range pr.Sources {
 		at := path.Child("sources").Index(i)
 		kinds := 0
 		if s := src.Secret; s != nil {
 			kinds++
-			if s.Name == "" {
-				errs = append(errs, field.Required(at.Child("secret", "name"), ""))
-			}
-			errs = append(errs, validateKeyToPaths(s.Items, at.Child("secret", "items"))...)
-			for _, item := range s.Items {
-				claim(item.Path, s.Name)
-			}
+			object(s.Name, s.Items, at.Child("secret"))
 		}
 		if cm := src.ConfigMap; cm != nil {
 			kinds++
-			if cm.Name == "" {
-				errs = append(errs, field.Required(at.Child("configMap", "name"), ""))
-			}
-			errs = append(errs, validateKeyToPaths(cm.Items, at.Child("configMap", "items"))...)
-			for _, item := range cm.Items {
-				claim(item.Path, cm.Name)
-			}
+			object(cm.Name, cm.Items, at.Child("configMap"))
 		}
 		if d := src.DownwardAPI; d != nil {
 			kinds++
