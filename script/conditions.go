@@ -293,12 +293,10 @@ func deploymentStatus(d *api.Deployment) string {
 // nodeStatus is kubectl get nodes' STATUS: Ready, NotReady or Unknown, and SchedulingDisabled.
 func nodeStatus(n *api.Node) string {
 	status := "Unknown"
-	for _, c := range n.Status.Conditions {
-		if c.Type == api.NodeReady && c.Status == api.ConditionTrue {
-			status = "Ready"
-		} else if c.Type == api.NodeReady && c.Status == api.ConditionFalse {
-			status = "NotReady"
-		}
+	if c := api.GetNodeCondition(&n.Status, api.NodeReady); c != nil && c.Status == api.ConditionTrue {
+		status = "Ready"
+	} else if c != nil && c.Status == api.ConditionFalse {
+		status = "NotReady"
 	}
 	if n.Spec.Unschedulable {
 		status += ",SchedulingDisabled"
@@ -328,12 +326,8 @@ func deploymentIs(d *api.Deployment, pred string) bool {
 		want = *d.Spec.Replicas
 	}
 	st := d.Status
-	available := false
-	for _, c := range st.Conditions {
-		if c.Type == api.DeploymentAvailable {
-			available = c.Status == api.ConditionTrue
-		}
-	}
+	c := api.GetDeploymentCondition(st, api.DeploymentAvailable)
+	available := c != nil && c.Status == api.ConditionTrue
 	switch pred {
 	case "available":
 		return available && st.AvailableReplicas == want && st.UpdatedReplicas == want
@@ -388,12 +382,8 @@ func nodeIs(n *api.Node, pred, arg string) bool {
 		return false
 	}
 	want := map[string]api.ConditionStatus{"ready": api.ConditionTrue, "notready": api.ConditionFalse, "unknown": api.ConditionUnknown}[pred]
-	for _, c := range n.Status.Conditions {
-		if c.Type == api.NodeReady {
-			return c.Status == want
-		}
-	}
-	return false
+	c := api.GetNodeCondition(&n.Status, api.NodeReady)
+	return c != nil && c.Status == want
 }
 
 // eventCondition holds when an Event with the reason exists (kubectl get events --field-selector
