@@ -278,10 +278,7 @@ func podStatus(p *api.Pod) string {
 // deploymentStatus is kubectl get deployment's READY, UP-TO-DATE and AVAILABLE, and whether the
 // controller has seen the latest spec.
 func deploymentStatus(d *api.Deployment) string {
-	want := int32(1)
-	if d.Spec.Replicas != nil {
-		want = *d.Spec.Replicas
-	}
+	want := api.Deref(d.Spec.Replicas, 1) // the apiserver's default
 	st := d.Status
 	s := fmt.Sprintf("deployment %s: %d/%d ready, %d up-to-date, %d available", d.Name, st.ReadyReplicas, want, st.UpdatedReplicas, st.AvailableReplicas)
 	if st.ObservedGeneration < d.Generation {
@@ -321,10 +318,7 @@ func holds(obj api.Object, pred, arg string) bool {
 // together; "complete" is the deployment controller's own test that a rollout is done (every replica
 // updated and available, no old pods left, the latest spec observed).
 func deploymentIs(d *api.Deployment, pred string) bool {
-	want := int32(1)
-	if d.Spec.Replicas != nil {
-		want = *d.Spec.Replicas
-	}
+	want := api.Deref(d.Spec.Replicas, 1) // the apiserver's default
 	st := d.Status
 	c := api.GetDeploymentCondition(st, api.DeploymentAvailable)
 	available := c != nil && c.Status == api.ConditionTrue
