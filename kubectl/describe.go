@@ -230,6 +230,17 @@ func describeNode(w *tabwriter.Writer, n *api.Node) {
 	fmt.Fprintf(w, "PodCIDR:\t%s\n", n.Spec.PodCIDR)
 }
 
+// section writes a section's title, with <none> beside it when it has no entries (n is how many),
+// and reports whether there are entries to write under it.
+func section(w *tabwriter.Writer, title string, n int) bool {
+	if n == 0 {
+		fmt.Fprintf(w, "%s:\t<none>\n", title)
+		return false
+	}
+	fmt.Fprintf(w, "%s:\n", title)
+	return true
+}
+
 // describeList writes a list one entry per line, or <none>.
 func describeList(w *tabwriter.Writer, title string, items []string) {
 	if len(items) == 0 {

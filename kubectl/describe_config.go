@@ -50,11 +50,7 @@ func describeHeader(w *tabwriter.Writer, m *api.ObjectMeta) {
 // A fieldRef shows what it resolves to when describe can tell from the pod's metadata, and a
 // resourceFieldRef the container's own figure ("node allocatable" for an unset cpu or memory limit).
 func describeContainerConfig(w *tabwriter.Writer, p *api.Pod, c *api.Container) {
-	if len(c.EnvFrom) == 0 {
-		fmt.Fprintf(w, "    Environment Variables from:\t<none>\n")
-	} else {
-		fmt.Fprintf(w, "    Environment Variables from:\n")
-	}
+	section(w, "    Environment Variables from", len(c.EnvFrom))
 	for _, e := range c.EnvFrom {
 		from, name, optional := "Secret", "", (*bool)(nil)
 		switch {
@@ -68,11 +64,7 @@ func describeContainerConfig(w *tabwriter.Writer, p *api.Pod, c *api.Container) 
 		}
 		fmt.Fprintf(w, "      %s\t%s\tOptional: %t\n", name, from, isTrue(optional))
 	}
-	if len(c.Env) == 0 {
-		fmt.Fprintf(w, "    Environment:\t<none>\n")
-	} else {
-		fmt.Fprintf(w, "    Environment:\n")
-	}
+	section(w, "    Environment", len(c.Env))
 	for _, e := range c.Env {
 		switch {
 		case e.ValueFrom == nil:
@@ -96,11 +88,9 @@ func describeContainerConfig(w *tabwriter.Writer, p *api.Pod, c *api.Container) 
 			fmt.Fprintf(w, "      %s:\t<set to the key '%s' of config map '%s'>\tOptional: %t\n", e.Name, ref.Key, ref.Name, isTrue(ref.Optional))
 		}
 	}
-	if len(c.VolumeMounts) == 0 {
-		fmt.Fprintf(w, "    Mounts:\t<none>\n")
+	if !section(w, "    Mounts", len(c.VolumeMounts)) {
 		return
 	}
-	fmt.Fprintf(w, "    Mounts:\n")
 	mounts := slices.Clone(c.VolumeMounts)
 	slices.SortStableFunc(mounts, func(a, b api.VolumeMount) int { return cmp.Compare(a.MountPath, b.MountPath) })
 	for _, m := range mounts {
@@ -117,11 +107,9 @@ func describeContainerConfig(w *tabwriter.Writer, p *api.Pod, c *api.Container) 
 
 // describeVolumes prints a pod's volumes, each with its source.
 func describeVolumes(w *tabwriter.Writer, volumes []api.Volume) {
-	if len(volumes) == 0 {
-		fmt.Fprintf(w, "Volumes:\t<none>\n")
+	if !section(w, "Volumes", len(volumes)) {
 		return
 	}
-	fmt.Fprintf(w, "Volumes:\n")
 	for _, v := range volumes {
 		fmt.Fprintf(w, "  %s:\n", v.Name)
 		switch {

@@ -33,11 +33,10 @@ func (k *Kubectl) eventsAbout(ctx context.Context, res *api.Resource, obj api.Ob
 }
 
 func describeEvents(w *tabwriter.Writer, events []*api.Event, now time.Time) {
-	if len(events) == 0 {
-		fmt.Fprintf(w, "Events:\t<none>\n")
+	if !section(w, "Events", len(events)) {
 		return
 	}
-	fmt.Fprintf(w, "Events:\n  Type\tReason\tAge\tFrom\tMessage\n  ----\t------\t----\t----\t-------\n")
+	fmt.Fprintf(w, "  Type\tReason\tAge\tFrom\tMessage\n  ----\t------\t----\t----\t-------\n")
 	for _, e := range events {
 		age := humanDuration(now.Sub(lastSeen(e)))
 		if e.Count > 1 {

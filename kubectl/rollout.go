@@ -37,10 +37,8 @@ func (k *Kubectl) RolloutStatus(ctx context.Context, namespace, name string) (st
 	if d.Generation > d.Status.ObservedGeneration {
 		return "Waiting for deployment spec update to be observed...", false, nil
 	}
-	for _, c := range d.Status.Conditions {
-		if c.Type == api.DeploymentProgressing && c.Reason == "ProgressDeadlineExceeded" {
-			return "", false, k.Report(fmt.Errorf("deployment %q exceeded its progress deadline", name))
-		}
+	if c := api.GetDeploymentCondition(d.Status, api.DeploymentProgressing); c != nil && c.Reason == "ProgressDeadlineExceeded" {
+		return "", false, k.Report(fmt.Errorf("deployment %q exceeded its progress deadline", name))
 	}
 	st := d.Status
 	switch {

@@ -169,13 +169,12 @@ func (k *Kubelet) nodeStatus(h runtimeHealth) api.NodeStatus {
 			"KubeletHasSufficientPID", "kubelet has sufficient PID available"),
 		k.readyCondition(h, now),
 	}
+	previous := &api.NodeStatus{Conditions: k.node.conditions}
 	for i := range want {
 		want[i].LastHeartbeatTime = api.NewTime(now)
 		want[i].LastTransitionTime = api.NewTime(now)
-		for _, old := range k.node.conditions {
-			if old.Type == want[i].Type && old.Status == want[i].Status {
-				want[i].LastTransitionTime = old.LastTransitionTime
-			}
+		if old := api.GetNodeCondition(previous, want[i].Type); old != nil && old.Status == want[i].Status {
+			want[i].LastTransitionTime = old.LastTransitionTime
 		}
 	}
 	st.Conditions = want
@@ -303,24 +302,21 @@ func sameNodeStatus(a, b api.NodeStatus) bool {
 }
 
 func conditionStatus(cs []api.NodeCondition, t api.NodeConditionType) api.ConditionStatus {
-	for _, c := range cs {
-		if c.Type == t {
-			return c.Status
-		}
+	if c := api.GetNodeCondition(&api.NodeStatus{Conditions: cs}, t); c != nil {
+		return c.Status
 	}
 	return ""
 }
 
 func conditionReason(cs []api.NodeCondition, t api.NodeConditionType) string {
-	for _, c := range cs {
-		if c.Type == t {
-			if c.Status != api.ConditionTrue && c.Message != "" {
-				return c.Message
-			}
-			return c.Reason
-		}
+	c := api.GetNodeCondition(&api.NodeStatus{Conditions: cs}, t)
+	switch {
+	case c == nil:
+		return ""
+	case c.Status != api.ConditionTrue && c.Message != "":
+		return c.Message
 	}
-	return ""
+	return c.Reason
 }
 
 func orUnset(s string) string {

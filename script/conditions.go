@@ -278,10 +278,7 @@ func podStatus(p *api.Pod) string {
 // deploymentStatus is kubectl get deployment's READY, UP-TO-DATE and AVAILABLE, and whether the
 // controller has seen the latest spec.
 func deploymentStatus(d *api.Deployment) string {
-	want := int32(1)
-	if d.Spec.Replicas != nil {
-		want = *d.Spec.Replicas
-	}
+	want := api.Deref(d.Spec.Replicas, 1) // the apiserver's default
 	st := d.Status
 	s := fmt.Sprintf("deployment %s: %d/%d ready, %d up-to-date, %d available", d.Name, st.ReadyReplicas, want, st.UpdatedReplicas, st.AvailableReplicas)
 	if st.ObservedGeneration < d.Generation {
@@ -293,12 +290,10 @@ func deploymentStatus(d *api.Deployment) string {
 // nodeStatus is kubectl get nodes' STATUS: Ready, NotReady or Unknown, and SchedulingDisabled.
 func nodeStatus(n *api.Node) string {
 	status := "Unknown"
-	for _, c := range n.Status.Conditions {
-		if c.Type == api.NodeReady && c.Status == api.ConditionTrue {
-			status = "Ready"
-		} else if c.Type == api.NodeReady && c.Status == api.ConditionFalse {
-			status = "NotReady"
-		}
+	if c := api.GetNodeCondition(&n.Status, api.NodeReady); c != nil && c.Status == api.ConditionTrue {
+		status = "Ready"
+	} else if c != nil && c.Status == api.ConditionFalse {
+		status = "NotReady"
 	}
 	if n.Spec.Unschedulable {
 		status += ",SchedulingDisabled"
@@ -323,17 +318,10 @@ func holds(obj api.Object, pred, arg string) bool {
 // together; "complete" is the deployment controller's own test that a rollout is done (every replica
 // updated and available, no old pods left, the latest spec observed).
 func deploymentIs(d *api.Deployment, pred string) bool {
-	want := int32(1)
-	if d.Spec.Replicas != nil {
-		want = *d.Spec.Replicas
-	}
+	want := api.Deref(d.Spec.Replicas, 1) // the apiserver's default
 	st := d.Status
-	available := false
-	for _, c := range st.Conditions {
-		if c.Type == api.DeploymentAvailable {
-			available = c.Status == api.ConditionTrue
-		}
-	}
+	c := api.GetDeploymentCondition(st, api.DeploymentAvailable)
+	available := c != nil && c.Status == api.ConditionTrue
 	switch pred {
 	case "available":
 		return available && st.AvailableReplicas == want && st.UpdatedReplicas == want
@@ -388,12 +376,8 @@ func nodeIs(n *api.Node, pred, arg string) bool {
 		return false
 	}
 	want := map[string]api.ConditionStatus{"ready": api.ConditionTrue, "notready": api.ConditionFalse, "unknown": api.ConditionUnknown}[pred]
-	for _, c := range n.Status.Conditions {
-		if c.Type == api.NodeReady {
-			return c.Status == want
-		}
-	}
-	return false
+	c := api.GetNodeCondition(&n.Status, api.NodeReady)
+	return c != nil && c.Status == want
 }
 
 // eventCondition holds when an Event with the reason exists (kubectl get events --field-selector

@@ -33,10 +33,8 @@ func Example() {
 	if err := c.Driver.Advance(ctx, 20*time.Second); err != nil {
 		panic(err)
 	}
-	for _, e := range c.Trace.Events() {
-		if (e.Component == "cm-1" || e.Component == "cm-2") && !e.Detail {
-			fmt.Printf("%-5s %s  %s\n", e.Time, e.Component, e.Message)
-		}
+	for _, e := range testenv.StoryEvents(c, "cm-1", "cm-2") {
+		fmt.Printf("%-5s %s  %s\n", e.Time, e.Component, e.Message)
 	}
 	// Output:
 	// 0s    cm-1  new leader: cm-1

@@ -10,7 +10,6 @@ package endpoints
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"sort"
@@ -87,7 +86,7 @@ func (ec *Controller) Reconcile(ctx context.Context, key string) (workloop.Resul
 	triggerTime := ec.triggers.Compute(svc, pods)
 	subsets := ec.subsets(svc, pods)
 	labels := endpointsLabels(svc)
-	if exists && sameSubsets(cur.Subsets, subsets) && maps.Equal(cur.Labels, labels) {
+	if exists && internal.SameList(cur.Subsets, subsets) && maps.Equal(cur.Labels, labels) {
 		return workloop.Result{Idle: true}, nil
 	}
 	if !exists {
@@ -199,13 +198,4 @@ func Summary(ep *api.Endpoints) string {
 		out += fmt.Sprintf(" (%d not ready)", notReady)
 	}
 	return out
-}
-
-func sameSubsets(a, b []api.EndpointSubset) bool {
-	if len(a) == 0 && len(b) == 0 {
-		return true
-	}
-	ja, _ := json.Marshal(a)
-	jb, _ := json.Marshal(b)
-	return string(ja) == string(jb)
 }

@@ -12,7 +12,6 @@ package endpointslice
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -80,7 +79,7 @@ func (ec *Controller) Reconcile(ctx context.Context, k string) (workloop.Result,
 			creates = append(creates, d)
 			continue
 		}
-		if same(cur.Endpoints, d.endpoints) && same(cur.Ports, d.ports) && maps.Equal(cur.Labels, d.labels) {
+		if internal.SameList(cur.Endpoints, d.endpoints) && internal.SameList(cur.Ports, d.ports) && maps.Equal(cur.Labels, d.labels) {
 			continue
 		}
 		wrote = true
@@ -304,14 +303,4 @@ func portsKey(ports []api.EndpointSlicePort) string {
 	}
 	sort.Strings(parts)
 	return strings.Join(parts, ",")
-}
-
-// same compares what the apiserver would store: nil and empty lists are the same list.
-func same[T any](a, b []T) bool {
-	if len(a) == 0 && len(b) == 0 {
-		return true
-	}
-	ja, _ := json.Marshal(a)
-	jb, _ := json.Marshal(b)
-	return string(ja) == string(jb)
 }

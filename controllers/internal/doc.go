@@ -9,7 +9,7 @@
 //     release (RefWriter writes and traces them, for any kind), and the ownerReference a controller
 //     stamps on what it creates.
 //   - IsPodActive, IsPodReady, IsPodAvailable (pods.go): podutil's readiness and availability.
-//   - SameStatus (status.go): whether a status write would change nothing.
+//   - SameStatus, SameList (status.go): whether a status or list write would change nothing.
 //   - Tracer (tracer.go): how a controller writes its lines of the trace under its identity.
 //
 // Read next: pkg/controller/controller_utils.go (ControllerExpectations, UIDTrackingControllerExpectations)

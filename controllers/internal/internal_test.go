@@ -150,3 +150,13 @@ func TestSameStatusComparesWhatWouldBeWritten(t *testing.T) {
 	assert.True(t, internal.SameStatus(api.DeploymentStatus{}, api.DeploymentStatus{Conditions: []api.DeploymentCondition{}}),
 		"an empty list and none are written alike (omitempty)")
 }
+
+// A list with nothing in it is stored as no list, so nil and empty are the same; any element that
+// differs is a change.
+func TestSameListTreatsNilAndEmptyAlike(t *testing.T) {
+	assert.True(t, internal.SameList([]api.EndpointSubset(nil), []api.EndpointSubset{}))
+	a := []api.EndpointPort{{Name: "http", Port: 80}}
+	assert.True(t, internal.SameList(a, []api.EndpointPort{{Name: "http", Port: 80}}))
+	assert.False(t, internal.SameList(a, []api.EndpointPort{{Name: "http", Port: 8080}}))
+	assert.False(t, internal.SameList(a, nil))
+}

@@ -26,10 +26,8 @@ func Example() {
 	if err := c.Driver.RunIdle(ctx, 100); err != nil {
 		panic(err)
 	}
-	for _, e := range c.Trace.Events() {
-		if e.Component == persistentvolume.Name && !e.Detail {
-			fmt.Println(e.Message)
-		}
+	for _, line := range testenv.Story(c, persistentvolume.Name) {
+		fmt.Println(line)
 	}
 	// Output:
 	// claim default/data stays Pending: no persistent volumes available for this claim and no storage class is set
