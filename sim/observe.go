@@ -170,10 +170,14 @@ func (c *Cluster) observer() *client.Client {
 
 // Objects lists the objects of res in namespace that match selector and name (see MatchName),
 // sorted by name, quietly. The objects are the apiserver's cached ones, shared with every other
-// reader: read them, never modify them (api.DeepCopy one to change it).
+// reader: read them, never modify them (api.DeepCopy one to change it). Events without a selector
+// come from Events, which keeps them decoded between calls: shared the same way.
 func (c *Cluster) Objects(ctx context.Context, res *api.Resource, namespace, selector, name string) ([]api.Object, error) {
 	if !res.Namespaced {
 		namespace = ""
+	}
+	if res.Name == "events" && selector == "" {
+		return c.eventObjects(ctx, namespace, name)
 	}
 	resp, err := c.observer().Do(ctx, &wire.Request{Verb: wire.VerbList, Resource: res.Name, Namespace: namespace, LabelSelector: selector, Quiet: true})
 	if err != nil {
@@ -183,6 +187,23 @@ func (c *Cluster) Objects(ctx context.Context, res *api.Resource, namespace, sel
 	for _, obj := range resp.List.Items {
 		if MatchName(name, obj.GetObjectMeta().Name) {
 			out = append(out, obj)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].GetObjectMeta().Name < out[j].GetObjectMeta().Name })
+	return out, nil
+}
+
+// eventObjects is Objects for events without a selector: the Events that Events lists (the same
+// etcd range the apiserver's list reads, in the same key order), filtered and sorted as Objects does.
+func (c *Cluster) eventObjects(ctx context.Context, namespace, name string) ([]api.Object, error) {
+	evs, err := c.Events(ctx, namespace)
+	if err != nil {
+		return nil, err
+	}
+	var out []api.Object
+	for _, ev := range evs {
+		if MatchName(name, ev.Name) {
+			out = append(out, ev)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].GetObjectMeta().Name < out[j].GetObjectMeta().Name })
