@@ -398,8 +398,9 @@ type eventCondition struct {
 }
 
 // eventCounts are an event condition's last counts: a condition is asked after every step of a
-// wait, and listing the Events reads and decodes every one from etcd (the watch cache keeps none);
-// while etcd's revision stands still, no Event was written, changed or expired, and the counts stand.
+// wait, and listing the Events reads every one from etcd (the watch cache keeps none; sim.Events
+// decodes only those written since its last read); while etcd's revision stands still, no Event
+// was written, changed or expired, and the counts stand.
 type eventCounts struct {
 	mu            sync.Mutex
 	rev, after    int64
@@ -501,13 +502,11 @@ func (e *eventCondition) matching(ctx context.Context, c *sim.Cluster) (recent, 
 			m.rev, m.after, m.recent, m.older = rev, e.after, recent, older
 		}
 	}()
-	events, _ := api.ResourceFor("events")
-	objs, err := c.Objects(ctx, events, e.namespace, "", "")
+	evs, err := c.Events(ctx, e.namespace)
 	if err != nil {
 		return 0, 0, err
 	}
-	for _, obj := range objs {
-		ev := obj.(*api.Event)
+	for _, ev := range evs {
 		if ev.Reason != e.reason || !strings.Contains(ev.Message, e.message) {
 			continue
 		}

@@ -159,6 +159,9 @@ type Cluster struct {
 	// informers are the informers Add has synced: a shared one is synced, pumped or run once.
 	informers map[client.InformerHandle]bool
 
+	// eventsRead keeps the Events decoded by Events between calls (observe.go).
+	eventsRead eventsRead
+
 	// seedOffset moves the apiserver's seed off the previous run's on resumed data (olddata.go).
 	seedOffset int64
 	// rootCA is Config.RootCA, or the CA made from the seed (pki.go).

@@ -8,15 +8,20 @@
 //   - List, Get, Objects: read objects as `kubectl get` would, quietly (the simulator looking is not
 //     part of the story: an administrator identity of its own whose requests stay out of the trace).
 //   - FindEvent, CountEvents: the events among them with a reason and a message.
+//   - Events: the events as a list of them reads them (from etcd: the watch cache keeps none), each
+//     decoded once while etcd holds the same bytes for it, for conditions asked after every step.
 //   - Tap, FindLine: the trace lines the components record (what `journalctl -u kubelet` would show).
 //
 // Session.Until (scenario.go) is Wait as a scenario uses it: a wait that does not end is an unmet sign.
 package sim
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -24,6 +29,7 @@ import (
 	"kubesim/api"
 	"kubesim/apiserver"
 	"kubesim/client"
+	"kubesim/store"
 	"kubesim/trace"
 	"kubesim/wire"
 )
@@ -164,10 +170,14 @@ func (c *Cluster) observer() *client.Client {
 
 // Objects lists the objects of res in namespace that match selector and name (see MatchName),
 // sorted by name, quietly. The objects are the apiserver's cached ones, shared with every other
-// reader: read them, never modify them (api.DeepCopy one to change it).
+// reader: read them, never modify them (api.DeepCopy one to change it). Events without a selector
+// come from Events, which keeps them decoded between calls: shared the same way.
 func (c *Cluster) Objects(ctx context.Context, res *api.Resource, namespace, selector, name string) ([]api.Object, error) {
 	if !res.Namespaced {
 		namespace = ""
+	}
+	if res.Name == "events" && selector == "" {
+		return c.eventObjects(ctx, namespace, name)
 	}
 	resp, err := c.observer().Do(ctx, &wire.Request{Verb: wire.VerbList, Resource: res.Name, Namespace: namespace, LabelSelector: selector, Quiet: true})
 	if err != nil {
@@ -177,6 +187,23 @@ func (c *Cluster) Objects(ctx context.Context, res *api.Resource, namespace, sel
 	for _, obj := range resp.List.Items {
 		if MatchName(name, obj.GetObjectMeta().Name) {
 			out = append(out, obj)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].GetObjectMeta().Name < out[j].GetObjectMeta().Name })
+	return out, nil
+}
+
+// eventObjects is Objects for events without a selector: the Events that Events lists (the same
+// etcd range the apiserver's list reads, in the same key order), filtered and sorted as Objects does.
+func (c *Cluster) eventObjects(ctx context.Context, namespace, name string) ([]api.Object, error) {
+	evs, err := c.Events(ctx, namespace)
+	if err != nil {
+		return nil, err
+	}
+	var out []api.Object
+	for _, ev := range evs {
+		if MatchName(name, ev.Name) {
+			out = append(out, ev)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].GetObjectMeta().Name < out[j].GetObjectMeta().Name })
@@ -282,4 +309,73 @@ func FindLine(lines []trace.Event, component, text string) (trace.Event, bool) {
 		}
 	}
 	return trace.Event{}, false
+}
+
+// eventsRead keeps the Events the last Events call decoded, per etcd prefix, so that the next call
+// decodes only those etcd wrote since.
+type eventsRead struct {
+	mu       sync.Mutex
+	byPrefix map[string]map[string]decodedEvent // prefix -> etcd key -> its Event; guarded by mu
+}
+
+// decodedEvent is an Event decoded from the exact bytes etcd held for its key at mod.
+type decodedEvent struct {
+	mod   int64
+	value []byte
+	event *api.Event
+}
+
+// Events lists the Events in namespace ("" for every namespace), in the order of their etcd keys
+// (by namespace, then name), as they stand in etcd now: what a quiet `kubectl get events` lists,
+// since the apiserver serves a list of events from etcd too (apiserver/uncached.go), decoding each
+// the same way (the stored JSON, with resourceVersion the key's ModRevision).
+//
+// It reads etcd directly rather than through the apiserver, and decodes an Event only when its key
+// is new or its bytes or ModRevision changed since the last call: an event condition is asked after
+// every step of a wait and events are the most numerous objects, so decoding all of them on every
+// check was most of a wait's cost. Comparing the bytes, not just the revision, keeps a restored
+// etcd (whose revisions repeat) from showing an Event decoded before. The simplification: a check
+// does not pass through the apiserver, so it neither counts in apiserver_request_total nor fails
+// when the apiserver alone is unavailable (it fails when etcd does). Like Objects, the Events are
+// shared between calls: never modify them.
+func (c *Cluster) Events(ctx context.Context, namespace string) ([]*api.Event, error) {
+	prefix := "/registry/events/"
+	if namespace != "" {
+		prefix += namespace + "/"
+	}
+	kvs, _, err := c.Store.List(ctx, prefix, 0)
+	if err != nil {
+		return nil, err
+	}
+	r := &c.eventsRead
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	before := r.byPrefix[prefix]
+	now := make(map[string]decodedEvent, len(kvs))
+	out := make([]*api.Event, 0, len(kvs))
+	for _, kv := range kvs {
+		d, ok := before[kv.Key]
+		if !ok || d.mod != kv.ModRevision || !bytes.Equal(d.value, kv.Value) {
+			if d, err = decodeEvent(kv); err != nil {
+				return nil, err
+			}
+		}
+		now[kv.Key] = d
+		out = append(out, d.event)
+	}
+	if r.byPrefix == nil {
+		r.byPrefix = map[string]map[string]decodedEvent{}
+	}
+	r.byPrefix[prefix] = now
+	return out, nil
+}
+
+// decodeEvent decodes an Event as the apiserver does (apiserver/registry.go, decode).
+func decodeEvent(kv store.KV) (decodedEvent, error) {
+	ev := &api.Event{}
+	if err := json.Unmarshal(kv.Value, ev); err != nil {
+		return decodedEvent{}, fmt.Errorf("decoding %s: %w", kv.Key, err)
+	}
+	ev.ResourceVersion = strconv.FormatInt(kv.ModRevision, 10)
+	return decodedEvent{mod: kv.ModRevision, value: kv.Value, event: ev}, nil
 }
