@@ -36,6 +36,8 @@ type podSide struct {
 
 	// statusDirty holds the uids of pods whose computed status differs from the one last written.
 	statusDirty map[string]bool
+	// condScratch is where podConditions builds a pod's conditions, reused from one to the next.
+	condScratch []api.PodCondition
 	// probesDue lists probe workers whose timer fired; guarded by Kubelet.mu.
 	probesDue []*probeWorker
 	// eviction is the eviction manager's state.
