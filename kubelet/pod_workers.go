@@ -38,6 +38,9 @@ type podSide struct {
 	statusDirty map[string]bool
 	// condScratch is where podConditions builds a pod's conditions, reused from one to the next.
 	condScratch []api.PodCondition
+	// sharedAnnotations are the containers' annotation maps, shared between containers with the
+	// same ones (containerAnnotations, sync_pod.go).
+	sharedAnnotations map[annotationsKey]map[string]string
 	// probesDue lists probe workers whose timer fired; guarded by Kubelet.mu.
 	probesDue []*probeWorker
 	// eviction is the eviction manager's state.
