@@ -259,7 +259,7 @@ func (c *configSource) projected(ctx context.Context, v *api.ProjectedVolumeSour
 func (k *Kubelet) mountVolumes(ctx context.Context, w *podWorker, s *syncResult) bool {
 	src := k.configSource(w.pod.Namespace)
 	for _, v := range w.pod.Spec.Volumes {
-		if w.mounted[v.Name] {
+		if slices.Contains(w.mounted, v.Name) {
 			continue
 		}
 		var err error
@@ -284,10 +284,7 @@ func (k *Kubelet) mountVolumes(ctx context.Context, w *podWorker, s *syncResult)
 			return false
 		}
 		k.mountBackoff.Reset(key)
-		if w.mounted == nil {
-			w.mounted = map[string]bool{}
-		}
-		w.mounted[v.Name] = true
+		w.mounted = append(w.mounted, v.Name)
 	}
 	return true
 }

@@ -36,6 +36,11 @@ type podSide struct {
 
 	// statusDirty holds the uids of pods whose computed status differs from the one last written.
 	statusDirty map[string]bool
+	// condScratch is where podConditions builds a pod's conditions, reused from one to the next.
+	condScratch []api.PodCondition
+	// sharedAnnotations are the containers' annotation maps, shared between containers with the
+	// same ones (containerAnnotations, sync_pod.go).
+	sharedAnnotations map[annotationsKey]map[string]string
 	// probesDue lists probe workers whose timer fired; guarded by Kubelet.mu.
 	probesDue []*probeWorker
 	// eviction is the eviction manager's state.
@@ -84,7 +89,7 @@ type podWorker struct {
 	waitingForClaims bool
 	terminated       bool // every container is stopped and the sandbox too: nothing left to run
 
-	mounted    map[string]bool             // volumes set up (config_sources.go), by name
+	mounted    []string                    // names of the volumes set up (config_sources.go); a pod has few
 	containers map[string]*containerRecord // by container name
 	view       *podView                    // the runtime's view of the pod after the last sync
 
@@ -139,7 +144,7 @@ func (k *Kubelet) worker(p *api.Pod) *podWorker {
 func (w *podWorker) record(name string) *containerRecord {
 	r := w.containers[name]
 	if r == nil {
-		r = &containerRecord{name: name, probes: map[probeKind]*probeWorker{}}
+		r = &containerRecord{name: name}
 		w.containers[name] = r
 	}
 	return r

@@ -80,6 +80,9 @@ func (k *Kubelet) ensureProbes(w *podWorker, r *containerRecord, spec *api.Conta
 			continue
 		}
 		pw := &probeWorker{kind: p.kind, spec: p.spec, w: w, r: r, containerID: containerID}
+		if r.probes == nil {
+			r.probes = map[probeKind]*probeWorker{} // made for containers with probes only
+		}
 		r.probes[p.kind] = pw
 		delay := time.Duration(p.spec.InitialDelaySeconds)*time.Second - k.clock.Since(startedAt)
 		k.scheduleProbe(pw, max(delay, 0))

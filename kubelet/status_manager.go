@@ -98,6 +98,14 @@ func (k *Kubelet) markStatus(w *podWorker, reconcile bool) {
 	}
 	if !statusesDiffer(reported, w.status) && semanticEqual(*reported, *w.status) {
 		delete(k.statusDirty, w.uid)
+		// Nothing to write: keep the equal status already held (the last write, or the informer's
+		// copy of the pod) rather than a second copy of it, as most syncs change nothing.
+		w.status = reported
+		if reported == &w.pod.Status && w.written != nil {
+			// The apiserver holds what was last written (or an equal status since): the cache of
+			// the last write can be the informer's copy too.
+			w.written = reported
+		}
 	} else {
 		k.statusDirty[w.uid] = true
 	}
@@ -286,7 +294,9 @@ func (k *Kubelet) podConditions(w *podWorker, st *api.PodStatus, sandboxReady bo
 	// Conditions others own (PodScheduled, the scheduler's DisruptionTarget for a preempted pod, ...)
 	// are kept as the apiserver holds them, as the status manager's mergePodStatus does; then the
 	// kubelet's own DisruptionTarget (an eviction) until it is written.
-	out := make([]api.PodCondition, 0, len(w.pod.Status.Conditions)+len(old)+5)
+	// out is built in a scratch slice the kubelet reuses (statuses are computed one at a time, on
+	// the pod side); what is kept is old itself when nothing changed, or an exact-size copy.
+	out := k.condScratch[:0]
 	keep := func(o api.PodCondition) {
 		owned := o.Type == podReadyToStartContainers || o.Type == api.PodInitialized || o.Type == api.ContainersReady || o.Type == api.PodReady
 		if !owned && !hasCondition(out, o.Type) {
@@ -309,7 +319,17 @@ func (k *Kubelet) podConditions(w *podWorker, st *api.PodStatus, sandboxReady bo
 		cond(api.PodReady, ready, notReadyReason, notReadyMsg),
 	)
 	slices.SortStableFunc(out, func(a, b api.PodCondition) int { return conditionOrder(a.Type) - conditionOrder(b.Type) })
-	return out
+	k.condScratch = out[:0]
+	if slices.EqualFunc(out, old, sameCondition) {
+		return old // share the unchanged conditions with the previous status
+	}
+	return slices.Clone(out)
+}
+
+// sameCondition reports whether two conditions are the same in every field (times as instants).
+func sameCondition(a, b api.PodCondition) bool {
+	return a.Type == b.Type && a.Status == b.Status && a.Reason == b.Reason && a.Message == b.Message &&
+		a.LastProbeTime.Equal(b.LastProbeTime.Time) && a.LastTransitionTime.Equal(b.LastTransitionTime.Time)
 }
 
 func conditionOrder(t api.PodConditionType) int {

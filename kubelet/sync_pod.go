@@ -17,8 +17,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"kubesim/api"
@@ -34,8 +36,11 @@ type containerView struct {
 
 // podView is the runtime's view of one pod.
 type podView struct {
-	sandboxes  []*fakeruntime.PodSandbox   // oldest first
-	containers map[string][]*containerView // by container name, oldest attempt first
+	sandboxes []*fakeruntime.PodSandbox // oldest first
+	// runs are the containers' runs by container name (in name order), oldest attempt first: a
+	// sorted slice rather than a map by name, as a view is kept for every pod and most pods have
+	// one container.
+	runs []*containerView
 }
 
 // latestSandbox is the pod's newest sandbox, or nil.
@@ -51,7 +56,26 @@ func (v *podView) history(name string) []*containerView {
 	if v == nil {
 		return nil
 	}
-	return v.containers[name]
+	i, _ := slices.BinarySearchFunc(v.runs, name, func(c *containerView, n string) int { return strings.Compare(c.Metadata.Name, n) })
+	j := i
+	for j < len(v.runs) && v.runs[j].Metadata.Name == name {
+		j++
+	}
+	return v.runs[i:j:j]
+}
+
+// latestRuns yields each container's name and its latest run, in name order.
+func (v *podView) latestRuns() iter.Seq2[string, *containerView] {
+	return func(yield func(string, *containerView) bool) {
+		for i, c := range v.runs {
+			if i+1 < len(v.runs) && v.runs[i+1].Metadata.Name == c.Metadata.Name {
+				continue
+			}
+			if !yield(c.Metadata.Name, c) {
+				return
+			}
+		}
+	}
 }
 
 // runtimeCall runs one CRI call for a pod's sync, adding the time it takes (in step mode with a
@@ -67,7 +91,7 @@ func (k *Kubelet) runtimeCall(w *podWorker, fn func() error) error {
 // inspect asks the runtime for the pod's sandboxes and containers.
 func (k *Kubelet) inspect(ctx context.Context, w *podWorker) (*podView, error) {
 	sel := map[string]string{fakeruntime.LabelPodUID: w.uid}
-	v := &podView{containers: map[string][]*containerView{}}
+	v := &podView{}
 	var list []*fakeruntime.Container
 	err := k.runtimeCall(w, func() (err error) {
 		if v.sandboxes, err = k.runtime.ListPodSandbox(ctx, &fakeruntime.PodSandboxFilter{LabelSelector: sel}); err != nil {
@@ -79,6 +103,7 @@ func (k *Kubelet) inspect(ctx context.Context, w *podWorker) (*podView, error) {
 	if err != nil {
 		return nil, err
 	}
+	views := make([]containerView, 0, len(list)) // one allocation for the pod's runs
 	for _, c := range list {
 		var st *fakeruntime.ContainerStatus
 		err := k.runtimeCall(w, func() (err error) {
@@ -91,11 +116,18 @@ func (k *Kubelet) inspect(ctx context.Context, w *podWorker) (*podView, error) {
 		if err != nil {
 			return nil, err
 		}
-		v.containers[c.Metadata.Name] = append(v.containers[c.Metadata.Name], &containerView{ContainerStatus: st, sandboxID: c.PodSandboxID})
+		views = append(views, containerView{ContainerStatus: st, sandboxID: c.PodSandboxID})
 	}
-	for _, h := range v.containers {
-		slices.SortStableFunc(h, func(a, b *containerView) int { return int(a.Metadata.Attempt) - int(b.Metadata.Attempt) })
+	v.runs = make([]*containerView, len(views))
+	for i := range views {
+		v.runs[i] = &views[i]
 	}
+	slices.SortStableFunc(v.runs, func(a, b *containerView) int {
+		if c := strings.Compare(a.Metadata.Name, b.Metadata.Name); c != 0 {
+			return c
+		}
+		return int(a.Metadata.Attempt) - int(b.Metadata.Attempt)
+	})
 	return v, nil
 }
 
@@ -148,8 +180,7 @@ func (k *Kubelet) syncRunningPod(ctx context.Context, w *podWorker, s *syncResul
 
 // exitedDuringSync reports whether after shows a container's newest run exited that before did not.
 func exitedDuringSync(before, after *podView) bool {
-	for name, runs := range after.containers {
-		cur := runs[len(runs)-1]
+	for name, cur := range after.latestRuns() {
 		if cur.State != fakeruntime.ContainerExited {
 			continue
 		}
@@ -376,13 +407,10 @@ func (k *Kubelet) containerConfig(p *api.Pod, spec *api.Container, attempt uint3
 		Args:     expandAll(spec.Args, envs),
 		Labels: map[string]string{fakeruntime.LabelPodName: p.Name, fakeruntime.LabelPodNamespace: p.Namespace,
 			fakeruntime.LabelPodUID: p.UID, fakeruntime.LabelContainerName: spec.Name},
-		Annotations: map[string]string{fakeruntime.AnnotationRestartCount: strconv.Itoa(int(attempt))},
+		Annotations: k.containerAnnotations(p, attempt),
 		LogPath:     fmt.Sprintf("%s/%d.log", spec.Name, attempt),
 		Resources:   &fakeruntime.LinuxContainerResources{},
 		Envs:        envs,
-	}
-	if p.Spec.TerminationGracePeriodSeconds != nil {
-		c.Annotations[fakeruntime.AnnotationGracePeriod] = strconv.FormatInt(*p.Spec.TerminationGracePeriodSeconds, 10)
 	}
 	// The cgroup settings, as the kubelet derives them: shares from the cpu request (1024 per core),
 	// a CFS quota from the cpu limit, and the memory limit the OOM killer enforces.
@@ -397,6 +425,38 @@ func (k *Kubelet) containerConfig(p *api.Pod, spec *api.Container, attempt uint3
 		c.Resources.MemoryLimitInBytes = q.Value()
 	}
 	return c
+}
+
+// annotationsKey is what a container's annotations are made of: the attempt and the pod's grace
+// period (-1 for none).
+type annotationsKey struct {
+	attempt uint32
+	grace   int64
+}
+
+// containerAnnotations is the annotations the kubelet gives a container: its restart count and the
+// pod's termination grace period. Containers with the same ones share one map (the runtime keeps
+// and hands out the caller's map, and no one modifies it), for the first attempts; a crash-looping
+// container's later attempts get their own, so the shared set stays small.
+func (k *Kubelet) containerAnnotations(p *api.Pod, attempt uint32) map[string]string {
+	key := annotationsKey{attempt: attempt, grace: -1}
+	if g := p.Spec.TerminationGracePeriodSeconds; g != nil {
+		key.grace = *g
+	}
+	if a, ok := k.sharedAnnotations[key]; ok {
+		return a
+	}
+	a := map[string]string{fakeruntime.AnnotationRestartCount: strconv.Itoa(int(attempt))}
+	if key.grace >= 0 {
+		a[fakeruntime.AnnotationGracePeriod] = strconv.FormatInt(key.grace, 10)
+	}
+	if attempt < 4 && len(k.sharedAnnotations) < 64 {
+		if k.sharedAnnotations == nil {
+			k.sharedAnnotations = map[annotationsKey]map[string]string{}
+		}
+		k.sharedAnnotations[key] = a
+	}
+	return a
 }
 
 // podDesc is how the kubelet names a pod in messages: name_namespace(uid) (format.Pod).

@@ -71,9 +71,7 @@ func (k *Kubelet) killPod(ctx context.Context, w *podWorker, s *syncResult, grac
 		return
 	}
 	k.stopProbes(w)
-	for _, name := range sortedKeys(v.containers) {
-		h := v.containers[name]
-		c := h[len(h)-1]
+	for name, c := range v.latestRuns() {
 		if c.State != fakeruntime.ContainerRunning {
 			continue
 		}
