@@ -222,6 +222,21 @@ func (k *Kubelet) envValue(ctx context.Context, src *configSource, p *api.Pod, c
 	return "", false, nil // a source kubesim does not model (fileKeyRef): dropped when decoded
 }
 
+// mountable reads the ConfigMap or Secret (kind "configmap" or "secret") a volume draws on: nil if it
+// exists, or is optional and missing.
+func (c *configSource) mountable(ctx context.Context, kind, name string, optional *bool) error {
+	var err error
+	if kind == "configmap" {
+		_, err = c.configMap(ctx, name)
+	} else {
+		_, err = c.secret(ctx, name)
+	}
+	if missing(err, optional) {
+		return nil
+	}
+	return err
+}
+
 // projected checks the ConfigMaps and Secrets a projected volume draws on (the kube-api-access
 // volume's kube-root-ca.crt among them), each of which must exist unless optional; several missing
 // read as Kubernetes' aggregate error, "[a, b]". Simplified: the token is not requested
@@ -232,13 +247,9 @@ func (c *configSource) projected(ctx context.Context, v *api.ProjectedVolumeSour
 		var err error
 		switch {
 		case p.ConfigMap != nil:
-			if _, err = c.configMap(ctx, p.ConfigMap.Name); missing(err, p.ConfigMap.Optional) {
-				err = nil
-			}
+			err = c.mountable(ctx, "configmap", p.ConfigMap.Name, p.ConfigMap.Optional)
 		case p.Secret != nil:
-			if _, err = c.secret(ctx, p.Secret.Name); missing(err, p.Secret.Optional) {
-				err = nil
-			}
+			err = c.mountable(ctx, "secret", p.Secret.Name, p.Secret.Optional)
 		}
 		if err != nil {
 			errs = append(errs, err.Error())
@@ -265,13 +276,9 @@ func (k *Kubelet) mountVolumes(ctx context.Context, w *podWorker, s *syncResult)
 		var err error
 		switch {
 		case v.ConfigMap != nil:
-			if _, err = src.configMap(ctx, v.ConfigMap.Name); missing(err, v.ConfigMap.Optional) {
-				err = nil
-			}
+			err = src.mountable(ctx, "configmap", v.ConfigMap.Name, v.ConfigMap.Optional)
 		case v.Secret != nil:
-			if _, err = src.secret(ctx, v.Secret.SecretName); missing(err, v.Secret.Optional) {
-				err = nil
-			}
+			err = src.mountable(ctx, "secret", v.Secret.SecretName, v.Secret.Optional)
 		case v.Projected != nil:
 			err = src.projected(ctx, v.Projected)
 		}
