@@ -29,16 +29,62 @@ import (
 
 // index is the runtime's lists in creation order and by pod uid. Guarded by the Runtime's mu.
 type index struct {
-	gen        uint64     // bumped by every change to what ListPodSandbox or ListContainers reports
-	sandboxes  []*sandbox // every sandbox, oldest first (by seq)
-	containers []*container
-	// bySandboxUID and byContainerUID hold the sandboxes and containers whose io.kubernetes.pod.uid
-	// label has that value, oldest first.
-	bySandboxUID   map[string][]*sandbox
-	byContainerUID map[string][]*container
+	gen        uint64 // bumped by every change to what ListPodSandbox or ListContainers reports
+	sandboxes  ordered[*sandbox]
+	containers ordered[*container]
 
 	sandboxList   listCache[PodSandbox]
 	containerList listCache[Container]
+}
+
+// sequenced is a sandbox or a container: what has a creation order.
+type sequenced interface {
+	comparable
+	order() uint64
+}
+
+func (s *sandbox) order() uint64   { return s.seq }
+func (c *container) order() uint64 { return c.seq }
+
+// ordered is one kind's entries, oldest first (by seq): all of them, and those whose
+// io.kubernetes.pod.uid label has a value, by that value.
+type ordered[T sequenced] struct {
+	all   []T
+	byUID map[string][]T
+}
+
+// add indexes x, the newest (its seq is the highest), under its pod uid ("" for none).
+func (o *ordered[T]) add(x T, uid string) {
+	o.all = append(o.all, x)
+	if uid == "" {
+		return
+	}
+	if o.byUID == nil {
+		o.byUID = map[string][]T{}
+	}
+	o.byUID[uid] = append(o.byUID[uid], x)
+}
+
+// remove forgets x, indexed under uid.
+func (o *ordered[T]) remove(x T, uid string) {
+	o.all = deleteBySeq(o.all, x)
+	if uid == "" {
+		return
+	}
+	if rest := deleteBySeq(o.byUID[uid], x); len(rest) > 0 {
+		o.byUID[uid] = rest
+	} else {
+		delete(o.byUID, uid)
+	}
+}
+
+// candidates is where the entries a label selector matches are: a pod's own when it names the pod
+// uid, else all.
+func (o *ordered[T]) candidates(selector map[string]string) []T {
+	if uid, ok := selector[LabelPodUID]; ok {
+		return o.byUID[uid]
+	}
+	return o.all
 }
 
 // listCache is the last unfiltered answer of a list call.
@@ -72,60 +118,34 @@ func podUID(labels map[string]string) string { return labels[LabelPodUID] }
 // addSandboxLocked indexes a new sandbox (the newest: its seq is the highest).
 func (r *Runtime) addSandboxLocked(s *sandbox) {
 	r.sandboxes[s.id] = s
-	r.idx.sandboxes = append(r.idx.sandboxes, s)
-	if uid := podUID(s.config.Labels); uid != "" {
-		if r.idx.bySandboxUID == nil {
-			r.idx.bySandboxUID = map[string][]*sandbox{}
-		}
-		r.idx.bySandboxUID[uid] = append(r.idx.bySandboxUID[uid], s)
-	}
+	r.idx.sandboxes.add(s, podUID(s.config.Labels))
 	r.changedLocked()
 }
 
 // removeSandboxLocked forgets a sandbox.
 func (r *Runtime) removeSandboxLocked(s *sandbox) {
 	delete(r.sandboxes, s.id)
-	r.idx.sandboxes = deleteBySeq(r.idx.sandboxes, s, func(s *sandbox) uint64 { return s.seq })
-	if uid := podUID(s.config.Labels); uid != "" {
-		if rest := deleteBySeq(r.idx.bySandboxUID[uid], s, func(s *sandbox) uint64 { return s.seq }); len(rest) > 0 {
-			r.idx.bySandboxUID[uid] = rest
-		} else {
-			delete(r.idx.bySandboxUID, uid)
-		}
-	}
+	r.idx.sandboxes.remove(s, podUID(s.config.Labels))
 	r.changedLocked()
 }
 
 // addContainerLocked indexes a new container (the newest).
 func (r *Runtime) addContainerLocked(c *container) {
 	r.containers[c.id] = c
-	r.idx.containers = append(r.idx.containers, c)
-	if uid := podUID(c.config.Labels); uid != "" {
-		if r.idx.byContainerUID == nil {
-			r.idx.byContainerUID = map[string][]*container{}
-		}
-		r.idx.byContainerUID[uid] = append(r.idx.byContainerUID[uid], c)
-	}
+	r.idx.containers.add(c, podUID(c.config.Labels))
 	r.changedLocked()
 }
 
 // forgetContainerLocked removes a container from the index.
 func (r *Runtime) forgetContainerLocked(c *container) {
 	delete(r.containers, c.id)
-	r.idx.containers = deleteBySeq(r.idx.containers, c, func(c *container) uint64 { return c.seq })
-	if uid := podUID(c.config.Labels); uid != "" {
-		if rest := deleteBySeq(r.idx.byContainerUID[uid], c, func(c *container) uint64 { return c.seq }); len(rest) > 0 {
-			r.idx.byContainerUID[uid] = rest
-		} else {
-			delete(r.idx.byContainerUID, uid)
-		}
-	}
+	r.idx.containers.remove(c, podUID(c.config.Labels))
 	r.changedLocked()
 }
 
 // deleteBySeq removes x from list, which is sorted by seq.
-func deleteBySeq[T comparable](list []T, x T, seq func(T) uint64) []T {
-	i, found := slices.BinarySearchFunc(list, seq(x), func(e T, want uint64) int { return cmp.Compare(seq(e), want) })
+func deleteBySeq[T sequenced](list []T, x T) []T {
+	i, found := slices.BinarySearchFunc(list, x.order(), func(e T, want uint64) int { return cmp.Compare(e.order(), want) })
 	if !found || list[i] != x {
 		return list
 	}
@@ -137,32 +157,26 @@ func deleteBySeq[T comparable](list []T, x T, seq func(T) uint64) []T {
 func (r *Runtime) sandboxCandidatesLocked(filter *PodSandboxFilter) []*sandbox {
 	switch {
 	case filter == nil:
-		return r.idx.sandboxes
+		return r.idx.sandboxes.all
 	case filter.ID != "":
 		if s, ok := r.sandboxes[filter.ID]; ok {
 			return []*sandbox{s}
 		}
 		return nil
 	}
-	if uid, ok := filter.LabelSelector[LabelPodUID]; ok {
-		return r.idx.bySandboxUID[uid]
-	}
-	return r.idx.sandboxes
+	return r.idx.sandboxes.candidates(filter.LabelSelector)
 }
 
 // containerCandidatesLocked is where the containers matching filter are, oldest first.
 func (r *Runtime) containerCandidatesLocked(filter *ContainerFilter) []*container {
 	switch {
 	case filter == nil:
-		return r.idx.containers
+		return r.idx.containers.all
 	case filter.ID != "":
 		if c, ok := r.containers[filter.ID]; ok {
 			return []*container{c}
 		}
 		return nil
 	}
-	if uid, ok := filter.LabelSelector[LabelPodUID]; ok {
-		return r.idx.byContainerUID[uid]
-	}
-	return r.idx.containers
+	return r.idx.containers.candidates(filter.LabelSelector)
 }
