@@ -157,7 +157,7 @@ func (p serviceAccountAdmission) mountToken(pod *api.Pod) string {
 	}
 	had := name != ""
 	if !had {
-		name = p.s.generateNameFrom(p.s.tokenRnd, serviceAccountVolumePrefix)
+		name = p.s.tokenVolumeName()
 	}
 	needed := false
 	mount := func(containers []api.Container) {

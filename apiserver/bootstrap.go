@@ -41,7 +41,6 @@ func bootstrapObjects() []api.Object {
 	for _, ns := range SystemNamespaces {
 		objs = append(objs, &api.ServiceAccount{ObjectMeta: api.ObjectMeta{Name: "default", Namespace: ns}})
 	}
-
 	all := []string{"*"}
 	read := []string{"get", "list", "watch"}
 	write := []string{"create", "update", "patch", "delete", "deletecollection"}

@@ -19,12 +19,20 @@ const maxGeneratedBaseLength = 63 - 5
 // generateName returns base cut to 58 characters followed by 5 random ones, as in
 // "nginx-7c5d9f8b6-x2k9p".
 func (s *Server) generateName(base string) string {
-	return s.generateNameFrom(s.rnd, base)
-}
-
-func (s *Server) generateNameFrom(rnd *rand.Rand, base string) string {
 	s.randMu.Lock()
 	defer s.randMu.Unlock()
+	return suffixed(s.rnd, base)
+}
+
+// tokenVolumeName is a new kube-api-access-xxxxx, drawn from the token volumes' own stream.
+func (s *Server) tokenVolumeName() string {
+	s.randMu.Lock()
+	defer s.randMu.Unlock()
+	return suffixed(s.tokenRnd, serviceAccountVolumePrefix)
+}
+
+// suffixed is base cut to maxGeneratedBaseLength and 5 characters drawn from rnd.
+func suffixed(rnd *rand.Rand, base string) string {
 	base = base[:min(len(base), maxGeneratedBaseLength)]
 	b := []byte(base)
 	for range 5 {

@@ -53,12 +53,11 @@ type Config struct {
 
 // Server is kube-apiserver in miniature.
 type Server struct {
-	rootCA []byte // Config.RootCA
-	store  *store.Store
-	clock  clock.Clock
-	trace  *trace.Recorder
-	cache  *watchCache
-	authn  *tokenAuthenticator
+	store *store.Store
+	clock clock.Clock
+	trace *trace.Recorder
+	cache *watchCache
+	authn *tokenAuthenticator
 
 	mutating   []mutatingPlugin
 	validating []validatingPlugin
@@ -74,6 +73,7 @@ type Server struct {
 
 	bookmarkEvery time.Duration
 	eventTTL      time.Duration
+	rootCA        []byte        // Config.RootCA
 	compactEvery  time.Duration // <= 0: never
 	metrics       metrics
 	// lastWrite is, per resource name, the highest etcd revision this apiserver wrote. Decisions read
@@ -101,17 +101,16 @@ func New(cfg Config) *Server {
 		compactEvery = defaultCompactionInterval
 	}
 	s := &Server{
-		store:    cfg.Store,
-		rootCA:   cfg.RootCA,
-		clock:    cfg.Clock,
-		trace:    cfg.Trace,
-		cache:    newWatchCache(window),
-		authn:    &tokenAuthenticator{tokens: map[string]Credential{}},
-		rnd:      rand.New(rand.NewSource(cfg.Seed)),
-		tokenRnd: rand.New(rand.NewSource(cfg.Seed ^ 0x6b7562652d617069)), // "kube-api"
-
+		store:         cfg.Store,
+		clock:         cfg.Clock,
+		trace:         cfg.Trace,
+		cache:         newWatchCache(window),
+		authn:         &tokenAuthenticator{tokens: map[string]Credential{}},
+		rnd:           rand.New(rand.NewSource(cfg.Seed)),
+		tokenRnd:      rand.New(rand.NewSource(cfg.Seed ^ 0x6b7562652d617069)), // "kube-api"
 		bookmarkEvery: every,
 		eventTTL:      eventTTL,
+		rootCA:        cfg.RootCA,
 		compactEvery:  compactEvery,
 		lastWrite:     map[string]*atomic.Int64{},
 	}
