@@ -30,7 +30,7 @@ type Controller struct {
 	workloop.Component
 	client     *client.Client
 	tracer     internal.Tracer
-	rootCA     string
+	rootCA     []byte
 	namespaces *client.Informer[api.Namespace, *api.Namespace]
 	configMaps *client.Informer[api.ConfigMap, *api.ConfigMap]
 	queue      *workqueue.Queue[string]
@@ -39,7 +39,7 @@ type Controller struct {
 // New builds the controller on informers from the shared factory; rootCA is the cluster's CA
 // certificate, PEM. c must act as system:kube-controller-manager.
 func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, tr *trace.Recorder, rootCA []byte) *Controller {
-	pc := &Controller{client: c, tracer: internal.Tracer{Component: Name, Recorder: tr}, rootCA: string(rootCA),
+	pc := &Controller{client: c, tracer: internal.Tracer{Component: Name, Recorder: tr}, rootCA: rootCA,
 		namespaces: client.InformerFor[api.Namespace](informers, client.FactoryOptions{}),
 		configMaps: client.InformerFor[api.ConfigMap](informers, client.FactoryOptions{}),
 		queue:      workqueue.New(clk, Name, workqueue.DefaultControllerRateLimiter[string]())}
@@ -71,7 +71,7 @@ func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, t
 // when the ConfigMap is as it should be, or the namespace is gone or terminating (the create would
 // be refused; a namespace that starts terminating meanwhile is retried, then left alone).
 func (pc *Controller) Reconcile(ctx context.Context, namespace string) (workloop.Result, error) {
-	want := map[string]string{api.RootCAKey: pc.rootCA}
+	want := api.RootCAConfigMapFor(namespace, pc.rootCA)
 	cm, ok := pc.configMaps.Get(namespace + "/" + api.RootCAConfigMap)
 	if !ok {
 		ns, ok := pc.namespaces.Get(namespace)
@@ -80,23 +80,23 @@ func (pc *Controller) Reconcile(ctx context.Context, namespace string) (workloop
 		}
 		pc.tracer.Record("create", "configmaps/"+namespace+"/"+api.RootCAConfigMap, ns.ResourceVersion,
 			"namespace %s has no ConfigMap %s: create it with the cluster's CA", namespace, api.RootCAConfigMap)
-		_, err := client.For[api.ConfigMap](pc.client).Create(ctx, api.RootCAConfigMapFor(namespace, []byte(pc.rootCA)))
+		_, err := client.For[api.ConfigMap](pc.client).Create(ctx, want)
 		if apierrors.IsNotFound(err) || apierrors.IsAlreadyExists(err) {
 			return workloop.Result{}, nil // the namespace went, or our cache lagged behind the ConfigMap
 		}
 		return workloop.Result{}, err
 	}
-	if maps.Equal(cm.Data, want) && cm.Annotations[api.RootCADescriptionAnnotation] != "" {
+	if maps.Equal(cm.Data, want.Data) && cm.Annotations[api.RootCADescriptionAnnotation] != "" {
 		return workloop.Result{Idle: true}, nil
 	}
 	pc.tracer.Record("update", "configmaps/"+namespace+"/"+api.RootCAConfigMap, cm.ResourceVersion,
 		"ConfigMap %s/%s no longer holds the cluster's CA: put it back", namespace, api.RootCAConfigMap)
 	cm = api.DeepCopy(cm)
-	cm.Data = want
+	cm.Data = want.Data
 	if cm.Annotations == nil {
 		cm.Annotations = map[string]string{}
 	}
-	cm.Annotations[api.RootCADescriptionAnnotation] = api.RootCADescription
+	maps.Copy(cm.Annotations, want.Annotations)
 	_, err := client.For[api.ConfigMap](pc.client).Update(ctx, cm)
 	return workloop.Result{}, err
 }
