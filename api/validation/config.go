@@ -257,7 +257,7 @@ func validateProjected(pr *api.ProjectedVolumeSource, path *field.Path) field.Er
 		if t := src.ServiceAccountToken; t != nil {
 			kinds++
 			p := at.Child("serviceAccountToken", "expirationSeconds")
-			switch secs := ptrValue(t.ExpirationSeconds); {
+			switch secs := api.Deref(t.ExpirationSeconds, 0); {
 			case secs < 10*60:
 				errs = append(errs, field.Invalid(p, secs, "may not specify a duration less than 10 minutes"))
 			case secs > 1<<32:
@@ -311,14 +311,6 @@ func validateLocalPath(p string, path *field.Path) field.ErrorList {
 		errs = append(errs, field.Invalid(path, p, "must not start with '..'"))
 	}
 	return errs
-}
-
-func ptrValue[T any](p *T) T {
-	var zero T
-	if p == nil {
-		return zero
-	}
-	return *p
 }
 
 func validateFileMode(mode *int32, path *field.Path) field.ErrorList {
