@@ -12,6 +12,7 @@ package controllers
 
 import (
 	"cmp"
+	"slices"
 
 	"kubesim/api"
 	"kubesim/client"
@@ -118,12 +119,6 @@ func NewManagerWith(c *client.Client, clk clock.Clock, tr *trace.Recorder, name 
 		replicaset.New(c, f, clk, tr, events(replicaset.Name)),
 		daemonset.New(c, f, clk, tr, events(daemonset.Name)),
 		serviceaccount.New(c, f, clk, tr),
-	}
-	if o.RootCA != nil {
-		// Beside the serviceaccount controller: both make what a pod in a new namespace needs.
-		ctrls = append(ctrls, rootcacertpublisher.New(c, f, clk, tr, o.RootCA))
-	}
-	ctrls = append(ctrls,
 		endpointslice.New(c, f, clk, tr),
 		endpoints.New(c, f, clk, tr),
 		namespace.New(c, f, clk, tr),
@@ -133,7 +128,14 @@ func NewManagerWith(c *client.Client, clk clock.Clock, tr *trace.Recorder, name 
 		disruption.New(c, f, clk, tr),
 		persistentvolume.New(c, f, clk, tr, events(persistentvolume.EventSource)),
 		persistentvolume.NewProvisioner(c, f, clk, tr, events),
-	)
+	}
+	if o.RootCA != nil {
+		// Beside the serviceaccount controller: both make what a pod in a new namespace needs. Built
+		// after the others, so that its ConfigMap informer comes last in the factory's order (the
+		// order informers are pumped and relisted in step mode, which stories show).
+		i := slices.IndexFunc(ctrls, func(c client.Component) bool { return c.Name() == serviceaccount.Name })
+		ctrls = slices.Insert(ctrls, i+1, client.Component(rootcacertpublisher.New(c, f, clk, tr, o.RootCA)))
+	}
 	return &Manager{Elector: elector, Informers: f, Controllers: ctrls}, nil
 }
 
