@@ -11,6 +11,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -38,6 +39,7 @@ conditions, baseline). BENCHMARKS.md has the latest figures and the machine they
 	nodes := fs.Int("nodes", 5000, fmt.Sprintf("envelope: nodes; watch: watchers, one per node (1..%d)", maxNodes))
 	pods := fs.Int("pods", 150000, "envelope: pods, in Deployments of mixed sizes")
 	memProfile := fs.String("memprofile", "", "envelope: write a heap profile of the whole cluster to this file at its end")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run (every benchmark named) to this file")
 	gcPercent := fs.Int("gogc", sim.GCPercent, "the garbage collector's GOGC while the benchmarks run (-1: off, the memory limit alone paces it)")
 	memLimit := fs.String("memory-limit", "", "the Go runtime's soft memory limit while the benchmarks run, a quantity such as 6Gi, or auto: envelope sizes it from its nodes and pods (default: GOMEMLIMIT's, or none)")
 	names, code, ok := parseCommand(fs, args)
@@ -79,6 +81,14 @@ conditions, baseline). BENCHMARKS.md has the latest figures and the machine they
 	case *gcPercent < 0 && limit == 0 && os.Getenv("GOMEMLIMIT") == "":
 		fmt.Fprintf(stderr, "kubesim bench: --gogc -1 needs --memory-limit (or GOMEMLIMIT): with neither, nothing would collect garbage\n")
 		return 2
+	}
+	if *cpuProfile != "" {
+		stop, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			fmt.Fprintf(stderr, "kubesim bench: --cpuprofile: %v\n", err)
+			return 1
+		}
+		defer stop()
 	}
 	progress := progressLine(stderr)
 	figures, err := bench.Run(ctx, names, bench.Options{Ops: *ops, Nodes: *nodes, Pods: *pods,
@@ -149,4 +159,22 @@ func number(v float64) string {
 	default:
 		return fmt.Sprintf("%.2f", v)
 	}
+}
+
+// startCPUProfile profiles the process into path until the returned stop is called; the file is
+// created before anything runs, so a path that cannot be written fails the command at once.
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		os.Remove(path)
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -39,4 +41,22 @@ func TestBenchTableShowsBaselineAndConditions(t *testing.T) {
 	assert.Regexp(t, `^FIGURE\s+VALUE\s+BASELINE\s+CONDITIONS$`, lines[0])
 	assert.Regexp(t, `^create-path/creates\s+13100 creates/s\s+31626 puts/s \(raw etcd put\)\s+clients=16 ops=20000$`, lines[1])
 	assert.Regexp(t, `^envelope/peak-rss\s+1452 MiB\s+-\s*$`, lines[2])
+}
+
+// --cpuprofile is refused before anything runs when its file cannot be written, and otherwise
+// leaves a profile that pprof can read.
+func TestBenchCPUProfile(t *testing.T) {
+	code, _, errOut := kubesim("bench", "envelope", "--cpuprofile", filepath.Join(t.TempDir(), "no", "such", "dir", "cpu.pprof"))
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, "kubesim bench: --cpuprofile: open ")
+	assert.NotContains(t, errOut, "envelope:", "nothing ran")
+
+	path := filepath.Join(t.TempDir(), "cpu.pprof")
+	stop, err := startCPUProfile(path)
+	require.NoError(t, err)
+	stop()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.Greater(t, len(b), 2)
+	assert.Equal(t, []byte{0x1f, 0x8b}, b[:2], "a profile is gzipped protobuf, as pprof reads it")
 }
