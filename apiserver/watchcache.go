@@ -116,9 +116,12 @@ type resourceCache struct {
 	// every change with revision > floor is in events.
 	events []cacheEvent
 	floor  int64
-	// watchers that filter on one node (byNode), and all the others.
-	nodeWatchers map[string]map[*Watcher]struct{}
-	watchers     map[*Watcher]struct{}
+	// watchers whose field selector pins one value of an indexed field (a kubelet's pods by
+	// spec.nodeName, its Node by metadata.name), by that pin, and all the others: a change is offered
+	// only to the watchers of its pins, so a thousand kubelets' watches cost a change a few map
+	// lookups, not a thousand filters.
+	pinned   map[pin]map[*Watcher]struct{}
+	watchers map[*Watcher]struct{}
 }
 
 func newWatchCache(window int) *watchCache {
@@ -127,7 +130,7 @@ func newWatchCache(window int) *watchCache {
 	for _, r := range api.Resources() {
 		c.resources[r.Name] = &resourceCache{
 			res: r, objects: map[string]api.Object{}, byNode: map[string]map[string]struct{}{},
-			nodeWatchers: map[string]map[*Watcher]struct{}{}, watchers: map[*Watcher]struct{}{},
+			pinned: map[pin]map[*Watcher]struct{}{}, watchers: map[*Watcher]struct{}{},
 			uncached: uncachedResources[r.Name],
 		}
 	}
@@ -205,7 +208,7 @@ func (c *watchCache) follow(ctx context.Context, st *store.Store, w *store.Watch
 		for w := range rc.watchers {
 			w.closeWith(c.err)
 		}
-		for _, ws := range rc.nodeWatchers {
+		for _, ws := range rc.pinned {
 			for w := range ws {
 				w.closeWith(c.err)
 			}
@@ -347,30 +350,54 @@ func nodeNameOf(obj api.Object) string {
 	return ""
 }
 
-// dispatch hands one change to every watcher it concerns. Watchers indexed by node only hear about
-// pods on their node (before or after the change).
+// dispatch hands one change to every watcher it concerns. A pinned watcher only hears about objects
+// whose pinned field has its value before or after the change (a pod moving onto or off its node).
 func (rc *resourceCache) dispatch(ce cacheEvent) {
 	for w := range rc.watchers {
 		w.offer(ce)
 	}
-	if len(rc.nodeWatchers) == 0 {
+	if len(rc.pinned) == 0 {
 		return
 	}
-	var oldNode, newNode string
-	if ce.prev != nil {
-		oldNode = nodeNameOf(ce.prev)
-	}
-	if ce.obj != nil {
-		newNode = nodeNameOf(ce.obj)
-	}
-	for w := range rc.nodeWatchers[oldNode] {
-		w.offer(ce)
-	}
-	if newNode != oldNode {
-		for w := range rc.nodeWatchers[newNode] {
+	for _, field := range pinFields {
+		var before, after pin
+		if ce.prev != nil {
+			before = pinOf(field, ce.prev)
+		}
+		if ce.obj != nil {
+			after = pinOf(field, ce.obj)
+		}
+		for w := range rc.pinned[before] {
 			w.offer(ce)
 		}
+		if after != before {
+			for w := range rc.pinned[after] {
+				w.offer(ce)
+			}
+		}
 	}
+}
+
+// pin is one value of an indexed field that a watcher's field selector requires exactly; the zero
+// pin is no pin.
+type pin struct{ field, value string }
+
+// pinFields are the fields watchers are indexed by: the ones kubelets (one per node) watch through.
+var pinFields = [...]string{"spec.nodeName", "metadata.name"}
+
+// pinOf is obj's pin on field; the zero pin where obj has no value there (a pod not yet bound).
+func pinOf(field string, obj api.Object) pin {
+	var v string
+	switch field {
+	case "spec.nodeName":
+		v = nodeNameOf(obj)
+	case "metadata.name":
+		v = obj.GetObjectMeta().Name
+	}
+	if v == "" {
+		return pin{}
+	}
+	return pin{field, v}
 }
 
 // waitFor blocks until the cache has read etcd up to rev, or ctx ends.
@@ -425,6 +452,7 @@ type selection struct {
 	labels    labels.Selector
 	fields    fields.Selector
 	node      string // set when the field selector pins spec.nodeName: use the node index
+	pin       pin    // set when the field selector pins an indexed field (pinFields): watch by index
 }
 
 func newSelection(res *api.Resource, namespace, labelSel, fieldSel string) (selection, error) {
@@ -447,6 +475,15 @@ func newSelection(res *api.Resource, namespace, labelSel, fieldSel string) (sele
 		if res.Name == "pods" {
 			if v, ok := s.fields.RequiresExactMatch("spec.nodeName"); ok && v != "" {
 				s.node = v
+			}
+		}
+		for _, field := range pinFields {
+			if field == "spec.nodeName" && res.Name != "pods" {
+				continue
+			}
+			if v, ok := s.fields.RequiresExactMatch(field); ok && v != "" {
+				s.pin = pin{field, v}
+				break
 			}
 		}
 	}
@@ -545,11 +582,11 @@ func (c *watchCache) open(rc *resourceCache, sel selection, initial []api.Object
 			w.offer(ce)
 		}
 	}
-	if sel.node != "" {
-		set := rc.nodeWatchers[sel.node]
+	if sel.pin != (pin{}) {
+		set := rc.pinned[sel.pin]
 		if set == nil {
 			set = map[*Watcher]struct{}{}
-			rc.nodeWatchers[sel.node] = set
+			rc.pinned[sel.pin] = set
 		}
 		set[w] = struct{}{}
 	} else {
@@ -574,7 +611,7 @@ func (c *watchCache) bookmark() {
 		for w := range rc.watchers {
 			send(w)
 		}
-		for _, ws := range rc.nodeWatchers {
+		for _, ws := range rc.pinned {
 			for w := range ws {
 				send(w)
 			}
@@ -586,10 +623,10 @@ func (c *watchCache) unregister(w *Watcher) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	delete(w.rc.watchers, w)
-	if set := w.rc.nodeWatchers[w.sel.node]; set != nil {
+	if set := w.rc.pinned[w.sel.pin]; set != nil {
 		delete(set, w)
 		if len(set) == 0 {
-			delete(w.rc.nodeWatchers, w.sel.node)
+			delete(w.rc.pinned, w.sel.pin)
 		}
 	}
 }
