@@ -38,6 +38,8 @@ type podSide struct {
 	statusDirty map[string]bool
 	// condScratch is where podConditions builds a pod's conditions, reused from one to the next.
 	condScratch []api.PodCondition
+	// serviceVars is the containers' Service variables, by namespace (service_env.go).
+	serviceVars serviceVarsMemo
 	// sharedAnnotations are the containers' annotation maps, shared between containers with the
 	// same ones (containerAnnotations, sync_pod.go).
 	sharedAnnotations map[annotationsKey]map[string]string
@@ -74,7 +76,7 @@ type podWorker struct {
 	rejected bool // node admission refused it; its status says why
 	evicted  bool // the eviction manager killed it; its status says why
 
-	requests *podRequestsMemo // the pod's requests, once admission has summed them (admission.go)
+	requests podRequestsMemo // the pod's requests, once admission has summed them (admission.go)
 	// storageLimit: 1 if a container of the pod has a limits.ephemeral-storage, -1 if none, 0 not
 	// yet looked at (eviction.go).
 	storageLimit int8
