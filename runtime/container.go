@@ -340,11 +340,7 @@ func (r *Runtime) ContainerStatus(ctx context.Context, containerID string) (*Con
 	out := &ContainerStatus{
 		ID: c.id, Metadata: c.config.Metadata, State: st, CreatedAt: c.createdAt, StartedAt: c.startedAt,
 		Image: c.image, ImageRef: c.imageRef, Labels: c.config.Labels, Annotations: c.config.Annotations,
-		LogPath: c.config.LogPath,
-	}
-	if c.config.Resources != nil {
-		res := *c.config.Resources
-		out.Resources = &res
+		LogPath: c.config.LogPath, Resources: c.config.Resources,
 	}
 	if end != nil {
 		out.FinishedAt, out.ExitCode, out.Reason = end.at, end.code, end.reason
