@@ -140,12 +140,15 @@ func (k *Kubelet) containerEnv(ctx context.Context, p *api.Pod, c *api.Container
 		return nil, err
 	}
 	if len(c.Env) == 0 && len(fromSources) == 0 {
-		return services.sorted, nil // the usual case, shared (the runtime keeps it, and reads it only)
+		return services, nil // the usual case, shared (the runtime keeps it, and reads it only)
 	}
 	var envs []fakeruntime.KeyValue
 	declared := map[string]bool{}
-	known := maps.Clone(services.byName) // what a $(VAR) may refer to so far: the Services' variables,
-	maps.Copy(known, fromSources)        // overridden by envFrom, then by each declared variable in turn
+	known := map[string]string{} // what a $(VAR) may refer to so far: the Services' variables,
+	for _, kv := range services {
+		known[kv.Key] = kv.Value
+	}
+	maps.Copy(known, fromSources) // overridden by envFrom, then by each declared variable in turn
 	for _, ev := range c.Env {
 		value, skip, err := k.envValue(ctx, src, p, c, podIP, ev)
 		if err != nil {
@@ -167,7 +170,7 @@ func (k *Kubelet) containerEnv(ctx context.Context, p *api.Pod, c *api.Container
 			envs = append(envs, fakeruntime.KeyValue{Key: key, Value: fromSources[key]})
 		}
 	}
-	for _, kv := range services.sorted {
+	for _, kv := range services {
 		if !declared[kv.Key] {
 			envs = append(envs, kv)
 		}

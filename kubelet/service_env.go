@@ -2,7 +2,7 @@
 // gives every container it starts (pkg/kubelet/kubelet_pods.go getServiceEnvVarMap and
 // pkg/kubelet/envvars/envvars.go FromServices).
 //
-//	serviceEnv(pod) (*serviceVars, error)   the variables of the Services a pod's containers see
+//	serviceEnv(pod) ([]KeyValue, error)     the variables of the Services a pod's containers see
 //	serviceLinkVars(svc) []api.EnvVar       one Service's variables
 //
 // Which Services: every Service of the pod's namespace when the pod's enableServiceLinks is true
@@ -47,14 +47,6 @@ import (
 // KUBERNETES_SERVICE_HOST.
 var errServicesNotSynced = errors.New("services have not yet been read at least once, cannot construct envvars")
 
-// serviceVars is the Service variables of the pods of one namespace. Shared: never modify them.
-type serviceVars struct {
-	byName map[string]string
-	// sorted is byName as a list, by name: the environment of a container that declares no variable.
-	// Its capacity is its length, so that an append to it copies.
-	sorted []fakeruntime.KeyValue
-}
-
 // serviceVarsKey is what a pod's Service variables depend on, besides the Services: its namespace
 // if its enableServiceLinks is on ("" if not: then only the Service kubernetes counts).
 type serviceVarsKey struct {
@@ -66,11 +58,13 @@ type serviceVarsKey struct {
 // another resourceVersion. Only the pod side touches it.
 type serviceVarsMemo struct {
 	rv    string
-	byKey map[serviceVarsKey]*serviceVars
+	byKey map[serviceVarsKey][]fakeruntime.KeyValue
 }
 
-// serviceEnv is the Service variables of a pod's containers.
-func (k *Kubelet) serviceEnv(p *api.Pod) (*serviceVars, error) {
+// serviceEnv is the Service variables of a pod's containers, sorted by name: the environment of a
+// container that declares no variable. Shared: never modify it (its capacity is its length, so
+// that an append copies).
+func (k *Kubelet) serviceEnv(p *api.Pod) ([]fakeruntime.KeyValue, error) {
 	if !k.services.HasSynced() {
 		return nil, errServicesNotSynced
 	}
@@ -83,7 +77,7 @@ func (k *Kubelet) serviceEnv(p *api.Pod) (*serviceVars, error) {
 	// applied an event, so the list is at least as new as the version it is remembered under.
 	memo := &k.serviceVars
 	if rv := k.services.LastResourceVersion(); rv != memo.rv || memo.byKey == nil {
-		memo.rv, memo.byKey = rv, map[serviceVarsKey]*serviceVars{}
+		memo.rv, memo.byKey = rv, map[serviceVarsKey][]fakeruntime.KeyValue{}
 	}
 	if v, ok := memo.byKey[key]; ok {
 		return v, nil
@@ -108,13 +102,13 @@ func (k *Kubelet) serviceEnv(p *api.Pod) (*serviceVars, error) {
 			env[v.Name] = v.Value
 		}
 	}
-	v := &serviceVars{byName: env}
+	var vars []fakeruntime.KeyValue
 	for _, name := range slices.Sorted(maps.Keys(env)) {
-		v.sorted = append(v.sorted, fakeruntime.KeyValue{Key: name, Value: env[name]})
+		vars = append(vars, fakeruntime.KeyValue{Key: name, Value: env[name]})
 	}
-	v.sorted = slices.Clip(v.sorted)
-	memo.byKey[key] = v
-	return v, nil
+	vars = slices.Clip(vars)
+	memo.byKey[key] = vars
+	return vars, nil
 }
 
 // serviceLinkVars is one Service's variables, in FromServices' order.
