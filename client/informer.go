@@ -41,6 +41,10 @@ type Handler[PT any] struct {
 	OnDelete func(obj PT)
 }
 
+// keySet is a set of cache keys (client-go's sets.String): struct{} values take no room in the map's
+// slots, where a bool's byte would be padded to 8 (an index holds a key per object).
+type keySet map[string]struct{}
+
 // IndexFunc returns the index values of an object (cache.IndexFunc).
 type IndexFunc[PT any] func(obj PT) []string
 
@@ -56,9 +60,9 @@ type Informer[T any, PT ObjectPtr[T]] struct {
 	// mu guards everything below. Handlers are called with mu released, but only from the goroutine
 	// that applies events, so they still see changes one at a time.
 	mu       sync.RWMutex
-	items    map[string]PT                         // key -> object
-	indexers map[string]IndexFunc[PT]              // index name -> function
-	indices  map[string]map[string]map[string]bool // index name -> value -> set of keys
+	items    map[string]PT                // key -> object
+	indexers map[string]IndexFunc[PT]     // index name -> function
+	indices  map[string]map[string]keySet // index name -> value -> set of keys
 	handlers []Handler[PT]
 	watcher  wire.Watch
 	lastRV   string
@@ -89,7 +93,7 @@ func NewInformer[T any, PT ObjectPtr[T]](c *Client, o InformerOptions) *Informer
 		name = c.agent + " " + r.dyn.res.Name
 	}
 	inf := &Informer[T, PT]{resource: r, namespace: o.Namespace, opts: o.List, clock: o.Clock, trace: o.Trace, name: name,
-		items: map[string]PT{}, indexers: map[string]IndexFunc[PT]{}, indices: map[string]map[string]map[string]bool{},
+		items: map[string]PT{}, indexers: map[string]IndexFunc[PT]{}, indices: map[string]map[string]keySet{},
 		detector: newMutationDetector()}
 	inf.AddIndexer(IndexNamespace, func(obj PT) []string { return []string{obj.GetObjectMeta().Namespace} })
 	return inf
@@ -109,7 +113,7 @@ func (inf *Informer[T, PT]) AddIndexer(name string, fn IndexFunc[PT]) {
 	inf.mu.Lock()
 	defer inf.mu.Unlock()
 	inf.indexers[name] = fn
-	inf.indices[name] = map[string]map[string]bool{}
+	inf.indices[name] = map[string]keySet{}
 	for key, obj := range inf.items {
 		inf.indexLocked(name, fn, key, obj)
 	}
@@ -445,10 +449,10 @@ func (inf *Informer[T, PT]) indexLocked(name string, fn IndexFunc[PT], key strin
 	for _, v := range fn(obj) {
 		set := inf.indices[name][v]
 		if set == nil {
-			set = map[string]bool{}
+			set = keySet{}
 			inf.indices[name][v] = set
 		}
-		set[key] = true
+		set[key] = struct{}{}
 	}
 }
 

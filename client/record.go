@@ -55,21 +55,26 @@ type EventRecorder struct {
 	trace     *trace.Recorder
 
 	mu       sync.Mutex
-	seen     *lru[correlatorKey, eventLog]    // guarded by mu: aggregation key -> the Event as last written
-	spam     *lru[correlatorKey, *spamBucket] // guarded by mu: source, object and type -> what they may still say
-	lastNano int64                            // guarded by mu: the timestamp in the last event name, see eventName
+	seen     *lru[correlatorKey, eventLog]   // guarded by mu: aggregation key -> the Event as last written
+	spam     *lru[correlatorKey, spamBucket] // guarded by mu: source, object and type -> what they may still say
+	lastNano int64                           // guarded by mu: the timestamp in the last event name, see eventName
 }
 
 // eventLog is what the recorder remembers of an Event it wrote, as client-go's eventLogger does:
 // enough to write the next repeat, not the whole object (every kubelet would otherwise keep every
 // event of every pod it ran). Of the involved object it keeps what a repeat may not change and the
-// aggregation key does not hold: its uid and resourceVersion when the Event was first written.
+// aggregation key does not hold: its uid and resourceVersion when the Event was first written. The
+// timestamps are Unix seconds: an Event's are whole seconds in UTC (api.NewTime), and a kubelet
+// remembers a few of its events for every pod it runs.
 type eventLog struct {
 	name, resourceVersion   string
 	involvedUID, involvedRV string
 	count                   int32
-	first, last             api.Time
+	first, last             int64
 }
+
+// eventTime is an eventLog timestamp as the Event holds it.
+func eventTime(unix int64) api.Time { return api.NewTime(time.Unix(unix, 0)) }
 
 // spamBucket is a token bucket of the spam filter.
 type spamBucket struct {
@@ -177,7 +182,7 @@ func (r *EventRecorder) eventName(object string, now time.Time) string {
 // NewEventRecorder returns a recorder for component (and host, for a kubelet).
 func NewEventRecorder(c *Client, component, host string, clk clock.Clock, tr *trace.Recorder) *EventRecorder {
 	return &EventRecorder{events: For[api.Event](c), component: component, host: host, clock: clk, trace: tr,
-		seen: newLRU[correlatorKey, eventLog](correlatorLRUMax), spam: newLRU[correlatorKey, *spamBucket](correlatorLRUMax)}
+		seen: newLRU[correlatorKey, eventLog](correlatorLRUMax), spam: newLRU[correlatorKey, spamBucket](correlatorLRUMax)}
 }
 
 // Event records an event about obj. Errors are reported in the trace, never returned: losing an
@@ -201,18 +206,19 @@ func (r *EventRecorder) Event(ctx context.Context, obj api.Object, eventType, re
 
 	r.mu.Lock()
 	prev, repeat := r.seen.get(key)
-	if repeat && now.Sub(prev.last.Time) > aggregationWindow {
+	if repeat && now.Sub(eventTime(prev.last).Time) > aggregationWindow {
 		repeat = false
 	}
 	bucket, ok := r.spam.get(spamKey)
 	if !ok {
-		bucket = &spamBucket{tokens: spamBurst, at: now}
-		r.spam.put(spamKey, bucket)
+		bucket = spamBucket{tokens: spamBurst, at: now}
 	}
-	if !bucket.allow(now) {
+	allowed := bucket.allow(now)
+	r.spam.put(spamKey, bucket)
+	if !allowed {
 		if repeat {
 			// Seen though not written: the next write of this event carries the count.
-			prev.count, prev.last = prev.count+1, api.NewTime(now)
+			prev.count, prev.last = prev.count+1, api.NewTime(now).Unix()
 			r.seen.put(key, prev)
 		}
 		r.mu.Unlock()
@@ -232,7 +238,7 @@ func (r *EventRecorder) Event(ctx context.Context, obj api.Object, eventType, re
 	if repeat {
 		ev.Name, ev.ResourceVersion = prev.name, prev.resourceVersion
 		ev.InvolvedObject.UID, ev.InvolvedObject.ResourceVersion = prev.involvedUID, prev.involvedRV
-		ev.FirstTimestamp, ev.Count = prev.first, prev.count+1
+		ev.FirstTimestamp, ev.Count = eventTime(prev.first), prev.count+1
 		written, err = r.events.Update(ctx, ev)
 	} else {
 		ev.Name = r.eventName(m.Name, now)
@@ -251,7 +257,7 @@ func (r *EventRecorder) Event(ctx context.Context, obj api.Object, eventType, re
 	r.mu.Lock()
 	r.seen.put(key, eventLog{name: written.Name, resourceVersion: written.ResourceVersion,
 		involvedUID: written.InvolvedObject.UID, involvedRV: written.InvolvedObject.ResourceVersion,
-		count: written.Count, first: written.FirstTimestamp, last: written.LastTimestamp})
+		count: written.Count, first: written.FirstTimestamp.Unix(), last: written.LastTimestamp.Unix()})
 	r.mu.Unlock()
 	msg := fmt.Sprintf("event %s %s: %s", eventType, reason, message)
 	if written.Count > 1 {

@@ -63,11 +63,11 @@ func (k *Kubelet) admissionFailure(w *podWorker) (reason, message string) {
 		used = resource.ResourceList{}
 		for _, o := range k.workers { // quantities add exactly: the order does not matter
 			if o.uid != w.uid && o.admitted && !o.terminated {
-				used.Add(o.podRequests().list)
+				used.Add(api.PodRequests(o.pod))
 			}
 		}
 	}
-	want := w.podRequests().list
+	want := api.PodRequests(w.pod)
 	if capacity := alloc.Pods().Value(); count+1 > capacity {
 		return "OutOfpods", insufficient("pods", 1, count, capacity)
 	}
@@ -99,12 +99,15 @@ func admissionValue(name resource.ResourceName, q resource.Quantity) int64 {
 	return q.Value()
 }
 
-// podRequestsMemo is a pod's requests, as api.PodRequests sums them and as admission's whole
-// numbers (exact: each of them is a whole number of millicores or bytes).
+// podRequestsMemo is a pod's requests as admission's whole numbers (exact: each of them is a
+// whole number of millicores or bytes, so that whole numbers sum them exactly). The quantities
+// themselves are not kept: a map of them per pod cost more than the rest of the pod worker, and
+// the rare admission that needs them (a request of a fraction of a millicore or byte) sums them
+// again from the pod.
 type podRequestsMemo struct {
-	list  resource.ResourceList
-	whole [3]int64 // by admissionResources
-	exact bool
+	whole  [3]int64 // by admissionResources
+	exact  bool
+	summed bool // the fields above are set
 }
 
 // admittedSums is the admitted pods' requests, in admission's whole numbers.
@@ -158,14 +161,15 @@ func (k *Kubelet) matchesNodeSelector(p *api.Pod) bool {
 	return api.RequiredNodeSelectionMatches(p, k.nodeName, k.cfg.nodeLabels(k.nodeName))
 }
 
-// podRequests is api.PodRequests of the worker's pod, summed once: a pod's resources never change
-// (kubesim has no in-place resize, and validation forbids changing them), and the admission of
-// each pod sums those of every other pod on the node.
+// podRequests is api.PodRequests of the worker's pod in admission's whole numbers, summed once: a
+// pod's resources never change (kubesim has no in-place resize, and validation forbids changing
+// them), and the admission of each pod sums those of every other pod on the node.
 func (w *podWorker) podRequests() *podRequestsMemo {
-	if w.requests == nil {
-		r := &podRequestsMemo{list: api.PodRequests(w.pod), exact: true}
+	if !w.requests.summed {
+		list := api.PodRequests(w.pod)
+		r := podRequestsMemo{exact: true, summed: true}
 		for i, name := range admissionResources {
-			q, ok := r.list[name]
+			q, ok := list[name]
 			if !ok {
 				continue
 			}
@@ -179,5 +183,5 @@ func (w *podWorker) podRequests() *podRequestsMemo {
 		}
 		w.requests = r
 	}
-	return w.requests
+	return &w.requests
 }

@@ -74,11 +74,13 @@ func TestAdmissionSumsAsQuantitiesDo(t *testing.T) {
 		k := &Kubelet{nodeName: "node-1", cfg: DefaultNodeConfig().withDefaults()}
 		k.podSide = newPodSide(nil, nil)
 		for i := range rng.Intn(120) {
-			w := k.worker(newPod(i))
+			p := newPod(i)
+			w := k.worker(p.Key(), p)
 			w.admitted = rng.Intn(8) != 0
 			w.terminated = rng.Intn(8) == 0
 		}
-		w := k.worker(newPod(1000 + round))
+		p := newPod(1000 + round)
+		w := k.worker(p.Key(), p)
 		reason, message := k.admissionFailure(w)
 		wantReason, wantMessage := admissionFailureBefore(k, w)
 		assert.Equal(t, wantReason, reason, "round %d", round)

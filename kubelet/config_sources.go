@@ -139,9 +139,15 @@ func (k *Kubelet) containerEnv(ctx context.Context, p *api.Pod, c *api.Container
 	if err != nil {
 		return nil, err
 	}
+	if len(c.Env) == 0 && len(fromSources) == 0 {
+		return services, nil // the usual case, shared (the runtime keeps it, and reads it only)
+	}
 	var envs []fakeruntime.KeyValue
 	declared := map[string]bool{}
-	known := maps.Clone(services) // what a $(VAR) may refer to so far: the Services' variables,
+	known := map[string]string{} // what a $(VAR) may refer to so far: the Services' variables,
+	for _, kv := range services {
+		known[kv.Key] = kv.Value
+	}
 	maps.Copy(known, fromSources) // overridden by envFrom, then by each declared variable in turn
 	for _, ev := range c.Env {
 		value, skip, err := k.envValue(ctx, src, p, c, podIP, ev)
@@ -164,9 +170,9 @@ func (k *Kubelet) containerEnv(ctx context.Context, p *api.Pod, c *api.Container
 			envs = append(envs, fakeruntime.KeyValue{Key: key, Value: fromSources[key]})
 		}
 	}
-	for _, key := range slices.Sorted(maps.Keys(services)) {
-		if !declared[key] {
-			envs = append(envs, fakeruntime.KeyValue{Key: key, Value: services[key]})
+	for _, kv := range services {
+		if !declared[kv.Key] {
+			envs = append(envs, kv)
 		}
 	}
 	return envs, nil

@@ -38,6 +38,8 @@ type podSide struct {
 	statusDirty map[string]bool
 	// condScratch is where podConditions builds a pod's conditions, reused from one to the next.
 	condScratch []api.PodCondition
+	// serviceVars is the containers' Service variables, by namespace (service_env.go).
+	serviceVars serviceVarsMemo
 	// sharedAnnotations are the containers' annotation maps, shared between containers with the
 	// same ones (containerAnnotations, sync_pod.go).
 	sharedAnnotations map[annotationsKey]map[string]string
@@ -70,14 +72,19 @@ type podWorker struct {
 	// writtenRV is the resourceVersion of the kubelet's last status write (see setPodStatus).
 	writtenRV string
 
-	admitted bool
-	rejected bool // node admission refused it; its status says why
-	evicted  bool // the eviction manager killed it; its status says why
-
-	requests *podRequestsMemo // the pod's requests, once admission has summed them (admission.go)
+	// The flags are side by side so that they pack into one word: a kubelet keeps a worker per pod.
+	admitted   bool
+	rejected   bool // node admission refused it; its status says why
+	evicted    bool // the eviction manager killed it; its status says why
+	terminated bool // every container is stopped and the sandbox too: nothing left to run
+	deleted    bool // the pod object was deleted (with grace 0) by this kubelet
+	// waitingForClaims: the pod's claims were not all bound at the last sync (see volumes.go).
+	waitingForClaims bool
 	// storageLimit: 1 if a container of the pod has a limits.ephemeral-storage, -1 if none, 0 not
 	// yet looked at (eviction.go).
 	storageLimit int8
+
+	requests podRequestsMemo // the pod's requests, once admission has summed them (admission.go)
 
 	sandboxID      string
 	sandboxAttempt uint32
@@ -85,13 +92,10 @@ type podWorker struct {
 	startTime      time.Time
 
 	busyUntil time.Time // a runtime call for this pod is still "running" (see cri.go)
-	// waitingForClaims: the pod's claims were not all bound at the last sync (see volumes.go).
-	waitingForClaims bool
-	terminated       bool // every container is stopped and the sandbox too: nothing left to run
 
-	mounted    []string                    // names of the volumes set up (config_sources.go); a pod has few
-	containers map[string]*containerRecord // by container name
-	view       *podView                    // the runtime's view of the pod after the last sync
+	mounted    []string           // names of the volumes set up (config_sources.go); a pod has few
+	containers []*containerRecord // in the order first asked for (record); a pod has few
+	view       *podView           // the runtime's view of the pod after the last sync
 
 	// requeue is the work queue's timer for this pod: when the pod worker syncs it again unless
 	// something else does first (each sync's end sets it anew, see finishSync).
@@ -101,7 +105,6 @@ type podWorker struct {
 	written   *api.PodStatus // what was last written to the apiserver
 	statusErr string         // the last status write error, while writes fail
 	retryAt   time.Time      // do not retry a failed status write before this
-	deleted   bool           // the pod object was deleted (with grace 0) by this kubelet
 }
 
 // containerRecord is what the kubelet remembers about one container of a pod across restarts.
@@ -130,10 +133,12 @@ type containerRecord struct {
 	probes map[probeKind]*probeWorker
 }
 
-func (k *Kubelet) worker(p *api.Pod) *podWorker {
+// worker is the pod worker of p, whose key is key (a new one the first time: it keeps the work
+// queue's key string rather than making another).
+func (k *Kubelet) worker(key string, p *api.Pod) *podWorker {
 	w := k.workers[p.UID]
 	if w == nil {
-		w = &podWorker{uid: p.UID, key: p.Key(), containers: map[string]*containerRecord{}}
+		w = &podWorker{uid: p.UID, key: key}
 		k.workers[p.UID] = w
 		k.workersOfKey[w.key]++
 	}
@@ -141,12 +146,15 @@ func (k *Kubelet) worker(p *api.Pod) *podWorker {
 	return w
 }
 
+// record is the kubelet's memory of one container of the pod, by name (a new one the first time).
 func (w *podWorker) record(name string) *containerRecord {
-	r := w.containers[name]
-	if r == nil {
-		r = &containerRecord{name: name}
-		w.containers[name] = r
+	for _, r := range w.containers {
+		if r.name == name {
+			return r
+		}
 	}
+	r := &containerRecord{name: name}
+	w.containers = append(w.containers, r)
 	return r
 }
 
@@ -221,7 +229,7 @@ func (k *Kubelet) syncPod(ctx context.Context, key string) bool {
 	if !exists {
 		return did
 	}
-	w := k.worker(pod)
+	w := k.worker(key, pod)
 	if now := k.clock.Now(); now.Before(w.busyUntil) {
 		k.enqueueAfter(key, w.busyUntil.Sub(now))
 		return did

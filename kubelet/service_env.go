@@ -2,8 +2,8 @@
 // gives every container it starts (pkg/kubelet/kubelet_pods.go getServiceEnvVarMap and
 // pkg/kubelet/envvars/envvars.go FromServices).
 //
-//	serviceEnv(pod) (map[string]string, error)   the variables of the Services a pod's containers see
-//	serviceLinkVars(svc) []api.EnvVar            one Service's variables
+//	serviceEnv(pod) ([]KeyValue, error)     the variables of the Services a pod's containers see
+//	serviceLinkVars(svc) []api.EnvVar       one Service's variables
 //
 // Which Services: every Service of the pod's namespace when the pod's enableServiceLinks is true
 // (the default), and the Service "kubernetes" of namespace default always, which is how in-cluster
@@ -23,17 +23,23 @@
 // (config_sources.go containerEnv).
 //
 // Simplified: a real node passes the environment in Go map order; kubesim sorts the Service
-// variables by name, after the declared ones.
+// variables by name, after the declared ones. The real kubelet works the variables out afresh for
+// every container it starts; kubesim works them out once per namespace while the Services stay as
+// they are, and the containers that declare no variables of their own share one list (a node
+// holds the KUBERNETES_* variables of its pods once, not once per container).
 package kubelet
 
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"net"
+	"slices"
 	"strconv"
 	"strings"
 
 	"kubesim/api"
+	fakeruntime "kubesim/runtime"
 )
 
 // errServicesNotSynced is the kubelet's error when its Service informer has not listed yet: the
@@ -41,12 +47,41 @@ import (
 // KUBERNETES_SERVICE_HOST.
 var errServicesNotSynced = errors.New("services have not yet been read at least once, cannot construct envvars")
 
-// serviceEnv is the Service variables of a pod's containers.
-func (k *Kubelet) serviceEnv(p *api.Pod) (map[string]string, error) {
+// serviceVarsKey is what a pod's Service variables depend on, besides the Services: its namespace
+// if its enableServiceLinks is on ("" if not: then only the Service kubernetes counts).
+type serviceVarsKey struct {
+	namespace string
+	links     bool
+}
+
+// serviceVarsMemo is the Service variables worked out since the Services informer was last at
+// another resourceVersion. Only the pod side touches it.
+type serviceVarsMemo struct {
+	rv    string
+	byKey map[serviceVarsKey][]fakeruntime.KeyValue
+}
+
+// serviceEnv is the Service variables of a pod's containers, sorted by name: the environment of a
+// container that declares no variable. Shared: never modify it (its capacity is its length, so
+// that an append copies).
+func (k *Kubelet) serviceEnv(p *api.Pod) ([]fakeruntime.KeyValue, error) {
 	if !k.services.HasSynced() {
 		return nil, errServicesNotSynced
 	}
 	links := p.Spec.EnableServiceLinks == nil || *p.Spec.EnableServiceLinks
+	key := serviceVarsKey{links: links}
+	if links {
+		key.namespace = p.Namespace
+	}
+	// The resourceVersion is read before the list: the informer moves it on only after it has
+	// applied an event, so the list is at least as new as the version it is remembered under.
+	memo := &k.serviceVars
+	if rv := k.services.LastResourceVersion(); rv != memo.rv || memo.byKey == nil {
+		memo.rv, memo.byKey = rv, map[serviceVarsKey][]fakeruntime.KeyValue{}
+	}
+	if v, ok := memo.byKey[key]; ok {
+		return v, nil
+	}
 	byName := map[string]*api.Service{}
 	for _, svc := range k.services.List() {
 		if !api.IsServiceIPSet(svc) {
@@ -67,7 +102,13 @@ func (k *Kubelet) serviceEnv(p *api.Pod) (map[string]string, error) {
 			env[v.Name] = v.Value
 		}
 	}
-	return env, nil
+	var vars []fakeruntime.KeyValue
+	for _, name := range slices.Sorted(maps.Keys(env)) {
+		vars = append(vars, fakeruntime.KeyValue{Key: name, Value: env[name]})
+	}
+	vars = slices.Clip(vars)
+	memo.byKey[key] = vars
+	return vars, nil
 }
 
 // serviceLinkVars is one Service's variables, in FromServices' order.

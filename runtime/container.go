@@ -36,16 +36,14 @@ type container struct {
 	image     string          // normalised name
 	imageRef  string          // repo digest
 	beh       *behavior
-	limit     int64 // limits.memory in bytes, 0 for none
 
-	createdAt  time.Time
-	startedAt  time.Time // zero while CREATED
-	natural    ending    // how it ends on its own, if hasNatural
-	hasNatural bool
-	killed     *ending     // an end imposed from outside; wins over natural
-	timer      clock.Timer // fires at natural.at; nil if none or stopped
-	notes      []LogLine   // lines written in reaction to outside events (SIGTERM)
-	probeHits  []LogLine   // the last access-log lines written by HTTP probes
+	createdAt time.Time
+	startedAt time.Time   // zero while CREATED
+	natural   *ending     // how it ends on its own once started; nil if it never does (a server)
+	killed    *ending     // an end imposed from outside; wins over natural
+	timer     clock.Timer // fires at natural.at; nil if none or stopped
+	notes     []LogLine   // lines written in reaction to outside events (SIGTERM)
+	probeHits []LogLine   // the last access-log lines written by HTTP probes
 	// listed is the last answer ListContainers gave about this container, handed out again while its
 	// state is the same: the PLEG lists every container every second, and nothing else in the answer
 	// ever changes.
@@ -80,8 +78,8 @@ func (c *container) stateAt(now time.Time) (ContainerState, *ending) {
 		return ContainerExited, c.killed
 	case c.startedAt.IsZero():
 		return ContainerCreated, nil
-	case c.hasNatural && !now.Before(c.natural.at):
-		return ContainerExited, &c.natural
+	case c.natural != nil && !now.Before(c.natural.at):
+		return ContainerExited, c.natural
 	}
 	return ContainerRunning, nil
 }
@@ -99,6 +97,14 @@ func (r *Runtime) killLocked(c *container, now time.Time, code int32, reason str
 		c.timer = nil
 	}
 	return true
+}
+
+// memoryLimit is its limits.memory in bytes, 0 for none.
+func (c *container) memoryLimit() int64 {
+	if c.config.Resources == nil {
+		return 0
+	}
+	return c.config.Resources.MemoryLimitInBytes
 }
 
 // name is how crictl ps and the trace name a container.
@@ -145,12 +151,9 @@ func (r *Runtime) CreateContainer(ctx context.Context, podSandboxID string, conf
 	if config.Files != nil {
 		c.files = []fileVersion{{at: c.createdAt, files: config.Files}}
 	}
-	if config.Resources != nil {
-		c.limit = config.Resources.MemoryLimitInBytes
-	}
 	r.addContainerLocked(c)
 	r.reserved[reserved] = c.id
-	s.containers[c.id] = true
+	s.containers = append(s.containers, c)
 	r.recordDetail("create-container", c.pod, "created container %s (%s) from %s", c.name(), shortID(c.id), c.image)
 	return c.id, nil
 }
@@ -187,8 +190,8 @@ func (r *Runtime) StartContainer(ctx context.Context, containerID string) error 
 		r.record("start-container", c.pod, "container %s failed to start: %s", c.name(), msg)
 		return errorf(Unknown, "%s", msg)
 	}
-	c.natural, c.hasNatural = c.beh.naturalEnd(now, c.limit)
-	if c.hasNatural {
+	if end, ok := c.beh.naturalEnd(now, c.memoryLimit()); ok {
+		c.natural = &end
 		id := c.id
 		c.timer = r.clk.AfterFunc(c.natural.at.Sub(now), func() { r.exited(id) })
 	}
@@ -205,7 +208,7 @@ func (r *Runtime) exited(id string) {
 		return
 	}
 	c.timer = nil
-	e, pod, name := c.natural, c.pod, c.name()
+	e, pod, name := *c.natural, c.pod, c.name()
 	r.mu.Unlock()
 	r.record("exit", pod, "container %s exited with code %d (%s)", name, e.code, e.reason)
 }
@@ -229,7 +232,7 @@ func (r *Runtime) StopContainer(ctx context.Context, containerID string, timeout
 		return nil
 	}
 	wait := max(timeout, 0)
-	if c.hasNatural {
+	if c.natural != nil {
 		wait = min(wait, c.natural.at.Sub(now))
 	}
 	pod, name := c.pod, c.name()
@@ -276,7 +279,7 @@ func (r *Runtime) removeContainerLocked(c *container, now time.Time) {
 	r.forgetContainerLocked(c)
 	delete(r.reserved, c.reserved)
 	if s := r.sandboxes[c.sandboxID]; s != nil {
-		delete(s.containers, c.id)
+		s.containers = deleteBySeq(s.containers, c)
 	}
 	r.recordDetail("remove-container", c.pod, "removed container %s (%s)", c.name(), shortID(c.id))
 }
@@ -309,7 +312,7 @@ func (r *Runtime) ListContainers(ctx context.Context, filter *ContainerFilter) (
 		if filter != nil && filter.State != nil && *filter.State != st {
 			continue
 		}
-		if st == ContainerRunning && c.hasNatural && (until.IsZero() || c.natural.at.Before(until)) {
+		if st == ContainerRunning && c.natural != nil && (until.IsZero() || c.natural.at.Before(until)) {
 			until = c.natural.at
 		}
 		if c.listed == nil || c.listed.State != st {
@@ -337,11 +340,7 @@ func (r *Runtime) ContainerStatus(ctx context.Context, containerID string) (*Con
 	out := &ContainerStatus{
 		ID: c.id, Metadata: c.config.Metadata, State: st, CreatedAt: c.createdAt, StartedAt: c.startedAt,
 		Image: c.image, ImageRef: c.imageRef, Labels: c.config.Labels, Annotations: c.config.Annotations,
-		LogPath: c.config.LogPath,
-	}
-	if c.config.Resources != nil {
-		res := *c.config.Resources
-		out.Resources = &res
+		LogPath: c.config.LogPath, Resources: c.config.Resources,
 	}
 	if end != nil {
 		out.FinishedAt, out.ExitCode, out.Reason = end.at, end.code, end.reason

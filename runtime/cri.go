@@ -22,8 +22,8 @@ import (
 //
 // Never modify what the runtime returns. Over gRPC every answer is a fresh copy decoded from
 // protobuf; in-process, the Labels and Annotations maps of a Container, PodSandbox, status or stats
-// entry are the runtime's own, shared by every answer about that container or sandbox (they never
-// change after creation). Copying them for each answer would cost more than everything else a relist
+// entry, and a container status's Resources, are the runtime's own, shared by every answer about
+// that container or sandbox (they never change after creation). Copying them for each answer would cost more than everything else a relist
 // does: every kubelet lists every sandbox and container each second. Read them; to change one,
 // clone it. The same holds the other way for RunPodSandbox and CreateContainer: the runtime keeps
 // the slices and maps of the config it is given (labels, annotations, port mappings; a container's

@@ -16,7 +16,6 @@
 package fakeruntime
 
 import (
-	"cmp"
 	"context"
 	"net/netip"
 	"slices"
@@ -32,8 +31,9 @@ type sandbox struct {
 	state     PodSandboxState
 	createdAt time.Time
 	ip        netip.Addr // invalid (zero) for a sandbox on the host's network
-	// containers holds the IDs of the sandbox's containers (all of them, running or not).
-	containers map[string]bool
+	// containers are the sandbox's containers (all of them, running or not), oldest first: a slice,
+	// as most sandboxes hold one or two.
+	containers []*container
 	// listed is the last answer ListPodSandbox gave about this sandbox, handed out again while its
 	// state is the same (as a container's, container.go).
 	listed *PodSandbox
@@ -60,7 +60,7 @@ func (r *Runtime) RunPodSandbox(ctx context.Context, config *PodSandboxConfig) (
 			return "", err
 		}
 	}
-	s := &sandbox{id: id, seq: r.nextID, config: copySandboxConfig(config), state: SandboxReady, createdAt: r.clk.Now(), ip: ip, containers: map[string]bool{},
+	s := &sandbox{id: id, seq: r.nextID, config: copySandboxConfig(config), state: SandboxReady, createdAt: r.clk.Now(), ip: ip,
 		path: "pods/" + config.Metadata.Namespace + "/" + config.Metadata.Name}
 	r.addSandboxLocked(s)
 	if config.HostNetwork {
@@ -85,8 +85,8 @@ func (r *Runtime) StopPodSandbox(ctx context.Context, podSandboxID string) error
 		return err
 	}
 	now := r.clk.Now()
-	for id := range s.containers {
-		r.killLocked(r.containers[id], now, 137, "Error")
+	for _, c := range s.containers {
+		r.killLocked(c, now, 137, "Error")
 	}
 	if s.state == SandboxReady {
 		s.state = SandboxNotReady
@@ -108,12 +108,7 @@ func (r *Runtime) RemovePodSandbox(ctx context.Context, podSandboxID string) err
 		return nil
 	}
 	now := r.clk.Now()
-	doomed := make([]*container, 0, len(s.containers))
-	for id := range s.containers {
-		doomed = append(doomed, r.containers[id])
-	}
-	slices.SortFunc(doomed, func(a, b *container) int { return cmp.Compare(a.seq, b.seq) }) // trace order
-	for _, c := range doomed {
+	for _, c := range slices.Clone(s.containers) { // oldest first, the trace's order
 		r.removeContainerLocked(c, now)
 	}
 	r.removeSandboxLocked(s)

@@ -32,8 +32,8 @@ func (r *Runtime) Stats(ctx context.Context) (*NodeStats, error) {
 			continue
 		}
 		ws := c.beh.memoryAt(now.Sub(c.startedAt))
-		if c.limit > 0 {
-			ws = min(ws, uint64(c.limit))
+		if limit := c.memoryLimit(); limit > 0 {
+			ws = min(ws, uint64(limit))
 		}
 		out.Containers = append(out.Containers, ContainerStats{
 			ContainerID: c.id, PodSandboxID: c.sandboxID, Metadata: c.config.Metadata,
