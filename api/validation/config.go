@@ -170,7 +170,7 @@ func validateVolumeSource(src *api.VolumeSource, path *field.Path) field.ErrorLi
 	if src.EmptyDir != nil {
 		sources++
 		if src.EmptyDir.SizeLimit != nil && src.EmptyDir.SizeLimit.Sign() < 0 {
-			errs = append(errs, field.Forbidden(path.Child("emptyDir", "sizeLimit"), "SizeLimit field must be a valid resource quantity"))
+			errs = append(errs, field.Forbidden(path.Child("emptyDir").Child("sizeLimit"), "SizeLimit field must be a valid resource quantity"))
 		}
 	}
 	if cm := src.ConfigMap; cm != nil {
@@ -194,7 +194,7 @@ func validateVolumeSource(src *api.VolumeSource, path *field.Path) field.ErrorLi
 	if pvc := src.PersistentVolumeClaim; pvc != nil {
 		sources++
 		if pvc.ClaimName == "" {
-			errs = append(errs, field.Required(path.Child("persistentVolumeClaim", "claimName"), ""))
+			errs = append(errs, field.Required(path.Child("persistentVolumeClaim").Child("claimName"), ""))
 		}
 	}
 	if pr := src.Projected; pr != nil {
@@ -256,7 +256,7 @@ func validateProjected(pr *api.ProjectedVolumeSource, path *field.Path) field.Er
 		}
 		if t := src.ServiceAccountToken; t != nil {
 			kinds++
-			p := at.Child("serviceAccountToken", "expirationSeconds")
+			p := at.Child("serviceAccountToken").Child("expirationSeconds")
 			switch secs := api.Deref(t.ExpirationSeconds, 0); {
 			case secs < 10*60:
 				errs = append(errs, field.Invalid(p, secs, "may not specify a duration less than 10 minutes"))
@@ -408,9 +408,9 @@ func validateEnvSources(c *api.Container, path *field.Path) field.ErrorList {
 		case ef.ConfigMapRef != nil && ef.SecretRef != nil:
 			errs = append(errs, field.Invalid(path.Child("envFrom"), "", oneSourceMsg))
 		case ef.ConfigMapRef != nil:
-			errs = append(errs, validateRefName(ef.ConfigMapRef.Name, p.Child("configMapRef", "name"))...)
+			errs = append(errs, validateRefName(ef.ConfigMapRef.Name, p.Child("configMapRef").Child("name"))...)
 		case ef.SecretRef != nil:
-			errs = append(errs, validateRefName(ef.SecretRef.Name, p.Child("secretRef", "name"))...)
+			errs = append(errs, validateRefName(ef.SecretRef.Name, p.Child("secretRef").Child("name"))...)
 		default:
 			errs = append(errs, field.Invalid(path.Child("envFrom"), "", "must specify one of: `configMapRef` or `secretRef`"))
 		}
