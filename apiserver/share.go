@@ -3,8 +3,8 @@
 // owner references, and pods that became ready in the same second equal conditions; each pod the
 // cache stored was a deep copy with its own of each, about two thirds of its memory. Before the cache
 // keeps a pod, the sharer compares those parts with the ones it last kept for the same controller and,
-// where they are equal (reflect.DeepEqual: the same values and the same encoding, not merely
-// semantically equal), puts the kept ones in their place.
+// where they are equal (api.Equal, as reflect.DeepEqual: the same values and the same encoding, not
+// merely semantically equal), puts the kept ones in their place.
 //
 // This is safe because nothing modifies an object the cache holds: updates copy what they change
 // (cachedBase), informers share these objects read-only (the cache mutation detector checks it), and
@@ -13,7 +13,6 @@
 package apiserver
 
 import (
-	"reflect"
 	"slices"
 	"sync"
 
@@ -86,7 +85,7 @@ func (s *sharer) share(obj api.Object) api.Object {
 // each container borrows the kept one's parts that are equal (resources, ports, env, command,
 // probes), and becomes the one to borrow from next.
 func shareContainers(kept, v *[]api.Container) {
-	if reflect.DeepEqual(*kept, *v) {
+	if api.Equal(kept, v) {
 		*v = *kept
 		return
 	}
@@ -126,14 +125,14 @@ func shareVolumes(kept, v *[]api.Volume) {
 
 // borrow puts *kept in *v if they are equal; *kept is left as it is.
 func borrow[T any](kept, v *T) {
-	if reflect.DeepEqual(*kept, *v) {
+	if api.Equal(kept, v) {
 		*v = *kept
 	}
 }
 
 // shareField puts *kept in *v if they are equal, else keeps *v as the one to share from now on.
 func shareField[T any](kept, v *T) {
-	if reflect.DeepEqual(*kept, *v) {
+	if api.Equal(kept, v) {
 		*v = *kept
 	} else {
 		*kept = *v
