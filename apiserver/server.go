@@ -185,6 +185,7 @@ func (s *Server) do(ctx context.Context, req *wire.Request) (*wire.Response, *ap
 
 	// Gate 2: authorize.
 	attrs := newAttributes(user, req, res)
+	attrs.quiet = !s.traced(req)
 	if err := s.fresh(ctx, "clusterrolebindings", "clusterroles", "rolebindings", "roles"); err != nil {
 		return nil, res, deadlineError(fmt.Errorf("waiting for the authorization cache: %w", err))
 	}
