@@ -7,7 +7,9 @@
 package api
 
 import (
+	"maps"
 	"reflect"
+	"slices"
 	"sync"
 )
 
@@ -64,6 +66,24 @@ func (b *equalityBuild) equalityLocked(t reflect.Type) equality {
 }
 
 func (b *equalityBuild) makeLocked(t reflect.Type) equality {
+	switch t {
+	case stringMapType: // labels, selectors, annotations: the common case, without reflection
+		return func(x, y reflect.Value) bool {
+			if !x.CanInterface() || !y.CanInterface() { // in an unexported field
+				return equalMaps(x, y, equalStrings)
+			}
+			m, n := x.Interface().(map[string]string), y.Interface().(map[string]string)
+			return (m == nil) == (n == nil) && maps.Equal(m, n)
+		}
+	case stringsType:
+		return func(x, y reflect.Value) bool {
+			if !x.CanInterface() || !y.CanInterface() {
+				return equalSlices(x, y, equalStrings)
+			}
+			s, u := x.Interface().([]string), y.Interface().([]string)
+			return (s == nil) == (u == nil) && slices.Equal(s, u)
+		}
+	}
 	switch t.Kind() {
 	case reflect.Bool:
 		return func(x, y reflect.Value) bool { return x.Bool() == y.Bool() }
@@ -76,7 +96,7 @@ func (b *equalityBuild) makeLocked(t reflect.Type) equality {
 	case reflect.Complex64, reflect.Complex128:
 		return func(x, y reflect.Value) bool { return x.Complex() == y.Complex() }
 	case reflect.String:
-		return func(x, y reflect.Value) bool { return x.String() == y.String() }
+		return equalStrings
 	case reflect.Pointer:
 		elem := b.equalityLocked(t.Elem())
 		return func(x, y reflect.Value) bool {
@@ -87,20 +107,7 @@ func (b *equalityBuild) makeLocked(t reflect.Type) equality {
 		}
 	case reflect.Slice:
 		elem := b.equalityLocked(t.Elem())
-		return func(x, y reflect.Value) bool {
-			if x.IsNil() != y.IsNil() || x.Len() != y.Len() {
-				return false
-			}
-			if x.UnsafePointer() == y.UnsafePointer() {
-				return true
-			}
-			for i := range x.Len() {
-				if !elem(x.Index(i), y.Index(i)) {
-					return false
-				}
-			}
-			return true
-		}
+		return func(x, y reflect.Value) bool { return equalSlices(x, y, elem) }
 	case reflect.Array:
 		elem := b.equalityLocked(t.Elem())
 		return func(x, y reflect.Value) bool {
@@ -113,22 +120,7 @@ func (b *equalityBuild) makeLocked(t reflect.Type) equality {
 		}
 	case reflect.Map:
 		elem := b.equalityLocked(t.Elem())
-		return func(x, y reflect.Value) bool {
-			if x.IsNil() != y.IsNil() || x.Len() != y.Len() {
-				return false
-			}
-			if x.UnsafePointer() == y.UnsafePointer() {
-				return true
-			}
-			iter := x.MapRange()
-			for iter.Next() {
-				v := y.MapIndex(iter.Key())
-				if !v.IsValid() || !elem(iter.Value(), v) {
-					return false
-				}
-			}
-			return true
-		}
+		return func(x, y reflect.Value) bool { return equalMaps(x, y, elem) }
 	case reflect.Interface:
 		return func(x, y reflect.Value) bool {
 			if x.IsNil() || y.IsNil() {
@@ -163,4 +155,38 @@ func (b *equalityBuild) makeLocked(t reflect.Type) equality {
 		}
 		return x.UnsafePointer() == y.UnsafePointer()
 	}
+}
+
+func equalStrings(x, y reflect.Value) bool { return x.String() == y.String() }
+
+func equalSlices(x, y reflect.Value, elem equality) bool {
+	if x.IsNil() != y.IsNil() || x.Len() != y.Len() {
+		return false
+	}
+	if x.UnsafePointer() == y.UnsafePointer() {
+		return true
+	}
+	for i := range x.Len() {
+		if !elem(x.Index(i), y.Index(i)) {
+			return false
+		}
+	}
+	return true
+}
+
+func equalMaps(x, y reflect.Value, elem equality) bool {
+	if x.IsNil() != y.IsNil() || x.Len() != y.Len() {
+		return false
+	}
+	if x.UnsafePointer() == y.UnsafePointer() {
+		return true
+	}
+	iter := x.MapRange()
+	for iter.Next() {
+		v := y.MapIndex(iter.Key())
+		if !v.IsValid() || !elem(iter.Value(), v) {
+			return false
+		}
+	}
+	return true
 }

@@ -19,7 +19,7 @@ func TestEqualAgreesWithReflectDeepEqual(t *testing.T) {
 			CreationTimestamp: NewTime(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))},
 			Spec: PodSpec{Containers: []Container{{Name: "c", Image: "nginx:1.25",
 				Resources: ResourceRequirements{Limits: resource.ResourceList{resource.ResourceCPU: resource.MustParse("100m")}},
-				Ports:     []ContainerPort{{ContainerPort: 80}}}},
+				Ports:     []ContainerPort{{ContainerPort: 80}}, Args: []string{"serve", "-q"}}},
 				Tolerations:                   []Toleration{{Key: "k", TolerationSeconds: Ptr[int64](300)}},
 				TerminationGracePeriodSeconds: Ptr[int64](10)}}
 	}
@@ -37,6 +37,9 @@ func TestEqualAgreesWithReflectDeepEqual(t *testing.T) {
 		"a slice empty, not nil":   func(p *Pod) { p.Spec.Containers[0].Ports = []ContainerPort{} },
 		"a slice one longer":       func(p *Pod) { p.Spec.Tolerations = append(p.Spec.Tolerations, Toleration{}) },
 		"a string deep in a slice": func(p *Pod) { p.Spec.Containers[0].Image = "nginx:1.26" },
+		"strings nil, not empty":   func(p *Pod) { p.Spec.Containers[0].Args = nil },
+		"strings empty, not nil":   func(p *Pod) { p.Spec.Containers[0].Args = []string{} },
+		"a string in strings":      func(p *Pod) { p.Spec.Containers[0].Args[1] = "-v" },
 	}
 	for name, change := range changes {
 		a, b := pod(), pod()
@@ -45,6 +48,12 @@ func TestEqualAgreesWithReflectDeepEqual(t *testing.T) {
 		assert.Equal(t, reflect.DeepEqual(*a, *b), Equal(a, b), name)
 		assert.Equal(t, name == "nothing", Equal(a, b), name)
 	}
+
+	type hidden struct{ labels map[string]string } // unexported: compared without Interface
+	h1, h2 := hidden{map[string]string{"a": "1"}}, hidden{map[string]string{"a": "1"}}
+	assert.True(t, Equal(&h1, &h2))
+	h2.labels["a"] = "2"
+	assert.False(t, Equal(&h1, &h2))
 
 	var x, y any = []int{1}, []int{1}
 	assert.True(t, Equal(&x, &y), "interfaces holding equal values")
