@@ -27,6 +27,15 @@ func DeepCopy[T Object](obj T) T {
 	return out.Interface().(T)
 }
 
+// Detach gives *v copies of its own of the maps, slices and pointees it holds, so that it shares no
+// mutable memory with anything: DeepCopy for a value that is not an object (the containers of a pod,
+// its labels).
+func Detach[T any](v *T) {
+	if c := copierFor(reflect.TypeFor[T]()); c != nil {
+		c(reflect.ValueOf(v).Elem())
+	}
+}
+
 // A copier takes a settable value that was copied by assignment, and so still shares the maps,
 // slices and pointees of the original, and replaces each of those with a copy of its own. A nil
 // copier means assignment alone already made an independent copy (strings, numbers, plain structs).

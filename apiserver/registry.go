@@ -404,7 +404,7 @@ func (s *Server) persist(ctx context.Context, req *wire.Request, res *api.Resour
 func (s *Server) persistEncoded(ctx context.Context, req *wire.Request, res *api.Resource, user User, obj api.Object, val []byte, modRev int64) error {
 	m := obj.GetObjectMeta()
 	key := etcdKey(res, m.Namespace, m.Name)
-	pending := s.cache.expectWrite(key, val, api.DeepCopy(obj)) // the caller keeps obj; the cache gets its own copy
+	pending := s.cache.expectWrite(key, val, obj) // the cache takes its own copy: the caller keeps obj
 	start := s.clock.Now()
 	var (
 		rev int64

@@ -81,10 +81,10 @@ type pendingWrite struct {
 	obj   api.Object
 }
 
-// expectWrite notes that obj, encoded as value, is about to be written to key. obj becomes the
-// cache's: the caller must not keep it.
+// expectWrite notes that obj, encoded as value, is about to be written to key. The cache keeps a
+// copy of its own (sharing its controller's parts): the caller keeps obj.
 func (c *watchCache) expectWrite(key string, value []byte, obj api.Object) *pendingWrite {
-	p := &pendingWrite{value: value, obj: c.shared.share(obj)}
+	p := &pendingWrite{value: value, obj: c.shared.keep(obj)}
 	c.written.Store(key, p)
 	return p
 }
