@@ -118,16 +118,9 @@ func (s *sharer) shareParts(p *api.Pod, foreign bool) {
 	shareField(&kept.conditions, &p.Status.Conditions, foreign)
 }
 
-// own makes *v the pod's own when it is foreign (a copy), or when only its array is not (the
-// containers of an update's pod may be the array of the pod it replaces, which other pods share):
-// the caller writes into it next.
-func own[T any](v *[]T, foreign bool) {
-	if foreign {
-		api.Detach(v)
-	} else {
-		*v = slices.Clone(*v)
-	}
-}
+// ownArray gives *v an array of its own, written next: the containers of an update's pod may be the
+// array of the pod it replaces, which other pods share. Its elements stay as they were.
+func ownArray[T any](v *[]T) { *v = slices.Clone(*v) }
 
 // shareContainers shares a pod's containers whole when they equal the kept ones. Each pod's
 // containers differ in one place, the mount of its own kube-api-access-xxxxx volume, so otherwise
@@ -145,7 +138,11 @@ func shareContainers(kept, v *[]api.Container, foreign bool) {
 		*kept = *v
 		return
 	}
-	own(v, foreign)
+	if foreign {
+		api.Detach(v) // all of it: what the containers borrow below is seldom more than nothing
+	} else {
+		ownArray(v)
+	}
 	for i := range *v {
 		k, c := &(*kept)[i], &(*v)[i]
 		c.Command, c.Args, c.Ports = slices.Clip(c.Command), slices.Clip(c.Args), slices.Clip(c.Ports)
@@ -167,9 +164,12 @@ func shareContainers(kept, v *[]api.Container, foreign bool) {
 // kube-api-access volume's source is the same in every pod; only its name differs).
 func shareVolumes(kept, v *[]api.Volume, foreign bool) {
 	if len(*kept) == len(*v) {
-		own(v, foreign)
+		ownArray(v)
 		for i := range *v {
-			borrow(&(*kept)[i].VolumeSource, &(*v)[i].VolumeSource)
+			// A volume is its name and its source: a foreign source not borrowed is copied.
+			if src := &(*v)[i].VolumeSource; !borrow(&(*kept)[i].VolumeSource, src) && foreign {
+				api.Detach(src)
+			}
 		}
 	} else if foreign {
 		api.Detach(v)
@@ -177,11 +177,13 @@ func shareVolumes(kept, v *[]api.Volume, foreign bool) {
 	*kept = *v
 }
 
-// borrow puts *kept in *v if they are equal; *kept is left as it is.
-func borrow[T any](kept, v *T) {
+// borrow puts *kept in *v if they are equal, and says so; *kept is left as it is.
+func borrow[T any](kept, v *T) bool {
 	if api.Equal(kept, v) {
 		*v = *kept
+		return true
 	}
+	return false
 }
 
 // shareField puts *kept in *v if they are equal, else keeps *v (a copy of it when it is foreign) as

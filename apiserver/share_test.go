@@ -145,8 +145,12 @@ func TestKeptCopiesShareNothingWithTheWriter(t *testing.T) {
 		p.Spec.TerminationGracePeriodSeconds = api.Ptr[int64](30)
 		return p
 	}
+	if n := reflect.TypeFor[api.Volume]().NumField(); n != 2 {
+		t.Fatalf("api.Volume has %d fields: keep copies a volume's name and source, and nothing else", n)
+	}
 	writers := []*api.Pod{rich("a", "kube-api-access-aaaaa"), rich("b", "kube-api-access-bbbbb"), rich("c", "kube-api-access-bbbbb")}
 	writers[2].Spec.Containers[0].Image = "nginx:1.26" // parts that differ are copied
+	*writers[2].Spec.Volumes[0].Projected.DefaultMode = 0o600
 	var kept []api.Object
 	var want []string
 	for _, w := range writers {
