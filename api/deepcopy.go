@@ -91,8 +91,16 @@ var (
 
 func (b *copierBuild) makeLocked(t reflect.Type) copier {
 	// A type that knows how to copy itself (resource.ResourceList) is trusted to do so.
+	// A nil one stays nil, as generated DeepCopy methods keep it, without the cost of a call through
+	// reflection (every container's empty limits and requests).
 	if m, ok := t.MethodByName("DeepCopy"); ok && m.Type.NumIn() == 1 && m.Type.NumOut() == 1 && m.Type.Out(0) == t {
-		return func(v reflect.Value) { v.Set(m.Func.Call([]reflect.Value{v})[0]) }
+		nilable := t.Kind() == reflect.Map || t.Kind() == reflect.Slice || t.Kind() == reflect.Pointer
+		return func(v reflect.Value) {
+			if nilable && v.IsNil() {
+				return
+			}
+			v.Set(m.Func.Call([]reflect.Value{v})[0])
+		}
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
