@@ -215,11 +215,15 @@ func (defaultTolerationSeconds) Admit(_ context.Context, a *admissionAttributes)
 	if !ok || !a.creating() {
 		return nil, nil
 	}
-	var changes []string
+	var missing []string
 	for _, key := range []string{api.TaintNodeNotReady, api.TaintNodeUnreachable} {
-		if toleratesNoExecute(pod.Spec.Tolerations, key) {
-			continue
+		if !toleratesNoExecute(pod.Spec.Tolerations, key) {
+			missing = append(missing, key)
 		}
+	}
+	pod.Spec.Tolerations = slices.Grow(pod.Spec.Tolerations, len(missing)) // one allocation for both
+	var changes []string
+	for _, key := range missing {
 		pod.Spec.Tolerations = append(pod.Spec.Tolerations, api.Toleration{
 			Key: key, Operator: api.TolerationOpExists, Effect: api.TaintEffectNoExecute,
 			TolerationSeconds: api.Ptr(DefaultTolerationSeconds),

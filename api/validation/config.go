@@ -10,7 +10,6 @@ package validation
 
 import (
 	"regexp"
-	"slices"
 	"strings"
 
 	"kubesim/api"
@@ -305,7 +304,7 @@ func validateLocalPath(p string, path *field.Path) field.ErrorList {
 	if strings.HasPrefix(p, "/") {
 		errs = append(errs, field.Invalid(path, p, "must be a relative path"))
 	}
-	if slices.Contains(strings.Split(p, "/"), "..") {
+	if hasDotDotElement(p) {
 		errs = append(errs, field.Invalid(path, p, "must not contain '..'"))
 	} else if strings.HasPrefix(p, "..") {
 		errs = append(errs, field.Invalid(path, p, "must not start with '..'"))
@@ -431,4 +430,15 @@ func validateRefName(name string, path *field.Path) field.ErrorList {
 		return field.ErrorList{field.Required(path, "")}
 	}
 	return validateName(IsDNS1123Subdomain, name, path)
+}
+
+// hasDotDotElement says whether a slash-separated path has a ".." element, without splitting it
+// into a slice (every projected and downward API file's path is checked).
+func hasDotDotElement(p string) bool {
+	for elem := range strings.SplitSeq(p, "/") {
+		if elem == ".." {
+			return true
+		}
+	}
+	return false
 }
