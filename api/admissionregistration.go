@@ -8,8 +8,6 @@
 // The apiserver's side (calling the webhooks) is in apiserver/webhook.go.
 package api
 
-import "fmt"
-
 // MutatingWebhookConfiguration registers webhooks that may change objects before they are stored
 // (a sidecar injector adds a container to every pod).
 type MutatingWebhookConfiguration struct {
@@ -142,15 +140,15 @@ func (d *defaulter) webhooks(hooks []Webhook, mutating bool) {
 		h := &hooks[i]
 		if h.FailurePolicy == nil {
 			h.FailurePolicy = Ptr(FailurePolicyFail)
-			d.note(fieldPath(i, "failurePolicy"), "%s", FailurePolicyFail)
+			d.note(d.at("", "webhooks", i)+"failurePolicy", "%s", FailurePolicyFail)
 		}
 		if h.TimeoutSeconds == nil {
 			h.TimeoutSeconds = Ptr(DefaultWebhookTimeoutSeconds)
-			d.note(fieldPath(i, "timeoutSeconds"), "%d", DefaultWebhookTimeoutSeconds)
+			d.note(d.at("", "webhooks", i)+"timeoutSeconds", "%d", DefaultWebhookTimeoutSeconds)
 		}
 		if svc := h.ClientConfig.Service; svc != nil && svc.Port == nil {
 			svc.Port = Ptr(int32(443))
-			d.note(fieldPath(i, "clientConfig.service.port"), "443")
+			d.note(d.at("", "webhooks", i)+"clientConfig.service.port", "443")
 		}
 		if h.NamespaceSelector == nil {
 			h.NamespaceSelector = &LabelSelector{}
@@ -166,8 +164,6 @@ func (d *defaulter) webhooks(hooks []Webhook, mutating bool) {
 		}
 	}
 }
-
-func fieldPath(i int, name string) string { return fmt.Sprintf("webhooks[%d].%s", i, name) }
 
 func init() {
 	const group = "admissionregistration.k8s.io"

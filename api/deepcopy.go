@@ -27,6 +27,15 @@ func DeepCopy[T Object](obj T) T {
 	return out.Interface().(T)
 }
 
+// Detach gives *v copies of its own of the maps, slices and pointees it holds, so that it shares no
+// mutable memory with anything: DeepCopy for a value that is not an object (the containers of a pod,
+// its labels).
+func Detach[T any](v *T) {
+	if c := copierFor(reflect.TypeFor[T]()); c != nil {
+		c(reflect.ValueOf(v).Elem())
+	}
+}
+
 // A copier takes a settable value that was copied by assignment, and so still shares the maps,
 // slices and pointees of the original, and replaces each of those with a copy of its own. A nil
 // copier means assignment alone already made an independent copy (strings, numbers, plain structs).
@@ -82,8 +91,16 @@ var (
 
 func (b *copierBuild) makeLocked(t reflect.Type) copier {
 	// A type that knows how to copy itself (resource.ResourceList) is trusted to do so.
+	// A nil one stays nil, as generated DeepCopy methods keep it, without the cost of a call through
+	// reflection (every container's empty limits and requests).
 	if m, ok := t.MethodByName("DeepCopy"); ok && m.Type.NumIn() == 1 && m.Type.NumOut() == 1 && m.Type.Out(0) == t {
-		return func(v reflect.Value) { v.Set(m.Func.Call([]reflect.Value{v})[0]) }
+		nilable := t.Kind() == reflect.Map || t.Kind() == reflect.Slice || t.Kind() == reflect.Pointer
+		return func(v reflect.Value) {
+			if nilable && v.IsNil() {
+				return
+			}
+			v.Set(m.Func.Call([]reflect.Value{v})[0])
+		}
 	}
 	switch t.Kind() {
 	case reflect.Pointer:

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"kubesim/api/resource"
@@ -21,13 +22,25 @@ import (
 // SetDefaults fills in obj's unset fields as Kubernetes defaults them and returns one line per
 // default applied, such as "spec.replicas: 1". Kinds without defaults return nil.
 func SetDefaults(obj Object) []string {
+	d := defaulter{record: true}
+	d.apply(obj)
+	return d.applied
+}
+
+// ApplyDefaults is SetDefaults without the lines: what an apiserver that tells no story (no trace)
+// runs on every write, without building words nobody reads.
+func ApplyDefaults(obj Object) {
 	var d defaulter
+	d.apply(obj)
+}
+
+func (d *defaulter) apply(obj Object) {
 	switch o := obj.(type) {
 	case *Pod:
 		d.podSpec("spec.", &o.Spec, true)
 		d.requestsFromLimits(o)
 		// SetDefaults_Pod, not SetDefaults_PodSpec: a workload's template keeps it unset.
-		defaultPointer(&d, "spec.enableServiceLinks", &o.Spec.EnableServiceLinks, true)
+		defaultPointer(d, "spec.enableServiceLinks", &o.Spec.EnableServiceLinks, true)
 	case *Deployment:
 		d.deployment(o)
 	case *ReplicaSet:
@@ -40,7 +53,7 @@ func SetDefaults(obj Object) []string {
 	case *Endpoints:
 		for i := range o.Subsets {
 			for j := range o.Subsets[i].Ports {
-				d.protocol(fmt.Sprintf("subsets[%d].ports[%d].protocol", i, j), &o.Subsets[i].Ports[j].Protocol)
+				d.protocol(d.at(d.at("", "subsets", i), "ports", j)+"protocol", &o.Subsets[i].Ports[j].Protocol)
 			}
 		}
 	case *Namespace:
@@ -53,7 +66,7 @@ func SetDefaults(obj Object) []string {
 	case *Secret:
 		d.secret(o)
 	case *PriorityClass:
-		defaultPointer(&d, "preemptionPolicy", &o.PreemptionPolicy, PreemptLowerPriority)
+		defaultPointer(d, "preemptionPolicy", &o.PreemptionPolicy, PreemptLowerPriority)
 	case *PersistentVolume, *PersistentVolumeClaim, *StorageClass:
 		d.storage(o)
 	case *RoleBinding:
@@ -65,16 +78,29 @@ func SetDefaults(obj Object) []string {
 	case *ValidatingWebhookConfiguration:
 		d.webhooks(o.Webhooks, false)
 	}
-	return d.applied
 }
 
-// defaulter collects the lines of the defaults it applies.
+// defaulter applies defaults and, when it records, collects one line per default applied. Paths
+// and lines are words for the trace: a defaulter that does not record builds none of them (at and
+// note are cheap then, and callers whose arguments cost something to box ask d.record first).
 type defaulter struct {
+	record  bool
 	applied []string
 }
 
 func (d *defaulter) note(path, format string, args ...any) {
-	d.applied = append(d.applied, path+": "+fmt.Sprintf(format, args...))
+	if d.record {
+		d.applied = append(d.applied, path+": "+fmt.Sprintf(format, args...))
+	}
+}
+
+// at is the path of element i of the list field name under prefix, with a dot for what follows:
+// at("spec.", "containers", 0) is "spec.containers[0].". It is "" when d does not record.
+func (d *defaulter) at(prefix, name string, i int) string {
+	if !d.record {
+		return ""
+	}
+	return prefix + name + "[" + strconv.Itoa(i) + "]."
 }
 
 // defaultValue sets the field at path to value if it is unset (the zero value) and notes it:
@@ -83,7 +109,9 @@ func defaultValue[T comparable](d *defaulter, path string, field *T, value T) {
 	var zero T
 	if *field == zero {
 		*field = value
-		d.note(path, "%v", value)
+		if d.record {
+			d.note(path, "%v", value)
+		}
 	}
 }
 
@@ -91,7 +119,9 @@ func defaultValue[T comparable](d *defaulter, path string, field *T, value T) {
 func defaultPointer[T any](d *defaulter, path string, field **T, value T) {
 	if *field == nil {
 		*field = &value
-		d.note(path, "%v", value)
+		if d.record {
+			d.note(path, "%v", value)
+		}
 	}
 }
 
@@ -171,13 +201,13 @@ func (d *defaulter) podSpec(prefix string, spec *PodSpec, pod bool) {
 	defaultPointer(d, prefix+"terminationGracePeriodSeconds", &spec.TerminationGracePeriodSeconds, 30)
 	defaultValue(d, prefix+"schedulerName", &spec.SchedulerName, DefaultSchedulerName)
 	for i := range spec.Volumes {
-		d.volume(fmt.Sprintf("%svolumes[%d].", prefix, i), &spec.Volumes[i])
+		d.volume(d.at(prefix, "volumes", i), &spec.Volumes[i])
 	}
 	for i := range spec.InitContainers {
-		d.container(fmt.Sprintf("%sinitContainers[%d].", prefix, i), &spec.InitContainers[i], pod && spec.HostNetwork)
+		d.container(d.at(prefix, "initContainers", i), &spec.InitContainers[i], pod && spec.HostNetwork)
 	}
 	for i := range spec.Containers {
-		d.container(fmt.Sprintf("%scontainers[%d].", prefix, i), &spec.Containers[i], pod && spec.HostNetwork)
+		d.container(d.at(prefix, "containers", i), &spec.Containers[i], pod && spec.HostNetwork)
 	}
 }
 
@@ -202,7 +232,7 @@ func (d *defaulter) volume(prefix string, v *Volume) {
 			d.note(prefix+"projected.defaultMode", "420 (0644)")
 		}
 		for i, src := range v.Projected.Sources {
-			at := fmt.Sprintf("%sprojected.sources[%d].", prefix, i)
+			at := d.at(prefix+"projected.", "sources", i)
 			if t := src.ServiceAccountToken; t != nil {
 				defaultPointer(d, at+"serviceAccountToken.expirationSeconds", &t.ExpirationSeconds, 3600)
 			}
@@ -211,7 +241,7 @@ func (d *defaulter) volume(prefix string, v *Volume) {
 			}
 			for j, item := range src.DownwardAPI.Items {
 				if item.FieldRef != nil {
-					defaultValue(d, fmt.Sprintf("%sdownwardAPI.items[%d].fieldRef.apiVersion", at, j), &item.FieldRef.APIVersion, "v1")
+					defaultValue(d, d.at(at+"downwardAPI.", "items", j)+"fieldRef.apiVersion", &item.FieldRef.APIVersion, "v1")
 				}
 			}
 		}
@@ -243,22 +273,26 @@ func (d *defaulter) container(prefix string, c *Container, hostNetwork bool) {
 		} else {
 			c.ImagePullPolicy = PullIfNotPresent
 		}
-		d.note(prefix+"imagePullPolicy", "%s (image tag %q)", c.ImagePullPolicy, tag)
+		if d.record {
+			d.note(prefix+"imagePullPolicy", "%s (image tag %q)", c.ImagePullPolicy, tag)
+		}
 	}
 	for i := range c.Ports {
 		port := &c.Ports[i]
-		at := fmt.Sprintf("%sports[%d].", prefix, i)
+		at := d.at(prefix, "ports", i)
 		d.protocol(at+"protocol", &port.Protocol)
 		// With the host's network, the container's port is the host's port.
 		if hostNetwork && port.HostPort == 0 {
 			port.HostPort = port.ContainerPort
-			d.note(at+"hostPort", "%d (hostNetwork)", port.HostPort)
+			if d.record {
+				d.note(at+"hostPort", "%d (hostNetwork)", port.HostPort)
+			}
 		}
 	}
 	for i, e := range c.Env {
 		if e.ValueFrom != nil && e.ValueFrom.FieldRef != nil && e.ValueFrom.FieldRef.APIVersion == "" {
 			e.ValueFrom.FieldRef.APIVersion = "v1"
-			d.note(fmt.Sprintf("%senv[%d].valueFrom.fieldRef.apiVersion", prefix, i), "v1")
+			d.note(d.at(prefix, "env", i)+"valueFrom.fieldRef.apiVersion", "v1")
 		}
 	}
 	d.milliUnits(prefix+"resources.limits", c.Resources.Limits)
@@ -271,12 +305,19 @@ func (d *defaulter) container(prefix string, c *Container, hostNetwork bool) {
 // milliUnits is SetDefaults_ResourceList: every quantity finer than a milli-unit is rounded up to one
 // ("100u" is 1m), in pods and templates alike.
 func (d *defaulter) milliUnits(path string, list resource.ResourceList) {
-	for _, name := range slices.Sorted(maps.Keys(list)) {
+	if !d.record {
+		for name, q := range list {
+			q.RoundUp(-3)
+			list[name] = q
+		}
+		return
+	}
+	for _, name := range slices.Sorted(maps.Keys(list)) { // the lines in a fixed order
 		q := list[name]
 		exact := q.RoundUp(-3)
 		list[name] = q
 		if !exact {
-			d.note(fmt.Sprintf("%s.%s", path, name), "%s (rounded up to a milli-unit)", q.String())
+			d.note(path+"."+string(name), "%s (rounded up to a milli-unit)", q.String())
 		}
 	}
 }
@@ -316,13 +357,15 @@ func (d *defaulter) probe(path string, p *Probe) {
 	} {
 		if *f.field == 0 {
 			*f.field = f.value
-			set = append(set, fmt.Sprintf("%s %d", f.name, f.value))
+			if d.record {
+				set = append(set, fmt.Sprintf("%s %d", f.name, f.value))
+			}
 		}
 	}
 	if get := p.HTTPGet; get != nil {
 		if get.Path == "" {
 			get.Path = "/"
-			set = append(set, "httpGet.path /")
+			set = append(set, "httpGet.path /") // constant: no cost when d does not record
 		}
 		if get.Scheme == "" {
 			get.Scheme = URISchemeHTTP
@@ -340,6 +383,9 @@ func (d *defaulter) probe(path string, p *Probe) {
 func (d *defaulter) requestsFromLimits(pod *Pod) {
 	for i := range pod.Spec.Containers {
 		res := &pod.Spec.Containers[i].Resources
+		if len(res.Limits) == 0 {
+			continue
+		}
 		var set []string
 		for _, name := range slices.Sorted(maps.Keys(res.Limits)) {
 			if _, ok := res.Requests[name]; ok {
@@ -350,10 +396,12 @@ func (d *defaulter) requestsFromLimits(pod *Pod) {
 			}
 			limit := res.Limits[name]
 			res.Requests[name] = limit
-			set = append(set, fmt.Sprintf("%s %s", name, limit.String()))
+			if d.record {
+				set = append(set, fmt.Sprintf("%s %s", name, limit.String()))
+			}
 		}
 		if len(set) > 0 {
-			d.note(fmt.Sprintf("spec.containers[%d].resources.requests", i), "%s (from limits)", strings.Join(set, ", "))
+			d.note(d.at("spec.", "containers", i)+"resources.requests", "%s (from limits)", strings.Join(set, ", "))
 		}
 	}
 }
@@ -372,7 +420,7 @@ func (d *defaulter) service(o *Service) {
 	defaultValue(d, "spec.type", &o.Spec.Type, ServiceTypeClusterIP)
 	for i := range o.Spec.Ports {
 		port := &o.Spec.Ports[i]
-		at := fmt.Sprintf("spec.ports[%d].", i)
+		at := d.at("spec.", "ports", i)
 		d.protocol(at+"protocol", &port.Protocol)
 		if port.TargetPort == FromInt32(0) || port.TargetPort == FromString("") {
 			port.TargetPort = FromInt32(port.Port)
@@ -406,7 +454,7 @@ func (d *defaulter) roleBinding(ref *RoleRef, subjects []Subject) {
 		s := &subjects[i]
 		if s.APIGroup == "" && (s.Kind == UserKind || s.Kind == GroupKind) {
 			s.APIGroup = RBACGroupName
-			d.note(fmt.Sprintf("subjects[%d].apiGroup", i), RBACGroupName)
+			d.note(d.at("", "subjects", i)+"apiGroup", RBACGroupName)
 		}
 	}
 }

@@ -169,3 +169,51 @@ func TestTemplateDefaultsRoundToMilliUnitsAndLeaveHostPorts(t *testing.T) {
 	assert.Equal(t, "1500m", c.Resources.Requests.Memory().String(), "already milli-units: unchanged")
 	assert.Equal(t, int32(0), c.Ports[0].HostPort)
 }
+
+// ApplyDefaults, what an untraced apiserver runs, applies exactly the defaults SetDefaults applies:
+// only the lines are left out.
+func TestApplyDefaultsAppliesWhatSetDefaultsApplies(t *testing.T) {
+	objects := func() []Object {
+		deploy, err := Decode([]byte(seedDeployment))
+		require.NoError(t, err)
+		probe := &Probe{ProbeHandler: ProbeHandler{HTTPGet: &HTTPGetAction{Port: FromInt32(80)}}}
+		pod := &Pod{Spec: PodSpec{HostNetwork: true,
+			Volumes: []Volume{{Name: "scratch"}, {Name: "cfg", VolumeSource: VolumeSource{ConfigMap: &ConfigMapVolumeSource{}}},
+				{Name: "proj", VolumeSource: VolumeSource{Projected: &ProjectedVolumeSource{Sources: []VolumeProjection{
+					{ServiceAccountToken: &ServiceAccountTokenProjection{Path: "token"}},
+					{DownwardAPI: &DownwardAPIProjection{Items: []DownwardAPIVolumeFile{{Path: "ns", FieldRef: &ObjectFieldSelector{FieldPath: "metadata.namespace"}}}}},
+				}}}}},
+			InitContainers: []Container{{Name: "init", Image: "busybox"}},
+			Containers: []Container{{
+				Name: "c", Image: "nginx:1.25", Ports: []ContainerPort{{ContainerPort: 80}},
+				Env: []EnvVar{{Name: "NODE", ValueFrom: &EnvVarSource{FieldRef: &ObjectFieldSelector{FieldPath: "spec.nodeName"}}}},
+				Resources: ResourceRequirements{
+					Limits:   resource.ResourceList{resource.ResourceCPU: resource.MustParse("1.0001"), resource.ResourceMemory: resource.MustParse("64Mi")},
+					Requests: resource.ResourceList{resource.ResourceCPU: resource.MustParse("100u")},
+				},
+				LivenessProbe: probe, ReadinessProbe: &Probe{}, StartupProbe: &Probe{PeriodSeconds: 3},
+			}},
+		}}
+		return []Object{deploy[0], pod,
+			&ReplicaSet{Spec: ReplicaSetSpec{Template: PodTemplateSpec{Spec: PodSpec{Containers: []Container{{Name: "c", Image: "app"}}}}}},
+			&DaemonSet{},
+			&Service{Spec: ServiceSpec{Type: ServiceTypeNodePort, SessionAffinity: ServiceAffinityClientIP, Ports: []ServicePort{{Port: 80}}}},
+			&Endpoints{Subsets: []EndpointSubset{{Ports: []EndpointPort{{Port: 80}}}}},
+			&Namespace{ObjectMeta: ObjectMeta{Name: "shop"}},
+			&Node{Status: NodeStatus{Capacity: resource.ResourceList{resource.ResourcePods: resource.MustParse("110")}}},
+			&Secret{StringData: map[string]string{"b": "2", "a": "1"}},
+			&PriorityClass{}, &PersistentVolume{}, &PersistentVolumeClaim{}, &StorageClass{},
+			&RoleBinding{Subjects: []Subject{{Kind: UserKind, Name: "jane"}}},
+			&ClusterRoleBinding{Subjects: []Subject{{Kind: GroupKind, Name: "devs"}}},
+			&MutatingWebhookConfiguration{Webhooks: []Webhook{{Name: "m", ClientConfig: WebhookClientConfig{Service: &ServiceReference{Name: "s"}}}}},
+			&ValidatingWebhookConfiguration{Webhooks: []Webhook{{Name: "v"}}},
+		}
+	}
+	told, quiet := objects(), objects()
+	for i := range told {
+		notes := SetDefaults(told[i])
+		ApplyDefaults(quiet[i])
+		assert.Equal(t, told[i], quiet[i], "%T", told[i])
+		assert.NotEmpty(t, notes, "%T: an object that shows defaulting at work", told[i])
+	}
+}

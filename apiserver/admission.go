@@ -29,11 +29,15 @@ type admissionAttributes struct {
 	user User
 	obj  api.Object
 	old  api.Object // nil on create
+	// traced says that the trace will show what the plugins changed: only then do they describe
+	// their changes (the words cost allocations on every write).
+	traced bool
 }
 
 func (a *admissionAttributes) creating() bool { return a.old == nil }
 
-// mutatingPlugin may change the object; it returns one line per change, for the trace.
+// mutatingPlugin may change the object; it returns one line per change for the trace, when the
+// attributes say it is traced.
 type mutatingPlugin interface {
 	Name() string
 	Admit(ctx context.Context, a *admissionAttributes) ([]string, error)
@@ -51,11 +55,11 @@ type defaulting struct{}
 func (defaulting) Name() string { return "defaulting" }
 
 func (defaulting) Admit(_ context.Context, a *admissionAttributes) ([]string, error) {
-	var changes []string
-	for _, c := range api.SetDefaults(a.obj) {
-		changes = append(changes, c)
+	if !a.traced {
+		api.ApplyDefaults(a.obj)
+		return nil, nil
 	}
-	return changes, nil
+	return api.SetDefaults(a.obj), nil
 }
 
 // namespaceLifecycle refuses new objects in a namespace that does not exist or is being deleted.
@@ -97,7 +101,9 @@ func (p serviceAccountAdmission) Admit(ctx context.Context, a *admissionAttribut
 	var changes []string
 	if pod.Spec.ServiceAccountName == "" {
 		pod.Spec.ServiceAccountName = "default"
-		changes = append(changes, "serviceAccountName: default")
+		if a.traced {
+			changes = append(changes, "serviceAccountName: default")
+		}
 	}
 	if err := p.s.fresh(ctx, "serviceaccounts"); err != nil {
 		return nil, deadlineError(err)
@@ -111,13 +117,15 @@ func (p serviceAccountAdmission) Admit(ctx context.Context, a *admissionAttribut
 	}
 	// A mirror pod's spec is the kubelet's static pod's; changing it would make the kubelet replace it.
 	if _, mirror := pod.Annotations[mirrorPodAnnotation]; !mirror && automount(sa, pod) {
-		if name := p.mountToken(pod); name != "" {
+		if name := p.mountToken(pod); name != "" && a.traced {
 			changes = append(changes, fmt.Sprintf("volume %s (token, ca.crt, namespace) mounted at %s", name, ServiceAccountTokenMountPath))
 		}
 	}
 	if len(pod.Spec.ImagePullSecrets) == 0 && len(sa.ImagePullSecrets) > 0 {
 		pod.Spec.ImagePullSecrets = slices.Clone(sa.ImagePullSecrets)
-		changes = append(changes, "imagePullSecrets from service account "+sa.Name)
+		if a.traced {
+			changes = append(changes, "imagePullSecrets from service account "+sa.Name)
+		}
 	}
 	return changes, nil
 }
@@ -207,16 +215,22 @@ func (defaultTolerationSeconds) Admit(_ context.Context, a *admissionAttributes)
 	if !ok || !a.creating() {
 		return nil, nil
 	}
-	var changes []string
+	var missing []string
 	for _, key := range []string{api.TaintNodeNotReady, api.TaintNodeUnreachable} {
-		if toleratesNoExecute(pod.Spec.Tolerations, key) {
-			continue
+		if !toleratesNoExecute(pod.Spec.Tolerations, key) {
+			missing = append(missing, key)
 		}
+	}
+	pod.Spec.Tolerations = slices.Grow(pod.Spec.Tolerations, len(missing)) // one allocation for both
+	var changes []string
+	for _, key := range missing {
 		pod.Spec.Tolerations = append(pod.Spec.Tolerations, api.Toleration{
 			Key: key, Operator: api.TolerationOpExists, Effect: api.TaintEffectNoExecute,
 			TolerationSeconds: api.Ptr(DefaultTolerationSeconds),
 		})
-		changes = append(changes, fmt.Sprintf("toleration %s:NoExecute for %ds", key, DefaultTolerationSeconds))
+		if a.traced {
+			changes = append(changes, fmt.Sprintf("toleration %s:NoExecute for %ds", key, DefaultTolerationSeconds))
+		}
 	}
 	return changes, nil
 }
@@ -251,6 +265,9 @@ func (p priorityAdmission) Admit(ctx context.Context, a *admissionAttributes) ([
 		for _, o := range objs {
 			if pc := o.(*api.PriorityClass); pc.GlobalDefault {
 				pod.Spec.PriorityClassName, pod.Spec.Priority = pc.Name, api.Ptr(pc.Value)
+				if !a.traced {
+					return nil, nil
+				}
 				return []string{fmt.Sprintf("priority %d from the global default PriorityClass %s", pc.Value, pc.Name)}, nil
 			}
 		}
@@ -264,5 +281,8 @@ func (p priorityAdmission) Admit(ctx context.Context, a *admissionAttributes) ([
 		return nil, apierrors.NewForbidden("pods", pod.Name, fmt.Sprintf("no PriorityClass with name %s was found", pod.Spec.PriorityClassName))
 	}
 	pod.Spec.Priority = api.Ptr(pc.Value)
+	if !a.traced {
+		return nil, nil
+	}
 	return []string{fmt.Sprintf("priority %d from PriorityClass %s", pc.Value, pc.Name)}, nil
 }

@@ -324,7 +324,7 @@ func (s *Server) bodyFor(req *wire.Request, res *api.Resource) (api.Object, erro
 // admit runs the mutating admission chain, then nothing else: validation comes next. Each plugin
 // that changed something says so in one trace line.
 func (s *Server) admit(ctx context.Context, req *wire.Request, res *api.Resource, user User, obj, old api.Object) error {
-	a := &admissionAttributes{req: req, res: res, user: user, obj: obj, old: old}
+	a := &admissionAttributes{req: req, res: res, user: user, obj: obj, old: old, traced: s.traced(req)}
 	for _, p := range s.mutating {
 		changes, err := p.Admit(ctx, a)
 		if err != nil {
@@ -332,7 +332,7 @@ func (s *Server) admit(ctx context.Context, req *wire.Request, res *api.Resource
 				Msgf("admission plugin %s rejected %s: %s", p.Name(), describe(req, res), err.Error()))
 			return recorded{err}
 		}
-		if len(changes) > 0 && s.trace != nil {
+		if len(changes) > 0 && a.traced {
 			s.record(req, res, trace.Event{Component: "kube-apiserver", Actor: user.Name, Action: "admit", Detail: true}.
 				Msgf("%s: %s", p.Name(), strings.Join(changes, "; ")))
 		}
@@ -379,9 +379,10 @@ func (s *Server) validate(ctx context.Context, req *wire.Request, res *api.Resou
 	return nil
 }
 
-// writeTimeout bounds a write's wait for etcd, as kube-apiserver's create, update and delete handlers
-// bound theirs (34s unless the request says ?timeout=): without an etcd quorum, etcd's client retries
-// a write until this deadline.
+// writeTimeout bounds a write request from its start, as kube-apiserver's create, update, patch and
+// delete handlers bound theirs (requestTimeoutUpperBound, 34s unless the request says ?timeout=):
+// without an etcd quorum, etcd's client retries a write until this deadline. Do sets it; persist and
+// remove run under it.
 const writeTimeout = 34 * time.Second
 
 // requestTimeout bounds every request but a watch: kube-apiserver's --request-timeout, 1 minute by
@@ -403,10 +404,8 @@ func (s *Server) persist(ctx context.Context, req *wire.Request, res *api.Resour
 func (s *Server) persistEncoded(ctx context.Context, req *wire.Request, res *api.Resource, user User, obj api.Object, val []byte, modRev int64) error {
 	m := obj.GetObjectMeta()
 	key := etcdKey(res, m.Namespace, m.Name)
-	pending := s.cache.expectWrite(key, val, api.DeepCopy(obj)) // the caller keeps obj; the cache gets its own copy
+	pending := s.cache.expectWrite(key, val, obj) // the cache takes its own copy: the caller keeps obj
 	start := s.clock.Now()
-	ctx, cancel := context.WithTimeout(ctx, writeTimeout)
-	defer cancel()
 	var (
 		rev int64
 		err error
@@ -858,8 +857,6 @@ func (s *Server) remove(ctx context.Context, req *wire.Request, res *api.Resourc
 	m := old.GetObjectMeta()
 	modRev, _ := strconv.ParseInt(m.ResourceVersion, 10, 64)
 	key := etcdKey(res, m.Namespace, m.Name)
-	ctx, cancel := context.WithTimeout(ctx, writeTimeout)
-	defer cancel()
 	_, rev, err := s.store.Delete(ctx, key, modRev)
 	if err != nil {
 		return nil, storageError(err, res, m.Name)

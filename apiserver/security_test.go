@@ -7,6 +7,7 @@ package apiserver
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -312,4 +313,27 @@ func TestSecurityRules(t *testing.T) {
 			assert.False(t, strings.Contains(string(out), tok), "token %q is in the trace", tok)
 		}
 	})
+}
+
+// A binding to a service account names the user its token authenticates as,
+// system:serviceaccount:<namespace>:<name>, and nobody else.
+func TestServiceAccountSubjectsMatchTheirTokensUserName(t *testing.T) {
+	for _, tc := range []struct {
+		user, namespace, name string
+		want                  bool
+	}{
+		{"system:serviceaccount:default:builder", "default", "builder", true},
+		{"system:serviceaccount:default:builder", "default", "build", false},
+		{"system:serviceaccount:default:builder", "defaults", "builder", false},
+		{"system:serviceaccount:default:builder", "default:builder", "", false},
+		{"system:serviceaccount:defaultxbuilder", "default", "builder", false},
+		{"system:serviceaccounts:default:builder", "default", "builder", false},
+		{"builder", "default", "builder", false},
+	} {
+		assert.Equal(t, tc.want, isServiceAccount(tc.user, tc.namespace, tc.name), "%s as %s/%s", tc.user, tc.namespace, tc.name)
+	}
+	u := User{Name: "system:serviceaccount:shop:deployer"}
+	subj, ok := bindingSubject([]api.Subject{{Kind: "User", Name: "alice"}, {Kind: "ServiceAccount", Name: "deployer"}}, u, "shop")
+	assert.True(t, ok)
+	assert.Equal(t, `ServiceAccount "shop/deployer"`, fmt.Sprint(subj), "worded as Kubernetes' audit annotation")
 }

@@ -185,6 +185,7 @@ func (s *Server) do(ctx context.Context, req *wire.Request) (*wire.Response, *ap
 
 	// Gate 2: authorize.
 	attrs := newAttributes(user, req, res)
+	attrs.quiet = !s.traced(req)
 	if err := s.fresh(ctx, "clusterrolebindings", "clusterroles", "rolebindings", "roles"); err != nil {
 		return nil, res, deadlineError(fmt.Errorf("waiting for the authorization cache: %w", err))
 	}
@@ -213,10 +214,16 @@ func (s *Server) do(ctx context.Context, req *wire.Request) (*wire.Response, *ap
 	}
 	if verb != wire.VerbWatch {
 		// kube-apiserver ends every request that is not long-running after --request-timeout (1
-		// minute): a read that waits for an etcd without a quorum gets a 504, never hangs (a write
-		// has its own, shorter bound: writeTimeout).
+		// minute): a read that waits for an etcd without a quorum gets a 504, never hangs. A write's
+		// handler bounds itself tighter, from its start: writeTimeout. The write's deadline is the
+		// earlier one, so it is the only one a write needs (one timer a request, not two).
+		timeout := requestTimeout
+		switch verb {
+		case wire.VerbCreate, wire.VerbUpdate, wire.VerbPatch, wire.VerbDelete:
+			timeout = writeTimeout
+		}
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, requestTimeout)
+		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
 	switch verb {
@@ -256,9 +263,13 @@ func (s *Server) do(ctx context.Context, req *wire.Request) (*wire.Response, *ap
 	return resp, res, err
 }
 
+// traced says whether record keeps what it is told about req: a gate that has words to build for
+// the trace builds them only then.
+func (s *Server) traced(req *wire.Request) bool { return s.trace != nil && !req.Quiet }
+
 // record adds a trace event about req, filling in the object when the caller did not.
 func (s *Server) record(req *wire.Request, res *api.Resource, e trace.Event) {
-	if s.trace == nil || req.Quiet {
+	if !s.traced(req) {
 		return
 	}
 	if e.Object == "" {

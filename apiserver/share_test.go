@@ -120,3 +120,103 @@ func TestSharerSharesContainerPartsWhenOnlyTheMountsDiffer(t *testing.T) {
 		t.Errorf("sharing b changed a")
 	}
 }
+
+// The cache's copy of an object its writer keeps (keep) shares nothing the writer could change: after
+// the writer scribbles over every field, map, slice and pointee of its pods, the cache's copies read
+// as before, whether their parts were taken from the kept ones or copied.
+func TestKeptCopiesShareNothingWithTheWriter(t *testing.T) {
+	s := newSharer()
+	rich := func(name, volume string) *api.Pod {
+		p := sharePod(name, "rs-1", "nginx:1.25")
+		p.Annotations = map[string]string{"note": "x"}
+		p.Finalizers = []string{"example.com/keep"}
+		p.Spec.NodeSelector = map[string]string{"disk": "ssd"}
+		p.Spec.Affinity = &api.Affinity{NodeAffinity: &api.NodeAffinity{}}
+		c := &p.Spec.Containers[0]
+		c.Args = []string{"serve"}
+		c.Env = []api.EnvVar{{Name: "A", Value: "1"}}
+		c.Ports = []api.ContainerPort{{ContainerPort: 80}}
+		c.ReadinessProbe = &api.Probe{PeriodSeconds: 5}
+		c.VolumeMounts = []api.VolumeMount{{Name: volume, MountPath: "/var/run/secrets/kubernetes.io/serviceaccount"}}
+		p.Spec.InitContainers = []api.Container{{Name: "init", Image: "busybox", Args: []string{"true"}}}
+		p.Spec.Volumes = []api.Volume{{Name: volume, VolumeSource: api.VolumeSource{Projected: &api.ProjectedVolumeSource{
+			DefaultMode: api.Ptr[int32](420), Sources: []api.VolumeProjection{{ServiceAccountToken: &api.ServiceAccountTokenProjection{Path: "token"}}}}}}}
+		p.Status.Conditions = []api.PodCondition{{Type: "Ready", Status: "True"}}
+		p.Spec.TerminationGracePeriodSeconds = api.Ptr[int64](30)
+		return p
+	}
+	if n := reflect.TypeFor[api.Volume]().NumField(); n != 2 {
+		t.Fatalf("api.Volume has %d fields: keep copies a volume's name and source, and nothing else", n)
+	}
+	writers := []*api.Pod{rich("a", "kube-api-access-aaaaa"), rich("b", "kube-api-access-bbbbb"), rich("c", "kube-api-access-bbbbb")}
+	writers[2].Spec.Containers[0].Image = "nginx:1.26" // parts that differ are copied
+	*writers[2].Spec.Volumes[0].Projected.DefaultMode = 0o600
+	var kept []api.Object
+	var want []string
+	for _, w := range writers {
+		before, _ := json.Marshal(w)
+		k := s.keep(w)
+		got, _ := json.Marshal(k)
+		if string(got) != string(before) {
+			t.Fatalf("the kept copy differs from the pod:\n%s\nwant\n%s", got, before)
+		}
+		kept, want = append(kept, k), append(want, string(before))
+	}
+	if !same(kept[0].(*api.Pod).Spec.Tolerations, kept[1].(*api.Pod).Spec.Tolerations) {
+		t.Errorf("the kept copies do not share their equal parts")
+	}
+	for _, w := range writers {
+		scribble(reflect.ValueOf(w).Elem())
+	}
+	for i, k := range kept {
+		if got, _ := json.Marshal(k); string(got) != want[i] {
+			t.Errorf("scribbling over the writer's pod changed the cache's copy:\n%s\nwant\n%s", got, want[i])
+		}
+	}
+}
+
+// scribble changes every string, number and bool reachable from v in place, and adds a key to every
+// map.
+func scribble(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			scribble(v.Elem())
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if f := v.Field(i); f.CanSet() {
+				scribble(f)
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			scribble(v.Index(i))
+		}
+	case reflect.Map:
+		if v.IsNil() {
+			return
+		}
+		for _, key := range v.MapKeys() {
+			e := reflect.New(v.Type().Elem()).Elem()
+			e.Set(v.MapIndex(key))
+			scribble(e)
+			v.SetMapIndex(key, e)
+		}
+		if v.Type().Key().Kind() == reflect.String {
+			v.SetMapIndex(reflect.ValueOf("scribbled").Convert(v.Type().Key()), reflect.Zero(v.Type().Elem()))
+		}
+	case reflect.String:
+		if v.CanSet() {
+			v.SetString(v.String() + "!")
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if v.CanSet() {
+			v.SetInt(v.Int() + 1)
+		}
+	case reflect.Bool:
+		if v.CanSet() {
+			v.SetBool(!v.Bool())
+		}
+	}
+}

@@ -86,10 +86,10 @@ type pendingWrite struct {
 	obj   api.Object
 }
 
-// expectWrite notes that obj, encoded as value, is about to be written to key. obj becomes the
-// cache's: the caller must not keep it.
+// expectWrite notes that obj, encoded as value, is about to be written to key. The cache keeps a
+// copy of its own (sharing its controller's parts): the caller keeps obj.
 func (c *watchCache) expectWrite(key string, value []byte, obj api.Object) *pendingWrite {
-	p := &pendingWrite{value: value, obj: c.shared.share(obj)}
+	p := &pendingWrite{value: value, obj: c.shared.keep(obj)}
 	c.written.Store(key, p)
 	return p
 }
@@ -117,6 +117,9 @@ type resourceCache struct {
 	// A resource that changes without lists between (pods in a rollout) never pays for it; one
 	// read on every request (RBAC's ClusterRoleBindings) sorts once per change, not per request.
 	sorted atomic.Pointer[[]string]
+	// snap memoises the objects in key order, for a reader on every request (RBAC walks every
+	// ClusterRoleBinding); nil after any change, built again by the next reader, like sorted.
+	snap atomic.Pointer[snapshot]
 	// events is the window, oldest first; floor is the revision from which the window is complete:
 	// every change with revision > floor is in events.
 	events []cacheEvent
@@ -298,6 +301,7 @@ func (c *watchCache) applyLocked(ev store.Event) {
 }
 
 func (rc *resourceCache) put(key string, obj api.Object) {
+	rc.snap.Store(nil)
 	if prev, ok := rc.objects[key]; ok {
 		rc.unindex(key, prev)
 	} else {
@@ -330,6 +334,7 @@ func (rc *resourceCache) sortedKeys() []string {
 }
 
 func (rc *resourceCache) remove(key string, prev api.Object) {
+	rc.snap.Store(nil)
 	if prev != nil {
 		rc.unindex(key, prev)
 	}
@@ -568,13 +573,7 @@ func (c *watchCache) list(res *api.Resource, sel selection) ([]api.Object, int64
 	} else {
 		keys = rc.sortedKeys()
 		if sel.namespace != "" && res.Namespaced {
-			// A namespace's keys are one run of the sorted keys.
-			prefix := sel.namespace + "/"
-			i := sort.SearchStrings(keys, prefix)
-			j := i
-			for j < len(keys) && strings.HasPrefix(keys[j], prefix) {
-				j++
-			}
+			i, j := namespaceRun(keys, sel.namespace)
 			keys = keys[i:j]
 		}
 	}
@@ -585,6 +584,48 @@ func (c *watchCache) list(res *api.Resource, sel selection) ([]api.Object, int64
 		}
 	}
 	return out, c.rev
+}
+
+// snapshot is a resource's objects in key order, as one change left them: shared by every reader
+// until the next change, so never modify it (nor its objects).
+type snapshot struct {
+	keys []string
+	objs []api.Object // objs[i] is at keys[i]
+}
+
+// namespace is the part of s in one namespace.
+func (s *snapshot) namespace(ns string) []api.Object {
+	i, j := namespaceRun(s.keys, ns)
+	return s.objs[i:j]
+}
+
+// namespaceRun is where a namespace's keys are in sorted keys: keys[i:j], one run.
+func namespaceRun(keys []string, ns string) (i, j int) {
+	prefix := ns + "/"
+	i = sort.SearchStrings(keys, prefix)
+	j = i
+	for j < len(keys) && strings.HasPrefix(keys[j], prefix) {
+		j++
+	}
+	return i, j
+}
+
+// snapshot returns res's objects as they stand, without copying them for every caller as list
+// does: for readers that walk a resource that seldom changes on every request.
+func (c *watchCache) snapshot(res *api.Resource) *snapshot {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	rc := c.resources[res.Name]
+	if sn := rc.snap.Load(); sn != nil {
+		return sn
+	}
+	sn := &snapshot{keys: rc.sortedKeys()}
+	sn.objs = make([]api.Object, len(sn.keys))
+	for i, k := range sn.keys {
+		sn.objs[i] = rc.objects[k]
+	}
+	rc.snap.Store(sn) // two readers may both build it: the same snapshot, either one kept
+	return sn
 }
 
 // get returns the cached object (shared: do not modify) or nil.

@@ -94,3 +94,45 @@ func TestListsSeeEveryAdditionAndRemovalInOrder(t *testing.T) {
 	assert.Empty(t, names(in("nowhere")))
 	assert.Equal(t, []string{"default-x/a", "defaults/a"}, names(everythingSelection()))
 }
+
+// A snapshot (what RBAC reads its bindings from on every request) holds the very objects a list
+// returns, after every addition, update and removal, and a namespace's part of it that namespace
+// alone; between changes every reader shares one.
+func TestSnapshotsSeeEveryChange(t *testing.T) {
+	c := newWatchCache(100)
+	res, _ := api.ResourceFor("pods")
+	rev := int64(0)
+	apply := func(typ store.EventType, ns, name string) {
+		rev++
+		pod := nginxPod(name)
+		pod.Namespace = ns
+		value, err := json.Marshal(pod)
+		require.NoError(t, err)
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.applyLocked(store.Event{Type: typ, Revision: rev,
+			KV: store.KV{Key: "/registry/pods/" + ns + "/" + name, Value: value, ModRevision: rev}})
+	}
+	same := func(step string) {
+		t.Helper()
+		all := everythingSelection()
+		want, _ := c.list(res, all)
+		assert.Equal(t, want, c.snapshot(res).objs, step)
+		all.namespace = "default"
+		want, _ = c.list(res, all)
+		assert.Equal(t, want, c.snapshot(res).namespace("default"), step)
+	}
+	same("empty")
+	apply(store.Put, "default", "b")
+	apply(store.Put, "defaults", "a")
+	apply(store.Put, "default-x", "a")
+	same("three namespaces")
+	assert.Same(t, c.snapshot(res), c.snapshot(res), "no change between: one snapshot")
+	before := c.snapshot(res).objs[1]
+	apply(store.Put, "default", "b")
+	same("an update")
+	assert.NotSame(t, before, c.snapshot(res).objs[1], "an update replaces the object")
+	apply(store.Delete, "default", "b")
+	same("a removal")
+	assert.Empty(t, c.snapshot(res).namespace("default"))
+}

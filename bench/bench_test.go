@@ -19,6 +19,10 @@ func BenchmarkCreatePathVersusRawPut(b *testing.B) {
 	b.ReportMetric(res.RawPerSecond, "raw-puts/s")
 	b.ReportMetric(res.CreatesPerSecond, "creates/s")
 	b.ReportMetric(res.Ratio(), "pipeline/raw")
+	b.ReportMetric(res.CreateBytes, "B/create")
+	b.ReportMetric(res.CreateAllocs, "allocs/create")
+	b.ReportMetric(res.RawBytes, "B/put")
+	b.ReportMetric(res.RawAllocs, "allocs/put")
 }
 
 // BenchmarkDeployment: a Deployment of 1,000 and of 10,000 replicas reaching all-available, reported

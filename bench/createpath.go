@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"time"
 
 	"kubesim/api"
@@ -25,14 +26,19 @@ type CreatePathResult struct {
 	CreatesPerSecond float64 // pods created through authenticate, RBAC, admission, validation, etcd, watch cache
 	// Latency quantiles of one operation, in milliseconds.
 	RawP50, RawP99, CreateP50, CreateP99 float64
+	// What the whole process allocated per operation while the puts (Raw) or the creates ran: etcd's
+	// client and server in both, and the apiserver's gates in the creates. The difference is the
+	// apiserver's share.
+	RawBytes, RawAllocs, CreateBytes, CreateAllocs float64
 }
 
 // Ratio is the share of raw etcd throughput the full pipeline keeps.
 func (r CreatePathResult) Ratio() float64 { return r.CreatesPerSecond / r.RawPerSecond }
 
 func (r CreatePathResult) String() string {
-	return fmt.Sprintf("create path at %d clients, %d ops: %.0f creates/s (p50 %.2f ms, p99 %.2f ms) vs %.0f raw etcd puts/s (p50 %.2f ms, p99 %.2f ms): ratio %.2f",
-		r.Clients, r.Ops, r.CreatesPerSecond, r.CreateP50, r.CreateP99, r.RawPerSecond, r.RawP50, r.RawP99, r.Ratio())
+	return fmt.Sprintf("create path at %d clients, %d ops: %.0f creates/s (p50 %.2f ms, p99 %.2f ms, %.0f B and %.0f allocations each) vs %.0f raw etcd puts/s (p50 %.2f ms, p99 %.2f ms, %.0f B and %.0f allocations each): ratio %.2f",
+		r.Clients, r.Ops, r.CreatesPerSecond, r.CreateP50, r.CreateP99, r.CreateBytes, r.CreateAllocs,
+		r.RawPerSecond, r.RawP50, r.RawP99, r.RawBytes, r.RawAllocs, r.Ratio())
 }
 
 // CreatePath runs ops creates through the apiserver and ops raw etcd puts at each number of
@@ -61,7 +67,10 @@ func CreatePath(ctx context.Context, ops int, clients ...int) ([]CreatePathResul
 	var results []CreatePathResult
 	for _, cl := range clients {
 		const rounds = 4
-		var raw, pipeline time.Duration
+		var (
+			raw, pipeline           time.Duration
+			rawAlloc, pipelineAlloc allocated
+		)
 		rawLat, createLat := make([]time.Duration, 0, ops), make([]time.Duration, 0, ops)
 		for r := 0; r < rounds; r++ {
 			n := ops / rounds
@@ -69,6 +78,7 @@ func CreatePath(ctx context.Context, ops int, clients ...int) ([]CreatePathResul
 				n = ops - n*(rounds-1)
 			}
 			lat := make([]time.Duration, n)
+			before := readAllocated()
 			d, err := parallel(n, cl, lat, func(i int) error {
 				_, err := st.Create(ctx, fmt.Sprintf("/bench/raw/%d/%d/%d", cl, r, i), val)
 				return err
@@ -77,7 +87,9 @@ func CreatePath(ctx context.Context, ops int, clients ...int) ([]CreatePathResul
 				return nil, err
 			}
 			raw += d
+			rawAlloc = rawAlloc.plus(readAllocated().minus(before))
 			rawLat = append(rawLat, lat...)
+			before = readAllocated()
 			d, err = parallel(n, cl, lat, func(int) error {
 				_, err := srv.Do(ctx, &wire.Request{Token: "bench", Verb: wire.VerbCreate, Resource: "pods", Namespace: "default", Body: pod})
 				return err
@@ -86,14 +98,33 @@ func CreatePath(ctx context.Context, ops int, clients ...int) ([]CreatePathResul
 				return nil, err
 			}
 			pipeline += d
+			pipelineAlloc = pipelineAlloc.plus(readAllocated().minus(before))
 			createLat = append(createLat, lat...)
 		}
 		results = append(results, CreatePathResult{Clients: cl, Ops: ops,
 			RawPerSecond: float64(ops) / raw.Seconds(), CreatesPerSecond: float64(ops) / pipeline.Seconds(),
 			RawP50: quantile(rawLat, 0.5), RawP99: quantile(rawLat, 0.99),
-			CreateP50: quantile(createLat, 0.5), CreateP99: quantile(createLat, 0.99)})
+			CreateP50: quantile(createLat, 0.5), CreateP99: quantile(createLat, 0.99),
+			RawBytes: float64(rawAlloc.bytes) / float64(ops), RawAllocs: float64(rawAlloc.objects) / float64(ops),
+			CreateBytes: float64(pipelineAlloc.bytes) / float64(ops), CreateAllocs: float64(pipelineAlloc.objects) / float64(ops)})
 	}
 	return results, nil
+}
+
+// allocated is what the process has allocated so far (runtime.MemStats' TotalAlloc and Mallocs).
+type allocated struct{ bytes, objects uint64 }
+
+func readAllocated() allocated {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return allocated{ms.TotalAlloc, ms.Mallocs}
+}
+
+func (a allocated) minus(b allocated) allocated {
+	return allocated{a.bytes - b.bytes, a.objects - b.objects}
+}
+func (a allocated) plus(b allocated) allocated {
+	return allocated{a.bytes + b.bytes, a.objects + b.objects}
 }
 
 func benchCreatePath(ctx context.Context, o Options) ([]Figure, error) {
@@ -110,7 +141,8 @@ func benchCreatePath(ctx context.Context, o Options) ([]Figure, error) {
 			Figure{Name: "create-path/ratio", Value: r.Ratio(), Unit: "of raw puts/s", Conditions: cond, Baseline: raw(r.RawPerSecond, "puts/s")},
 			Figure{Name: "create-path/creates", Value: r.CreatesPerSecond, Unit: "creates/s", Conditions: cond, Baseline: raw(r.RawPerSecond, "puts/s")},
 			Figure{Name: "create-path/p50", Value: r.CreateP50, Unit: "ms", Conditions: cond, Baseline: raw(r.RawP50, "ms")},
-			Figure{Name: "create-path/p99", Value: r.CreateP99, Unit: "ms", Conditions: cond, Baseline: raw(r.RawP99, "ms")})
+			Figure{Name: "create-path/p99", Value: r.CreateP99, Unit: "ms", Conditions: cond, Baseline: raw(r.RawP99, "ms")},
+			Figure{Name: "create-path/allocated", Value: r.CreateBytes, Unit: "B/create", Conditions: cond, Baseline: raw(r.RawBytes, "B/put")})
 		o.progress("%s", r)
 	}
 	return figures, err

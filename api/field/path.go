@@ -1,14 +1,19 @@
 // path.go: Path, the address of a field inside an object (NewPath, Child, Index, Key, String).
 package field
 
-import (
-	"strconv"
-	"strings"
-)
+import "strconv"
 
 // Path is one step of a field address, linked to the step before it. Paths are immutable: Child,
 // Index and Key return a new Path and never change the receiver, so a validator can hand the same
 // parent to many children.
+//
+// Validation builds a path for every field it visits and renders one only for a field in error. So
+// that the others cost nothing, Child, Index and Key are small enough to inline and nothing here
+// keeps a path it is handed (String renders without holding on to one): a validator that keeps
+// its paths to itself too gets them on its stack, not the heap. That is why Child takes one name,
+// where Kubernetes' takes several (p.Child("template").Child("spec") for its
+// p.Child("template").Child("spec")): descending through a list of names needs a loop, and a path made in
+// a loop and linked to the next outlives the loop.
 type Path struct {
 	name   string // a field name; empty when this step is an index or key
 	index  string // "0" or "cpu"; used when name is empty
@@ -18,19 +23,16 @@ type Path struct {
 // NewPath starts a path at a top-level field, then descends through more fields:
 // NewPath("spec", "template") is spec.template.
 func NewPath(name string, more ...string) *Path {
-	return (&Path{name: name}).childAll(more)
-}
-
-func (p *Path) childAll(names []string) *Path {
-	for _, n := range names {
+	p := &Path{name: name}
+	for _, n := range more {
 		p = &Path{name: n, parent: p}
 	}
 	return p
 }
 
-// Child descends into one or more named fields: p.Child("template", "spec").
-func (p *Path) Child(name string, more ...string) *Path {
-	return (&Path{name: name, parent: p}).childAll(more)
+// Child descends into a named field: p.Child("template").
+func (p *Path) Child(name string) *Path {
+	return &Path{name: name, parent: p}
 }
 
 // Index descends into a list element: containers[0].
@@ -49,23 +51,32 @@ func (p *Path) String() string {
 	if p == nil {
 		return "<nil>"
 	}
-	var steps []*Path
+	// Measure, then fill from the last step back to the first.
+	n := 0
 	for s := p; s != nil; s = s.parent {
-		steps = append(steps, s)
-	}
-	var b strings.Builder
-	for i := len(steps) - 1; i >= 0; i-- {
-		s := steps[i]
 		if s.name == "" {
-			b.WriteByte('[')
-			b.WriteString(s.index)
-			b.WriteByte(']')
+			n += len(s.index) + 2 // [index]
+		} else if n += len(s.name); s.parent != nil {
+			n++ // the dot before it
+		}
+	}
+	b := make([]byte, n)
+	for s := p; s != nil; s = s.parent {
+		if s.name == "" {
+			n--
+			b[n] = ']'
+			n -= len(s.index)
+			copy(b[n:], s.index)
+			n--
+			b[n] = '['
 			continue
 		}
+		n -= len(s.name)
+		copy(b[n:], s.name)
 		if s.parent != nil {
-			b.WriteByte('.')
+			n--
+			b[n] = '.'
 		}
-		b.WriteString(s.name)
 	}
-	return b.String()
+	return string(b)
 }

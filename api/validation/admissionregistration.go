@@ -49,9 +49,9 @@ func validateWebhook(h *api.Webhook, path *field.Path) field.ErrorList {
 		errs = append(errs, field.Invalid(path.Child("name"), h.Name, "should be a domain with at least three segments separated by dots"))
 	}
 	if svc := h.ClientConfig.Service; svc == nil {
-		errs = append(errs, field.Required(path.Child("clientConfig", "service"), "kubesim supports only in-cluster services"))
+		errs = append(errs, field.Required(path.Child("clientConfig").Child("service"), "kubesim supports only in-cluster services"))
 	} else {
-		svcPath := path.Child("clientConfig", "service")
+		svcPath := path.Child("clientConfig").Child("service")
 		if svc.Namespace == "" {
 			errs = append(errs, field.Required(svcPath.Child("namespace"), "service namespace is required"))
 		}

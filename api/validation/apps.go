@@ -183,11 +183,11 @@ func validateWorkloadSelector(sel *api.LabelSelector, emptyMsg string, path *fie
 func validateWorkloadTemplate(template *api.PodTemplateSpec, sel *api.LabelSelector, path *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	if s, ok := asSelector(sel); ok && !s.Empty() && !s.Matches(labels.Set(template.Labels)) {
-		errs = append(errs, field.Invalid(path.Child("metadata", "labels"), template.Labels, "`selector` does not match template `labels`"))
+		errs = append(errs, field.Invalid(path.Child("metadata").Child("labels"), template.Labels, "`selector` does not match template `labels`"))
 	}
 	errs = append(errs, ValidatePodTemplateSpec(template, path)...)
 	if rp := template.Spec.RestartPolicy; rp != "" && rp != api.RestartPolicyAlways {
-		errs = append(errs, field.NotSupported(path.Child("spec", "restartPolicy"), rp, []api.RestartPolicy{api.RestartPolicyAlways}))
+		errs = append(errs, field.NotSupported(path.Child("spec").Child("restartPolicy"), rp, []api.RestartPolicy{api.RestartPolicyAlways}))
 	}
 	return errs
 }

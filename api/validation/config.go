@@ -10,7 +10,6 @@ package validation
 
 import (
 	"regexp"
-	"slices"
 	"strings"
 
 	"kubesim/api"
@@ -170,7 +169,7 @@ func validateVolumeSource(src *api.VolumeSource, path *field.Path) field.ErrorLi
 	if src.EmptyDir != nil {
 		sources++
 		if src.EmptyDir.SizeLimit != nil && src.EmptyDir.SizeLimit.Sign() < 0 {
-			errs = append(errs, field.Forbidden(path.Child("emptyDir", "sizeLimit"), "SizeLimit field must be a valid resource quantity"))
+			errs = append(errs, field.Forbidden(path.Child("emptyDir").Child("sizeLimit"), "SizeLimit field must be a valid resource quantity"))
 		}
 	}
 	if cm := src.ConfigMap; cm != nil {
@@ -194,7 +193,7 @@ func validateVolumeSource(src *api.VolumeSource, path *field.Path) field.ErrorLi
 	if pvc := src.PersistentVolumeClaim; pvc != nil {
 		sources++
 		if pvc.ClaimName == "" {
-			errs = append(errs, field.Required(path.Child("persistentVolumeClaim", "claimName"), ""))
+			errs = append(errs, field.Required(path.Child("persistentVolumeClaim").Child("claimName"), ""))
 		}
 	}
 	if pr := src.Projected; pr != nil {
@@ -256,7 +255,7 @@ func validateProjected(pr *api.ProjectedVolumeSource, path *field.Path) field.Er
 		}
 		if t := src.ServiceAccountToken; t != nil {
 			kinds++
-			p := at.Child("serviceAccountToken", "expirationSeconds")
+			p := at.Child("serviceAccountToken").Child("expirationSeconds")
 			switch secs := api.Deref(t.ExpirationSeconds, 0); {
 			case secs < 10*60:
 				errs = append(errs, field.Invalid(p, secs, "may not specify a duration less than 10 minutes"))
@@ -305,7 +304,7 @@ func validateLocalPath(p string, path *field.Path) field.ErrorList {
 	if strings.HasPrefix(p, "/") {
 		errs = append(errs, field.Invalid(path, p, "must be a relative path"))
 	}
-	if slices.Contains(strings.Split(p, "/"), "..") {
+	if hasDotDotElement(p) {
 		errs = append(errs, field.Invalid(path, p, "must not contain '..'"))
 	} else if strings.HasPrefix(p, "..") {
 		errs = append(errs, field.Invalid(path, p, "must not start with '..'"))
@@ -408,9 +407,9 @@ func validateEnvSources(c *api.Container, path *field.Path) field.ErrorList {
 		case ef.ConfigMapRef != nil && ef.SecretRef != nil:
 			errs = append(errs, field.Invalid(path.Child("envFrom"), "", oneSourceMsg))
 		case ef.ConfigMapRef != nil:
-			errs = append(errs, validateRefName(ef.ConfigMapRef.Name, p.Child("configMapRef", "name"))...)
+			errs = append(errs, validateRefName(ef.ConfigMapRef.Name, p.Child("configMapRef").Child("name"))...)
 		case ef.SecretRef != nil:
-			errs = append(errs, validateRefName(ef.SecretRef.Name, p.Child("secretRef", "name"))...)
+			errs = append(errs, validateRefName(ef.SecretRef.Name, p.Child("secretRef").Child("name"))...)
 		default:
 			errs = append(errs, field.Invalid(path.Child("envFrom"), "", "must specify one of: `configMapRef` or `secretRef`"))
 		}
@@ -431,4 +430,15 @@ func validateRefName(name string, path *field.Path) field.ErrorList {
 		return field.ErrorList{field.Required(path, "")}
 	}
 	return validateName(IsDNS1123Subdomain, name, path)
+}
+
+// hasDotDotElement says whether a slash-separated path has a ".." element, without splitting it
+// into a slice (every projected and downward API file's path is checked).
+func hasDotDotElement(p string) bool {
+	for elem := range strings.SplitSeq(p, "/") {
+		if elem == ".." {
+			return true
+		}
+	}
+	return false
 }

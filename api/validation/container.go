@@ -71,10 +71,10 @@ func validateContainer(c *api.Container, path *field.Path) field.ErrorList {
 	errs = append(errs, validateProbe(c.StartupProbe, path.Child("startupProbe"))...)
 	// A liveness or startup probe that needed several successes would only delay a restart decision.
 	if c.LivenessProbe != nil && c.LivenessProbe.SuccessThreshold != 1 {
-		errs = append(errs, field.Invalid(path.Child("livenessProbe", "successThreshold"), c.LivenessProbe.SuccessThreshold, "must be 1"))
+		errs = append(errs, field.Invalid(path.Child("livenessProbe").Child("successThreshold"), c.LivenessProbe.SuccessThreshold, "must be 1"))
 	}
 	if c.StartupProbe != nil && c.StartupProbe.SuccessThreshold != 1 {
-		errs = append(errs, field.Invalid(path.Child("startupProbe", "successThreshold"), c.StartupProbe.SuccessThreshold, "must be 1"))
+		errs = append(errs, field.Invalid(path.Child("startupProbe").Child("successThreshold"), c.StartupProbe.SuccessThreshold, "must be 1"))
 	}
 	return errs
 }
@@ -231,7 +231,7 @@ func validateProbeHandler(h *api.ProbeHandler, path *field.Path) field.ErrorList
 		return true
 	}
 	if h.Exec != nil && oneHandler("exec") && len(h.Exec.Command) == 0 {
-		errs = append(errs, field.Required(path.Child("exec", "command"), ""))
+		errs = append(errs, field.Required(path.Child("exec").Child("command"), ""))
 	}
 	if h.HTTPGet != nil && oneHandler("httpGet") {
 		get := path.Child("httpGet")
@@ -244,7 +244,7 @@ func validateProbeHandler(h *api.ProbeHandler, path *field.Path) field.ErrorList
 		}
 	}
 	if h.TCPSocket != nil && oneHandler("tcpSocket") {
-		errs = append(errs, ValidatePortNumOrName(h.TCPSocket.Port, path.Child("tcpSocket", "port"))...)
+		errs = append(errs, ValidatePortNumOrName(h.TCPSocket.Port, path.Child("tcpSocket").Child("port"))...)
 	}
 	if handlers == 0 {
 		errs = append(errs, field.Required(path, "must specify a handler type"))

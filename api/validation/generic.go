@@ -5,7 +5,6 @@ package validation
 
 import (
 	"fmt"
-	"maps"
 	"net/netip"
 	"regexp"
 	"slices"
@@ -156,5 +155,13 @@ func validateCIDR(value string, path *field.Path) field.ErrorList {
 // sortedKeys returns a map's keys in order, so that errors about a map come out in the same order
 // every run, as kubesim's deterministic traces need (Kubernetes itself iterates in random order).
 func sortedKeys[K ~string, V any](m map[K]V) []K {
-	return slices.Sorted(maps.Keys(m))
+	if len(m) == 0 {
+		return nil // most maps validated are empty or absent: no allocation for them
+	}
+	keys := make([]K, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }

@@ -213,10 +213,10 @@ func validateSessionAffinityConfig(spec *api.ServiceSpec, path *field.Path) fiel
 		case cfg.ClientIP == nil:
 			return field.ErrorList{field.Required(path.Child("clientIP"), needed)}
 		case cfg.ClientIP.TimeoutSeconds == nil:
-			return field.ErrorList{field.Required(path.Child("clientIP", "timeoutSeconds"), needed)}
+			return field.ErrorList{field.Required(path.Child("clientIP").Child("timeoutSeconds"), needed)}
 		}
 		if t := *cfg.ClientIP.TimeoutSeconds; t <= 0 || t > api.MaxClientIPServiceAffinitySeconds {
-			return field.ErrorList{field.Invalid(path.Child("clientIP", "timeoutSeconds"), t,
+			return field.ErrorList{field.Invalid(path.Child("clientIP").Child("timeoutSeconds"), t,
 				fmt.Sprintf("must be greater than 0 and less than %d", api.MaxClientIPServiceAffinitySeconds))}
 		}
 	}

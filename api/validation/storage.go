@@ -50,7 +50,7 @@ func ValidatePersistentVolume(pv *api.PersistentVolume) field.ErrorList {
 		errs = append(errs, field.Required(spec.Child("nodeAffinity"), "Local volume requires node affinity"))
 	}
 	if na := pv.Spec.NodeAffinity; na != nil && na.Required != nil {
-		errs = append(errs, validateNodeSelector(na.Required, spec.Child("nodeAffinity", "required"))...)
+		errs = append(errs, validateNodeSelector(na.Required, spec.Child("nodeAffinity").Child("required"))...)
 	}
 	return errs
 }
