@@ -15,6 +15,7 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -122,11 +123,15 @@ func runLab(ctx context.Context, labName, scenario string, seed int64, verbose b
 	}
 	defer os.RemoveAll(dir)
 	bin := filepath.Join(dir, "swap")
-	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./examples/labs/"+swapDir)
+	built := swapBinary(root, bin)
+	build := exec.CommandContext(ctx, "go", "build", "-o", built, "./examples/labs/"+swapDir)
 	build.Dir, build.Stdout, build.Stderr = root, stderr, stderr // build errors: the learner's code does not compile
 	if err := build.Run(); err != nil {
 		fmt.Fprintf(stderr, "kubesim run: --with lab:%s: the labs do not build (go vet ./examples/labs/...)\n", labName)
 		return 1
+	}
+	if built != bin && os.Link(built, bin) != nil {
+		bin = built
 	}
 	args := []string{"--seed", strconv.FormatInt(seed, 10), "--verbose=" + strconv.FormatBool(verbose), labName, scenario}
 	fmt.Fprintf(stderr, "kubesim run: your code, compiled now: go run ./examples/labs/swap %s\n", strings.Join(args, " "))
@@ -142,4 +147,23 @@ func runLab(ctx context.Context, labName, scenario string, seed int64, verbose b
 	}
 	fmt.Fprintf(stderr, "kubesim run: %v\n", err)
 	return 1
+}
+
+// swapBinary is where go build writes the swap program of the tree at root: a file of the user's
+// cache directory kept from one run to the next, so that go build, finding it built from the same
+// sources, leaves it as it is (its build ID matches) instead of linking the whole cluster again, a few
+// seconds of CPU each run. Each tree has its own. The run executes a hard link to it in its private
+// directory: go build replaces the file (a rename or a new file, never a rewrite in place), so a
+// later build for a changed tree leaves a running program alone. Without a user cache directory it
+// builds into the run's private directory (fallback), afresh each run.
+func swapBinary(root, fallback string) string {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return fallback
+	}
+	dir := filepath.Join(cache, "kubesim", "swap-"+fmt.Sprintf("%x", sha256.Sum256([]byte(root)))[:16])
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fallback
+	}
+	return filepath.Join(dir, "swap")
 }

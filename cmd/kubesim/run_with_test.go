@@ -1,9 +1,11 @@
 package main
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	crashloopbackoff "kubesim/examples/labs/crashloop-backoff"
 )
@@ -52,4 +54,12 @@ func TestRunWithALabThatIsNotStarted(t *testing.T) {
 	assert.Contains(t, errOut, "your code, compiled now: go run ./examples/labs/swap --seed 1 --verbose=false crashloop-backoff crash-loop")
 	assert.Contains(t, errOut, "lab crashloop-backoff is not started: TODO(lab): write Delay")
 	assert.Contains(t, errOut, "go run -tags solution ./examples/labs/swap crashloop-backoff crash-loop")
+	// The program stays in the user's cache directory for the next run, which go build then leaves
+	// as it is unless the tree changed; the run's own hard link to it is gone with the run.
+	root, err := moduleRoot()
+	require.NoError(t, err)
+	private := filepath.Join(t.TempDir(), "swap")
+	if kept := swapBinary(root, private); kept != private {
+		assert.FileExists(t, kept, "the swap program built by the run")
+	}
 }

@@ -22,6 +22,7 @@ func (s *served) step(args ...string) (string, int) {
 // kubectl sees the exact state: a Deployment without its ReplicaSet until kubesim step runs the
 // deployment controller.
 func TestServeStepShowsTheStateBetweenSteps(t *testing.T) {
+	t.Parallel() // it mostly waits for kubectl, beside the others that do
 	terminal, typed := io.Pipe()
 	s := startServe(t, serveOptions{nodes: 2, port: freePort(t), step: true, stdin: terminal})
 	defer typed.Close()

@@ -156,6 +156,21 @@ func TestServeDrivenByTheRealKubectl(t *testing.T) {
 	expect(a("drain "+node+" --ignore-daemonsets --timeout=60s"), `evicting pod default/nginx-`, `node/`+node+` drained`)
 	expect(a("uncordon "+node), `^node/`+node+` uncordoned`)
 
+	s.stopServe()
+	if _, err := os.Stat(filepath.Dir(s.kubeconfig)); !os.IsNotExist(err) {
+		t.Errorf("the temporary directory %s is still there after serve stopped (%v)", filepath.Dir(s.kubeconfig), err)
+	}
+}
+
+// TestServeAppliesAndRefusesWithTheRealKubectl is the rest of the articles' commands, on a cluster of
+// its own, so that it runs beside TestServeDrivenByTheRealKubectl's rollouts instead of after them:
+// apply and its three-way merge, scale, delete, and each refusal in kubectl's own words.
+func TestServeAppliesAndRefusesWithTheRealKubectl(t *testing.T) {
+	t.Parallel() // real time: it mostly waits, beside the others that do
+	s := startServe(t, serveOptions{nodes: 2, speed: 1, port: freePort(t)})
+	expect := s.expect
+	expect(a("create deployment nginx --image=nginx:1.25"), `^deployment.apps/nginx created`) // what alice reads and may not scale
+
 	// apply, then apply an edit: the second is kubectl's three-way strategic merge patch.
 	manifest := filepath.Join(t.TempDir(), "web.yaml")
 	write := func(replicas string) {
@@ -185,7 +200,7 @@ func TestServeDrivenByTheRealKubectl(t *testing.T) {
 	// Granted view in default, alice reads but may not scale: the 403 names the parent object and the
 	// verb and subresource kubectl used.
 	expect(a("create rolebinding alice-view --clusterrole=view --user=alice"), `^rolebinding.rbac.authorization.k8s.io/alice-view created`)
-	expect(a("--context kubesim-alice get deployments"), `nginx [01]/1`) // the drained pod's replacement may be starting
+	expect(a("--context kubesim-alice get deployments"), `nginx [01]/1`) // its pod may be starting
 	expect(a("--context kubesim-alice scale deployment nginx --replicas=3"),
 		`^Error from server \(Forbidden\): deployments.apps "nginx" is forbidden: User "alice" cannot patch resource "deployments/scale" in API group "apps" in the namespace "default"`)
 	expect(a("--context kubesim-alice get --raw /metrics"), `^Error from server \(Forbidden\): forbidden: User "alice" cannot get path "/metrics"`)
@@ -202,11 +217,7 @@ func TestServeDrivenByTheRealKubectl(t *testing.T) {
 		expect(a("auth can-i create deployments"), `^yes`)
 		expect(a("--context kubesim-alice auth can-i create deployments"), `^no`)
 	})
-
 	s.stopServe()
-	if _, err := os.Stat(filepath.Dir(s.kubeconfig)); !os.IsNotExist(err) {
-		t.Errorf("the temporary directory %s is still there after serve stopped (%v)", filepath.Dir(s.kubeconfig), err)
-	}
 }
 
 // TestServeCrashLoopAndLogsWithTheRealKubectl is the pods part of the articles' commands: a container

@@ -32,8 +32,10 @@ func TestMain(m *testing.M) {
 		main()
 	}
 	// This package's parallel tests serve a cluster in real time or run kubesim in a child process,
-	// and mostly wait (for the cluster clock, for go build, for a child's signal).
-	waiting.Allow(4)
+	// and mostly wait (for the cluster clock, for go build, for a child's signal, for kubectl and a
+	// browser). Six at once: the four longest, which wait 15-20 s each, start together instead of
+	// the last of them queueing behind the first.
+	waiting.Allow(6)
 	os.Exit(m.Run())
 }
 

@@ -37,6 +37,7 @@ func chromium(t *testing.T) string {
 }
 
 func TestWebViewStepsToARunningPodAsTheTerminalTellsIt(t *testing.T) {
+	t.Parallel() // it mostly waits for its kubesim child and the browser, beside the others that wait
 	browser := chromium(t)
 	// The terminal's story of the same run (same scenario, same seed).
 	code, terminal, errOut := runWith(t, "", "run", "create-deployment", "--color", "never")
