@@ -10,7 +10,6 @@ package api
 
 import (
 	"reflect"
-	"sync"
 )
 
 // DeepCopy returns a copy of obj that shares no mutable memory with it. A nil obj is returned as is.
@@ -41,55 +40,26 @@ func Detach[T any](v *T) {
 // copier means assignment alone already made an independent copy (strings, numbers, plain structs).
 type copier func(v reflect.Value)
 
-var (
-	copierMu sync.Mutex // serialises building; the built copiers are read without it
-	copiers  sync.Map   // reflect.Type -> copier (possibly nil); only complete copiers are stored
-)
+// copiers holds every type's copier (possibly nil: a type with nothing to copy deeply).
+var copiers = typeFuncs[copier]{viaSlot: func(slot *copier) copier { return func(v reflect.Value) { (*slot)(v) } }}
 
 // copierFor returns the copier of t, building and caching it on first use.
 func copierFor(t reflect.Type) copier {
-	if c, ok := copiers.Load(t); ok {
-		return c.(copier)
-	}
-	copierMu.Lock()
-	defer copierMu.Unlock()
-	return (&copierBuild{building: map[reflect.Type]*copier{}}).copierLocked(t)
+	return copiers.get(t, func(b *typeBuild[copier]) func(reflect.Type) copier { return copierBuild{b}.makeLocked })
 }
 
-// copierBuild is one construction of copiers under copierMu. building holds the types whose copier
-// is under construction, so that a recursive type refers to its own copier through a slot filled in
-// later. Once that has happened (recursive), a copier is only published when the outermost one is
-// complete, so no reader can reach an unfilled slot.
-type copierBuild struct {
-	building  map[reflect.Type]*copier
-	recursive bool
-}
+// copierBuild is one construction of copiers (typeBuild): a copier of a type built of others builds
+// theirs through it.
+type copierBuild struct{ *typeBuild[copier] }
 
-func (b *copierBuild) copierLocked(t reflect.Type) copier {
-	if c, ok := copiers.Load(t); ok {
-		return c.(copier)
-	}
-	if slot, ok := b.building[t]; ok {
-		// Recursion only happens through a pointer, slice or map, so a copy is needed.
-		b.recursive = true
-		return func(v reflect.Value) { (*slot)(v) }
-	}
-	slot := new(copier)
-	b.building[t] = slot
-	*slot = b.makeLocked(t)
-	delete(b.building, t)
-	if !b.recursive || len(b.building) == 0 {
-		copiers.Store(t, *slot)
-	}
-	return *slot
-}
+func (b copierBuild) copierLocked(t reflect.Type) copier { return b.build(t, b.makeLocked) }
 
 var (
 	stringMapType = reflect.TypeFor[map[string]string]()
 	stringsType   = reflect.TypeFor[[]string]()
 )
 
-func (b *copierBuild) makeLocked(t reflect.Type) copier {
+func (b copierBuild) makeLocked(t reflect.Type) copier {
 	// A type that knows how to copy itself (resource.ResourceList) is trusted to do so.
 	// A nil one stays nil, as generated DeepCopy methods keep it, without the cost of a call through
 	// reflection (every container's empty limits and requests).

@@ -10,7 +10,6 @@ import (
 	"maps"
 	"reflect"
 	"slices"
-	"sync"
 )
 
 // Equal reports whether *a and *b are deeply equal exactly as reflect.DeepEqual(*a, *b) says: the
@@ -25,47 +24,21 @@ func Equal[T any](a, b *T) bool {
 // An equality compares two values of one type.
 type equality func(a, b reflect.Value) bool
 
-var (
-	equalityMu sync.Mutex // serialises building; built equalities are read without it
-	equalities sync.Map   // reflect.Type -> equality; only complete ones are stored
-)
+// equalities holds every type's equality.
+var equalities = typeFuncs[equality]{viaSlot: func(slot *equality) equality {
+	return func(x, y reflect.Value) bool { return (*slot)(x, y) }
+}}
 
 func equalFor(t reflect.Type) equality {
-	if e, ok := equalities.Load(t); ok {
-		return e.(equality)
-	}
-	equalityMu.Lock()
-	defer equalityMu.Unlock()
-	return (&equalityBuild{building: map[reflect.Type]*equality{}}).equalityLocked(t)
+	return equalities.get(t, func(b *typeBuild[equality]) func(reflect.Type) equality { return equalityBuild{b}.makeLocked })
 }
 
-// equalityBuild is copierBuild's twin: building holds the types under construction, so that a
-// recursive type refers to its own equality through a slot filled in later, published only once the
-// outermost is complete.
-type equalityBuild struct {
-	building  map[reflect.Type]*equality
-	recursive bool
-}
+// equalityBuild is one construction of equalities (typeBuild), as copierBuild is of copiers.
+type equalityBuild struct{ *typeBuild[equality] }
 
-func (b *equalityBuild) equalityLocked(t reflect.Type) equality {
-	if e, ok := equalities.Load(t); ok {
-		return e.(equality)
-	}
-	if slot, ok := b.building[t]; ok {
-		b.recursive = true
-		return func(x, y reflect.Value) bool { return (*slot)(x, y) }
-	}
-	slot := new(equality)
-	b.building[t] = slot
-	*slot = b.makeLocked(t)
-	delete(b.building, t)
-	if !b.recursive || len(b.building) == 0 {
-		equalities.Store(t, *slot)
-	}
-	return *slot
-}
+func (b equalityBuild) equalityLocked(t reflect.Type) equality { return b.build(t, b.makeLocked) }
 
-func (b *equalityBuild) makeLocked(t reflect.Type) equality {
+func (b equalityBuild) makeLocked(t reflect.Type) equality {
 	switch t {
 	case stringMapType: // labels, selectors, annotations: the common case, without reflection
 		return func(x, y reflect.Value) bool {
