@@ -42,6 +42,8 @@ type Options struct {
 	Ops   int // create-path: creates (and raw puts) per client count
 	Nodes int // envelope and watch: nodes (watchers, one per node)
 	Pods  int // envelope: pods
+	// Speed is envelope's cluster clock speed, times the wall clock's (0: DefaultEnvelopeSpeed).
+	Speed float64
 	// MemProfile, if set, is where envelope writes a heap profile of the full cluster at its end.
 	MemProfile string
 	// GCPercent is the garbage collector's GOGC while the benchmarks run: 0 takes sim.GCPercent,

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"kubesim/api"
+	apierrors "kubesim/api/errors"
 	"kubesim/sim"
 )
 
@@ -30,6 +31,7 @@ var envelopeSizes = []int{1000, 300, 100, 30, 10, 3}
 // EnvelopeResult is one envelope run.
 type EnvelopeResult struct {
 	Nodes, Pods, Deployments int
+	Speed                    float64       // how many times faster than the wall clock the cluster ran
 	Boot                     time.Duration // until every node is Ready
 	Wall                     time.Duration // from the first Deployment applied until every pod is available
 	PeakRSS                  int64         // bytes, from the start of the boot
@@ -45,8 +47,8 @@ type EnvelopeResult struct {
 }
 
 func (r EnvelopeResult) String() string {
-	return fmt.Sprintf("envelope: %d pods in %d Deployments on %d nodes all available in %s (%.0f pods/s; boot %s); peak RSS %d MiB (%.0f KiB per pod), live heap %d MiB (%.0f KiB per pod), at most %d MiB during the run; %.1f CPU seconds, %d GCs (%s); at the peak: %s",
-		r.Pods, r.Deployments, r.Nodes, r.Wall.Round(time.Millisecond), float64(r.Pods)/r.Wall.Seconds(), r.Boot.Round(time.Millisecond),
+	return fmt.Sprintf("envelope: %d pods in %d Deployments on %d nodes (speed %g) all available in %s (%.0f pods/s; boot %s); peak RSS %d MiB (%.0f KiB per pod), live heap %d MiB (%.0f KiB per pod), at most %d MiB during the run; %.1f CPU seconds, %d GCs (%s); at the peak: %s",
+		r.Pods, r.Deployments, r.Nodes, r.Speed, r.Wall.Round(time.Millisecond), float64(r.Pods)/r.Wall.Seconds(), r.Boot.Round(time.Millisecond),
 		r.PeakRSS>>20, float64(r.PeakRSS)/1024/float64(r.Pods), r.LiveHeap>>20, float64(r.LiveHeap)/1024/float64(r.Pods), r.MaxLiveHeap>>20, r.CPU.Seconds(),
 		r.GCCycles, r.gcPolicy(), r.AtPeak)
 }
@@ -84,10 +86,15 @@ func EnvelopeMemoryLimit(nodes, pods int) int64 {
 	return int64(float64(live) * envelopeLimitHeadroom)
 }
 
-// Envelope runs pods pause pods on nodes nodes (speed 5: Leases renew and PLEG relists five
-// times as often as in real time) and, if memProfile is set, writes a heap profile there at the end.
-func Envelope(ctx context.Context, nodes, pods int, memProfile string, progress func(string, ...any)) (EnvelopeResult, error) {
-	res := EnvelopeResult{Nodes: nodes, Pods: pods}
+// DefaultEnvelopeSpeed is the envelope's clock speed unless told otherwise: five times real time,
+// which puts five times a real cluster's periodic load (Leases, relists, resyncs) on every node.
+const DefaultEnvelopeSpeed = 5
+
+// Envelope runs pods pause pods on nodes nodes, the cluster's clock speed times the wall clock's
+// (at 5, Leases renew, PLEG relists and pods resync five times as often as in real time: the periodic
+// work of N nodes grows with N x speed), and, if memProfile is set, writes a heap profile there at the end.
+func Envelope(ctx context.Context, nodes, pods int, speed float64, memProfile string, progress func(string, ...any)) (EnvelopeResult, error) {
+	res := EnvelopeResult{Nodes: nodes, Pods: pods, Speed: speed}
 	res.GCPercent = debug.SetGCPercent(-1)
 	debug.SetGCPercent(res.GCPercent)
 	res.MemoryLimit = debug.SetMemoryLimit(-1) // a negative limit only reads it
@@ -100,7 +107,7 @@ func Envelope(ctx context.Context, nodes, pods int, memProfile string, progress 
 	defer sampler.Stop()
 	cpu0, t0 := cpuTime(), time.Now()
 	cfg := sim.FullCluster(nodes)
-	cfg.Mode, cfg.Speed, cfg.Seed = sim.RealTime, 5, 1
+	cfg.Mode, cfg.Speed, cfg.Seed = sim.RealTime, speed, 1
 	c, err := sim.New(ctx, cfg)
 	if err != nil {
 		return res, err
@@ -121,6 +128,11 @@ func Envelope(ctx context.Context, nodes, pods int, memProfile string, progress 
 	last := -1
 	available := func() (bool, error) {
 		deps, err := sim.List[api.Deployment](ctx, c, "default", "", "")
+		if apierrors.IsTimeout(err) {
+			// An overloaded apiserver answers a list late, as a real one does: ask again.
+			progress("envelope: listing Deployments after %s: %v (asking again)", time.Since(start).Round(time.Second), err)
+			return false, nil
+		}
 		sum := 0
 		for _, d := range deps {
 			sum += int(d.Status.AvailableReplicas)
@@ -167,12 +179,16 @@ func benchEnvelope(ctx context.Context, o Options) ([]Figure, error) {
 	if o.AutoMemoryLimit {
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(EnvelopeMemoryLimit(nodes, pods)))
 	}
-	r, err := Envelope(ctx, nodes, pods, o.MemProfile, o.progress)
+	speed := o.Speed
+	if speed == 0 {
+		speed = DefaultEnvelopeSpeed
+	}
+	r, err := Envelope(ctx, nodes, pods, speed, o.MemProfile, o.progress)
 	if err != nil {
 		return nil, err
 	}
 	o.progress("%s", r)
-	cond := map[string]any{"nodes": r.Nodes, "pods": r.Pods, "deployments": r.Deployments, "speed": 5, "gc": r.gcPolicy()}
+	cond := map[string]any{"nodes": r.Nodes, "pods": r.Pods, "deployments": r.Deployments, "speed": r.Speed, "gc": r.gcPolicy()}
 	return []Figure{
 		{Name: "envelope/boot", Value: r.Boot.Seconds(), Unit: "s", Conditions: cond},
 		{Name: "envelope/all-running", Value: r.Wall.Seconds(), Unit: "s", Conditions: cond},

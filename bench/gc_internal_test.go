@@ -42,10 +42,11 @@ func TestEnvelopeRunsUnderALimitSizedFromTheCluster(t *testing.T) {
 	assert.Less(t, small, large)
 	assert.Greater(t, large, int64(10000*envelopeLivePerPod), "the limit leaves room above the pods' live heap")
 
-	figures, err := benchEnvelope(t.Context(), Options{Nodes: 1, Pods: 3, AutoMemoryLimit: true})
+	figures, err := benchEnvelope(t.Context(), Options{Nodes: 1, Pods: 3, AutoMemoryLimit: true, Speed: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
+	assert.Equal(t, 2.0, figures[0].Conditions["speed"], "the cluster ran at the speed asked for")
 	gc := debug.SetGCPercent(-1)
 	debug.SetGCPercent(gc)
 	assert.Equal(t, fmt.Sprintf("GOGC=%d GOMEMLIMIT=%dMiB", gc, small>>20), figures[0].Conditions["gc"])

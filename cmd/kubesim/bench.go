@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"os"
 	"runtime/pprof"
 	"slices"
@@ -38,6 +39,7 @@ conditions, baseline). BENCHMARKS.md has the latest figures and the machine they
 	ops := fs.Int("ops", 20000, "create-path: creates per client count, at least 100")
 	nodes := fs.Int("nodes", 5000, fmt.Sprintf("envelope: nodes; watch: watchers, one per node (1..%d)", maxNodes))
 	pods := fs.Int("pods", 150000, "envelope: pods, in Deployments of mixed sizes")
+	speed := fs.Float64("speed", bench.DefaultEnvelopeSpeed, "envelope: how many times faster than the wall clock the cluster runs (1: real time; the nodes' periodic work grows with it)")
 	memProfile := fs.String("memprofile", "", "envelope: write a heap profile of the whole cluster to this file at its end")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run (every benchmark named) to this file")
 	gcPercent := fs.Int("gogc", sim.GCPercent, "the garbage collector's GOGC while the benchmarks run (-1: off, the memory limit alone paces it)")
@@ -58,6 +60,10 @@ conditions, baseline). BENCHMARKS.md has the latest figures and the machine they
 	}
 	if err := checkNodes("--nodes", *nodes); err != nil {
 		fmt.Fprintf(stderr, "kubesim bench: %v\n", err)
+		return 2
+	}
+	if math.IsNaN(*speed) || *speed < minSpeed || *speed > maxBenchSpeed {
+		fmt.Fprintf(stderr, "kubesim bench: --speed must be %g..%g (how many times faster than the wall clock the envelope's cluster runs; 1 is real time), not %g\n", minSpeed, float64(maxBenchSpeed), *speed)
 		return 2
 	}
 	if *pods < 1 {
@@ -91,7 +97,7 @@ conditions, baseline). BENCHMARKS.md has the latest figures and the machine they
 		defer stop()
 	}
 	progress := progressLine(stderr)
-	figures, err := bench.Run(ctx, names, bench.Options{Ops: *ops, Nodes: *nodes, Pods: *pods,
+	figures, err := bench.Run(ctx, names, bench.Options{Ops: *ops, Nodes: *nodes, Pods: *pods, Speed: *speed,
 		MemProfile: *memProfile, GCPercent: *gcPercent, MemoryLimit: limit, AutoMemoryLimit: auto, Progress: progress})
 	progress("")
 	if *asJSON {
@@ -160,6 +166,10 @@ func number(v float64) string {
 		return fmt.Sprintf("%.2f", v)
 	}
 }
+
+// maxBenchSpeed bounds the envelope's clock: beyond it a node's Lease, due every 10 s of cluster
+// time, would be due more often than a loaded machine can schedule the kubelet that renews it.
+const maxBenchSpeed = 100
 
 // startCPUProfile profiles the process into path until the returned stop is called; the file is
 // created before anything runs, so a path that cannot be written fails the command at once.

@@ -26,6 +26,9 @@ func TestBenchRefusesWhatItCannotRunBeforeStarting(t *testing.T) {
 	code, _, errOut = kubesim("bench", "envelope", "--pods", "0")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, "--pods must be at least 1, not 0")
+	code, _, errOut = kubesim("bench", "envelope", "--speed", "0")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "--speed must be 0.1..100 (how many times faster than the wall clock the envelope's cluster runs; 1 is real time), not 0")
 }
 
 // The table puts each figure beside its baseline and its conditions, in a fixed order.
