@@ -52,18 +52,7 @@ func TestWatchWindowKeepsAtLeastTheWindowAndAtMostAQuarterMore(t *testing.T) {
 func TestListsSeeEveryAdditionAndRemovalInOrder(t *testing.T) {
 	c := newWatchCache(100)
 	res, _ := api.ResourceFor("pods")
-	rev := int64(0)
-	apply := func(typ store.EventType, ns, name string) {
-		rev++
-		pod := nginxPod(name)
-		pod.Namespace = ns
-		value, err := json.Marshal(pod)
-		require.NoError(t, err)
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		c.applyLocked(store.Event{Type: typ, Revision: rev,
-			KV: store.KV{Key: "/registry/pods/" + ns + "/" + name, Value: value, ModRevision: rev}})
-	}
+	apply := podApplier(t, c)
 	names := func(sel selection) []string {
 		objs, _ := c.list(res, sel)
 		var out []string
@@ -101,18 +90,7 @@ func TestListsSeeEveryAdditionAndRemovalInOrder(t *testing.T) {
 func TestSnapshotsSeeEveryChange(t *testing.T) {
 	c := newWatchCache(100)
 	res, _ := api.ResourceFor("pods")
-	rev := int64(0)
-	apply := func(typ store.EventType, ns, name string) {
-		rev++
-		pod := nginxPod(name)
-		pod.Namespace = ns
-		value, err := json.Marshal(pod)
-		require.NoError(t, err)
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		c.applyLocked(store.Event{Type: typ, Revision: rev,
-			KV: store.KV{Key: "/registry/pods/" + ns + "/" + name, Value: value, ModRevision: rev}})
-	}
+	apply := podApplier(t, c)
 	same := func(step string) {
 		t.Helper()
 		all := everythingSelection()
@@ -135,4 +113,21 @@ func TestSnapshotsSeeEveryChange(t *testing.T) {
 	apply(store.Delete, "default", "b")
 	same("a removal")
 	assert.Empty(t, c.snapshot(res).namespace("default"))
+}
+
+// podApplier returns what feeds c, as etcd's watch would, one change of an nginx pod at a time,
+// at revisions 1, 2, 3...
+func podApplier(t *testing.T, c *watchCache) func(typ store.EventType, ns, name string) {
+	rev := int64(0)
+	return func(typ store.EventType, ns, name string) {
+		rev++
+		pod := nginxPod(name)
+		pod.Namespace = ns
+		value, err := json.Marshal(pod)
+		require.NoError(t, err)
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.applyLocked(store.Event{Type: typ, Revision: rev,
+			KV: store.KV{Key: "/registry/pods/" + ns + "/" + name, Value: value, ModRevision: rev}})
+	}
 }
