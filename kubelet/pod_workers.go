@@ -19,6 +19,7 @@ import (
 
 	"kubesim/api"
 	"kubesim/clock"
+	fakeruntime "kubesim/runtime"
 )
 
 // podSide is the pod side's own state; only podStep and what it calls touch it, except where a field
@@ -49,6 +50,8 @@ type podSide struct {
 	eviction evictionState
 	// rng draws the pod workers' jitter (seeded: see Options.Seed).
 	rng *rand.Rand
+	// podCIDRConfig is the UpdateRuntimeConfig request for the node's podCIDR (network.go).
+	podCIDRConfig *fakeruntime.RuntimeConfig
 }
 
 func newPodSide(clk clock.Clock, crashLoop BackOffPolicy) podSide {
