@@ -282,16 +282,23 @@ func (k *Kubelet) jitter(d time.Duration, factor float64) time.Duration {
 // interval. A pod with nothing left to run, or one being stopped (termination.go keeps its own
 // times), is not requeued.
 func (k *Kubelet) finishSync(w *podWorker, s *syncResult) {
-	if w.requeue != nil {
-		w.requeue.Stop()
-		w.requeue = nil
-	}
 	if w.rejected || w.terminated || w.evicted || w.pod.DeletionTimestamp != nil {
+		if w.requeue != nil {
+			w.requeue.Stop()
+			w.requeue = nil
+		}
 		return
 	}
 	d := s.retry
 	if d <= 0 {
 		d = k.untilSyncTick(k.jitter(syncFrequency, workerResyncIntervalJitterFactor))
+	}
+	if w.requeue != nil && k.realtime {
+		w.requeue.Reset(d) // the same timer, for the same key (see Kubelet.after on step mode)
+		return
+	}
+	if w.requeue != nil {
+		w.requeue.Stop()
 	}
 	w.requeue = k.enqueueAfter(w.key, d)
 }
