@@ -1,6 +1,7 @@
 package kubelet
 
 import (
+	"reflect"
 	"testing"
 	"time"
 
@@ -71,4 +72,91 @@ func TestStatusesDifferOnlyWhereSemanticEqualSaysSo(t *testing.T) {
 	empty := base()
 	empty.InitContainerStatuses = []api.ContainerStatus{}
 	assert.False(t, statusesDiffer(base(), empty), "nil and empty alike")
+}
+
+// fullPodStatus is a pod status with every field set, every pointer non-nil and every slice of one
+// element, so that a walk over it reaches every field there is.
+func fullPodStatus() *api.PodStatus {
+	at := api.NewTime(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC))
+	terminated := func() *api.ContainerStateTerminated {
+		return &api.ContainerStateTerminated{ExitCode: 1, Signal: 9, Reason: "Error", Message: "m", StartedAt: at,
+			FinishedAt: at, ContainerID: "containerd://0"}
+	}
+	cs := func() api.ContainerStatus {
+		return api.ContainerStatus{Name: "web", Ready: true, RestartCount: 1, Image: "nginx", ImageID: "sha", ContainerID: "containerd://1",
+			Started: api.Ptr(true),
+			State: api.ContainerState{Waiting: &api.ContainerStateWaiting{Reason: "r", Message: "m"},
+				Running: &api.ContainerStateRunning{StartedAt: at}, Terminated: terminated()},
+			LastTerminationState: api.ContainerState{Waiting: &api.ContainerStateWaiting{Reason: "r", Message: "m"},
+				Running: &api.ContainerStateRunning{StartedAt: at}, Terminated: terminated()}}
+	}
+	start := at
+	return &api.PodStatus{Phase: api.PodRunning, Message: "m", Reason: "r", NominatedNodeName: "n", HostIP: "h",
+		PodIP: "10.244.1.2", PodIPs: []api.PodIP{{IP: "10.244.1.2"}}, StartTime: &start, QOSClass: api.PodQOSBestEffort,
+		Conditions: []api.PodCondition{{Type: api.PodReady, Status: api.ConditionTrue, LastProbeTime: at, LastTransitionTime: at,
+			Reason: "r", Message: "m"}},
+		InitContainerStatuses: []api.ContainerStatus{cs()}, ContainerStatuses: []api.ContainerStatus{cs()}}
+}
+
+// samePodStatus agrees with semanticEqual on every change to every field of a pod status (a new
+// field in api.PodStatus or below is reached too, and fails here until samePodStatus compares it),
+// and on the changes that are not semantic: nil and empty slices, the same instant elsewhere.
+func TestSamePodStatusIsSemanticEqual(t *testing.T) {
+	timeType := reflect.TypeOf(api.Time{})
+	// walk calls change with a function that makes one change at each place under v's type,
+	// reached from the root by get.
+	var walk func(get func(reflect.Value) reflect.Value, typ reflect.Type, name string, change func(string, func(reflect.Value)))
+	walk = func(get func(reflect.Value) reflect.Value, typ reflect.Type, name string, change func(string, func(reflect.Value))) {
+		switch {
+		case typ == timeType:
+			change(name+"+1s", func(r reflect.Value) {
+				v := get(r)
+				v.Set(reflect.ValueOf(api.Time{Time: v.Interface().(api.Time).Add(time.Second)}))
+			})
+			change(name+" elsewhere", func(r reflect.Value) { // the same instant: equal
+				v := get(r)
+				v.Set(reflect.ValueOf(api.Time{Time: v.Interface().(api.Time).In(time.FixedZone("x", 3600))}))
+			})
+			return
+		}
+		switch typ.Kind() {
+		case reflect.String:
+			change(name, func(r reflect.Value) { v := get(r); v.SetString(v.String() + "x") })
+		case reflect.Int32, reflect.Int64:
+			change(name, func(r reflect.Value) { v := get(r); v.SetInt(v.Int() + 1) })
+		case reflect.Bool:
+			change(name, func(r reflect.Value) { v := get(r); v.SetBool(!v.Bool()) })
+		case reflect.Pointer:
+			change(name+"=nil", func(r reflect.Value) { v := get(r); v.Set(reflect.Zero(typ)) })
+			walk(func(r reflect.Value) reflect.Value { return get(r).Elem() }, typ.Elem(), name, change)
+		case reflect.Slice:
+			change(name+"=nil", func(r reflect.Value) { v := get(r); v.Set(reflect.Zero(typ)) })
+			change(name+"=[]", func(r reflect.Value) { v := get(r); v.Set(reflect.MakeSlice(typ, 0, 0)) })
+			change(name+"+1", func(r reflect.Value) { v := get(r); v.Set(reflect.Append(v, v.Index(0))) })
+			walk(func(r reflect.Value) reflect.Value { return get(r).Index(0) }, typ.Elem(), name+"[0]", change)
+		case reflect.Struct:
+			for i := range typ.NumField() {
+				f := typ.Field(i)
+				walk(func(r reflect.Value) reflect.Value { return get(r).Field(i) }, f.Type, name+"."+f.Name, change)
+			}
+		default:
+			t.Errorf("%s: a field of kind %s that the test does not know", name, typ.Kind())
+		}
+	}
+	changes, equal := 0, 0
+	walk(func(r reflect.Value) reflect.Value { return r }, reflect.TypeOf(api.PodStatus{}), "status",
+		func(name string, change func(reflect.Value)) {
+			a, b := fullPodStatus(), fullPodStatus()
+			change(reflect.ValueOf(b).Elem())
+			want := semanticEqual(*a, *b)
+			assert.Equal(t, want, samePodStatus(a, b), name)
+			assert.Equal(t, want, samePodStatus(b, a), name)
+			changes++
+			if want {
+				equal++
+			}
+		})
+	assert.Greater(t, changes, 100)
+	assert.Greater(t, equal, 10, "some changes are not semantic")
+	assert.True(t, samePodStatus(fullPodStatus(), fullPodStatus()))
 }

@@ -62,6 +62,9 @@ func (k *Kubelet) refreshImages(ctx context.Context) (took time.Duration, pendin
 	})
 	out = out[:min(len(out), 50)]
 	k.mu.Lock()
+	if sameImages(k.health.images, out) {
+		out = k.health.images // keep the list the last node status holds: it compares at once
+	}
 	k.health.images = out
 	k.mu.Unlock()
 	return took, pending, nil

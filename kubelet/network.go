@@ -56,8 +56,11 @@ func (k *Kubelet) updatePodCIDR(ctx context.Context) error {
 	if !ok || node.Spec.PodCIDR == "" {
 		return nil
 	}
-	if err := k.runtime.UpdateRuntimeConfig(ctx, &fakeruntime.RuntimeConfig{
-		NetworkConfig: &fakeruntime.NetworkConfig{PodCidr: node.Spec.PodCIDR}}); err != nil {
+	// The same request every time (the runtime only reads it): kept, rather than made every 5 s.
+	if c := k.podCIDRConfig; c == nil || c.NetworkConfig.PodCidr != node.Spec.PodCIDR {
+		k.podCIDRConfig = &fakeruntime.RuntimeConfig{NetworkConfig: &fakeruntime.NetworkConfig{PodCidr: node.Spec.PodCIDR}}
+	}
+	if err := k.runtime.UpdateRuntimeConfig(ctx, k.podCIDRConfig); err != nil {
 		return fmt.Errorf("failed to update pod CIDR: %w", err)
 	}
 	return nil

@@ -36,8 +36,11 @@ type nodeSide struct {
 
 	conditions []api.NodeCondition // as last computed, with their transition times
 	reported   *api.NodeStatus     // as last written
-	reportedAt time.Time
-	statusErr  string // the status write error being reported
+	// reportedOwn: reported is a status the setters built (not the apiserver's answer to the
+	// registration), so only its health-derived parts can differ from a new one (sameAsOwnReport).
+	reportedOwn bool
+	reportedAt  time.Time
+	statusErr   string // the status write error being reported
 }
 
 // runtimeHealth is what the pod side learned about the runtime and the node's resources, for the node
@@ -58,9 +61,8 @@ type runtimeHealth struct {
 func (k *Kubelet) healthSnapshot() runtimeHealth {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	h := k.health
-	h.images = slices.Clone(h.images)
-	return h
+	// The images are shared: refreshImages replaces the slice, and no one modifies it in place.
+	return k.health
 }
 
 // nodeStep does one unit of node-side work, if any is due.
@@ -104,7 +106,7 @@ func (k *Kubelet) registerNode(ctx context.Context) {
 	}
 	k.node.registered = true
 	k.node.uid = created.UID
-	k.node.reported = &created.Status
+	k.node.reported, k.node.reportedOwn = &created.Status, false
 	k.node.conditions = created.Status.Conditions
 	k.node.reportedAt = k.clock.Now()
 	podCIDR := created.Spec.PodCIDR
@@ -132,7 +134,9 @@ func (k *Kubelet) initialNode() *api.Node {
 	if k.cfg.PodCIDR != "" {
 		node.Spec.PodCIDRs = []string{k.cfg.PodCIDR}
 	}
-	node.Status = k.nodeStatus(k.healthSnapshot())
+	h := k.healthSnapshot()
+	now := k.clock.Now()
+	node.Status = k.nodeStatus(h, k.nodeConditions(h, now))
 	return node
 }
 
@@ -141,9 +145,8 @@ func (k *Kubelet) nodeRef() *api.Node {
 	return &api.Node{ObjectMeta: api.ObjectMeta{Name: k.nodeName, UID: k.nodeName}}
 }
 
-// nodeStatus runs the setters.
-func (k *Kubelet) nodeStatus(h runtimeHealth) api.NodeStatus {
-	now := k.clock.Now()
+// nodeStatus runs the setters, with the conditions nodeConditions computed.
+func (k *Kubelet) nodeStatus(h runtimeHealth, conditions []api.NodeCondition) api.NodeStatus {
 	st := api.NodeStatus{
 		Capacity:    k.cfg.Capacity.DeepCopy(),
 		Allocatable: k.cfg.Allocatable(),
@@ -159,7 +162,13 @@ func (k *Kubelet) nodeStatus(h runtimeHealth) api.NodeStatus {
 		st.Addresses = append(st.Addresses, api.NodeAddress{Type: api.NodeInternalIP, Address: k.cfg.InternalIP})
 	}
 	st.Addresses = append(st.Addresses, api.NodeAddress{Type: api.NodeHostName, Address: k.nodeName})
+	st.Conditions = conditions
+	return st
+}
 
+// nodeConditions is the conditions' setters: each one's heartbeat is now, and its transition time
+// the previous one's if its status is the same.
+func (k *Kubelet) nodeConditions(h runtimeHealth, now time.Time) []api.NodeCondition {
 	want := []api.NodeCondition{
 		pressureCondition(api.NodeMemoryPressure, h.memoryPressure, "KubeletHasInsufficientMemory", "kubelet has insufficient memory available",
 			"KubeletHasSufficientMemory", "kubelet has sufficient memory available"),
@@ -177,8 +186,7 @@ func (k *Kubelet) nodeStatus(h runtimeHealth) api.NodeStatus {
 			want[i].LastTransitionTime = old.LastTransitionTime
 		}
 	}
-	st.Conditions = want
-	return st
+	return want
 }
 
 func pressureCondition(t api.NodeConditionType, pressure bool, yesReason, yesMsg, noReason, noMsg string) api.NodeCondition {
@@ -210,17 +218,37 @@ func (k *Kubelet) readyCondition(h runtimeHealth, now time.Time) api.NodeConditi
 // is nodeStatusReportFrequency old. It reports whether it wrote.
 func (k *Kubelet) updateNodeStatus(ctx context.Context) bool {
 	h := k.healthSnapshot()
-	st := k.nodeStatus(h)
 	now := k.clock.Now()
-	changed := k.node.reported == nil || !sameNodeStatus(*k.node.reported, st)
-	if cached, ok := k.nodes.Get(k.nodeName); ok && !changed && !sameConditionStatuses(cached.Status.Conditions, st.Conditions) {
+	conditions := k.nodeConditions(h, now)
+	var st api.NodeStatus
+	changed := true
+	switch {
+	case k.node.reported == nil:
+		st = k.nodeStatus(h, conditions)
+	case k.node.reportedOwn && sameAsOwnReport(k.node.reported, h, conditions):
+		// What the setters would build from the same configuration and health is what was last
+		// written: nothing changed, and nothing needs to be built (most checks, every 10 seconds).
+		changed = false
+	default:
+		st = k.nodeStatus(h, conditions)
+		changed = !sameNodeStatus(*k.node.reported, st)
+		if !changed && !k.node.reportedOwn {
+			// The same status, semantically, as the registration's: keep the setters' own from now
+			// on, which the next checks compare with at once.
+			k.node.reported, k.node.reportedOwn = &st, true
+		}
+	}
+	if cached, ok := k.nodes.Get(k.nodeName); ok && !changed && !sameConditionStatuses(cached.Status.Conditions, conditions) {
 		// The node lifecycle controller has marked the node Unknown (it heard nothing for a while):
 		// the kubelet, posting again, sets the record straight at once.
 		changed = true
 	}
 	if !changed && now.Sub(k.node.reportedAt) < nodeStatusReportFrequency {
-		k.node.conditions = st.Conditions
+		k.node.conditions = conditions
 		return false
+	}
+	if st.Conditions == nil {
+		st = k.nodeStatus(h, conditions)
 	}
 	node := &api.Node{ObjectMeta: api.ObjectMeta{Name: k.nodeName}, Status: st}
 	if cached, ok := k.nodes.Get(k.nodeName); ok {
@@ -247,7 +275,7 @@ func (k *Kubelet) updateNodeStatus(ctx context.Context) bool {
 	if changed {
 		why = k.describeStatusChange(previous, st)
 	}
-	k.node.conditions, k.node.reported, k.node.reportedAt = st.Conditions, &st, now
+	k.node.conditions, k.node.reported, k.node.reportedAt, k.node.reportedOwn = st.Conditions, &st, now, true
 	k.record("status", object, written.ResourceVersion, "node status: Ready=%s (%s) -> %s", conditionStatus(st.Conditions, api.NodeReady),
 		conditionReason(st.Conditions, api.NodeReady), why)
 	for _, c := range st.Conditions {
@@ -334,14 +362,44 @@ func sameConditionStatuses(a, b []api.NodeCondition) bool {
 	if len(a) != len(b) {
 		return false
 	}
-	status := map[api.NodeConditionType]api.ConditionStatus{}
-	for _, c := range a {
-		status[c.Type] = c.Status
-	}
 	for _, c := range b {
-		if status[c.Type] != c.Status {
+		if conditionStatus(a, c.Type) != c.Status {
 			return false
 		}
 	}
 	return true
+}
+
+// sameAsOwnReport reports whether the status the setters would build from h, with conditions, is
+// certainly the one they built for the last report: the parts that come from the node's
+// configuration are the same by construction, so only the runtime version, the images and the
+// conditions (heartbeat times aside) are compared, field by field. Exact equality implies
+// sameNodeStatus's semantic one; false means "not known", and sameNodeStatus decides.
+func sameAsOwnReport(reported *api.NodeStatus, h runtimeHealth, conditions []api.NodeCondition) bool {
+	if reported.NodeInfo.ContainerRuntimeVersion != h.runtimeVersion || !sameImages(reported.Images, h.images) ||
+		len(reported.Conditions) != len(conditions) {
+		return false
+	}
+	for i := range conditions {
+		a, b := &reported.Conditions[i], &conditions[i]
+		if a.Type != b.Type || a.Status != b.Status || a.Reason != b.Reason || a.Message != b.Message ||
+			!a.LastTransitionTime.Equal(b.LastTransitionTime.Time) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameImages reports whether two image lists are equal: at once when they are the same slice (the
+// list refreshImages keeps while the runtime's images do not change).
+func sameImages(a, b []api.ContainerImage) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) == 0 || &a[0] == &b[0] {
+		return true
+	}
+	return slices.EqualFunc(a, b, func(x, y api.ContainerImage) bool {
+		return x.SizeBytes == y.SizeBytes && slices.Equal(x.Names, y.Names)
+	})
 }

@@ -72,6 +72,12 @@ func (k *Kubelet) relist(ctx context.Context) {
 		k.record("relist", "", "", "PLEG relist works again after %q", k.pleg.lastErr)
 		k.pleg.lastErr = ""
 	}
+	k.mu.Lock()
+	k.health.plegLastSeen = now.Add(took)
+	k.mu.Unlock()
+	if sameList(k.pleg.sandboxes, sandboxes) && sameList(k.pleg.containers, containers) {
+		return // the runtime handed out its previous answers: nothing changed (index.go)
+	}
 	var changed map[string]bool
 	markChanged := func(namespace, name string) {
 		if changed == nil {
@@ -90,12 +96,18 @@ func (k *Kubelet) relist(ctx context.Context) {
 			markChanged(c.Labels[fakeruntime.LabelPodNamespace], c.Labels[fakeruntime.LabelPodName])
 		})
 	k.pleg.sandboxes, k.pleg.containers = sandboxes, containers
-	k.mu.Lock()
-	k.health.plegLastSeen = now.Add(took)
-	k.mu.Unlock()
+	if len(changed) == 0 {
+		return
+	}
 	for _, key := range sortedKeys(changed) {
 		k.enqueue(key)
 	}
+}
+
+// sameList reports whether two answers are the same slice (the runtime's cached answer handed out
+// again), which saves diffEntries its walk; two empty answers are the same too.
+func sameList[T any](a, b []*T) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // diffEntries compares two relists' answers, both oldest first, and calls changed for every entry

@@ -19,6 +19,7 @@ import (
 
 	"kubesim/api"
 	"kubesim/clock"
+	fakeruntime "kubesim/runtime"
 )
 
 // podSide is the pod side's own state; only podStep and what it calls touch it, except where a field
@@ -49,6 +50,8 @@ type podSide struct {
 	eviction evictionState
 	// rng draws the pod workers' jitter (seeded: see Options.Seed).
 	rng *rand.Rand
+	// podCIDRConfig is the UpdateRuntimeConfig request for the node's podCIDR (network.go).
+	podCIDRConfig *fakeruntime.RuntimeConfig
 }
 
 func newPodSide(clk clock.Clock, crashLoop BackOffPolicy) podSide {
@@ -279,16 +282,23 @@ func (k *Kubelet) jitter(d time.Duration, factor float64) time.Duration {
 // interval. A pod with nothing left to run, or one being stopped (termination.go keeps its own
 // times), is not requeued.
 func (k *Kubelet) finishSync(w *podWorker, s *syncResult) {
-	if w.requeue != nil {
-		w.requeue.Stop()
-		w.requeue = nil
-	}
 	if w.rejected || w.terminated || w.evicted || w.pod.DeletionTimestamp != nil {
+		if w.requeue != nil {
+			w.requeue.Stop()
+			w.requeue = nil
+		}
 		return
 	}
 	d := s.retry
 	if d <= 0 {
 		d = k.untilSyncTick(k.jitter(syncFrequency, workerResyncIntervalJitterFactor))
+	}
+	if w.requeue != nil && k.realtime {
+		w.requeue.Reset(d) // the same timer, for the same key (see Kubelet.after on step mode)
+		return
+	}
+	if w.requeue != nil {
+		w.requeue.Stop()
 	}
 	w.requeue = k.enqueueAfter(w.key, d)
 }

@@ -96,7 +96,7 @@ func (k *Kubelet) markStatus(w *podWorker, reconcile bool) {
 	if reported == nil || reconcile && !rvOlder(w.pod.ResourceVersion, w.writtenRV) {
 		reported = &w.pod.Status
 	}
-	if !statusesDiffer(reported, w.status) && semanticEqual(*reported, *w.status) {
+	if !statusesDiffer(reported, w.status) && samePodStatus(reported, w.status) {
 		delete(k.statusDirty, w.uid)
 		// Nothing to write: keep the equal status already held (the last write, or the informer's
 		// copy of the pod) rather than a second copy of it, as most syncs change nothing.

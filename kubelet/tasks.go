@@ -54,6 +54,13 @@ func (k *Kubelet) after(t task, d time.Duration) {
 		return
 	}
 	if old := k.timers[t]; old != nil {
+		if k.realtime {
+			// In real time, re-arm the task's timer rather than make another: the relist alone
+			// re-arms every second on every node. (A virtual clock fires timers due at the same
+			// instant in creation order, so in step mode a new timer keeps the story as it was.)
+			old.Reset(d)
+			return
+		}
 		old.Stop()
 	}
 	k.timers[t] = k.clock.AfterFunc(d, func() {

@@ -47,7 +47,7 @@ func (k *Kubelet) terminatePod(ctx context.Context, w *podWorker, s *syncResult)
 		k.enqueue(w.key)
 		return
 	}
-	if w.written == nil || w.status == nil || !semanticEqual(*w.written, *w.status) {
+	if w.written == nil || w.status == nil || !samePodStatus(w.written, w.status) {
 		return // the status manager writes the final status first, then syncs the pod again
 	}
 	_, _, err := client.For[api.Pod](k.client).Delete(ctx, w.pod.Namespace, w.pod.Name,

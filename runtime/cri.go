@@ -34,7 +34,9 @@ import (
 //
 // In the same way, ListPodSandbox and ListContainers hand out the same entry (the same pointer) for
 // a sandbox or container whose state has not changed since it was last listed, and a new entry when
-// it has: an entry never changes once handed out. The PLEG's relist relies on it to skip, by
+// it has: an entry never changes once handed out. An unfiltered list may even hand out the same
+// slice as the previous unfiltered list, while nothing in it changed (index.go): never modify the
+// slice either. The PLEG's relist relies on it to skip, by
 // identity, what did not change. Lists are in creation order, so the entries created since the last
 // list come last.
 type RuntimeService interface {

@@ -16,7 +16,8 @@
 // that changes what a list reports: a sandbox or container created, started, stopped, killed or
 // removed) is the same and no running container has reached its natural end (an exit or an OOM
 // kill computed from the clock, which no call announces). The PLEG's relist of an idle node then
-// costs a copy of the slice. Entries are handed out again, the same pointers, while their state is
+// costs nothing but the lock: every caller gets the cached slice itself, not a copy (a relist a
+// second on each of thousands of nodes made those copies a fair part of the kubelets' garbage). Entries are handed out again, the same pointers, while their state is
 // the same (container.go): a caller may compare them by identity.
 
 package fakeruntime
@@ -95,18 +96,21 @@ type listCache[T any] struct {
 	items []*T
 }
 
-// get returns a copy of the cached answer if it still holds at now.
+// get returns the cached answer if it still holds at now. Every caller gets the same slice (see
+// RuntimeService: an answer is read, never modified); its capacity is clipped to its length, so
+// that even an append makes a new array rather than writing into the cache's.
 func (c *listCache[T]) get(gen uint64, now time.Time) ([]*T, bool) {
 	if !c.valid || c.gen != gen || !c.until.IsZero() && !now.Before(c.until) {
 		return nil, false
 	}
-	return slices.Clone(c.items), true
+	return c.items, true
 }
 
-// put keeps answer as the cached one (the caller gets its own copy).
+// put keeps answer as the cached one, and returns it (shared, as get does).
 func (c *listCache[T]) put(gen uint64, until time.Time, answer []*T) []*T {
+	answer = slices.Clip(answer)
 	c.valid, c.gen, c.until, c.items = true, gen, until, answer
-	return slices.Clone(answer)
+	return answer
 }
 
 // changedLocked marks that what the lists report has changed.

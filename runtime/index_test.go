@@ -97,7 +97,9 @@ func TestListsFollowEveryChangeInCreationOrder(t *testing.T) {
 	for i := range first {
 		assert.Same(t, first[i], again[i], "an unchanged container is the same entry")
 	}
-	again[0] = nil // the caller's slice is its own
+	assert.Same(t, &first[0], &again[0], "an unchanged unfiltered list is the same slice, not a copy")
+	grown := append(again, nil) // an append makes a new array: the cached answer is untouched
+	assert.NotSame(t, &again[0], &grown[0])
 	assert.Len(t, all(), 5)
 
 	// The clock alone: the sleeps end at 5s.
