@@ -164,7 +164,7 @@ type domainCounts struct {
 
 // add adds (sign 1) or takes away (sign -1) ni's answer to the sum of its domain.
 func (d *domainCounts) add(ni *NodeInfo, sign int64) {
-	value := ni.Node().Labels[d.topologyKey]
+	value, _ := ni.TopologyValue(d.topologyKey)
 	if d.sums[value] += sign * ni.CountPods(d.key, d.match); d.sums[value] == 0 {
 		delete(d.sums, value)
 	}

@@ -168,10 +168,10 @@ func constraintsOf(all []api.TopologySpreadConstraint, action api.UnsatisfiableC
 	return out, nil
 }
 
-// nodeHasKeys reports whether node carries every constraint's topology key.
-func nodeHasKeys(node *api.Node, constraints []spreadConstraint) bool {
-	for _, c := range constraints {
-		if _, ok := node.Labels[c.TopologyKey]; !ok {
+// nodeHasKeys reports whether the node carries every constraint's topology key.
+func nodeHasKeys(ni *framework.NodeInfo, constraints []spreadConstraint) bool {
+	for i := range constraints {
+		if _, ok := ni.TopologyValue(constraints[i].TopologyKey); !ok {
 			return false
 		}
 	}
@@ -225,13 +225,13 @@ func (pl *PodTopologySpread) PreFilter(_ context.Context, state *framework.Cycle
 		s.counts[i] = map[string]int64{}
 	}
 	for _, ni := range pl.handle.SnapshotSharedLister().List() {
-		node := ni.Node()
-		if !podMatchesNodeSelectorAndAffinity(pod, node) || !nodeHasKeys(node, constraints) {
+		if !podMatchesNodeSelectorAndAffinity(pod, ni.Node()) || !nodeHasKeys(ni, constraints) {
 			continue
 		}
 		for i := range constraints {
 			c := &constraints[i]
-			s.counts[i][node.Labels[c.TopologyKey]] += c.countMatching(ni)
+			value, _ := ni.TopologyValue(c.TopologyKey)
+			s.counts[i][value] += c.countMatching(ni)
 		}
 	}
 	state.Write(spreadPreFilterKey, s)
@@ -257,13 +257,13 @@ func updateSpreadState(state *framework.CycleState, pod *api.Pod, changed *frame
 		return framework.AsStatus(err)
 	}
 	s := data.(*spreadState)
-	node := ni.Node()
-	if changed.Pod.Namespace != pod.Namespace || !podMatchesNodeSelectorAndAffinity(pod, node) || !nodeHasKeys(node, s.constraints) {
+	if changed.Pod.Namespace != pod.Namespace || !podMatchesNodeSelectorAndAffinity(pod, ni.Node()) || !nodeHasKeys(ni, s.constraints) {
 		return nil
 	}
 	for i, c := range s.constraints {
 		if c.Selector.Matches(labels.Set(changed.Pod.Labels)) {
-			s.counts[i][node.Labels[c.TopologyKey]] += delta
+			value, _ := ni.TopologyValue(c.TopologyKey)
+			s.counts[i][value] += delta
 		}
 	}
 	return nil
@@ -277,9 +277,8 @@ func (pl *PodTopologySpread) Filter(_ context.Context, state *framework.CycleSta
 		return framework.AsStatus(err)
 	}
 	s := data.(*spreadState)
-	node := ni.Node()
 	for i, c := range s.constraints {
-		value, ok := node.Labels[c.TopologyKey]
+		value, ok := ni.TopologyValue(c.TopologyKey)
 		if !ok {
 			return framework.NewStatus(framework.UnschedulableAndUnresolvable, ErrReasonNodeLabelNotMatch)
 		}

@@ -48,13 +48,14 @@ func (pl *PodTopologySpread) PreScore(_ context.Context, state *framework.CycleS
 		s.counts[i] = map[string]int64{}
 	}
 	for _, ni := range nodes {
-		if requireAllTopologies && !nodeHasKeys(ni.Node(), constraints) {
+		if requireAllTopologies && !nodeHasKeys(ni, constraints) {
 			s.ignored[ni.Name()] = true
 			continue
 		}
 		for i, c := range constraints {
 			if c.TopologyKey != api.LabelHostname {
-				s.counts[i][ni.Node().Labels[c.TopologyKey]] += 0
+				value, _ := ni.TopologyValue(c.TopologyKey)
+				s.counts[i][value] += 0
 			}
 		}
 	}
@@ -84,11 +85,10 @@ func (pl *PodTopologySpread) PreScore(_ context.Context, state *framework.CycleS
 			continue
 		}
 		for _, ni := range snap.List() {
-			node := ni.Node()
-			if !podMatchesNodeSelectorAndAffinity(pod, node) || (requireAllTopologies && !nodeHasKeys(node, constraints)) {
+			if !podMatchesNodeSelectorAndAffinity(pod, ni.Node()) || (requireAllTopologies && !nodeHasKeys(ni, constraints)) {
 				continue
 			}
-			if value := node.Labels[c.TopologyKey]; hasKey(s.counts[i], value) {
+			if value, _ := ni.TopologyValue(c.TopologyKey); hasKey(s.counts[i], value) {
 				s.counts[i][value] += c.countMatching(ni)
 			}
 		}
@@ -110,7 +110,7 @@ func (pl *PodTopologySpread) Score(_ context.Context, state *framework.CycleStat
 	var score float64
 	for i := range s.constraints {
 		c := &s.constraints[i]
-		value, ok := ni.Node().Labels[c.TopologyKey]
+		value, ok := ni.TopologyValue(c.TopologyKey)
 		if !ok {
 			continue
 		}
