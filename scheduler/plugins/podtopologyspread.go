@@ -83,7 +83,7 @@ type spreadConstraint struct {
 	namespace   string
 	// countKey names the constraint's question to a node (matches) in the NodeInfo's memo of pod
 	// counts; constraints with the same selector in one namespace share it.
-	countKey string
+	countKey framework.CountKey
 }
 
 // matches picks the pods the constraint counts: in its namespace, not terminating, selected.
@@ -95,7 +95,7 @@ func (c *spreadConstraint) matches(p *api.Pod) bool {
 // Kubernetes). The NodeInfo remembers the answer, so a node whose pods have not changed since an
 // earlier cycle asked is not walked again.
 func (c *spreadConstraint) countMatching(ni *framework.NodeInfo) int64 {
-	return ni.CountPods(c.countKey, c.matches)
+	return ni.CountPodsKey(c.countKey, c.matches)
 }
 
 // constraints are the pod's constraints with the given action: its own, or the system defaults.
@@ -163,7 +163,7 @@ func constraintsOf(all []api.TopologySpreadConstraint, action api.UnsatisfiableC
 			minDomains = *c.MinDomains
 		}
 		out = append(out, spreadConstraint{MaxSkew: c.MaxSkew, TopologyKey: c.TopologyKey, MinDomains: minDomains, Selector: sel,
-			namespace: namespace, countKey: PodTopologySpreadName + "\x00" + namespace + "\x00" + selectorKey(sel)})
+			namespace: namespace, countKey: framework.NewCountKey(PodTopologySpreadName + "\x00" + namespace + "\x00" + selectorKey(sel))})
 	}
 	return out, nil
 }

@@ -77,7 +77,7 @@ func (pl *PodTopologySpread) PreScore(_ context.Context, state *framework.CycleS
 			continue // each node is its own domain: Score counts it
 		}
 		if everyNode {
-			for value, n := range snap.DomainCounts(c.countKey, c.TopologyKey, c.matches) {
+			for value, n := range snap.DomainCounts(c.countKey.String(), c.TopologyKey, c.matches) {
 				if hasKey(s.counts[i], value) {
 					s.counts[i][value] += n
 				}
