@@ -507,10 +507,14 @@ func (f *Framework) RunScorePlugins(ctx context.Context, state *CycleState, pod 
 		return nil, st
 	}
 	out := buf.out[:nn]
+	names := make([]string, np) // asked once per plugin, not once per plugin per node
+	for i, pl := range plugins {
+		names[i] = pl.Name()
+	}
 	for n := range nodes {
 		out[n] = NodePluginScores{Name: nodes[n].Name(), Scores: buf.slab[n*np : (n+1)*np : (n+1)*np]}
-		for i, pl := range plugins {
-			out[n].Scores[i] = PluginScore{Plugin: pl.Name(), Raw: raw[i][n].Score}
+		for i := range plugins {
+			out[n].Scores[i] = PluginScore{Plugin: names[i], Raw: raw[i][n].Score}
 		}
 	}
 	for i, pl := range plugins {
