@@ -47,6 +47,10 @@ func (pl *PodTopologySpread) PreScore(_ context.Context, state *framework.CycleS
 	for i := range s.counts {
 		s.counts[i] = map[string]int64{}
 	}
+	// labelled[i] says whether any node scored carries constraint i's key: Score reads the counts
+	// only for such nodes, so without one they need not be summed (a cluster without zone labels
+	// under the default constraints; the weights still count the domains, "" included).
+	labelled := make([]bool, len(constraints))
 	for _, ni := range nodes {
 		if requireAllTopologies && !nodeHasKeys(ni, constraints) {
 			s.ignored[ni.Name()] = true
@@ -54,8 +58,9 @@ func (pl *PodTopologySpread) PreScore(_ context.Context, state *framework.CycleS
 		}
 		for i, c := range constraints {
 			if c.TopologyKey != api.LabelHostname {
-				value, _ := ni.TopologyValue(c.TopologyKey)
+				value, ok := ni.TopologyValue(c.TopologyKey)
 				s.counts[i][value] += 0
+				labelled[i] = labelled[i] || ok
 			}
 		}
 	}
@@ -73,8 +78,8 @@ func (pl *PodTopologySpread) PreScore(_ context.Context, state *framework.CycleS
 	everyNode := !requireAllTopologies && selectsEveryNode(pod)
 	for i := range constraints {
 		c := &constraints[i]
-		if c.TopologyKey == api.LabelHostname {
-			continue // each node is its own domain: Score counts it
+		if c.TopologyKey == api.LabelHostname || !labelled[i] {
+			continue // each node is its own domain: Score counts it; or Score reads no count
 		}
 		if everyNode {
 			for value, n := range snap.DomainCounts(c.countKey.String(), c.TopologyKey, c.matches) {
