@@ -52,6 +52,9 @@ type NodeInfo struct {
 	Allocatable Resource
 	// ImageSizes maps every image name the node reports in status.images to its size in bytes.
 	ImageSizes map[string]int64
+	// images are ImageSizes again as a short list with each name's hash, for ImageSize: a scan of
+	// one slice comparing hashes touches less memory than a map lookup per node per pod.
+	images []imageEntry
 
 	// counts remembers CountPods' answers (podcounts.go): WithPod and WithoutPod start a new memo
 	// built on this one, WithNode shares this one (the pods are the same). nil only in a zero
@@ -120,7 +123,7 @@ func (n *NodeInfo) WithNode(node *api.Node) *NodeInfo {
 	c.unschedulable, c.hasHostname, c.hasZone, c.hostname, c.zone = false, false, false, "", ""
 	c.noScheduleTaints, c.preferNoScheduleTaints = nil, nil
 	c.Allocatable = Resource{}
-	c.ImageSizes = nil
+	c.ImageSizes, c.images = nil, nil
 	if node != nil {
 		c.name = node.Name
 		c.unschedulable = node.Spec.Unschedulable
@@ -142,9 +145,35 @@ func (n *NodeInfo) WithNode(node *api.Node) *NodeInfo {
 					c.ImageSizes[name] = img.SizeBytes
 				}
 			}
+			c.images = make([]imageEntry, 0, len(c.ImageSizes))
+			for name, size := range c.ImageSizes {
+				c.images = append(c.images, imageEntry{NewImageKey(name), size})
+			}
 		}
 	}
 	return c
+}
+
+// ImageKey is an image name with its hash, for ImageSize (make one per pod and cycle, not per node).
+type ImageKey CountKey
+
+// NewImageKey hashes name.
+func NewImageKey(name string) ImageKey { return ImageKey(NewCountKey(name)) }
+
+// imageEntry is one image name the node reports, with its size.
+type imageEntry struct {
+	ImageKey
+	size int64
+}
+
+// ImageSize is ImageSizes[k's name]: the size of the image if the node reports it.
+func (n *NodeInfo) ImageSize(k ImageKey) (int64, bool) {
+	for i := range n.images {
+		if e := &n.images[i]; e.hash == k.hash && e.key == k.key {
+			return e.size, true
+		}
+	}
+	return 0, false
 }
 
 // WithPod returns a copy of n with pi added.

@@ -124,9 +124,10 @@ func (m *podCounts) derive(pod *api.Pod, sign int64) *podCounts {
 	return &podCounts{}
 }
 
-// lookup returns the remembered answer to k. m.mu is held.
+// lookup returns the remembered answer to k. m.mu is held. It looks from the newest answer back:
+// the question a cycle asks was most likely asked in the last few.
 func (m *podCounts) lookup(k CountKey) (int64, bool) {
-	for i := range m.entries {
+	for i := len(m.entries) - 1; i >= 0; i-- {
 		if e := &m.entries[i]; e.hash == k.hash && e.key == k.key {
 			return e.n, true
 		}

@@ -36,12 +36,12 @@ type ImageLocality struct {
 }
 
 // imageSpread is, for one pod and one generation of one snapshot, each container's image name as
-// nodes report it and the share of nodes that have it.
+// nodes report it (hashed, for NodeInfo.ImageSize) and the share of nodes that have it.
 type imageSpread struct {
 	pod        *api.Pod
 	snap       *framework.Snapshot
 	generation uint64
-	names      []string
+	names      []framework.ImageKey
 	spread     []float64
 }
 
@@ -54,10 +54,10 @@ func (pl *ImageLocality) spreadOf(pod *api.Pod) *imageSpread {
 		return is
 	}
 	is := &imageSpread{pod: pod, snap: snap, generation: snap.Generation(),
-		names: make([]string, len(pod.Spec.Containers)), spread: make([]float64, len(pod.Spec.Containers))}
+		names: make([]framework.ImageKey, len(pod.Spec.Containers)), spread: make([]float64, len(pod.Spec.Containers))}
 	for i := range pod.Spec.Containers {
 		name := normalizedImageName(pod.Spec.Containers[i].Image)
-		is.names[i] = name
+		is.names[i] = framework.NewImageKey(name)
 		is.spread[i] = float64(snap.ImageNumNodes(name)) / float64(snap.NumNodes())
 	}
 	pl.images.Store(is)
@@ -82,7 +82,7 @@ func (pl *ImageLocality) Score(_ context.Context, _ *framework.CycleState, pod *
 	is := pl.spreadOf(pod)
 	var sum int64
 	for i, name := range is.names {
-		if size, ok := ni.ImageSizes[name]; ok {
+		if size, ok := ni.ImageSize(name); ok {
 			sum += int64(float64(size) * is.spread[i])
 		}
 	}
