@@ -1,7 +1,9 @@
 // nodeinfo.go: NodeInfo, the scheduler's summary of one node: the Node object, the pods on it
 // (bound or assumed), and the sums precomputed from them, so that checking a pod against a node
 // costs a few comparisons instead of a walk over every pod (framework.NodeInfo in Kubernetes).
-// Interface: NodeInfo, NewNodeInfo, WithNode, WithPod, WithoutPod, CountPods (podcounts.go), HostPortInfo.
+// Interface: NodeInfo, NewNodeInfo, WithNode, WithPod, WithoutPod, CountPods (podcounts.go), HostPortInfo;
+// the Node's fields read per node per cycle, copied when it changes: Unschedulable, NoScheduleTaints,
+// PreferNoScheduleTaints, TopologyValue, ImageSize.
 //
 // kubesim makes a NodeInfo immutable: every change (a pod added, a node updated) builds a new one.
 // Kubernetes instead mutates NodeInfos inside its cache and, at the start of each cycle, clones the
