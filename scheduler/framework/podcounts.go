@@ -82,9 +82,11 @@ type countEntry struct {
 // have the same pods).
 type podCounts struct {
 	// mu guards everything below: Score runs CountPods on several goroutines, and Explain may run
-	// beside a cycle. entries are the answers, oldest first, each key at most once.
+	// beside a cycle. entries are the answers, oldest first, each key at most once; hashes[i] is
+	// entries[i]'s key's hash, apart so that a search reads 8 bytes per answer, not 32.
 	mu      sync.Mutex
 	entries []countEntry
+	hashes  []uint64
 	// base, if not nil, is the memo of the NodeInfo this one's was made from, by changes; base has
 	// no base of its own. A goroutine holding mu may lock base.mu, never the other way round.
 	base    *podCounts
@@ -127,9 +129,9 @@ func (m *podCounts) derive(pod *api.Pod, sign int64) *podCounts {
 // lookup returns the remembered answer to k. m.mu is held. It looks from the newest answer back:
 // the question a cycle asks was most likely asked in the last few.
 func (m *podCounts) lookup(k CountKey) (int64, bool) {
-	for i := len(m.entries) - 1; i >= 0; i-- {
-		if e := &m.entries[i]; e.hash == k.hash && e.key == k.key {
-			return e.n, true
+	for i := len(m.hashes) - 1; i >= 0; i-- {
+		if m.hashes[i] == k.hash && m.entries[i].key == k.key {
+			return m.entries[i].n, true
 		}
 	}
 	return 0, false
@@ -180,8 +182,10 @@ func (n *NodeInfo) CountPodsKey(key CountKey, match func(*api.Pod) bool) int64 {
 	}
 	if len(m.entries) == maxPodCounts {
 		m.entries = append(m.entries[:0], m.entries[1:]...)
+		m.hashes = append(m.hashes[:0], m.hashes[1:]...)
 	}
 	m.entries = append(m.entries, countEntry{key, c})
+	m.hashes = append(m.hashes, key.hash)
 	return c
 }
 
