@@ -59,8 +59,58 @@ func perfReplicaSet(i int) *api.ReplicaSet {
 }
 
 // perfWorkload shapes a benchmark's cluster beyond SchedulingBasic: perReplicaSet > 0 puts the pods
-// in ReplicaSets of that many, and the nodes in three zones.
-type perfWorkload struct{ perReplicaSet int }
+// in ReplicaSets of that many, and the nodes in three zones. envelope instead shapes it as
+// `kubesim bench envelope`'s cluster (envelopeWorkload).
+type perfWorkload struct {
+	perReplicaSet int
+	envelope      bool
+}
+
+// envelopeSizes are bench/envelope.go's Deployment sizes, repeated in turn.
+var envelopeSizes = []int{1000, 300, 100, 30, 10, 3}
+
+// envelopeWorkload is the cluster of `kubesim bench envelope` as the scheduler sees it: nodes
+// without zone labels, each reporting the images a kubelet lists (the pause image and nine others),
+// and the pods in ReplicaSets of the envelope's Deployment sizes, queued in bursts of 100 per
+// ReplicaSet in turn (as several ReplicaSet controllers create at once), so that the pods of many
+// ReplicaSets are scheduled interleaved. It returns the ReplicaSets and the pods in queue order.
+func envelopeWorkload(numPods int) ([]*api.ReplicaSet, []*api.Pod) {
+	var sets []*api.ReplicaSet
+	var members [][]*api.Pod
+	for i, left := 0, numPods; left > 0; i++ {
+		size := min(envelopeSizes[i%len(envelopeSizes)], left)
+		rs := perfReplicaSet(i)
+		sets = append(sets, rs)
+		var pods []*api.Pod
+		for j := 0; j < size; j++ {
+			p := perfPod(numPods - left + j)
+			p.Labels = map[string]string{"app": rs.Name}
+			p.OwnerReferences = []api.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: rs.Name, UID: rs.UID, Controller: api.Ptr(true)}}
+			pods = append(pods, p)
+		}
+		members = append(members, pods)
+		left -= size
+	}
+	var queued []*api.Pod
+	for len(queued) < numPods {
+		for i := range members {
+			n := min(100, len(members[i]))
+			queued = append(queued, members[i][:n]...)
+			members[i] = members[i][n:]
+		}
+	}
+	return sets, queued
+}
+
+// envelopeNode is perfNode with the images a kubelet reports.
+func envelopeNode(i int) *api.Node {
+	n := perfNode(i)
+	n.Status.Images = []api.ContainerImage{{Names: []string{"registry.k8s.io/pause:3.10"}, SizeBytes: 320 << 10}}
+	for j := 1; j < 10; j++ {
+		n.Status.Images = append(n.Status.Images, api.ContainerImage{Names: []string{fmt.Sprintf("registry.example/app-%d:1.%d", j, i%3)}, SizeBytes: int64(j) << 24})
+	}
+	return n
+}
 
 func benchmarkAlgorithm(b *testing.B, numNodes, numPods, parallelism int) {
 	b.ReportMetric(benchmarkWorkload(b, numNodes, numPods, parallelism, perfWorkload{}), "pods/s")
@@ -91,18 +141,28 @@ func benchmarkWorkload(b *testing.B, numNodes, numPods, parallelism int, w perfW
 		for i := 0; w.perReplicaSet > 0 && i*w.perReplicaSet < numPods; i++ {
 			fixed.ReplicaSets = append(fixed.ReplicaSets, perfReplicaSet(i))
 		}
+		var queued []*api.Pod
+		if w.envelope {
+			fixed.ReplicaSets, queued = envelopeWorkload(numPods)
+		}
 		s.fixed = fixed
 		for i := 0; i < numNodes; i++ {
 			n := perfNode(i)
-			if w.perReplicaSet > 0 {
+			switch {
+			case w.envelope:
+				n = envelopeNode(i)
+			case w.perReplicaSet > 0:
 				n.Labels[api.LabelTopologyZone] = fmt.Sprintf("zone-%d", i%3)
 			}
 			s.cache.AddNode(n)
 		}
 		for i := 0; i < numPods; i++ {
-			if w.perReplicaSet > 0 {
+			switch {
+			case w.envelope:
+				s.queue.Add(queued[i])
+			case w.perReplicaSet > 0:
 				s.queue.Add(perfReplicaSetPod(i, w.perReplicaSet))
-			} else {
+			default:
 				s.queue.Add(perfPod(i))
 			}
 		}
@@ -157,6 +217,19 @@ func BenchmarkSchedulingBasicReplicaSets(b *testing.B) {
 				b.ReportMetric(fresh, "pods/s-fresh")
 				b.ReportMetric(memo, "pods/s")
 				b.ReportMetric(memo/fresh, "x-fresh")
+			})
+		}
+	}
+}
+
+// BenchmarkSchedulingEnvelopeShape is the scheduler's part of `kubesim bench envelope` without the
+// rest of the cluster (envelopeWorkload): nodes with images and no zones, pods of many ReplicaSets
+// interleaved, at the envelope's 1,000 nodes and at 5,000.
+func BenchmarkSchedulingEnvelopeShape(b *testing.B) {
+	for _, size := range []struct{ nodes, pods int }{{1000, 10000}, {5000, 10000}} {
+		for _, par := range []int{1, runtime.GOMAXPROCS(0)} {
+			b.Run(fmt.Sprintf("%dNodes/%dPods/parallelism-%d", size.nodes, size.pods, par), func(b *testing.B) {
+				b.ReportMetric(benchmarkWorkload(b, size.nodes, size.pods, par, perfWorkload{envelope: true}), "pods/s")
 			})
 		}
 	}

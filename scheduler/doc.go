@@ -34,7 +34,10 @@
 //     where the last cycle stopped), ties are broken by a random source seeded from Options.Seed.
 //   - A plugin that errors or panics costs the pod a retry, never the scheduler.
 //   - Filter is O(nodes) per pod: each node's requests, ports and affinity pods are precomputed in
-//     its NodeInfo, and a cycle looks at only as many nodes as percentageOfNodesToScore asks.
+//     its NodeInfo, and a cycle looks at only as many nodes as percentageOfNodesToScore asks. The
+//     few Node fields filters and scores read on every node (cordoned, taints split by effect, the
+//     hostname and zone labels, image sizes) are copied into the NodeInfo when the Node changes,
+//     so a cycle at thousands of nodes touches one small object per node, not the Node object.
 //   - So are PodTopologySpread's and InterPodAffinity's counts of matching pods, where Kubernetes
 //     walks every pod of the cluster in every cycle: each NodeInfo remembers how many of its pods a
 //     selector picks (framework/podcounts.go), so a cycle recounts only the nodes whose pods changed

@@ -208,8 +208,13 @@ func (f *Framework) Trace(e trace.Event) {
 // guard turns a plugin's panic into an Error status.
 func guard(name string, st **Status) {
 	if r := recover(); r != nil {
-		*st = AsStatus(fmt.Errorf("plugin %q panicked: %v", name, r))
+		*st = panicked(name, r)
 	}
+}
+
+// panicked is the Error status of a plugin that panicked with r.
+func panicked(name string, r any) *Status {
+	return AsStatus(fmt.Errorf("plugin %q panicked: %v", name, r))
 }
 
 // pluginFailed is the error status for a plugin that failed (not rejected) at an extension point:
@@ -315,13 +320,23 @@ func (f *Framework) runExtensions(state *CycleState, call func(PreFilterExtensio
 }
 
 // RunFilterPlugins runs the Filter plugins on one node and stops at the first that does not pass: a
-// node needs only one reason to be rejected, and that reason is what the FitError counts.
-func (f *Framework) RunFilterPlugins(ctx context.Context, state *CycleState, pod *api.Pod, nodeInfo *NodeInfo) *Status {
-	for i, pl := range f.filter {
+// node needs only one reason to be rejected, and that reason is what the FitError counts. A panic
+// is caught once per node, not once per plugin call (this runs per plugin per node, hundreds of
+// thousands of times a second at thousands of nodes), with the same status as guard's.
+func (f *Framework) RunFilterPlugins(ctx context.Context, state *CycleState, pod *api.Pod, nodeInfo *NodeInfo) (st *Status) {
+	i := 0
+	defer func() {
+		if r := recover(); r != nil {
+			name := f.filter[i].Name()
+			st = pluginFailed("running %q filter plugin: %w", name, panicked(name, r))
+		}
+	}()
+	for ; i < len(f.filter); i++ {
 		if state.skipFilter&f.filterBits[i] != 0 {
 			continue
 		}
-		st := f.runFilter(ctx, pl, state, pod, nodeInfo)
+		pl := f.filter[i]
+		st := pl.Filter(ctx, state, pod, nodeInfo)
 		if st.IsSuccess() {
 			continue
 		}
@@ -482,13 +497,9 @@ func (f *Framework) RunScorePlugins(ctx context.Context, state *CycleState, pod 
 	}
 	var firstErr atomic.Pointer[Status]
 	f.Until(nn, func(n int) bool {
-		for i, pl := range plugins {
-			s, st := f.runScore(ctx, pl, state, pod, nodes[n])
-			if !st.IsSuccess() {
-				firstErr.CompareAndSwap(nil, pluginFailed("running Score plugin %q: %w", pl.Name(), st))
-				return false
-			}
-			raw[i][n] = NodeScore{Name: nodes[n].Name(), Score: s}
+		if st := f.scoreNode(ctx, plugins, state, pod, nodes[n], raw, n); st != nil {
+			firstErr.CompareAndSwap(nil, st)
+			return false
 		}
 		return true
 	})
@@ -496,10 +507,14 @@ func (f *Framework) RunScorePlugins(ctx context.Context, state *CycleState, pod 
 		return nil, st
 	}
 	out := buf.out[:nn]
+	names := make([]string, np) // asked once per plugin, not once per plugin per node
+	for i, pl := range plugins {
+		names[i] = pl.Name()
+	}
 	for n := range nodes {
 		out[n] = NodePluginScores{Name: nodes[n].Name(), Scores: buf.slab[n*np : (n+1)*np : (n+1)*np]}
-		for i, pl := range plugins {
-			out[n].Scores[i] = PluginScore{Plugin: pl.Name(), Raw: raw[i][n].Score}
+		for i := range plugins {
+			out[n].Scores[i] = PluginScore{Plugin: names[i], Raw: raw[i][n].Score}
 		}
 	}
 	for i, pl := range plugins {
@@ -522,9 +537,24 @@ func (f *Framework) RunScorePlugins(ctx context.Context, state *CycleState, pod 
 	return out, nil
 }
 
-func (f *Framework) runScore(ctx context.Context, pl ScorePlugin, state *CycleState, pod *api.Pod, ni *NodeInfo) (s int64, st *Status) {
-	defer guard(pl.Name(), &st)
-	return pl.Score(ctx, state, pod, ni)
+// scoreNode scores the n-th node with every plugin into raw[i][n], or returns the first failure,
+// wrapped. A panic is caught once per node, not once per plugin call, with guard's status.
+func (f *Framework) scoreNode(ctx context.Context, plugins []ScorePlugin, state *CycleState, pod *api.Pod, ni *NodeInfo, raw []NodeScoreList, n int) (failed *Status) {
+	i := 0
+	defer func() {
+		if r := recover(); r != nil {
+			name := plugins[i].Name()
+			failed = pluginFailed("running Score plugin %q: %w", name, panicked(name, r))
+		}
+	}()
+	for ; i < len(plugins); i++ {
+		s, st := plugins[i].Score(ctx, state, pod, ni)
+		if !st.IsSuccess() {
+			return pluginFailed("running Score plugin %q: %w", plugins[i].Name(), st)
+		}
+		raw[i][n] = NodeScore{Name: ni.Name(), Score: s}
+	}
+	return nil
 }
 
 func (f *Framework) runNormalize(ctx context.Context, name string, ext ScoreExtensions, state *CycleState, pod *api.Pod, scores NodeScoreList) (st *Status) {

@@ -1,7 +1,9 @@
 // nodeinfo.go: NodeInfo, the scheduler's summary of one node: the Node object, the pods on it
 // (bound or assumed), and the sums precomputed from them, so that checking a pod against a node
 // costs a few comparisons instead of a walk over every pod (framework.NodeInfo in Kubernetes).
-// Interface: NodeInfo, NewNodeInfo, WithNode, WithPod, WithoutPod, CountPods (podcounts.go), HostPortInfo.
+// Interface: NodeInfo, NewNodeInfo, WithNode, WithPod, WithoutPod, CountPods (podcounts.go), HostPortInfo;
+// the Node's fields read per node per cycle, copied when it changes: Unschedulable, NoScheduleTaints,
+// PreferNoScheduleTaints, TopologyValue, ImageSize.
 //
 // kubesim makes a NodeInfo immutable: every change (a pod added, a node updated) builds a new one.
 // Kubernetes instead mutates NodeInfos inside its cache and, at the start of each cycle, clones the
@@ -17,10 +19,25 @@ import (
 
 // NodeInfo is one node as the scheduler sees it. Never modify one: use the With... methods.
 type NodeInfo struct {
-	node *api.Node
-	// name is node.Name, kept here because every filter and score asks for it, and the NodeInfo is
-	// likelier to be in the CPU's cache than the large Node object.
+	// The first fields are what filters and scores read on every node in every cycle, copied out of
+	// the Node object when it changes (WithNode): a cycle at 5,000 nodes visits hundreds of
+	// NodeInfos, and reading the large Node object (spec, labels map) for one field of each cost a
+	// cache miss per node per plugin. Here they share the NodeInfo's first cache lines.
+
+	// name is node.Name: every filter and score asks for it.
 	name string
+	// unschedulable is node.spec.unschedulable (cordoned).
+	unschedulable bool
+	// hasHostname and hasZone say whether the node carries those labels; hostname and zone are
+	// their values (PodTopologySpread's default keys, asked per node per pod).
+	hasHostname, hasZone bool
+	hostname, zone       string
+	// noScheduleTaints are node.spec.taints with effect NoSchedule or NoExecute, in the node's
+	// order (TaintToleration's Filter); preferNoScheduleTaints those with PreferNoSchedule (its
+	// Score). Both nil on a node without taints.
+	noScheduleTaints, preferNoScheduleTaints []api.Taint
+
+	node *api.Node
 
 	// Pods are the pods bound or assumed to the node, in the order they arrived.
 	Pods []*PodInfo
@@ -37,6 +54,9 @@ type NodeInfo struct {
 	Allocatable Resource
 	// ImageSizes maps every image name the node reports in status.images to its size in bytes.
 	ImageSizes map[string]int64
+	// images are ImageSizes again as a short list with each name's hash, for ImageSize: a scan of
+	// one slice comparing hashes touches less memory than a map lookup per node per pod.
+	images []imageEntry
 
 	// counts remembers CountPods' answers (podcounts.go): WithPod and WithoutPod start a new memo
 	// built on this one, WithNode shares this one (the pods are the same). nil only in a zero
@@ -55,6 +75,33 @@ func (n *NodeInfo) Node() *api.Node { return n.node }
 
 // Name is the node's name ("" for a NodeInfo without a node).
 func (n *NodeInfo) Name() string { return n.name }
+
+// Unschedulable is the node's spec.unschedulable.
+func (n *NodeInfo) Unschedulable() bool { return n.unschedulable }
+
+// NoScheduleTaints are the node's taints with effect NoSchedule or NoExecute, in the node's order.
+// The caller must not modify them.
+func (n *NodeInfo) NoScheduleTaints() []api.Taint { return n.noScheduleTaints }
+
+// PreferNoScheduleTaints are the node's taints with effect PreferNoSchedule, in the node's order.
+// The caller must not modify them.
+func (n *NodeInfo) PreferNoScheduleTaints() []api.Taint { return n.preferNoScheduleTaints }
+
+// TopologyValue is the node's label key: node.Labels[key], with the hostname and zone labels read
+// from the NodeInfo itself.
+func (n *NodeInfo) TopologyValue(key string) (string, bool) {
+	switch key {
+	case api.LabelHostname:
+		return n.hostname, n.hasHostname
+	case api.LabelTopologyZone:
+		return n.zone, n.hasZone
+	}
+	if n.node == nil {
+		return "", false
+	}
+	v, ok := n.node.Labels[key]
+	return v, ok
+}
 
 // clone copies n shallowly; the slices and maps stay shared until a With... method replaces them.
 // So does the memo of pod counts, which only cloneForPods replaces.
@@ -75,10 +122,23 @@ func (n *NodeInfo) cloneForPods(pod *api.Pod, sign int64) *NodeInfo {
 func (n *NodeInfo) WithNode(node *api.Node) *NodeInfo {
 	c := n.clone()
 	c.node, c.name = node, ""
+	c.unschedulable, c.hasHostname, c.hasZone, c.hostname, c.zone = false, false, false, "", ""
+	c.noScheduleTaints, c.preferNoScheduleTaints = nil, nil
 	c.Allocatable = Resource{}
-	c.ImageSizes = nil
+	c.ImageSizes, c.images = nil, nil
 	if node != nil {
 		c.name = node.Name
+		c.unschedulable = node.Spec.Unschedulable
+		c.hostname, c.hasHostname = node.Labels[api.LabelHostname]
+		c.zone, c.hasZone = node.Labels[api.LabelTopologyZone]
+		for _, t := range node.Spec.Taints {
+			switch t.Effect {
+			case api.TaintEffectNoSchedule, api.TaintEffectNoExecute:
+				c.noScheduleTaints = append(c.noScheduleTaints, t)
+			case api.TaintEffectPreferNoSchedule:
+				c.preferNoScheduleTaints = append(c.preferNoScheduleTaints, t)
+			}
+		}
 		c.Allocatable = NewResource(node.Status.Allocatable)
 		if len(node.Status.Images) > 0 {
 			c.ImageSizes = map[string]int64{}
@@ -87,9 +147,35 @@ func (n *NodeInfo) WithNode(node *api.Node) *NodeInfo {
 					c.ImageSizes[name] = img.SizeBytes
 				}
 			}
+			c.images = make([]imageEntry, 0, len(c.ImageSizes))
+			for name, size := range c.ImageSizes {
+				c.images = append(c.images, imageEntry{NewImageKey(name), size})
+			}
 		}
 	}
 	return c
+}
+
+// ImageKey is an image name with its hash, for ImageSize (make one per pod and cycle, not per node).
+type ImageKey CountKey
+
+// NewImageKey hashes name.
+func NewImageKey(name string) ImageKey { return ImageKey(NewCountKey(name)) }
+
+// imageEntry is one image name the node reports, with its size.
+type imageEntry struct {
+	ImageKey
+	size int64
+}
+
+// ImageSize is ImageSizes[k's name]: the size of the image if the node reports it.
+func (n *NodeInfo) ImageSize(k ImageKey) (int64, bool) {
+	for i := range n.images {
+		if e := &n.images[i]; e.hash == k.hash && e.key == k.key {
+			return e.size, true
+		}
+	}
+	return 0, false
 }
 
 // WithPod returns a copy of n with pi added.

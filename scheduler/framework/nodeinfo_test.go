@@ -61,3 +61,50 @@ func TestSnapshotFindsNodesByName(t *testing.T) {
 	assert.Equal(t, 3, s.ImageNumNodes("nginx:1.25"))
 	assert.False(t, s.HavePodsWithAffinity())
 }
+
+// The fields filters read on every node are copied out of the Node when it changes, and follow it:
+// a node uncordoned, its taints changed, its labels changed.
+func TestNodeInfoKeepsTheFieldsFiltersReadInStepWithTheNode(t *testing.T) {
+	node := &api.Node{ObjectMeta: api.ObjectMeta{Name: "node-1", Labels: map[string]string{api.LabelHostname: "host-1", "rack": "r1"}},
+		Spec: api.NodeSpec{Unschedulable: true, Taints: []api.Taint{
+			{Key: "a", Effect: api.TaintEffectPreferNoSchedule},
+			{Key: "b", Value: "1", Effect: api.TaintEffectNoExecute},
+			{Key: "c", Effect: api.TaintEffectNoSchedule},
+		}},
+		Status: api.NodeStatus{Images: []api.ContainerImage{{Names: []string{"docker.io/library/nginx:1.25", "nginx:1.25"}, SizeBytes: 5 << 20}}}}
+	ni := framework.NewNodeInfo(node).WithPod(framework.NewPodInfo(pod("p", "", 0)))
+	assert.True(t, ni.Unschedulable())
+	assert.Equal(t, []api.Taint{node.Spec.Taints[1], node.Spec.Taints[2]}, ni.NoScheduleTaints(), "NoExecute and NoSchedule, in the node's order")
+	assert.Equal(t, []api.Taint{node.Spec.Taints[0]}, ni.PreferNoScheduleTaints())
+	for key, want := range map[string]string{api.LabelHostname: "host-1", "rack": "r1"} {
+		v, ok := ni.TopologyValue(key)
+		assert.True(t, ok, key)
+		assert.Equal(t, want, v, key)
+	}
+	_, ok := ni.TopologyValue(api.LabelTopologyZone)
+	assert.False(t, ok, "no zone label")
+	size, ok := ni.ImageSize(framework.NewImageKey("nginx:1.25"))
+	assert.True(t, ok)
+	assert.Equal(t, int64(5<<20), size)
+	_, ok = ni.ImageSize(framework.NewImageKey("nginx:1.26"))
+	assert.False(t, ok)
+
+	updated := *node
+	updated.Spec.Unschedulable = false
+	updated.Spec.Taints = nil
+	updated.Labels = map[string]string{api.LabelTopologyZone: ""}
+	updated.Status.Images = nil
+	after := ni.WithNode(&updated)
+	assert.False(t, after.Unschedulable())
+	assert.Empty(t, after.NoScheduleTaints())
+	assert.Empty(t, after.PreferNoScheduleTaints())
+	_, ok = after.TopologyValue(api.LabelHostname)
+	assert.False(t, ok, "the hostname label removed")
+	zone, ok := after.TopologyValue(api.LabelTopologyZone)
+	assert.True(t, ok, "an empty zone label is still a label")
+	assert.Equal(t, "", zone)
+	_, ok = after.ImageSize(framework.NewImageKey("nginx:1.25"))
+	assert.False(t, ok, "the image gone from the status")
+	assert.Len(t, after.Pods, 1, "the pods stay")
+	assert.True(t, ni.Unschedulable(), "the old NodeInfo is unchanged")
+}

@@ -21,10 +21,17 @@
 // pays for the nodes that changed, not for every node (a node added or removed starts the sums
 // afresh). PodTopologySpread uses them where every node counts: the default constraints of a pod
 // without a nodeSelector or required node affinity; otherwise it visits the nodes, and each answers
-// from its memo. Interface: (*NodeInfo).CountPods, (*Snapshot).DomainCounts, SetPodCountMemo.
+// from its memo.
+//
+// A question is named by a CountKey: its key string with the string's hash, computed once per
+// cycle by the plugin that asks, so that asking hundreds of nodes costs each a short scan of its
+// answers comparing hashes (and then the same string, usually the same pointer), not a hash of a
+// 40-byte key and a map lookup per node. Interface: CountKey, NewCountKey, (*NodeInfo).CountPods,
+// (*NodeInfo).CountPodsKey, (*Snapshot).DomainCounts, SetPodCountMemo.
 package framework
 
 import (
+	"hash/maphash"
 	"sync"
 	"sync/atomic"
 
@@ -48,14 +55,38 @@ func init() { podCountMemo.Store(true) }
 // the benchmarks that compare the memo with counting afresh; the answers are the same either way.
 func SetPodCountMemo(on bool) bool { return podCountMemo.Swap(on) }
 
+// CountKey names a question to CountPodsKey: two keys with the same string must ask the same
+// match. Make one with NewCountKey, once per question per cycle (it hashes the string).
+type CountKey struct {
+	hash uint64
+	key  string
+}
+
+var countKeySeed = maphash.MakeSeed()
+
+// NewCountKey names the question key.
+func NewCountKey(key string) CountKey {
+	return CountKey{hash: maphash.String(countKeySeed, key), key: key}
+}
+
+// String is the key's string.
+func (k CountKey) String() string { return k.key }
+
+// countEntry is one remembered answer.
+type countEntry struct {
+	CountKey
+	n int64
+}
+
 // podCounts is the memo of one NodeInfo's pods (and of the NodeInfos WithNode made from it, which
 // have the same pods).
 type podCounts struct {
 	// mu guards everything below: Score runs CountPods on several goroutines, and Explain may run
-	// beside a cycle. A key is in counts iff it is in order, which lists the keys oldest first.
-	mu     sync.Mutex
-	counts map[string]int64
-	order  []string
+	// beside a cycle. entries are the answers, oldest first, each key at most once; hashes[i] is
+	// entries[i]'s key's hash, apart so that a search reads 8 bytes per answer, not 32.
+	mu      sync.Mutex
+	entries []countEntry
+	hashes  []uint64
 	// base, if not nil, is the memo of the NodeInfo this one's was made from, by changes; base has
 	// no base of its own. A goroutine holding mu may lock base.mu, never the other way round.
 	base    *podCounts
@@ -80,7 +111,7 @@ func (m *podCounts) derive(pod *api.Pod, sign int64) *podCounts {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	switch {
-	case len(m.counts) > 0:
+	case len(m.entries) > 0:
 		// m has answers to build on. It forgets its own base, so that memos never form a chain;
 		// a question it has not answered yet is then counted afresh.
 		m.base, m.changes = nil, nil
@@ -95,14 +126,25 @@ func (m *podCounts) derive(pod *api.Pod, sign int64) *podCounts {
 	return &podCounts{}
 }
 
+// lookup returns the remembered answer to k. m.mu is held. It looks from the newest answer back:
+// the question a cycle asks was most likely asked in the last few.
+func (m *podCounts) lookup(k CountKey) (int64, bool) {
+	for i := len(m.hashes) - 1; i >= 0; i-- {
+		if m.hashes[i] == k.hash && m.entries[i].key == k.key {
+			return m.entries[i].n, true
+		}
+	}
+	return 0, false
+}
+
 // fromBase answers key from the base's answer and the changes since, if the base has one. m.mu is
 // held.
-func (m *podCounts) fromBase(key string, match func(*api.Pod) bool) (int64, bool) {
+func (m *podCounts) fromBase(key CountKey, match func(*api.Pod) bool) (int64, bool) {
 	if m.base == nil {
 		return 0, false
 	}
 	m.base.mu.Lock()
-	c, ok := m.base.counts[key]
+	c, ok := m.base.lookup(key)
 	m.base.mu.Unlock()
 	if !ok {
 		return 0, false
@@ -117,30 +159,33 @@ func (m *podCounts) fromBase(key string, match func(*api.Pod) bool) (int64, bool
 
 // CountPods returns how many of the node's pods match. key must name the question exactly: two
 // calls with the same key must ask the same match (the plugins build it from the selector's printed
-// form and the namespaces), because the first answer is remembered and given to the second.
+// form and the namespaces), because the first answer is remembered and given to the second. It is
+// CountPodsKey(NewCountKey(key), match): a caller asking many nodes makes the key once.
 func (n *NodeInfo) CountPods(key string, match func(*api.Pod) bool) int64 {
+	return n.CountPodsKey(NewCountKey(key), match)
+}
+
+// CountPodsKey is CountPods with the question's key made already.
+func (n *NodeInfo) CountPodsKey(key CountKey, match func(*api.Pod) bool) int64 {
 	m := n.counts
 	if m == nil || !podCountMemo.Load() {
 		return countPods(n.Pods, match)
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if c, ok := m.counts[key]; ok {
+	if c, ok := m.lookup(key); ok {
 		return c
 	}
 	c, ok := m.fromBase(key, match)
 	if !ok {
 		c = countPods(n.Pods, match)
 	}
-	if m.counts == nil {
-		m.counts = map[string]int64{}
+	if len(m.entries) == maxPodCounts {
+		m.entries = append(m.entries[:0], m.entries[1:]...)
+		m.hashes = append(m.hashes[:0], m.hashes[1:]...)
 	}
-	if len(m.order) == maxPodCounts {
-		delete(m.counts, m.order[0])
-		m.order = append(m.order[:0], m.order[1:]...)
-	}
-	m.counts[key] = c
-	m.order = append(m.order, key)
+	m.entries = append(m.entries, countEntry{key, c})
+	m.hashes = append(m.hashes, key.hash)
 	return c
 }
 
@@ -157,15 +202,16 @@ func countPods(pods []*PodInfo, match func(*api.Pod) bool) int64 {
 // domainCounts is a sum DomainCounts keeps: per value of topologyKey, the pods match picks on the
 // nodes with that value.
 type domainCounts struct {
-	key, topologyKey string
-	match            func(*api.Pod) bool
-	sums             map[string]int64
+	key         CountKey
+	topologyKey string
+	match       func(*api.Pod) bool
+	sums        map[string]int64
 }
 
 // add adds (sign 1) or takes away (sign -1) ni's answer to the sum of its domain.
 func (d *domainCounts) add(ni *NodeInfo, sign int64) {
-	value := ni.Node().Labels[d.topologyKey]
-	if d.sums[value] += sign * ni.CountPods(d.key, d.match); d.sums[value] == 0 {
+	value, _ := ni.TopologyValue(d.topologyKey)
+	if d.sums[value] += sign * ni.CountPodsKey(d.key, d.match); d.sums[value] == 0 {
 		delete(d.sums, value)
 	}
 }
@@ -179,12 +225,12 @@ func (s *Snapshot) DomainCounts(key, topologyKey string, match func(*api.Pod) bo
 	memo := podCountMemo.Load()
 	if memo {
 		for _, d := range s.domains {
-			if d.key == key && d.topologyKey == topologyKey {
+			if d.key.key == key && d.topologyKey == topologyKey {
 				return d.sums
 			}
 		}
 	}
-	d := &domainCounts{key: key, topologyKey: topologyKey, match: match, sums: map[string]int64{}}
+	d := &domainCounts{key: NewCountKey(key), topologyKey: topologyKey, match: match, sums: map[string]int64{}}
 	for _, ni := range s.nodes {
 		d.add(ni, 1)
 	}

@@ -34,10 +34,12 @@ func TestPodCountsAreRememberedPerNodeInfoAndBounded(t *testing.T) {
 	for i := range maxPodCounts + 10 {
 		ni.CountPods(fmt.Sprint("key-", i), all)
 	}
-	assert.Len(t, ni.counts.order, maxPodCounts, "at most maxPodCounts answers")
-	assert.Len(t, ni.counts.counts, maxPodCounts)
-	assert.NotContains(t, ni.counts.counts, "all", "the oldest answers are forgotten first")
-	assert.Contains(t, ni.counts.counts, fmt.Sprint("key-", maxPodCounts+9))
+	assert.Len(t, ni.counts.entries, maxPodCounts, "at most maxPodCounts answers")
+	_, ok := ni.counts.lookup(NewCountKey("all"))
+	assert.False(t, ok, "the oldest answers are forgotten first")
+	n, ok := ni.counts.lookup(NewCountKey(fmt.Sprint("key-", maxPodCounts+9)))
+	assert.True(t, ok)
+	assert.Equal(t, int64(3), n)
 
 	snap := NewSnapshot([]*NodeInfo{ni})
 	for i := range maxDomainCounts + 2 {

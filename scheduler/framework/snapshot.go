@@ -23,6 +23,9 @@ type Snapshot struct {
 	// domains are DomainCounts' sums over nodes, which Update keeps equal to the sums over the
 	// current nodes (podcounts.go).
 	domains []*domainCounts
+	// generation counts the calls to Update: what a plugin derived from the snapshot (ImageLocality's
+	// image spread) holds as long as the snapshot and its generation are the same.
+	generation uint64
 }
 
 // NewSnapshot builds a snapshot from NodeInfos sorted by name (for tests and one-off views; the
@@ -47,6 +50,7 @@ func NewSnapshot(nodes []*NodeInfo) *Snapshot {
 // whole list when rebuild (nodes were added or removed). images, when not nil, replaces the image
 // counts (the caller must not change it afterwards); the two counts are the cache's current figures.
 func (s *Snapshot) Update(list []*NodeInfo, changed []int, rebuild bool, images map[string]int, withAffinity, withRequiredAntiAffinity int) {
+	s.generation++
 	if rebuild || len(s.nodes) != len(list) {
 		s.nodes = append(s.nodes[:0], list...)
 		s.domains = nil // nodes came or went: the sums start again when next asked
@@ -78,6 +82,9 @@ func (s *Snapshot) Get(name string) (*NodeInfo, error) {
 	}
 	return nil, fmt.Errorf("node %q not found", name)
 }
+
+// Generation changes whenever Update refreshes the snapshot (see the field).
+func (s *Snapshot) Generation() uint64 { return s.generation }
 
 // ImageNumNodes is how many nodes report having the image.
 func (s *Snapshot) ImageNumNodes(image string) int { return s.imageNumNodes[image] }

@@ -36,13 +36,11 @@ func DefaultNormalizeScore(maxPriority int64, reverse bool, scores framework.Nod
 	return nil
 }
 
-// findUntoleratedTaint returns the first taint accepted by inScope that no toleration tolerates.
-func findUntoleratedTaint(taints []api.Taint, tolerations []api.Toleration, inScope func(*api.Taint) bool) (*api.Taint, bool) {
+// findUntoleratedTaint returns the first taint that no toleration tolerates (the caller passes only
+// the taints in scope, e.g. a NodeInfo's NoScheduleTaints).
+func findUntoleratedTaint(taints []api.Taint, tolerations []api.Toleration) (*api.Taint, bool) {
 	for i := range taints {
 		t := &taints[i]
-		if !inScope(t) {
-			continue
-		}
 		if !api.TolerationsTolerateTaint(tolerations, t) {
 			return t, true
 		}

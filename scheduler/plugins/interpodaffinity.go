@@ -133,12 +133,12 @@ func matchesAllTerms(terms []framework.AffinityTerm, pod *api.Pod) bool {
 type termCount struct {
 	term *framework.AffinityTerm
 	all  []framework.AffinityTerm
-	key  string
+	key  framework.CountKey
 }
 
 // newTermCount asks how many pods match t.
 func newTermCount(t *framework.AffinityTerm) termCount {
-	return termCount{term: t, key: InterPodAffinityName + "\x00" + termKey(t)}
+	return termCount{term: t, key: framework.NewCountKey(InterPodAffinityName + "\x00" + termKey(t))}
 }
 
 // allTermsCount asks how many pods match every one of terms (none when there are no terms).
@@ -147,7 +147,7 @@ func allTermsCount(terms []framework.AffinityTerm) termCount {
 	for i := range terms {
 		key += "\x00" + termKey(&terms[i])
 	}
-	return termCount{all: terms, key: key}
+	return termCount{all: terms, key: framework.NewCountKey(key)}
 }
 
 // termKey names the pods a term selects: its namespaces and its selector (the topology key does
@@ -168,7 +168,7 @@ func (q *termCount) count(ni *framework.NodeInfo) int64 {
 	if q.term == nil && len(q.all) == 0 {
 		return 0
 	}
-	return ni.CountPods(q.key, q.matches)
+	return ni.CountPodsKey(q.key, q.matches)
 }
 
 // affinityState is the PreFilter state.

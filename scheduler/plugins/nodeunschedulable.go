@@ -39,7 +39,7 @@ func (NodeUnschedulable) EventsToRegister() []framework.ClusterEvent {
 
 // Filter rejects a cordoned node unless the pod tolerates it.
 func (NodeUnschedulable) Filter(_ context.Context, _ *framework.CycleState, pod *api.Pod, ni *framework.NodeInfo) *framework.Status {
-	if !ni.Node().Spec.Unschedulable {
+	if !ni.Unschedulable() {
 		return nil
 	}
 	taint := api.Taint{Key: api.TaintNodeUnschedulable, Effect: api.TaintEffectNoSchedule}

@@ -124,6 +124,23 @@ func TestImageLocalityPrefersTheNodeWithTheImage(t *testing.T) {
 	// 500MB on half the nodes: 250MB, scaled between 23MB and 1000MB: 23.
 	assert.Equal(t, int64(23), get(scores[0]))
 	assert.Equal(t, int64(0), get(scores[1]))
+
+	// The same pod after the snapshot changed (the image now on both nodes): the share of nodes is
+	// worked out again, whether the snapshot is refreshed in place or replaced.
+	both := node("node-2", "4", func(n *api.Node) { n.Status.Images = withImage.Node().Status.Images })
+	score := func() int64 {
+		scores, st := f.RunScorePlugins(context.Background(), state, p, []*framework.NodeInfo{withImage, both})
+		require.True(t, st.IsSuccess())
+		return get(scores[0])
+	}
+	snap := framework.NewSnapshot([]*framework.NodeInfo{withImage, without})
+	f.SetCycle(snap, nil)
+	assert.Equal(t, int64(23), score())
+	snap.Update([]*framework.NodeInfo{withImage, both}, []int{1}, false,
+		map[string]int{"docker.io/library/nginx:1.25": 2, "nginx:1.25": 2}, 0, 0)
+	assert.Equal(t, int64(48), score(), "500MB on every node, scaled: 48")
+	f.SetCycle(framework.NewSnapshot([]*framework.NodeInfo{withImage, without}), nil)
+	assert.Equal(t, int64(23), score())
 }
 
 func ExampleTaintToleration_Filter() {

@@ -83,7 +83,7 @@ type spreadConstraint struct {
 	namespace   string
 	// countKey names the constraint's question to a node (matches) in the NodeInfo's memo of pod
 	// counts; constraints with the same selector in one namespace share it.
-	countKey string
+	countKey framework.CountKey
 }
 
 // matches picks the pods the constraint counts: in its namespace, not terminating, selected.
@@ -95,7 +95,7 @@ func (c *spreadConstraint) matches(p *api.Pod) bool {
 // Kubernetes). The NodeInfo remembers the answer, so a node whose pods have not changed since an
 // earlier cycle asked is not walked again.
 func (c *spreadConstraint) countMatching(ni *framework.NodeInfo) int64 {
-	return ni.CountPods(c.countKey, c.matches)
+	return ni.CountPodsKey(c.countKey, c.matches)
 }
 
 // constraints are the pod's constraints with the given action: its own, or the system defaults.
@@ -163,15 +163,15 @@ func constraintsOf(all []api.TopologySpreadConstraint, action api.UnsatisfiableC
 			minDomains = *c.MinDomains
 		}
 		out = append(out, spreadConstraint{MaxSkew: c.MaxSkew, TopologyKey: c.TopologyKey, MinDomains: minDomains, Selector: sel,
-			namespace: namespace, countKey: PodTopologySpreadName + "\x00" + namespace + "\x00" + selectorKey(sel)})
+			namespace: namespace, countKey: framework.NewCountKey(PodTopologySpreadName + "\x00" + namespace + "\x00" + selectorKey(sel))})
 	}
 	return out, nil
 }
 
-// nodeHasKeys reports whether node carries every constraint's topology key.
-func nodeHasKeys(node *api.Node, constraints []spreadConstraint) bool {
-	for _, c := range constraints {
-		if _, ok := node.Labels[c.TopologyKey]; !ok {
+// nodeHasKeys reports whether the node carries every constraint's topology key.
+func nodeHasKeys(ni *framework.NodeInfo, constraints []spreadConstraint) bool {
+	for i := range constraints {
+		if _, ok := ni.TopologyValue(constraints[i].TopologyKey); !ok {
 			return false
 		}
 	}
@@ -225,13 +225,13 @@ func (pl *PodTopologySpread) PreFilter(_ context.Context, state *framework.Cycle
 		s.counts[i] = map[string]int64{}
 	}
 	for _, ni := range pl.handle.SnapshotSharedLister().List() {
-		node := ni.Node()
-		if !podMatchesNodeSelectorAndAffinity(pod, node) || !nodeHasKeys(node, constraints) {
+		if !podMatchesNodeSelectorAndAffinity(pod, ni.Node()) || !nodeHasKeys(ni, constraints) {
 			continue
 		}
 		for i := range constraints {
 			c := &constraints[i]
-			s.counts[i][node.Labels[c.TopologyKey]] += c.countMatching(ni)
+			value, _ := ni.TopologyValue(c.TopologyKey)
+			s.counts[i][value] += c.countMatching(ni)
 		}
 	}
 	state.Write(spreadPreFilterKey, s)
@@ -257,13 +257,13 @@ func updateSpreadState(state *framework.CycleState, pod *api.Pod, changed *frame
 		return framework.AsStatus(err)
 	}
 	s := data.(*spreadState)
-	node := ni.Node()
-	if changed.Pod.Namespace != pod.Namespace || !podMatchesNodeSelectorAndAffinity(pod, node) || !nodeHasKeys(node, s.constraints) {
+	if changed.Pod.Namespace != pod.Namespace || !podMatchesNodeSelectorAndAffinity(pod, ni.Node()) || !nodeHasKeys(ni, s.constraints) {
 		return nil
 	}
 	for i, c := range s.constraints {
 		if c.Selector.Matches(labels.Set(changed.Pod.Labels)) {
-			s.counts[i][node.Labels[c.TopologyKey]] += delta
+			value, _ := ni.TopologyValue(c.TopologyKey)
+			s.counts[i][value] += delta
 		}
 	}
 	return nil
@@ -277,9 +277,8 @@ func (pl *PodTopologySpread) Filter(_ context.Context, state *framework.CycleSta
 		return framework.AsStatus(err)
 	}
 	s := data.(*spreadState)
-	node := ni.Node()
 	for i, c := range s.constraints {
-		value, ok := node.Labels[c.TopologyKey]
+		value, ok := ni.TopologyValue(c.TopologyKey)
 		if !ok {
 			return framework.NewStatus(framework.UnschedulableAndUnresolvable, ErrReasonNodeLabelNotMatch)
 		}

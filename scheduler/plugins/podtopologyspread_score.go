@@ -47,14 +47,20 @@ func (pl *PodTopologySpread) PreScore(_ context.Context, state *framework.CycleS
 	for i := range s.counts {
 		s.counts[i] = map[string]int64{}
 	}
+	// labelled[i] says whether any node scored carries constraint i's key: Score reads the counts
+	// only for such nodes, so without one they need not be summed (a cluster without zone labels
+	// under the default constraints; the weights still count the domains, "" included).
+	labelled := make([]bool, len(constraints))
 	for _, ni := range nodes {
-		if requireAllTopologies && !nodeHasKeys(ni.Node(), constraints) {
+		if requireAllTopologies && !nodeHasKeys(ni, constraints) {
 			s.ignored[ni.Name()] = true
 			continue
 		}
 		for i, c := range constraints {
 			if c.TopologyKey != api.LabelHostname {
-				s.counts[i][ni.Node().Labels[c.TopologyKey]] += 0
+				value, ok := ni.TopologyValue(c.TopologyKey)
+				s.counts[i][value] += 0
+				labelled[i] = labelled[i] || ok
 			}
 		}
 	}
@@ -72,11 +78,11 @@ func (pl *PodTopologySpread) PreScore(_ context.Context, state *framework.CycleS
 	everyNode := !requireAllTopologies && selectsEveryNode(pod)
 	for i := range constraints {
 		c := &constraints[i]
-		if c.TopologyKey == api.LabelHostname {
-			continue // each node is its own domain: Score counts it
+		if c.TopologyKey == api.LabelHostname || !labelled[i] {
+			continue // each node is its own domain: Score counts it; or Score reads no count
 		}
 		if everyNode {
-			for value, n := range snap.DomainCounts(c.countKey, c.TopologyKey, c.matches) {
+			for value, n := range snap.DomainCounts(c.countKey.String(), c.TopologyKey, c.matches) {
 				if hasKey(s.counts[i], value) {
 					s.counts[i][value] += n
 				}
@@ -84,11 +90,10 @@ func (pl *PodTopologySpread) PreScore(_ context.Context, state *framework.CycleS
 			continue
 		}
 		for _, ni := range snap.List() {
-			node := ni.Node()
-			if !podMatchesNodeSelectorAndAffinity(pod, node) || (requireAllTopologies && !nodeHasKeys(node, constraints)) {
+			if !podMatchesNodeSelectorAndAffinity(pod, ni.Node()) || (requireAllTopologies && !nodeHasKeys(ni, constraints)) {
 				continue
 			}
-			if value := node.Labels[c.TopologyKey]; hasKey(s.counts[i], value) {
+			if value, _ := ni.TopologyValue(c.TopologyKey); hasKey(s.counts[i], value) {
 				s.counts[i][value] += c.countMatching(ni)
 			}
 		}
@@ -110,7 +115,7 @@ func (pl *PodTopologySpread) Score(_ context.Context, state *framework.CycleStat
 	var score float64
 	for i := range s.constraints {
 		c := &s.constraints[i]
-		value, ok := ni.Node().Labels[c.TopologyKey]
+		value, ok := ni.TopologyValue(c.TopologyKey)
 		if !ok {
 			continue
 		}

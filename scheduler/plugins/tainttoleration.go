@@ -6,7 +6,6 @@ package plugins
 
 import (
 	"context"
-	"fmt"
 
 	"kubesim/api"
 	"kubesim/scheduler/framework"
@@ -35,28 +34,26 @@ func (TaintToleration) EventsToRegister() []framework.ClusterEvent {
 	return []framework.ClusterEvent{{Resource: framework.Node, ActionType: framework.Add | framework.UpdateNodeTaint}}
 }
 
-func doNotSchedule(t *api.Taint) bool {
-	return t.Effect == api.TaintEffectNoSchedule || t.Effect == api.TaintEffectNoExecute
-}
-
 // Filter rejects a node with an untolerated NoSchedule or NoExecute taint. Removing pods cannot
-// remove a taint, hence UnschedulableAndUnresolvable.
+// remove a taint, hence UnschedulableAndUnresolvable. The node's taints of those two effects come
+// pre-split in its NodeInfo, in the node's order, so the first untolerated one is the one
+// Kubernetes names.
 func (TaintToleration) Filter(_ context.Context, _ *framework.CycleState, pod *api.Pod, ni *framework.NodeInfo) *framework.Status {
-	taint, found := findUntoleratedTaint(ni.Node().Spec.Taints, pod.Spec.Tolerations, doNotSchedule)
+	taint, found := findUntoleratedTaint(ni.NoScheduleTaints(), pod.Spec.Tolerations)
 	if !found {
 		return nil
 	}
 	return framework.NewStatus(framework.UnschedulableAndUnresolvable,
-		fmt.Sprintf("node(s) had untolerated taint {%s: %s}", taint.Key, taint.Value))
+		"node(s) had untolerated taint {"+taint.Key+": "+taint.Value+"}")
 }
 
 // Score counts the PreferNoSchedule taints the pod does not tolerate (lower is better; see
 // NormalizeScore).
 func (TaintToleration) Score(_ context.Context, _ *framework.CycleState, pod *api.Pod, ni *framework.NodeInfo) (int64, *framework.Status) {
 	var n int64
-	for i := range ni.Node().Spec.Taints {
-		t := &ni.Node().Spec.Taints[i]
-		if t.Effect == api.TaintEffectPreferNoSchedule && !api.TolerationsTolerateTaint(pod.Spec.Tolerations, t) {
+	taints := ni.PreferNoScheduleTaints()
+	for i := range taints {
+		if !api.TolerationsTolerateTaint(pod.Spec.Tolerations, &taints[i]) {
 			n++
 		}
 	}
