@@ -21,6 +21,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"kubesim/api"
 	"kubesim/client"
@@ -361,14 +362,10 @@ func hasCondition(cs []api.PodCondition, t api.PodConditionType) bool {
 // dirty set that setPodStatus keeps), and reports whether it tried.
 func (k *Kubelet) writeOneStatus(ctx context.Context) bool {
 	now := k.clock.Now()
-	for _, uid := range sortedKeys(k.statusDirty) {
-		w := k.workers[uid]
-		if w == nil || w.deleted {
-			delete(k.statusDirty, uid)
-			continue
-		}
-		if now.Before(w.retryAt) || w.pod.DeletionTimestamp != nil && !w.terminated {
-			continue // wait for the retry; while a pod stops, only its final status is worth writing
+	for {
+		uid, w := k.nextDirty(now)
+		if w == nil {
+			return false
 		}
 		if p, ok := k.pods.Get(w.key); ok && p.UID == w.uid && p != w.pod {
 			// A status-only update since the last sync (pod_updates.go): the status manager merges
@@ -382,7 +379,29 @@ func (k *Kubelet) writeOneStatus(ctx context.Context) bool {
 		k.writeStatus(ctx, w)
 		return true
 	}
-	return false
+}
+
+// nextDirty is the pod, lowest uid first, whose status is due to be written now: not waiting for a
+// retry, and not stopping (while a pod stops, only its final status is worth writing). It forgets
+// the pods that are gone. One pass over the dirty set, not a sort of it: the kubelet asks at every
+// step, and a set of pods waiting for their retry made that a sort per step.
+func (k *Kubelet) nextDirty(now time.Time) (string, *podWorker) {
+	var next string
+	var nw *podWorker
+	for uid := range k.statusDirty {
+		w := k.workers[uid]
+		if w == nil || w.deleted {
+			delete(k.statusDirty, uid)
+			continue
+		}
+		if now.Before(w.retryAt) || w.pod.DeletionTimestamp != nil && !w.terminated {
+			continue
+		}
+		if nw == nil || uid < next {
+			next, nw = uid, w
+		}
+	}
+	return next, nw
 }
 
 // writeStatus writes w's status. Like the kubelet's status manager, which patches, it overwrites the

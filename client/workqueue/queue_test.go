@@ -168,3 +168,44 @@ func BenchmarkQueueAddGetDoneParallel(b *testing.B) {
 		}
 	})
 }
+
+// The fifo under the queue keeps order through every fill, partial drain and refill (a push into a
+// full array moves the queued items to its start), and once it has held its largest size a queue
+// that fills and drains allocates nothing.
+func TestFifoKeepsOrderAndItsArray(t *testing.T) {
+	var f fifo[int]
+	var want []int
+	next := 0
+	push := func(n int) {
+		for range n {
+			f.push(next)
+			want = append(want, next)
+			next++
+		}
+	}
+	pop := func(n int) {
+		for range n {
+			require.Equal(t, want[0], f.pop())
+			want = want[1:]
+		}
+		require.Equal(t, len(want), f.len())
+	}
+	push(4)
+	pop(3)
+	push(7) // the array is full with the head at 3: the one left moves to the start
+	pop(5)
+	push(2)
+	pop(f.len())
+	assert.Zero(t, f.head, "a drained fifo starts again at the front of its array")
+
+	size := cap(f.items)
+	allocs := testing.AllocsPerRun(100, func() {
+		for i := range size {
+			f.push(i)
+		}
+		for f.len() > 0 {
+			f.pop()
+		}
+	})
+	assert.Zero(t, allocs, "filling and draining within the array's size allocates nothing")
+}
