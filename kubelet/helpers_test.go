@@ -124,6 +124,21 @@ func events(t *testing.T, ctx context.Context, c *sim.Cluster, name string) []st
 	return out
 }
 
+// eventCount is the count of the event about the named object in default with that reason (0 if
+// there is none): how many times its recorder counted it up.
+func eventCount(t *testing.T, ctx context.Context, c *sim.Cluster, name, reason string) int32 {
+	t.Helper()
+	list, _, err := client.For[api.Event](admin(c)).List(ctx, "default", client.ListOptions{FieldSelector: "involvedObject.name=" + name})
+	require.NoError(t, err)
+	var count int32
+	for _, e := range list {
+		if e.Reason == reason {
+			count = e.Count
+		}
+	}
+	return count
+}
+
 func condition(p *api.Pod, t api.PodConditionType) api.ConditionStatus {
 	for _, c := range p.Status.Conditions {
 		if c.Type == t {

@@ -126,13 +126,6 @@ func TestNetworkNotReadyIsRetriedEverySecond(t *testing.T) {
 		assert.GreaterOrEqual(t, d, time.Second, msg)
 	}
 	assert.GreaterOrEqual(t, retries, 10, "about one sync a second over 20 s")
-	list, _, err := client.For[api.Event](admin(c)).List(ctx, "default", client.ListOptions{FieldSelector: "involvedObject.name=web"})
-	require.NoError(t, err)
-	var count int32
-	for _, e := range list {
-		if e.Reason == "NetworkNotReady" {
-			count = e.Count
-		}
-	}
+	count := eventCount(t, ctx, c, "web", "NetworkNotReady")
 	assert.GreaterOrEqual(t, count, int32(10), "NetworkNotReady counted up at each retry")
 }

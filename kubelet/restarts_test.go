@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"kubesim/api"
-	"kubesim/client"
 	"kubesim/sim"
 )
 
@@ -86,14 +85,7 @@ func TestCrashingContainerShowsErrorBeforeCrashLoopBackOff(t *testing.T) {
 func TestEveryRetryWithinTheBackOffRecordsBackOff(t *testing.T) {
 	c, ctx := startCrashingPod(t, "exit 1")
 	seen := watchPod(t, ctx, c, "crash", func(p *api.Pod) bool { return containerStatus(p).RestartCount == 4 })
-	list, _, err := client.For[api.Event](admin(c)).List(ctx, "default", client.ListOptions{FieldSelector: "involvedObject.name=crash"})
-	require.NoError(t, err)
-	var count int32
-	for _, e := range list {
-		if e.Reason == "BackOff" {
-			count = e.Count
-		}
-	}
+	count := eventCount(t, ctx, c, "crash", "BackOff")
 	// 10s: the failed sync only (the first retry, 10 to 15s later, finds it over); 20s: and the
 	// first retry; 40s: and two or three retries, as the jitter falls.
 	assert.Contains(t, []int32{1 + 2 + 3, 1 + 2 + 4}, count)
