@@ -300,7 +300,7 @@ func (s *Server) authorizeNode(a attributes) (bool, string) {
 func (s *Server) podReferencing(node string, a attributes) string {
 	kind := map[string]string{"configmaps": "ConfigMap", "secrets": "Secret"}[a.resource]
 	podRes, _ := api.ResourceFor("pods")
-	pods, _ := s.cache.list(podRes, selection{namespace: a.namespace, labels: everythingLabels(), fields: everythingFields(), node: node})
+	pods, _ := s.cache.list(podRes, selection{namespace: a.namespace, labels: everythingLabels(), fields: everythingFields(), pin: pin{"spec.nodeName", node}})
 	for _, obj := range pods {
 		for _, ref := range api.ConfigReferences(&obj.(*api.Pod).Spec) {
 			if ref.Kind == kind && ref.Name == a.name {

@@ -13,7 +13,7 @@ import (
 // the kubelet may ask for one its pod names and learn that it is not there.
 func (s *Server) authorizeNodeClaim(node string, a attributes) (bool, string) {
 	podRes, _ := api.ResourceFor("pods")
-	pods, _ := s.cache.list(podRes, selection{namespace: a.namespace, labels: everythingLabels(), fields: everythingFields(), node: node})
+	pods, _ := s.cache.list(podRes, selection{namespace: a.namespace, labels: everythingLabels(), fields: everythingFields(), pin: pin{"spec.nodeName", node}})
 	for _, obj := range pods {
 		for _, v := range obj.(*api.Pod).Spec.Volumes {
 			if v.PersistentVolumeClaim != nil && v.PersistentVolumeClaim.ClaimName == a.name {

@@ -506,8 +506,15 @@ type selection struct {
 	namespace string
 	labels    labels.Selector
 	fields    fields.Selector
-	node      string // set when the field selector pins spec.nodeName: use the node index
-	pin       pin    // set when the field selector pins an indexed field (pinFields): watch by index
+	pin       pin // set when the field selector pins an indexed field (pinFields): watchers are filed by it
+}
+
+// node is the node whose pods the selection pins (spec.nodeName): a list reads the node index.
+func (s selection) node() string {
+	if s.pin.field == "spec.nodeName" {
+		return s.pin.value
+	}
+	return ""
 }
 
 func newSelection(res *api.Resource, namespace, labelSel, fieldSel string) (selection, error) {
@@ -527,15 +534,9 @@ func newSelection(res *api.Resource, namespace, labelSel, fieldSel string) (sele
 				return s, apierrors.NewBadRequest(fmt.Sprintf("field label not supported: %s", req.Field))
 			}
 		}
-		if res.Name == "pods" {
-			if v, ok := s.fields.RequiresExactMatch("spec.nodeName"); ok && v != "" {
-				s.node = v
-			}
-		}
+		// Only pods have spec.nodeName (supportedField refused it above for any other resource), and
+		// a selector pinning both fields is indexed by the node, the first of pinFields.
 		for _, field := range pinFields {
-			if field == "spec.nodeName" && res.Name != "pods" {
-				continue
-			}
 			if v, ok := s.fields.RequiresExactMatch(field); ok && v != "" {
 				s.pin = pin{field, v}
 				break
@@ -565,8 +566,8 @@ func (c *watchCache) list(res *api.Resource, sel selection) ([]api.Object, int64
 	defer c.mu.RUnlock()
 	rc := c.resources[res.Name]
 	var keys []string
-	if sel.node != "" {
-		for k := range rc.byNode[sel.node] {
+	if node := sel.node(); node != "" {
+		for k := range rc.byNode[node] {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
