@@ -17,6 +17,7 @@ import (
 	"runtime/debug"
 	"runtime/pprof"
 	"strconv"
+	"strings"
 	"time"
 
 	"kubesim/api"
@@ -125,7 +126,7 @@ func Envelope(ctx context.Context, nodes, pods int, speed float64, memProfile st
 		left -= n
 		res.Deployments++
 	}
-	last := -1
+	last, lastChange, reported := -1, time.Now(), false
 	available := func() (bool, error) {
 		deps, err := sim.List[api.Deployment](ctx, c, "default", "", "")
 		if apierrors.IsTimeout(err) {
@@ -139,11 +140,18 @@ func Envelope(ctx context.Context, nodes, pods int, speed float64, memProfile st
 		}
 		if sum != last {
 			progress("envelope: %d/%d pods available after %s, %.0f pods/s", sum, pods, time.Since(start).Round(time.Second), float64(sum)/time.Since(start).Seconds())
-			last = sum
+			last, lastChange, reported = sum, time.Now(), false
+		} else if !reported && time.Since(lastChange) > envelopeStallAfter {
+			progress("envelope: no pod became available for %s: %s", envelopeStallAfter, missingPods(ctx, c))
+			reported = true
 		}
 		return sum == pods, err
 	}
 	if err := pollEvery(ctx, 500*time.Millisecond, 30*time.Minute, available); err != nil {
+		// Interrupted or out of time: say what was missing, on a context of its own (ctx may be done).
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+		progress("envelope: stopped after %s: %s", time.Since(start).Round(time.Second), missingPods(rctx, c))
+		cancel()
 		return res, fmt.Errorf("pods never all available: %w", err)
 	}
 	res.Wall = time.Since(start)
@@ -201,4 +209,101 @@ func benchEnvelope(ctx context.Context, o Options) ([]Figure, error) {
 		{Name: "envelope/cpu", Value: r.CPU.Seconds(), Unit: "CPU s", Conditions: cond},
 		{Name: "envelope/gc-cycles", Value: float64(r.GCCycles), Unit: "GCs", Conditions: cond},
 	}, nil
+}
+
+// envelopeStallAfter is how long the envelope waits with no more pods available before it says
+// which are missing and why (once per stall).
+const envelopeStallAfter = time.Minute
+
+// missingPods says where the pods that are not available are stuck, as `kubectl get deploy,rs,pods`
+// would show it, counted: Deployments short of replicas, their ReplicaSets' counts, and the pods by
+// state (not scheduled, scheduled but not started, running but not ready, terminating), with the
+// first message of each kind, so that a stalled run shows which component holds it.
+func missingPods(ctx context.Context, c *sim.Cluster) string {
+	deps, err := sim.List[api.Deployment](ctx, c, "default", "", "")
+	if err != nil {
+		return "listing Deployments: " + err.Error()
+	}
+	rss, err := sim.List[api.ReplicaSet](ctx, c, "default", "", "")
+	if err != nil {
+		return "listing ReplicaSets: " + err.Error()
+	}
+	pods, err := sim.List[api.Pod](ctx, c, "default", "", "")
+	if err != nil {
+		return "listing pods: " + err.Error()
+	}
+	var b strings.Builder
+	short, want, have, stale := 0, 0, 0, 0
+	var example string
+	for _, d := range deps {
+		r := int(api.Deref(d.Spec.Replicas, 1))
+		if int(d.Status.AvailableReplicas) >= r {
+			continue
+		}
+		short++
+		want += r
+		have += int(d.Status.AvailableReplicas)
+		if d.Status.ObservedGeneration < d.Generation {
+			stale++
+		}
+		if example == "" {
+			example = fmt.Sprintf("%s: replicas %d, updated %d, ready %d, available %d", d.Name, r, d.Status.UpdatedReplicas, d.Status.ReadyReplicas, d.Status.AvailableReplicas)
+		}
+	}
+	fmt.Fprintf(&b, "%d of %d Deployments short (%d of %d replicas available; %d not yet observed; e.g. %s)", short, len(deps), have, want, stale, example)
+	rsWant, rsHave, rsReady, rsAvail := 0, 0, 0, 0
+	for _, rs := range rss {
+		rsWant += int(api.Deref(rs.Spec.Replicas, 1))
+		rsHave += int(rs.Status.Replicas)
+		rsReady += int(rs.Status.ReadyReplicas)
+		rsAvail += int(rs.Status.AvailableReplicas)
+	}
+	fmt.Fprintf(&b, "; ReplicaSets want %d, have %d, ready %d, available %d", rsWant, rsHave, rsReady, rsAvail)
+	type state struct {
+		n     int
+		first string
+	}
+	var unscheduled, notStarted, notReady, terminating state
+	note := func(s *state, p *api.Pod, why string) {
+		s.n++
+		if s.first == "" {
+			s.first = p.Name + ": " + why
+			if p.Spec.NodeName != "" {
+				s.first = p.Name + " on " + p.Spec.NodeName + ": " + why
+			}
+		}
+	}
+	ready := 0
+	for _, p := range pods {
+		switch {
+		case p.DeletionTimestamp != nil:
+			note(&terminating, p, string(p.Status.Phase))
+		case p.Spec.NodeName == "":
+			why := "no PodScheduled condition"
+			if cond := api.GetPodCondition(p, api.PodScheduled); cond != nil {
+				why = cond.Reason + " " + cond.Message
+			}
+			note(&unscheduled, p, why)
+		case p.Status.Phase == api.PodPending:
+			note(&notStarted, p, "Pending")
+		case !api.IsPodReady(p):
+			why := string(p.Status.Phase)
+			if cond := api.GetPodCondition(p, api.PodReady); cond != nil {
+				why += ", Ready " + string(cond.Status) + " " + cond.Reason
+			}
+			note(&notReady, p, why)
+		default:
+			ready++
+		}
+	}
+	fmt.Fprintf(&b, "; %d pods, %d ready", len(pods), ready)
+	for _, s := range []struct {
+		what string
+		state
+	}{{"not scheduled", unscheduled}, {"scheduled, not started", notStarted}, {"running, not ready", notReady}, {"terminating", terminating}} {
+		if s.n > 0 {
+			fmt.Fprintf(&b, "; %d %s (first: %s)", s.n, s.what, s.first)
+		}
+	}
+	return b.String()
 }

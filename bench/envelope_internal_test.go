@@ -1,0 +1,58 @@
+package bench
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"kubesim/api"
+	"kubesim/sim"
+)
+
+// A stalled envelope says where the missing pods are: here one Deployment is whole and one cannot be
+// scheduled (it asks for more CPU than the node has), so the report names the short Deployment, the
+// unscheduled pods and the scheduler's reason, and counts the ready pod.
+func TestMissingPodsSaysWhereTheyAreStuck(t *testing.T) {
+	if testing.Short() {
+		t.Skip("boots a cluster")
+	}
+	ctx := t.Context()
+	c, err := sim.New(ctx, sim.FullCluster(1))
+	require.NoError(t, err)
+	defer c.Close()
+	for _, m := range []string{
+		benchDeploymentManifest("fits", 1, "registry.k8s.io/pause:3.10", "1m", "1Mi"),
+		benchDeploymentManifest("too-big", 2, "registry.k8s.io/pause:3.10", "1000", "1Mi"),
+	} {
+		_, err := c.Kubectl.Apply(ctx, []byte(m))
+		require.NoError(t, err)
+	}
+	err = c.Driver.RunUntil(ctx, "one pod available and two unschedulable", func() (bool, error) {
+		fits, err := sim.Get[api.Deployment](ctx, c, "default", "fits")
+		if err != nil || fits.Status.AvailableReplicas != 1 {
+			return false, err
+		}
+		pods, err := sim.List[api.Pod](ctx, c, "default", "", "")
+		ready, unschedulable := 0, 0
+		for _, p := range pods {
+			if api.IsPodReady(p) {
+				ready++
+			}
+			if cond := api.GetPodCondition(p, api.PodScheduled); cond != nil && cond.Reason == api.PodReasonUnschedulable {
+				unschedulable++
+			}
+		}
+		return ready == 1 && unschedulable == 2, err
+	}, 5000)
+	require.NoError(t, err)
+
+	got := missingPods(ctx, c)
+	assert.Contains(t, got, "1 of 2 Deployments short (0 of 2 replicas available")
+	assert.Contains(t, got, "e.g. too-big: replicas 2")
+	assert.Contains(t, got, "3 pods, 1 ready")
+	assert.Contains(t, got, "2 not scheduled (first: too-big-")
+	assert.NotContains(t, got, " on : ", "an unscheduled pod has no node to name")
+	assert.Contains(t, got, "Unschedulable 0/1 nodes are available: 1 Insufficient cpu.")
+	assert.NotContains(t, got, "not started")
+}
