@@ -8,7 +8,14 @@
 // In step mode the gated component's Step does nothing (returns false) while e does not lead. Its
 // informers keep their caches warm either way, as a standby replica's would: they are run by
 // whoever runs the component (see client.Component). In real time its Run starts comp.Run when e
-// first leads and cancels it when e stops leading, for good.
+// leads and cancels it when e stops leading, and starts it again when e leads again.
+//
+// Simplified: in Kubernetes the replica that lost its lease exits ("leaderelection lost") and its
+// restarted process builds its caches and queues anew before it campaigns; here the replica stays up,
+// stops its workers, and resumes with the informers and queues it kept (what changed meanwhile is in
+// them, as a fresh process's first list would put it). Before, a lost lease stopped the work for good:
+// a 5,000-node envelope whose apiserver was too slow to renew in time (renewDeadline 10 s) lost its
+// scheduler and controllers while the elector went on leading.
 package leaderelection
 
 import (
@@ -52,14 +59,17 @@ func (g *gated) Run(ctx context.Context) {
 			}
 		}
 	}
-	if !wait(ctx, true) {
-		return
-	}
-	lctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	go func() {
-		wait(lctx, false)
+	for wait(ctx, true) {
+		lctx, cancel := context.WithCancel(ctx)
+		go func() {
+			wait(lctx, false)
+			cancel()
+		}()
+		g.comp.Run(lctx)
+		quit := lctx.Err() == nil // the component ended on its own: do not start it again
 		cancel()
-	}()
-	g.comp.Run(lctx)
+		if quit {
+			return
+		}
+	}
 }

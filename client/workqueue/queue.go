@@ -5,6 +5,7 @@
 //	New(clk, name, limiter) *Queue[T]
 //	Add(item)               mark item as needing work
 //	Get() / TryGet()        take the next item (blocking / non-blocking)
+//	GetContext(ctx)         Get that gives up when ctx ends
 //	Done(item)              finish processing item
 //	Len(), ShutDown(), ShuttingDown(), Name()
 //
@@ -14,6 +15,7 @@
 package workqueue
 
 import (
+	"context"
 	"sync"
 
 	"kubesim/clock"
@@ -103,6 +105,31 @@ func (q *Queue[T]) Get() (item T, shutdown bool) {
 		return item, true
 	}
 	return q.popLocked(), false
+}
+
+// GetContext is Get for a worker that may stop while the queue goes on: it returns the next item and
+// true, or false once ctx has ended (the queue untouched) or the queue is shut down and empty. A
+// controller whose replica loses its lease stops its workers this way, and starts them again on the
+// same queue when it leads again.
+func (q *Queue[T]) GetContext(ctx context.Context) (item T, ok bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.queue.len() == 0 && !q.shuttingDown && ctx.Err() == nil {
+		// Only a worker about to wait pays for being woken when ctx ends.
+		stop := context.AfterFunc(ctx, func() {
+			q.mu.Lock()
+			q.cond.Broadcast()
+			q.mu.Unlock()
+		})
+		defer stop()
+		for q.queue.len() == 0 && !q.shuttingDown && ctx.Err() == nil {
+			q.cond.Wait()
+		}
+	}
+	if ctx.Err() != nil || q.queue.len() == 0 {
+		return item, false
+	}
+	return q.popLocked(), true
 }
 
 // TryGet is Get without blocking: it returns the next item and true, or

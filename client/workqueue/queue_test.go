@@ -1,6 +1,7 @@
 package workqueue
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"sync"
@@ -129,6 +130,39 @@ func TestQueueShutDownUnblocksGet(t *testing.T) {
 	q.ShutDown()
 	assert.True(t, <-result)
 	assert.True(t, q.ShuttingDown())
+}
+
+// A worker waiting in GetContext stops when its context ends and leaves the queue as it was: what is
+// added afterwards waits for the next worker (a controller that leads again), and a queued item is
+// not handed to a worker whose context has ended.
+func TestGetContextStopsTheWorkerNotTheQueue(t *testing.T) {
+	q, _ := newTestQueue()
+	ctx, cancel := context.WithCancel(t.Context())
+	result := make(chan bool)
+	go func() {
+		_, ok := q.GetContext(ctx)
+		result <- ok
+	}()
+	select {
+	case <-result:
+		t.Fatal("GetContext returned before its context ended, with an empty queue")
+	case <-time.After(20 * time.Millisecond):
+	}
+	cancel()
+	assert.False(t, <-result, "the worker stops")
+	assert.False(t, q.ShuttingDown())
+
+	q.Add("a")
+	_, ok := q.GetContext(ctx)
+	assert.False(t, ok, "an ended worker takes nothing")
+	item, ok := q.GetContext(t.Context())
+	assert.True(t, ok)
+	assert.Equal(t, "a", item, "the next worker finds it")
+	q.Done(item)
+
+	q.ShutDown()
+	_, ok = q.GetContext(t.Context())
+	assert.False(t, ok, "a shut-down, empty queue stops the worker too")
 }
 
 func TestQueueShutDownHandsOutQueuedItemsThenIgnoresAdds(t *testing.T) {

@@ -88,9 +88,3 @@ func New(c *client.Client, informers *client.InformerFactory, clk clock.Clock, t
 func (gc *Controller) reconcile(ctx context.Context, _ string) (workloop.Result, error) {
 	return workloop.Result{RequeueAfter: GCCheckPeriod, Idle: !gc.Collect(ctx)}, nil
 }
-
-// Run collects in real time until ctx ends.
-func (gc *Controller) Run(ctx context.Context) {
-	gc.Component.Run(ctx)
-	gc.quarantine.ShutDown()
-}

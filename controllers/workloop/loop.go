@@ -62,7 +62,9 @@ func (l *Loop) Step(ctx context.Context) (bool, error) {
 	}
 }
 
-// Run runs the workers until ctx ends, then shuts the queue down and waits for them.
+// Run runs the workers until ctx ends and waits for them to finish the keys they hold. The queue
+// goes on (keys added meanwhile wait in it), so Run may be called again: a controller's replica that
+// lost its lease stops here and starts again when it leads again (leaderelection.Gated).
 func (l *Loop) Run(ctx context.Context) {
 	var wg sync.WaitGroup
 	for range max(l.Workers, 1) {
@@ -72,16 +74,14 @@ func (l *Loop) Run(ctx context.Context) {
 			l.runWorker(ctx)
 		}()
 	}
-	<-ctx.Done()
-	l.Queue.ShutDown()
 	wg.Wait()
 }
 
-// runWorker takes keys, waiting for each, until the queue shuts down.
+// runWorker takes keys, waiting for each, until ctx ends or the queue shuts down.
 func (l *Loop) runWorker(ctx context.Context) {
 	for {
-		key, shutdown := l.Queue.Get()
-		if shutdown {
+		key, ok := l.Queue.GetContext(ctx)
+		if !ok {
 			return
 		}
 		l.processNextWorkItem(ctx, key)
