@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"kubesim/api"
@@ -38,23 +39,51 @@ func (s *Server) ttlFor(res *api.Resource) time.Duration {
 	return 0
 }
 
-// previous is the object an etcd change of an uncached resource replaced (nil for a create), read
-// from the change itself since the cache keeps no state: after a delete etcd reports the last value,
-// after an update the value before it.
-func (c *watchCache) previous(rc *resourceCache, ev store.Event) api.Object {
-	kv := ev.PrevKV
-	if ev.Type == store.Delete {
-		kv = &ev.KV
+// previous is the object an etcd change of an uncached resource replaced (nil for a create), as far
+// as its watchers need it. The cache's etcd watch carries no previous values (store.WithoutPrevious:
+// etcd would read one for every update on the watch's stream), so:
+//   - after a delete it is the value the key had, which readDeleted read from etcd before the batch
+//     was applied; if that revision was compacted already, an object with only its name;
+//   - after an update it is the new object itself. kubesim writes an Event again only to count it
+//     again (count, lastTimestamp, series), which no field or label selector of events reads, so a
+//     watcher's selector matches both or neither, and the watcher sees MODIFIED as it would.
+func (c *watchCache) previous(rc *resourceCache, key string, ev store.Event, obj api.Object) api.Object {
+	if ev.Type != store.Delete {
+		if ev.KV.CreateRevision == ev.KV.ModRevision {
+			return nil
+		}
+		return obj
 	}
-	if kv == nil {
-		return nil
+	gone := rc.res.NewObject()
+	meta := gone.GetObjectMeta()
+	if ev.KV.Value == nil || json.Unmarshal(ev.KV.Value, gone) != nil {
+		gone = rc.res.NewObject()
+		meta = gone.GetObjectMeta()
+		meta.Namespace, meta.Name, _ = strings.Cut(key, "/")
+		if meta.Name == "" {
+			meta.Namespace, meta.Name = "", key
+		}
 	}
-	obj := rc.res.NewObject()
-	if err := json.Unmarshal(kv.Value, obj); err != nil {
-		return nil
+	meta.ResourceVersion = strconv.FormatInt(ev.KV.ModRevision, 10)
+	return gone
+}
+
+// readDeleted reads from etcd the value each deleted key of an uncached resource in batch had (at the
+// revision before its delete), since the cache neither keeps it nor asks etcd's watch for it. Events
+// are deleted when their TTL lease expires or their namespace goes: seldom, next to their writes.
+func (c *watchCache) readDeleted(ctx context.Context, st *store.Store, batch []store.Event) {
+	for i := range batch {
+		ev := &batch[i]
+		if ev.Type != store.Delete || ev.KV.Value != nil {
+			continue
+		}
+		if rc, _, err := c.locate(ev.KV.Key); err != nil || !rc.uncached {
+			continue
+		}
+		if kv, err := st.GetAt(ctx, ev.KV.Key, ev.Revision-1); err == nil {
+			ev.KV.Value, ev.KV.CreateRevision = kv.Value, kv.CreateRevision
+		}
 	}
-	obj.GetObjectMeta().ResourceVersion = strconv.FormatInt(kv.ModRevision, 10)
-	return obj
 }
 
 // listUncached reads a list of an uncached resource from etcd: a chunk at an exact resourceVersion

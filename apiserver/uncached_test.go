@@ -11,6 +11,7 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"kubesim/api"
+	"kubesim/store"
 	"kubesim/wire"
 )
 
@@ -92,4 +93,24 @@ func eventsResource(t *testing.T) *api.Resource {
 	res, ok := api.ResourceFor("events")
 	require.True(t, ok)
 	return res
+}
+
+// The cache's etcd watch carries no previous values: an update of an event stands for its own
+// previous state (its selectable fields never change), a create has none, and a delete whose last
+// value could not be read any more (compacted) still reaches the watchers, as the name it had.
+func TestPreviousOfAnUncachedChange(t *testing.T) {
+	ts := newTestServer(t)
+	rc := ts.cache.resources["events"]
+	obj := podEvent("a.1", "a", "Scheduled")
+	created := store.Event{Type: store.Put, KV: store.KV{Key: "/registry/events/default/a.1", CreateRevision: 7, ModRevision: 7}, Revision: 7}
+	assert.Nil(t, ts.cache.previous(rc, "default/a.1", created, obj))
+	updated := created
+	updated.KV.ModRevision, updated.Revision = 9, 9
+	assert.Same(t, obj, ts.cache.previous(rc, "default/a.1", updated, obj))
+	deleted := store.Event{Type: store.Delete, KV: store.KV{Key: "/registry/events/default/a.1", ModRevision: 12}, Revision: 12}
+	gone := ts.cache.previous(rc, "default/a.1", deleted, nil)
+	require.NotNil(t, gone)
+	assert.Equal(t, "default", gone.GetObjectMeta().Namespace)
+	assert.Equal(t, "a.1", gone.GetObjectMeta().Name)
+	assert.Equal(t, "12", gone.GetObjectMeta().ResourceVersion)
 }

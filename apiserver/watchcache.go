@@ -170,7 +170,7 @@ func (c *watchCache) start(ctx context.Context, st *store.Store) error {
 	c.wakeLocked()
 	c.mu.Unlock()
 
-	w := st.Watch(ctx, "/registry/", rev+1)
+	w := st.Watch(ctx, "/registry/", rev+1, store.WithoutPrevious())
 	go c.follow(ctx, st, w)
 	return nil
 }
@@ -181,6 +181,7 @@ const rewatchDelay = 100 * time.Millisecond
 func (c *watchCache) follow(ctx context.Context, st *store.Store, w *store.Watch) {
 	for {
 		for batch := range w.Events() {
+			c.readDeleted(ctx, st, batch)
 			c.mu.Lock()
 			for _, ev := range batch {
 				c.applyLocked(ev)
@@ -202,7 +203,7 @@ func (c *watchCache) follow(ctx context.Context, st *store.Store, w *store.Watch
 		c.mu.Lock()
 		next := c.rev + 1
 		c.mu.Unlock()
-		w = st.Watch(ctx, "/registry/", next)
+		w = st.Watch(ctx, "/registry/", next, store.WithoutPrevious())
 	}
 	c.mu.Lock()
 	c.err = w.Err()
@@ -281,7 +282,7 @@ func (c *watchCache) applyLocked(ev store.Event) {
 	var prev api.Object
 	switch {
 	case rc.uncached:
-		prev = c.previous(rc, ev)
+		prev = c.previous(rc, key, ev, obj)
 	case obj == nil:
 		prev = rc.objects[key]
 		rc.remove(key, prev)

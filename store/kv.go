@@ -86,6 +86,21 @@ func (s *Store) Get(ctx context.Context, key string) (KV, error) {
 	return kvFrom(resp.Kvs[0]), nil
 }
 
+// GetAt returns the value key had as of revision rev: ErrNotFound if it had none, ErrCompacted if
+// rev is older than the last compaction. A watch without its previous values (WithoutPrevious) asks
+// this for the value a deleted key had.
+func (s *Store) GetAt(ctx context.Context, key string, rev int64) (KV, error) {
+	s.reads.Add(1)
+	resp, err := s.client.Get(ctx, key, clientv3.WithRev(rev))
+	if err != nil {
+		return KV{}, fmt.Errorf("get %q at revision %d: %w", key, rev, translate(err))
+	}
+	if len(resp.Kvs) == 0 {
+		return KV{}, fmt.Errorf("get %q at revision %d: %w", key, rev, ErrNotFound)
+	}
+	return kvFrom(resp.Kvs[0]), nil
+}
+
 // List returns every key under prefix, sorted by key, as of atRevision (0
 // means now), together with the revision the result is consistent at. A
 // watch from that revision + 1 sees every change the list missed: the

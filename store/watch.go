@@ -2,7 +2,7 @@
 // prefix, starting at a chosen revision.
 //
 //	EventType, Event    one change (Put or Delete) at one revision
-//	(*Store).Watch      start a watch
+//	(*Store).Watch      start a watch (WithoutPrevious: without what each change replaced)
 //	(*Watch).Events     batches of events, in revision order
 //	(*Watch).Err        why the stream ended
 //	(*Watch).Stop       end it
@@ -49,9 +49,11 @@ type Event struct {
 	Type EventType
 	// KV is the key after a Put. After a Delete, KV.ModRevision is the
 	// revision of the delete and KV.Value the value the key had, which is
-	// what a Kubernetes DELETED watch event carries: the last state.
+	// what a Kubernetes DELETED watch event carries: the last state (nil
+	// in a watch WithoutPrevious).
 	KV KV
-	// PrevKV is the key before the change; nil when a Put created it.
+	// PrevKV is the key before the change; nil when a Put created it, and
+	// always in a watch WithoutPrevious.
 	PrevKV *KV
 	// Revision is the revision of the change; it equals KV.ModRevision.
 	Revision int64
@@ -84,6 +86,19 @@ type Watch struct {
 	err  error
 }
 
+// WatchOption changes what a watch carries.
+type WatchOption func(*watchOptions)
+
+type watchOptions struct{ withoutPrevious bool }
+
+// WithoutPrevious leaves out what each change replaced: no PrevKV, and a
+// Delete carries its key and revision but not the value the key had. For a
+// reader that keeps the current values itself (the apiserver's watch
+// cache): etcd reads the previous value of every update and delete at the
+// revision before it, one read at a time on the watch's stream, which
+// limits how many changes a second the stream can carry.
+func WithoutPrevious() WatchOption { return func(o *watchOptions) { o.withoutPrevious = true } }
+
 // Watch streams every change under prefix whose revision is fromRevision or
 // later (0 means: every change after Watch returns), each exactly once and
 // in revision order. Like Kubernetes, pass a list's revision + 1 to miss
@@ -92,7 +107,11 @@ type Watch struct {
 // The stream ends when ctx is done, on Stop, or on an error: a
 // *CompactedError if the revisions it needs were compacted away, which the
 // caller answers by listing again.
-func (s *Store) Watch(ctx context.Context, prefix string, fromRevision int64) *Watch {
+func (s *Store) Watch(ctx context.Context, prefix string, fromRevision int64, opts ...WatchOption) *Watch {
+	var o watchOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
 	s.watches.Add(1)
 	ctx, cancel := context.WithCancel(ctx)
 	w := &Watch{events: make(chan []Event), cancel: cancel, done: make(chan struct{})}
@@ -112,8 +131,11 @@ func (s *Store) Watch(ctx context.Context, prefix string, fromRevision int64) *W
 	}
 	// WithRequireLeader ends the watch when this member loses its leader,
 	// instead of leaving it silently stale; the kube-apiserver does the same.
-	wch := s.client.Watch(clientv3.WithRequireLeader(ctx), prefix,
-		clientv3.WithPrefix(), clientv3.WithPrevKV(), clientv3.WithRev(fromRevision))
+	etcdOpts := []clientv3.OpOption{clientv3.WithPrefix(), clientv3.WithRev(fromRevision)}
+	if !o.withoutPrevious {
+		etcdOpts = append(etcdOpts, clientv3.WithPrevKV())
+	}
+	wch := s.client.Watch(clientv3.WithRequireLeader(ctx), prefix, etcdOpts...)
 	go func() { w.finish(w.run(ctx, wch, fromRevision)) }()
 	return w
 }

@@ -78,6 +78,41 @@ func TestWatchFromRevisionSeesEveryLaterEventOnceInOrder(t *testing.T) {
 	assert.Equal(t, []summary{{store.Put, b, "b3", "b2", r6}}, summarize(nextEvents(t, w, 1)))
 }
 
+// A watch WithoutPrevious carries no previous values (a delete only its key and revision); GetAt reads
+// what a deleted key held at the revision before its delete, until that revision is compacted.
+func TestWatchWithoutPreviousAndGetAt(t *testing.T) {
+	t.Parallel()
+	s := openStore(t, store.Config{})
+	ctx := context.Background()
+	const a = "/registry/events/default/a"
+	w := s.Watch(ctx, "/registry/", 0, store.WithoutPrevious())
+	defer w.Stop()
+	r1, err := s.Create(ctx, a, []byte("a1"))
+	require.NoError(t, err)
+	r2, err := s.Update(ctx, a, []byte("a2"), r1)
+	require.NoError(t, err)
+	_, r3, err := s.Delete(ctx, a, 0)
+	require.NoError(t, err)
+	want := []summary{
+		{store.Put, a, "a1", "", r1},
+		{store.Put, a, "a2", "", r2},
+		{store.Delete, a, "", "", r3},
+	}
+	got := nextEvents(t, w, len(want))
+	assert.Equal(t, want, summarize(got))
+	assert.Equal(t, r1, got[1].KV.CreateRevision, "an update still says when the key was created")
+
+	kv, err := s.GetAt(ctx, a, r3-1)
+	require.NoError(t, err)
+	assert.Equal(t, "a2", string(kv.Value))
+	assert.Equal(t, r2, kv.ModRevision)
+	_, err = s.GetAt(ctx, a, r3)
+	assert.ErrorIs(t, err, store.ErrNotFound, "deleted at r3")
+	require.NoError(t, s.Compact(ctx, r3))
+	_, err = s.GetAt(ctx, a, r3-1)
+	assert.True(t, store.IsCompacted(err), "%v", err)
+}
+
 func TestWatchFromZeroSeesWritesAfterWatchReturns(t *testing.T) {
 	t.Parallel()
 	s := openStore(t, store.Config{})
