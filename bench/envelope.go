@@ -139,7 +139,7 @@ func Envelope(ctx context.Context, nodes, pods int, speed float64, memProfile st
 			sum += int(d.Status.AvailableReplicas)
 		}
 		if sum != last {
-			progress("envelope: %d/%d pods available after %s, %.0f pods/s", sum, pods, time.Since(start).Round(time.Second), float64(sum)/time.Since(start).Seconds())
+			progress("envelope: %d/%d pods available after %s, %.0f pods/s%s", sum, pods, time.Since(start).Round(time.Second), float64(sum)/time.Since(start).Seconds(), cacheLag(ctx, c, 1000))
 			last, lastChange, reported = sum, time.Now(), false
 		} else if !reported && time.Since(lastChange) > envelopeStallAfter {
 			progress("envelope: no pod became available for %s: %s", envelopeStallAfter, missingPods(ctx, c))
@@ -215,6 +215,20 @@ func benchEnvelope(ctx context.Context, o Options) ([]Figure, error) {
 // which are missing and why (once per stall).
 const envelopeStallAfter = time.Minute
 
+// cacheLag says how far the apiserver's watch cache is behind etcd, when by at least atLeast revisions
+// ("; watch cache 12000 revisions behind etcd"): every informer, and every read served from the cache,
+// sees the cluster as it was that many writes ago.
+func cacheLag(ctx context.Context, c *sim.Cluster, atLeast int64) string {
+	now, err := c.Store.CurrentRevision(ctx)
+	if err != nil {
+		return ""
+	}
+	if lag := now - c.APIServer.Revision(); lag >= atLeast {
+		return fmt.Sprintf("; watch cache %d revisions behind etcd", lag)
+	}
+	return ""
+}
+
 // missingPods says where the pods that are not available are stuck, as `kubectl get deploy,rs,pods`
 // would show it, counted: Deployments short of replicas, their ReplicaSets' counts, and the pods by
 // state (not scheduled, scheduled but not started, running but not ready, terminating), with the
@@ -233,6 +247,7 @@ func missingPods(ctx context.Context, c *sim.Cluster) string {
 		return "listing pods: " + err.Error()
 	}
 	var b strings.Builder
+	b.WriteString(strings.TrimPrefix(cacheLag(ctx, c, 0), "; "))
 	short, want, have, stale := 0, 0, 0, 0
 	var example string
 	for _, d := range deps {
@@ -250,7 +265,7 @@ func missingPods(ctx context.Context, c *sim.Cluster) string {
 			example = fmt.Sprintf("%s: replicas %d, updated %d, ready %d, available %d", d.Name, r, d.Status.UpdatedReplicas, d.Status.ReadyReplicas, d.Status.AvailableReplicas)
 		}
 	}
-	fmt.Fprintf(&b, "%d of %d Deployments short (%d of %d replicas available; %d not yet observed; e.g. %s)", short, len(deps), have, want, stale, example)
+	fmt.Fprintf(&b, "; %d of %d Deployments short (%d of %d replicas available; %d not yet observed; e.g. %s)", short, len(deps), have, want, stale, example)
 	rsWant, rsHave, rsReady, rsAvail := 0, 0, 0, 0
 	for _, rs := range rss {
 		rsWant += int(api.Deref(rs.Spec.Replicas, 1))
