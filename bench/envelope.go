@@ -127,7 +127,11 @@ func Envelope(ctx context.Context, nodes, pods int, speed float64, memProfile st
 		res.Deployments++
 	}
 	last, lastChange, reported := -1, time.Now(), false
+	leaders := watchLeaders(c)
 	available := func() (bool, error) {
+		for _, change := range leaders() {
+			progress("envelope: %s after %s", change, time.Since(start).Round(time.Second))
+		}
 		deps, err := sim.List[api.Deployment](ctx, c, "default", "", "")
 		if apierrors.IsTimeout(err) {
 			// An overloaded apiserver answers a list late, as a real one does: ask again.
@@ -215,6 +219,43 @@ func benchEnvelope(ctx context.Context, o Options) ([]Figure, error) {
 // which are missing and why (once per stall).
 const envelopeStallAfter = time.Minute
 
+// watchLeaders returns a function that says which of the control plane's replicas started or stopped
+// leading since it was last called ("kube-scheduler stopped leading"): a replica that cannot renew its
+// Lease within renewDeadline (10 s) stops its work until it leads again, which an overloaded
+// apiserver can cause and which shows as a stall.
+func watchLeaders(c *sim.Cluster) func() []string {
+	was := map[string]bool{}
+	for _, r := range controlPlane {
+		was[r.name] = r.leads(c)
+	}
+	return func() []string {
+		var out []string
+		for _, r := range controlPlane {
+			if now := r.leads(c); now != was[r.name] {
+				was[r.name] = now
+				out = append(out, r.name+map[bool]string{true: " leads again", false: " stopped leading"}[now])
+			}
+		}
+		return out
+	}
+}
+
+// controlPlane are the replicas that lead on a Lease, and whether each leads.
+var controlPlane = []struct {
+	name  string
+	leads func(*sim.Cluster) bool
+}{{"kube-scheduler", schedulerLeads}, {"kube-controller-manager", controllerManagerLeads}}
+
+func schedulerLeads(c *sim.Cluster) bool {
+	s, ok := c.Scheduler("kube-scheduler")
+	return ok && s.Elector.IsLeader()
+}
+
+func controllerManagerLeads(c *sim.Cluster) bool {
+	cm, ok := c.ControllerManager("kube-controller-manager")
+	return ok && cm.Elector.IsLeader()
+}
+
 // cacheLag says how far the apiserver's watch cache is behind etcd, when by at least atLeast revisions
 // ("; watch cache 12000 revisions behind etcd"): every informer, and every read served from the cache,
 // sees the cluster as it was that many writes ago.
@@ -248,6 +289,12 @@ func missingPods(ctx context.Context, c *sim.Cluster) string {
 	}
 	var b strings.Builder
 	b.WriteString(strings.TrimPrefix(cacheLag(ctx, c, 0), "; "))
+	for _, r := range controlPlane {
+		fmt.Fprintf(&b, "; %s leading %t", r.name, r.leads(c))
+		if l, err := sim.Get[api.Lease](ctx, c, "kube-system", r.name); err == nil && l.Spec.RenewTime != nil {
+			fmt.Fprintf(&b, " (Lease renewed %s ago)", c.Now().Sub(l.Spec.RenewTime.Time).Round(time.Second))
+		}
+	}
 	short, want, have, stale := 0, 0, 0, 0
 	var example string
 	for _, d := range deps {
