@@ -13,9 +13,7 @@
 // Simplified: in Kubernetes the replica that lost its lease exits ("leaderelection lost") and its
 // restarted process builds its caches and queues anew before it campaigns; here the replica stays up,
 // stops its workers, and resumes with the informers and queues it kept (what changed meanwhile is in
-// them, as a fresh process's first list would put it). Before, a lost lease stopped the work for good:
-// a 5,000-node envelope whose apiserver was too slow to renew in time (renewDeadline 10 s) lost its
-// scheduler and controllers while the elector went on leading.
+// them, as a fresh process's first list would put it).
 package leaderelection
 
 import (
