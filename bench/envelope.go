@@ -233,18 +233,38 @@ func watchLeaders(c *sim.Cluster) func() []string {
 		for _, r := range controlPlane {
 			if now := r.leads(c); now != was[r.name] {
 				was[r.name] = now
-				out = append(out, r.name+map[bool]string{true: " leads again", false: " stopped leading"}[now])
+				change := r.name + " leads again"
+				if !now {
+					change = r.name + " stopped leading: " + r.why(c)
+				}
+				out = append(out, change)
 			}
 		}
 		return out
 	}
 }
 
-// controlPlane are the replicas that lead on a Lease, and whether each leads.
+// controlPlane are the replicas that lead on a Lease: whether each leads, and why its last attempt
+// to acquire or renew failed.
 var controlPlane = []struct {
 	name  string
 	leads func(*sim.Cluster) bool
-}{{"kube-scheduler", schedulerLeads}, {"kube-controller-manager", controllerManagerLeads}}
+	why   func(*sim.Cluster) string
+}{{"kube-scheduler", schedulerLeads, schedulerFailure}, {"kube-controller-manager", controllerManagerLeads, controllerManagerFailure}}
+
+func schedulerFailure(c *sim.Cluster) string {
+	if s, ok := c.Scheduler("kube-scheduler"); ok {
+		return s.Elector.LastFailure()
+	}
+	return ""
+}
+
+func controllerManagerFailure(c *sim.Cluster) string {
+	if cm, ok := c.ControllerManager("kube-controller-manager"); ok {
+		return cm.Elector.LastFailure()
+	}
+	return ""
+}
 
 func schedulerLeads(c *sim.Cluster) bool {
 	s, ok := c.Scheduler("kube-scheduler")
@@ -293,6 +313,9 @@ func missingPods(ctx context.Context, c *sim.Cluster) string {
 		fmt.Fprintf(&b, "; %s leading %t", r.name, r.leads(c))
 		if l, err := sim.Get[api.Lease](ctx, c, "kube-system", r.name); err == nil && l.Spec.RenewTime != nil {
 			fmt.Fprintf(&b, " (Lease renewed %s ago)", c.Now().Sub(l.Spec.RenewTime.Time).Round(time.Second))
+		}
+		if why := r.why(c); why != "" {
+			fmt.Fprintf(&b, " (last try: %s)", why)
 		}
 	}
 	short, want, have, stale := 0, 0, 0, 0

@@ -87,6 +87,7 @@ type LeaderElector struct {
 	lastRenew        time.Time          // last successful acquire or renew
 	stopLeading      context.CancelFunc // ends the ctx given to OnStartedLeading
 	changed          chan struct{}      // closed and replaced whenever leading changes
+	lastFailure      string             // why the last attempt did not acquire or renew; "" after a success
 }
 
 // NewLeaderElector checks cfg, applies the defaults and returns an elector that will try to acquire
@@ -153,7 +154,7 @@ func (e *LeaderElector) Step(ctx context.Context) (bool, error) {
 	e.mu.Lock()
 	leading, lastRenew := e.leading, e.lastRenew
 	if ok {
-		e.lastRenew = now
+		e.lastRenew, e.lastFailure = now, ""
 	}
 	e.mu.Unlock()
 	switch {
@@ -246,8 +247,8 @@ func (e *LeaderElector) tryAcquireOrRenew(ctx context.Context) bool {
 		e.fill(lease, now, true)
 		created, err := e.leases.Create(ctx, lease)
 		if err != nil {
-			e.trace.Record(trace.Event{Component: e.cfg.Name, Action: "campaign", Object: e.object(), Detail: true}.
-				Msgf("error initially creating leader election record: %v", err))
+			e.failed(trace.Event{Component: e.cfg.Name, Action: "campaign", Object: e.object(), Detail: true},
+				"error initially creating leader election record: %v", err)
 			return false
 		}
 		e.observe(created, now)
@@ -257,8 +258,8 @@ func (e *LeaderElector) tryAcquireOrRenew(ctx context.Context) bool {
 		return true
 	}
 	if err != nil {
-		e.trace.Record(trace.Event{Component: e.cfg.Name, Action: "campaign", Object: e.object(), Detail: true}.
-			Msgf("error retrieving resource lock %s: %v", lock, err))
+		e.failed(trace.Event{Component: e.cfg.Name, Action: "campaign", Object: e.object(), Detail: true},
+			"error retrieving resource lock %s: %v", lock, err)
 		return false
 	}
 	e.observe(lease, now)
@@ -267,8 +268,8 @@ func (e *LeaderElector) tryAcquireOrRenew(ctx context.Context) bool {
 	holder, observedTime, duration, leading := e.observedHolder, e.observedTime, e.observedDuration, e.leading
 	e.mu.Unlock()
 	if holder != "" && holder != lock.Identity && observedTime.Add(duration).After(now) {
-		e.trace.Record(trace.Event{Component: e.cfg.Name, Action: "campaign", Object: e.object(), ResourceVersion: lease.ResourceVersion, Detail: true}.
-			Msgf("lock %s is held by %s and has not yet expired (last change seen %s ago, leaseDuration %s)", lock, holder, now.Sub(observedTime), duration))
+		e.failed(trace.Event{Component: e.cfg.Name, Action: "campaign", Object: e.object(), ResourceVersion: lease.ResourceVersion, Detail: true},
+			"lock %s is held by %s and has not yet expired (last change seen %s ago, leaseDuration %s)", lock, holder, now.Sub(observedTime), duration)
 		return false
 	}
 
@@ -276,8 +277,8 @@ func (e *LeaderElector) tryAcquireOrRenew(ctx context.Context) bool {
 	e.fill(lease, now, taking)
 	updated, err := e.leases.Update(ctx, lease)
 	if err != nil {
-		e.trace.Record(trace.Event{Component: e.cfg.Name, Action: "campaign", Object: e.object(), Detail: true}.
-			Msgf("failed to update lock %s: %v", lock, err))
+		e.failed(trace.Event{Component: e.cfg.Name, Action: "campaign", Object: e.object(), Detail: true},
+			"failed to update lock %s: %v", lock, err)
 		return false
 	}
 	e.observe(updated, now)
@@ -296,6 +297,23 @@ func (e *LeaderElector) tryAcquireOrRenew(ctx context.Context) bool {
 		e.becameLeader(ctx, updated)
 	}
 	return true
+}
+
+// failed records why an attempt did not acquire or renew the Lease, in the trace and for LastFailure.
+func (e *LeaderElector) failed(ev trace.Event, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	e.mu.Lock()
+	e.lastFailure = msg
+	e.mu.Unlock()
+	e.trace.Record(ev.Msgf(format, args...))
+}
+
+// LastFailure is why the last attempt to acquire or renew the Lease failed ("failed to update lock
+// kube-system/kube-scheduler: ..."), or "" if it succeeded: what a stalled replica is stuck on.
+func (e *LeaderElector) LastFailure() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.lastFailure
 }
 
 // becameLeader records the LeaderElection event on the Lease (resourcelock's RecordEvent).

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"kubesim/client"
@@ -64,8 +65,10 @@ func TestGatedWorkResumesWhenTheReplicaLeadsAgain(t *testing.T) {
 	c.Partition("kube-controller-manager/cm-1")
 	require.Eventually(t, func() bool { return !e.IsLeader() && w.running.Load() == 0 }, 5*time.Second, 5*time.Millisecond,
 		"no renewal for renewDeadline (10 s of cluster time): the replica stops leading and its work stops")
+	assert.Contains(t, e.LastFailure(), "error retrieving resource lock kube-system/kube-controller-manager: get leases: dial kube-apiserver: connection refused", "why it stopped")
 	c.Heal("kube-controller-manager/cm-1")
 	require.Eventually(t, func() bool { return e.IsLeader() && w.running.Load() == 1 }, 5*time.Second, 5*time.Millisecond,
 		"leading again, the replica works again")
 	require.Equal(t, int32(2), w.starts.Load())
+	assert.Empty(t, e.LastFailure(), "a success clears it")
 }
