@@ -87,6 +87,9 @@ func EnvelopeMemoryLimit(nodes, pods int) int64 {
 	return int64(float64(live) * envelopeLimitHeadroom)
 }
 
+// EnvelopeEtcdQuota is the envelope's etcd --quota-backend-bytes: 8 GiB, etcd's suggested maximum.
+const EnvelopeEtcdQuota = 8 << 30
+
 // DefaultEnvelopeSpeed is the envelope's clock speed unless told otherwise: five times real time,
 // which puts five times a real cluster's periodic load (Leases, relists, resyncs) on every node.
 const DefaultEnvelopeSpeed = 5
@@ -109,6 +112,11 @@ func Envelope(ctx context.Context, nodes, pods int, speed float64, memProfile st
 	cpu0, t0 := cpuTime(), time.Now()
 	cfg := sim.FullCluster(nodes)
 	cfg.Mode, cfg.Speed, cfg.Seed = sim.RealTime, speed, 1
+	// As large clusters run etcd: with its suggested maximum quota. At etcd's default (2 GiB) the full
+	// envelope filled the database before the apiserver's first compaction (at 10 minutes: each
+	// 5-minute tick compacts to the revision of the tick before), and every write failed with
+	// "etcdserver: mvcc: database space exceeded".
+	cfg.EtcdQuotaBackendBytes = EnvelopeEtcdQuota
 	c, err := sim.New(ctx, cfg)
 	if err != nil {
 		return res, err
@@ -309,6 +317,9 @@ func missingPods(ctx context.Context, c *sim.Cluster) string {
 	}
 	var b strings.Builder
 	b.WriteString(strings.TrimPrefix(cacheLag(ctx, c, 0), "; "))
+	if size, inUse, quota, alarms, ok := c.Store.Space(); ok {
+		fmt.Fprintf(&b, "; etcd database %d MiB (%d MiB in use, quota %d MiB), alarms %v", size>>20, inUse>>20, quota>>20, alarms)
+	}
 	for _, r := range controlPlane {
 		fmt.Fprintf(&b, "; %s leading %t", r.name, r.leads(c))
 		if l, err := sim.Get[api.Lease](ctx, c, "kube-system", r.name); err == nil && l.Spec.RenewTime != nil {

@@ -48,7 +48,7 @@ func TestMissingPodsSaysWhereTheyAreStuck(t *testing.T) {
 	require.NoError(t, err)
 
 	got := missingPods(ctx, c)
-	assert.Regexp(t, "^watch cache [0-9]+ revisions behind etcd; kube-scheduler leading true \\(Lease renewed [0-9]+s ago\\); kube-controller-manager leading true", got)
+	assert.Regexp(t, "^watch cache [0-9]+ revisions behind etcd; etcd database [0-9]+ MiB \\([0-9]+ MiB in use, quota 2048 MiB\\), alarms \\[\\]; kube-scheduler leading true \\(Lease renewed [0-9]+s ago\\); kube-controller-manager leading true", got)
 	assert.Contains(t, got, "1 of 2 Deployments short (0 of 2 replicas available")
 	assert.Contains(t, got, "e.g. too-big: replicas 2")
 	assert.Contains(t, got, "3 pods, 1 ready")

@@ -88,6 +88,9 @@ type Config struct {
 	// EtcdMembers runs etcd as a cluster of 1, 3 or 5 members that faults can stop, cut off and
 	// slow (faults_etcd.go); 0 is one member reached in-process, the fastest.
 	EtcdMembers int
+	// EtcdQuotaBackendBytes is the embedded etcd's --quota-backend-bytes (0: etcd's default, 2 GiB),
+	// for the in-process member.
+	EtcdQuotaBackendBytes int64
 
 	// KeepTrace keeps every trace event in memory (tests, golden files). Long real-time runs leave it
 	// off and stream the trace to subscribers instead.
@@ -199,7 +202,7 @@ func New(ctx context.Context, cfg Config) (*Cluster, error) {
 
 	// etcd: the cluster's only state. Every other component reaches it through the apiserver.
 	st, err := store.Open(ctx, store.Config{DataDir: cfg.DataDir, Endpoints: cfg.EtcdEndpoints, Clock: c.Clock,
-		Members: cfg.EtcdMembers, Trace: c.Trace})
+		Members: cfg.EtcdMembers, Trace: c.Trace, QuotaBackendBytes: cfg.EtcdQuotaBackendBytes})
 	if err != nil {
 		cancel()
 		return nil, fmt.Errorf("starting etcd: %w", err)

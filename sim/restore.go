@@ -109,7 +109,7 @@ func (c *Cluster) RestoreEtcdSnapshot(ctx context.Context, file string) (int64, 
 		return 0, fmt.Errorf("stop etcd: %w", err)
 	}
 	bump := seen - snapshotRev + 1
-	st, err := store.Open(ctx, store.Config{Clock: c.Clock, Trace: c.Trace, Restore: file, RevisionBump: bump})
+	st, err := store.Open(ctx, store.Config{Clock: c.Clock, Trace: c.Trace, Restore: file, RevisionBump: bump, QuotaBackendBytes: c.Config.EtcdQuotaBackendBytes})
 	if err != nil {
 		return 0, fmt.Errorf("restore %s: %w", file, err)
 	}

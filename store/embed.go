@@ -80,6 +80,7 @@ func (s *Store) startEmbedded(ctx context.Context, dataDir, restore string, bump
 	// entries (every pod write's full value among them) were tens of MiB of heap in a large cluster.
 	// A cluster of members (member.go) keeps etcd's default.
 	cfg.SnapshotCatchUpEntries = singleMemberCatchUpEntries
+	cfg.QuotaBackendBytes = s.quota
 
 	e, err := embed.StartEtcd(cfg)
 	if err != nil {

@@ -15,6 +15,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -65,6 +66,13 @@ type Config struct {
 	// the member on it. Only for the one in-process member (Members 0).
 	Restore      string
 	RevisionBump int64
+	// QuotaBackendBytes is etcd's --quota-backend-bytes for the in-process member (Members 0): the
+	// size its database
+	// may reach before etcd raises the NOSPACE alarm and refuses every write with "etcdserver: mvcc:
+	// database space exceeded". 0 is etcd's default, 2 GiB; 8 GiB is etcd's suggested maximum, which
+	// large clusters use (the apiserver compacts history only every 5 minutes, and a cluster that
+	// writes thousands of objects a second fills 2 GiB before it does).
+	QuotaBackendBytes int64
 	// Logger receives etcd's own JSON logs. Nil discards them: etcd logs
 	// several lines for every start, election and shutdown.
 	Logger io.Writer
@@ -101,12 +109,13 @@ type Store struct {
 	// answer ends at once instead of holding Close up.
 	closing    context.Context
 	endClosing context.CancelFunc
+	quota      int64 // Config.QuotaBackendBytes
 }
 
 // Open starts an embedded etcd member (or connects to cfg.Endpoints) and
 // returns once it serves requests.
 func Open(ctx context.Context, cfg Config) (*Store, error) {
-	s := &Store{clock: cfg.Clock}
+	s := &Store{clock: cfg.Clock, quota: cfg.QuotaBackendBytes}
 	s.closing, s.endClosing = context.WithCancel(context.Background())
 	if s.clock == nil {
 		s.clock = wallClock{}
@@ -249,3 +258,21 @@ func zapLogger(w io.Writer) *zap.Logger {
 	enc := zapcore.NewJSONEncoder(zap.NewProductionEncoderConfig())
 	return zap.New(zapcore.NewCore(enc, zapcore.Lock(zapcore.AddSync(w)), zap.InfoLevel))
 }
+
+// Space is the in-process member's database: its size on disk, the part of it in use, its quota, and
+// the alarms etcd has raised ("NOSPACE" once the size reached the quota: every write fails until the
+// history is compacted, the database defragmented and the alarm disarmed). ok is false for a
+// cluster of members or an external etcd.
+func (s *Store) Space() (size, inUse, quota int64, alarms []string, ok bool) {
+	if s.etcd == nil {
+		return 0, 0, 0, nil, false
+	}
+	be := s.etcd.Server.Backend()
+	for _, a := range s.etcd.Server.Alarms() {
+		alarms = append(alarms, a.Alarm.String())
+	}
+	return be.Size(), be.SizeInUse(), cmp.Or(s.quota, defaultQuotaBackendBytes), alarms, true
+}
+
+// defaultQuotaBackendBytes is etcd's default --quota-backend-bytes.
+const defaultQuotaBackendBytes = 2 << 30

@@ -5,6 +5,7 @@ package store_test
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -178,4 +179,29 @@ func TestStatsCountRequests(t *testing.T) {
 	s.Watch(ctx, "/", 0).Stop()
 
 	assert.Equal(t, store.Stats{Writes: 3, Reads: 1, Lists: 1, Watches: 1}, s.Stats())
+}
+
+// A database that reaches its quota makes etcd raise NOSPACE and refuse writes with "database space
+// exceeded", as a real etcd does (2 GiB by default: the full envelope reached it); reads go on.
+func TestQuotaExceededRaisesNoSpaceAndRefusesWrites(t *testing.T) {
+	t.Parallel()
+	s := openStore(t, store.Config{QuotaBackendBytes: 4 << 20})
+	ctx := context.Background()
+	size, _, quota, alarms, ok := s.Space()
+	require.True(t, ok)
+	assert.Equal(t, int64(4<<20), quota)
+	assert.Less(t, size, quota)
+	assert.Empty(t, alarms)
+
+	value := make([]byte, 256<<10)
+	var err error
+	for i := 0; i < 64 && err == nil; i++ {
+		_, err = s.Create(ctx, fmt.Sprintf("/registry/configmaps/default/big-%d", i), value)
+	}
+	require.Error(t, err, "64 values of 256 KiB do not fit in 4 MiB")
+	assert.Contains(t, err.Error(), "etcdserver: mvcc: database space exceeded")
+	_, _, _, alarms, _ = s.Space()
+	assert.Equal(t, []string{"NOSPACE"}, alarms)
+	_, err = s.Get(ctx, "/registry/configmaps/default/big-0")
+	assert.NoError(t, err, "reads go on")
 }
