@@ -77,3 +77,13 @@ func TestEtcdRequestTimeoutIsPassedThrough(t *testing.T) {
 	require.Equal(t, apierrors.Reason(""), apierrors.ReasonForError(err))
 	require.Equal(t, "etcdserver: request timed out", err.Error())
 }
+
+// A write refused because etcd's database reached its quota reaches the client in etcd's words too:
+// `Error from server: etcdserver: mvcc: database space exceeded`.
+func TestEtcdNoSpaceIsPassedThrough(t *testing.T) {
+	res, _ := api.ResourceFor("leases")
+	err := storageError(fmt.Errorf("update %q: %w", "/registry/leases/kube-system/kube-scheduler", rpctypes.ErrNoSpace), res, "kube-scheduler")
+	require.Equal(t, 500, apierrors.CodeForError(err))
+	require.Equal(t, apierrors.Reason(""), apierrors.ReasonForError(err))
+	require.Equal(t, "etcdserver: mvcc: database space exceeded", err.Error())
+}

@@ -77,6 +77,11 @@ func storageError(err error, res *api.Resource, name string) error {
 		// answers 504 (handlers/finisher).
 		return deadlineError(err)
 	}
+	if msg, ok := store.NoSpace(err); ok {
+		// etcd's database reached its quota: every write fails until an operator compacts,
+		// defragments and disarms the alarm. kube-apiserver passes etcd's words through as well.
+		return apierrors.NewUntranslated(msg)
+	}
 	if msg, ok := store.Timeout(err); ok {
 		// A write that a leader accepted but no quorum committed fails after etcd's request timeout.
 		// k8s.io/apiserver's storage error translation has no case for it, so the client sees a 500

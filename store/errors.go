@@ -77,6 +77,16 @@ func Timeout(err error) (string, bool) {
 	return "", false
 }
 
+// NoSpace returns etcd's own words when err is its refusal of a write once
+// the database reached its quota ("etcdserver: mvcc: database space
+// exceeded", the NOSPACE alarm; see Config.QuotaBackendBytes).
+func NoSpace(err error) (string, bool) {
+	if errors.Is(err, rpctypes.ErrNoSpace) {
+		return rpctypes.ErrNoSpace.Error(), true
+	}
+	return "", false
+}
+
 // IsNotFound reports whether err means the key does not exist.
 func IsNotFound(err error) bool { return errors.Is(err, ErrNotFound) }
 

@@ -199,7 +199,9 @@ func TestQuotaExceededRaisesNoSpaceAndRefusesWrites(t *testing.T) {
 		_, err = s.Create(ctx, fmt.Sprintf("/registry/configmaps/default/big-%d", i), value)
 	}
 	require.Error(t, err, "64 values of 256 KiB do not fit in 4 MiB")
-	assert.Contains(t, err.Error(), "etcdserver: mvcc: database space exceeded")
+	msg, ok := store.NoSpace(err)
+	assert.True(t, ok, "%v", err)
+	assert.Equal(t, "etcdserver: mvcc: database space exceeded", msg)
 	_, _, _, alarms, _ = s.Space()
 	assert.Equal(t, []string{"NOSPACE"}, alarms)
 	_, err = s.Get(ctx, "/registry/configmaps/default/big-0")
