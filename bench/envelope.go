@@ -45,13 +45,14 @@ type EnvelopeResult struct {
 	GCCycles    uint32        // garbage collections from the boot to all available
 	GCPercent   int           // the GOGC the run had (-1: off)
 	MemoryLimit int64         // the soft memory limit the run had, bytes (math.MaxInt64: none)
+	EtcdSize    int64         // etcd's database file when all were available, bytes (its quota: EnvelopeEtcdQuota)
 }
 
 func (r EnvelopeResult) String() string {
-	return fmt.Sprintf("envelope: %d pods in %d Deployments on %d nodes (speed %g) all available in %s (%.0f pods/s; boot %s); peak RSS %d MiB (%.0f KiB per pod), live heap %d MiB (%.0f KiB per pod), at most %d MiB during the run; %.1f CPU seconds, %d GCs (%s); at the peak: %s",
+	return fmt.Sprintf("envelope: %d pods in %d Deployments on %d nodes (speed %g) all available in %s (%.0f pods/s; boot %s); peak RSS %d MiB (%.0f KiB per pod), live heap %d MiB (%.0f KiB per pod), at most %d MiB during the run; %.1f CPU seconds, %d GCs (%s); etcd's database %d MiB; at the peak: %s",
 		r.Pods, r.Deployments, r.Nodes, r.Speed, r.Wall.Round(time.Millisecond), float64(r.Pods)/r.Wall.Seconds(), r.Boot.Round(time.Millisecond),
 		r.PeakRSS>>20, float64(r.PeakRSS)/1024/float64(r.Pods), r.LiveHeap>>20, float64(r.LiveHeap)/1024/float64(r.Pods), r.MaxLiveHeap>>20, r.CPU.Seconds(),
-		r.GCCycles, r.gcPolicy(), r.AtPeak)
+		r.GCCycles, r.gcPolicy(), r.EtcdSize>>20, r.AtPeak)
 }
 
 // gcPolicy is the collector's setting in GOGC and GOMEMLIMIT's words: "GOGC=100 GOMEMLIMIT=6144MiB".
@@ -168,6 +169,7 @@ func Envelope(ctx context.Context, nodes, pods int, speed float64, memProfile st
 	}
 	res.Wall = time.Since(start)
 	res.CPU = cpuTime() - cpu0
+	res.EtcdSize, _, _, _, _ = c.Store.Space()
 	res.PeakRSS = peakRSS()
 	res.AtPeak, res.MaxLiveHeap = sampler.Stop()
 	runtime.ReadMemStats(&ms)
@@ -220,6 +222,7 @@ func benchEnvelope(ctx context.Context, o Options) ([]Figure, error) {
 		{Name: "envelope/peak-rss-file", Value: float64(r.AtPeak.RSSFile) / (1 << 20), Unit: "MiB", Conditions: cond},
 		{Name: "envelope/cpu", Value: r.CPU.Seconds(), Unit: "CPU s", Conditions: cond},
 		{Name: "envelope/gc-cycles", Value: float64(r.GCCycles), Unit: "GCs", Conditions: cond},
+		{Name: "envelope/etcd-db", Value: float64(r.EtcdSize) / (1 << 20), Unit: "MiB", Conditions: cond},
 	}, nil
 }
 

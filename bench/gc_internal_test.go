@@ -47,6 +47,9 @@ func TestEnvelopeRunsUnderALimitSizedFromTheCluster(t *testing.T) {
 		t.Fatal(err)
 	}
 	assert.Equal(t, 2.0, figures[0].Conditions["speed"], "the cluster ran at the speed asked for")
+	last := figures[len(figures)-1]
+	assert.Equal(t, "envelope/etcd-db", last.Name)
+	assert.Positive(t, last.Value, "etcd's database has a size")
 	gc := debug.SetGCPercent(-1)
 	debug.SetGCPercent(gc)
 	assert.Equal(t, fmt.Sprintf("GOGC=%d GOMEMLIMIT=%dMiB", gc, small>>20), figures[0].Conditions["gc"])
