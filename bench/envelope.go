@@ -6,6 +6,12 @@
 // took, under the GOGC and memory limit the run had (memory against CPU is the collector's trade).
 // What the peak was made of (live heap, garbage, freed heap, stacks, file pages) comes from
 // memory.go's sampler.
+//
+// etcd runs with an 8 GiB quota, as large clusters run it (EnvelopeEtcdQuota). A run in which no pod
+// becomes available for a minute, or that is stopped, says why (missingPods): how far the watch cache
+// is behind etcd, etcd's database and alarms, whether the scheduler and the controller manager lead
+// and why their last renewal failed, and where the missing pods are. Each replica that stops or
+// starts leading is said as it happens.
 package bench
 
 import (
