@@ -80,11 +80,18 @@ func (c *watchCache) readDeleted(ctx context.Context, st *store.Store, batch []s
 		if rc, _, err := c.locate(ev.KV.Key); err != nil || !rc.uncached {
 			continue
 		}
-		if kv, err := st.GetAt(ctx, ev.KV.Key, ev.Revision-1); err == nil {
+		// Bounded: the cache must not stop following etcd for one read (an etcd without a quorum
+		// answers none); unread, the delete still reaches the watchers, as the name it had.
+		rctx, cancel := context.WithTimeout(ctx, deletedReadTimeout)
+		if kv, err := st.GetAt(rctx, ev.KV.Key, ev.Revision-1); err == nil {
 			ev.KV.Value, ev.KV.CreateRevision = kv.Value, kv.CreateRevision
 		}
+		cancel()
 	}
 }
+
+// deletedReadTimeout bounds readDeleted's read of one deleted key.
+const deletedReadTimeout = 5 * time.Second
 
 // listUncached reads a list of an uncached resource from etcd: a chunk at an exact resourceVersion
 // at that revision, anything else as of now (which is never older than what was asked for).
