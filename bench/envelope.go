@@ -28,6 +28,7 @@ import (
 
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
+	"kubesim/client/leaderelection"
 	"kubesim/sim"
 )
 
@@ -242,17 +243,18 @@ const envelopeStallAfter = time.Minute
 // apiserver can cause and which shows as a stall.
 func watchLeaders(c *sim.Cluster) func() []string {
 	was := map[string]bool{}
-	for _, r := range controlPlane {
-		was[r.name] = r.leads(c)
+	for _, name := range controlPlane {
+		was[name] = elector(c, name).IsLeader()
 	}
 	return func() []string {
 		var out []string
-		for _, r := range controlPlane {
-			if now := r.leads(c); now != was[r.name] {
-				was[r.name] = now
-				change := r.name + " leads again"
+		for _, name := range controlPlane {
+			e := elector(c, name)
+			if now := e.IsLeader(); now != was[name] {
+				was[name] = now
+				change := name + " leads again"
 				if !now {
-					change = r.name + " stopped leading: " + r.why(c)
+					change = name + " stopped leading: " + e.LastFailure()
 				}
 				out = append(out, change)
 			}
@@ -261,36 +263,16 @@ func watchLeaders(c *sim.Cluster) func() []string {
 	}
 }
 
-// controlPlane are the replicas that lead on a Lease: whether each leads, and why its last attempt
-// to acquire or renew failed.
-var controlPlane = []struct {
-	name  string
-	leads func(*sim.Cluster) bool
-	why   func(*sim.Cluster) string
-}{{"kube-scheduler", schedulerLeads, schedulerFailure}, {"kube-controller-manager", controllerManagerLeads, controllerManagerFailure}}
+// controlPlane are the replicas that lead on a Lease, by the Lease's name.
+var controlPlane = []string{"kube-scheduler", "kube-controller-manager"}
 
-func schedulerFailure(c *sim.Cluster) string {
-	if s, ok := c.Scheduler("kube-scheduler"); ok {
-		return s.Elector.LastFailure()
+// elector is the elector of the replica named name; every FullCluster runs both.
+func elector(c *sim.Cluster, name string) *leaderelection.LeaderElector {
+	if s, ok := c.Scheduler(name); ok {
+		return s.Elector
 	}
-	return ""
-}
-
-func controllerManagerFailure(c *sim.Cluster) string {
-	if cm, ok := c.ControllerManager("kube-controller-manager"); ok {
-		return cm.Elector.LastFailure()
-	}
-	return ""
-}
-
-func schedulerLeads(c *sim.Cluster) bool {
-	s, ok := c.Scheduler("kube-scheduler")
-	return ok && s.Elector.IsLeader()
-}
-
-func controllerManagerLeads(c *sim.Cluster) bool {
-	cm, ok := c.ControllerManager("kube-controller-manager")
-	return ok && cm.Elector.IsLeader()
+	cm, _ := c.ControllerManager(name)
+	return cm.Elector
 }
 
 // cacheLag says how far the apiserver's watch cache is behind etcd, when by at least atLeast revisions
@@ -329,12 +311,13 @@ func missingPods(ctx context.Context, c *sim.Cluster) string {
 	if size, inUse, quota, alarms, ok := c.Store.Space(); ok {
 		fmt.Fprintf(&b, "; etcd database %d MiB (%d MiB in use, quota %d MiB), alarms %v", size>>20, inUse>>20, quota>>20, alarms)
 	}
-	for _, r := range controlPlane {
-		fmt.Fprintf(&b, "; %s leading %t", r.name, r.leads(c))
-		if l, err := sim.Get[api.Lease](ctx, c, "kube-system", r.name); err == nil && l.Spec.RenewTime != nil {
+	for _, name := range controlPlane {
+		e := elector(c, name)
+		fmt.Fprintf(&b, "; %s leading %t", name, e.IsLeader())
+		if l, err := sim.Get[api.Lease](ctx, c, "kube-system", name); err == nil && l.Spec.RenewTime != nil {
 			fmt.Fprintf(&b, " (Lease renewed %s ago)", c.Now().Sub(l.Spec.RenewTime.Time).Round(time.Second))
 		}
-		if why := r.why(c); why != "" {
+		if why := e.LastFailure(); why != "" {
 			fmt.Fprintf(&b, " (last try: %s)", why)
 		}
 	}
