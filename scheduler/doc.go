@@ -40,11 +40,9 @@
 //     so a cycle at thousands of nodes touches one small object per node, not the Node object.
 //   - So are PodTopologySpread's and InterPodAffinity's counts of matching pods, where Kubernetes
 //     walks every pod of the cluster in every cycle: each NodeInfo remembers how many of its pods a
-//     selector picks (framework/podcounts.go), and a node whose pods changed carries its answers
-//     over, adjusted for the pods that came and went, so a cycle recounts only where a node was
-//     never asked its question (or forgot it), and the snapshot keeps the default spreading's sums
-//     per zone, so such a cycle does not even visit the other nodes. The verdicts and scores are
-//     the same.
+//     selector picks (framework/podcounts.go), so a cycle recounts only the nodes whose pods changed
+//     since the last one asked, and the snapshot keeps the default spreading's sums per zone, so
+//     such a cycle does not even visit the other nodes. The verdicts and scores are the same.
 //
 // It follows kube-scheduler v1.34 (Explain says so where 1.35 differs: BalancedAllocation's formula
 // and the untolerated-taint message).

@@ -6,19 +6,14 @@
 //
 // An answer cannot go stale, because a NodeInfo never changes: a pod added, removed or relabelled
 // builds a new NodeInfo with a new memo. That memo starts from its predecessor's (its base) and the
-// pod changes between the two: at its first question it takes all the base's answers, each
-// adjusted for the pods added and removed (a match per answer and change: one or two pods, not
-// every pod of the node again), and lets go of the base. So the answers outlive the NodeInfos: in
-// `kubesim bench envelope` hundreds of ReplicaSets take turns, a node is asked about each again only
-// after the others, and by then it has a pod or two more (during a rollout every bind and every pod
-// status write makes a node new, and a node holds up to 110 pods). A memo that answered nothing
-// builds on its predecessor's base, with at most maxPodChanges changes, so it holds on to at most
-// one other memo and a few pods. A new Node object (labels, status) keeps the memo, since a count
-// reads only the pods. The memo holds at most maxPodCounts answers, in a map by the key's hash (a
-// lookup, not a scan; when full it forgets an arbitrary answer), and it lives and dies with its
-// NodeInfo, so its memory is bounded by the nodes: about 60 bytes an answer, 15 KiB a node when
-// full, 75 MiB for 5,000 nodes, plus the memos of NodeInfos the cache replaced and a snapshot or a
-// cycle still holds.
+// pod changes between the two: a question the base answered is answered by adjusting that answer
+// for the pods added and removed (one or two matches), not by matching every pod of the node again
+// (during a rollout every bind and every pod status write makes a node new, and a node holds up to
+// 110 pods). A memo answers only from a base that has no base of its own (taking a memo as a base
+// makes it forget its own), and from at most maxPodChanges changes, so it holds on to at most one
+// other memo and a few pods. A new Node object (labels, status) keeps the memo, since a count reads
+// only the pods. The memo holds at most maxPodCounts answers and forgets the oldest first, and it
+// lives and dies with its NodeInfo, so its memory is bounded by the nodes.
 //
 // Spreading over zones then still asks all the nodes, every cycle, to add their answers up per
 // zone. The Snapshot keeps those sums too (DomainCounts): when it is refreshed, it takes the
@@ -29,15 +24,14 @@
 // from its memo.
 //
 // A question is named by a CountKey: its key string with the string's hash, computed once per
-// cycle by the plugin that asks, so that asking hundreds of nodes costs each a lookup of a uint64
-// (and then comparing the same string, usually the same pointer), not a hash of a 40-byte key per
-// node. Interface: CountKey, NewCountKey, (*NodeInfo).CountPods,
+// cycle by the plugin that asks, so that asking hundreds of nodes costs each a short scan of its
+// answers comparing hashes (and then the same string, usually the same pointer), not a hash of a
+// 40-byte key and a map lookup per node. Interface: CountKey, NewCountKey, (*NodeInfo).CountPods,
 // (*NodeInfo).CountPodsKey, (*Snapshot).DomainCounts, SetPodCountMemo.
 package framework
 
 import (
 	"hash/maphash"
-	"maps"
 	"sync"
 	"sync/atomic"
 
@@ -45,9 +39,8 @@ import (
 )
 
 // maxPodCounts is how many answers a NodeInfo remembers: a cycle asks one to four questions (the
-// default spread constraints share one), so this covers a couple of hundred workloads scheduled in
-// turns (the full envelope's queue has about 200 ReplicaSets in each round of bursts).
-const maxPodCounts = 256
+// default spread constraints share one), so this covers a few dozen workloads scheduled in turns.
+const maxPodCounts = 32
 
 // maxDomainCounts is how many sums a Snapshot keeps up to date: each costs every refresh a question
 // to each node that changed.
@@ -79,28 +72,25 @@ func NewCountKey(key string) CountKey {
 // String is the key's string.
 func (k CountKey) String() string { return k.key }
 
+// countEntry is one remembered answer.
+type countEntry struct {
+	CountKey
+	n int64
+}
+
 // podCounts is the memo of one NodeInfo's pods (and of the NodeInfos WithNode made from it, which
 // have the same pods).
 type podCounts struct {
 	// mu guards everything below: Score runs CountPods on several goroutines, and Explain may run
-	// beside a cycle. answers are the answers by their key's hash (an entry whose key differs under
-	// the same hash is replaced, as if forgotten).
+	// beside a cycle. entries are the answers, oldest first, each key at most once; hashes[i] is
+	// entries[i]'s key's hash, apart so that a search reads 8 bytes per answer, not 32.
 	mu      sync.Mutex
-	answers map[uint64]countEntry
-	// base, if not nil, is the memo of the NodeInfo this one's was made from, by changes; then this
-	// memo has answered nothing yet, and base has no base of its own. The first question takes all
-	// of base's answers, adjusted for the changes, and lets go of base. A goroutine holding mu may
-	// lock base.mu, never the other way round.
+	entries []countEntry
+	hashes  []uint64
+	// base, if not nil, is the memo of the NodeInfo this one's was made from, by changes; base has
+	// no base of its own. A goroutine holding mu may lock base.mu, never the other way round.
 	base    *podCounts
 	changes []podChange
-}
-
-// countEntry is one remembered answer, with the match that gave it, so that it can be carried
-// over to the memo of a NodeInfo with a pod more or less.
-type countEntry struct {
-	key   string
-	n     int64
-	match func(*api.Pod) bool
 }
 
 // podChange is a pod added to (sign 1) or removed from (sign -1) a node.
@@ -111,7 +101,7 @@ type podChange struct {
 
 // maxPodChanges is how many pod changes a memo may be from its base: a NodeInfo further from any
 // memo that answered something starts empty.
-const maxPodChanges = 8
+const maxPodChanges = 4
 
 // derive returns the memo of a NodeInfo made from m's by adding (sign 1) or removing (sign -1) pod.
 func (m *podCounts) derive(pod *api.Pod, sign int64) *podCounts {
@@ -121,8 +111,10 @@ func (m *podCounts) derive(pod *api.Pod, sign int64) *podCounts {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	switch {
-	case len(m.answers) > 0:
-		// m has answers (and so no base): build on them.
+	case len(m.entries) > 0:
+		// m has answers to build on. It forgets its own base, so that memos never form a chain;
+		// a question it has not answered yet is then counted afresh.
+		m.base, m.changes = nil, nil
 		return &podCounts{base: m, changes: []podChange{{pod, sign}}}
 	case m.base != nil && len(m.changes) < maxPodChanges:
 		// m answered nothing (no cycle looked at its NodeInfo): build on its base, with its
@@ -134,38 +126,41 @@ func (m *podCounts) derive(pod *api.Pod, sign int64) *podCounts {
 	return &podCounts{}
 }
 
-// takeBase makes m's answers its base's, adjusted for the pods added and removed since, and lets
-// go of the base, so that memos never form a chain. m.mu is held. It costs a match per answer and
-// change, of pods just added or removed; a question asks a node's every pod.
-func (m *podCounts) takeBase() {
-	b := m.base
-	if b == nil {
-		return
-	}
-	b.mu.Lock()
-	m.answers = maps.Clone(b.answers)
-	b.mu.Unlock()
-	for h, e := range m.answers {
-		delta := int64(0)
-		for _, ch := range m.changes {
-			if e.match(ch.pod) {
-				delta += ch.sign
-			}
-		}
-		if delta != 0 {
-			e.n += delta
-			m.answers[h] = e
+// lookup returns the remembered answer to k. m.mu is held. It looks from the newest answer back:
+// the question a cycle asks was most likely asked in the last few.
+func (m *podCounts) lookup(k CountKey) (int64, bool) {
+	for i := len(m.hashes) - 1; i >= 0; i-- {
+		if m.hashes[i] == k.hash && m.entries[i].key == k.key {
+			return m.entries[i].n, true
 		}
 	}
-	m.base, m.changes = nil, nil
+	return 0, false
+}
+
+// fromBase answers key from the base's answer and the changes since, if the base has one. m.mu is
+// held.
+func (m *podCounts) fromBase(key CountKey, match func(*api.Pod) bool) (int64, bool) {
+	if m.base == nil {
+		return 0, false
+	}
+	m.base.mu.Lock()
+	c, ok := m.base.lookup(key)
+	m.base.mu.Unlock()
+	if !ok {
+		return 0, false
+	}
+	for _, ch := range m.changes {
+		if match(ch.pod) {
+			c += ch.sign
+		}
+	}
+	return c, true
 }
 
 // CountPods returns how many of the node's pods match. key must name the question exactly: two
 // calls with the same key must ask the same match (the plugins build it from the selector's printed
-// form and the namespaces), because the first answer is remembered and given to the second, and
-// match must depend on the pod alone, because the memo of a NodeInfo with a pod more or less asks
-// it of that pod to carry the answer over. It is CountPodsKey(NewCountKey(key), match): a caller
-// asking many nodes makes the key once.
+// form and the namespaces), because the first answer is remembered and given to the second. It is
+// CountPodsKey(NewCountKey(key), match): a caller asking many nodes makes the key once.
 func (n *NodeInfo) CountPods(key string, match func(*api.Pod) bool) int64 {
 	return n.CountPodsKey(NewCountKey(key), match)
 }
@@ -178,22 +173,19 @@ func (n *NodeInfo) CountPodsKey(key CountKey, match func(*api.Pod) bool) int64 {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.takeBase()
-	e, ok := m.answers[key.hash]
-	if ok && e.key == key.key {
-		return e.n
+	if c, ok := m.lookup(key); ok {
+		return c
 	}
-	c := countPods(n.Pods, match)
-	switch {
-	case m.answers == nil:
-		m.answers = make(map[uint64]countEntry)
-	case !ok && len(m.answers) >= maxPodCounts:
-		for h := range m.answers { // forget one, whichever the map gives first
-			delete(m.answers, h)
-			break
-		}
+	c, ok := m.fromBase(key, match)
+	if !ok {
+		c = countPods(n.Pods, match)
 	}
-	m.answers[key.hash] = countEntry{key: key.key, n: c, match: match}
+	if len(m.entries) == maxPodCounts {
+		m.entries = append(m.entries[:0], m.entries[1:]...)
+		m.hashes = append(m.hashes[:0], m.hashes[1:]...)
+	}
+	m.entries = append(m.entries, countEntry{key, c})
+	m.hashes = append(m.hashes, key.hash)
 	return c
 }
 
