@@ -30,11 +30,13 @@ import (
 // electionMs its election timeout (etcd's defaults are 100ms and 1s). The
 // timeout leaves a loaded machine time to deliver a candidate's votes and a
 // leader's heartbeats: one that runs out anyway costs a term, and the story
-// names the terms. 300 ms was too short at a load average of 20; etcd's 1 s
-// made every election the tests cause (dozens) wait a second or two.
+// names the terms. 300 ms was too short at a load average of 20, and 600 ms
+// too short for CI's race-detector run (two runs of 2026-12-02 told an extra
+// term in etcd-quorum and etcd-leader-loss); etcd's own 1 s makes every
+// election the tests cause (dozens) wait a second or two, which CI can spare.
 const (
 	tickMs     = 10
-	electionMs = 600
+	electionMs = 1000
 )
 
 // Member is one etcd member of a Cluster.
