@@ -96,15 +96,8 @@ func (q *Queue[T]) addLocked(item T) {
 // Get keeps handing out queued items and returns shutdown=true once the
 // queue is empty; a worker should then exit.
 func (q *Queue[T]) Get() (item T, shutdown bool) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	for q.queue.len() == 0 && !q.shuttingDown {
-		q.cond.Wait()
-	}
-	if q.queue.len() == 0 {
-		return item, true
-	}
-	return q.popLocked(), false
+	item, ok := q.GetContext(context.Background())
+	return item, !ok
 }
 
 // GetContext is Get for a worker that may stop while the queue goes on: it returns the next item and
