@@ -55,15 +55,12 @@ func (c *watchCache) previous(rc *resourceCache, key string, ev store.Event, obj
 		return obj
 	}
 	gone := rc.res.NewObject()
-	meta := gone.GetObjectMeta()
 	if ev.KV.Value == nil || json.Unmarshal(ev.KV.Value, gone) != nil {
 		gone = rc.res.NewObject()
-		meta = gone.GetObjectMeta()
-		meta.Namespace, meta.Name, _ = strings.Cut(key, "/")
-		if meta.Name == "" {
-			meta.Namespace, meta.Name = "", key
-		}
+		meta := gone.GetObjectMeta()
+		meta.Namespace, meta.Name, _ = strings.Cut(key, "/") // the uncached resource, events, is namespaced
 	}
+	meta := gone.GetObjectMeta()
 	meta.ResourceVersion = strconv.FormatInt(ev.KV.ModRevision, 10)
 	return gone
 }
