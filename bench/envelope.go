@@ -176,7 +176,9 @@ func Envelope(ctx context.Context, nodes, pods int, speed float64, memProfile st
 	}
 	res.Wall = time.Since(start)
 	res.CPU = cpuTime() - cpu0
-	res.EtcdSize, _, _, _, _ = c.Store.Space()
+	if sp, ok := c.Store.Space(); ok {
+		res.EtcdSize = sp.Size
+	}
 	res.PeakRSS = peakRSS()
 	res.AtPeak, res.MaxLiveHeap = sampler.Stop()
 	runtime.ReadMemStats(&ms)
@@ -308,8 +310,8 @@ func missingPods(ctx context.Context, c *sim.Cluster) string {
 	}
 	var b strings.Builder
 	b.WriteString(strings.TrimPrefix(cacheLag(ctx, c, 0), "; "))
-	if size, inUse, quota, alarms, ok := c.Store.Space(); ok {
-		fmt.Fprintf(&b, "; etcd database %d MiB (%d MiB in use, quota %d MiB), alarms %v", size>>20, inUse>>20, quota>>20, alarms)
+	if sp, ok := c.Store.Space(); ok {
+		fmt.Fprintf(&b, "; etcd database %d MiB (%d MiB in use, quota %d MiB), alarms %v", sp.Size>>20, sp.InUse>>20, sp.Quota>>20, sp.Alarms)
 	}
 	for _, name := range controlPlane {
 		e := elector(c, name)

@@ -261,17 +261,24 @@ func zapLogger(w io.Writer) *zap.Logger {
 
 // Space is the in-process member's database: its size on disk, the part of it in use, its quota, and
 // the alarms etcd has raised ("NOSPACE" once the size reached the quota: every write fails until the
-// history is compacted, the database defragmented and the alarm disarmed). ok is false for a
-// cluster of members or an external etcd.
-func (s *Store) Space() (size, inUse, quota int64, alarms []string, ok bool) {
+// history is compacted, the database defragmented and the alarm disarmed).
+type Space struct {
+	Size, InUse, Quota int64 // bytes
+	Alarms             []string
+}
+
+// Space reads the in-process member's Space; ok is false for a cluster of members or an external
+// etcd.
+func (s *Store) Space() (sp Space, ok bool) {
 	if s.etcd == nil {
-		return 0, 0, 0, nil, false
+		return Space{}, false
 	}
 	be := s.etcd.Server.Backend()
 	for _, a := range s.etcd.Server.Alarms() {
-		alarms = append(alarms, a.Alarm.String())
+		sp.Alarms = append(sp.Alarms, a.Alarm.String())
 	}
-	return be.Size(), be.SizeInUse(), cmp.Or(s.quota, defaultQuotaBackendBytes), alarms, true
+	sp.Size, sp.InUse, sp.Quota = be.Size(), be.SizeInUse(), cmp.Or(s.quota, defaultQuotaBackendBytes)
+	return sp, true
 }
 
 // defaultQuotaBackendBytes is etcd's default --quota-backend-bytes.
