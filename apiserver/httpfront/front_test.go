@@ -350,14 +350,25 @@ func TestMetrics(t *testing.T) {
 // anything; a watch does not count.
 func TestTooManyRequestsInFlight(t *testing.T) {
 	_, hs := newFrontWith(t, httpfront.Config{MaxRequestsInFlight: 1})
-	// One request in flight: its headers promise a body that never comes.
-	conn, err := net.Dial("tcp", hs.Listener.Addr().String())
-	if err != nil {
-		t.Fatal(err)
+	// One request in flight: its headers promise a body that never comes. answered is closed when the
+	// server answers it: a poll below that held the one place when it arrived turns it away with 429
+	// (Connection: close, or net/http would wait for the body before it sends that answer).
+	send := func() (net.Conn, <-chan struct{}) {
+		conn, err := net.Dial("tcp", hs.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprint(conn, "POST /api/v1/namespaces/default/pods HTTP/1.1\r\nHost: kubesim\r\nAuthorization: Bearer admin-token\r\n"+
+			"Connection: close\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n")
+		answered := make(chan struct{})
+		go func() {
+			conn.Read(make([]byte, 1))
+			close(answered)
+		}()
+		return conn, answered
 	}
-	defer conn.Close()
-	fmt.Fprint(conn, "POST /api/v1/namespaces/default/pods HTTP/1.1\r\nHost: kubesim\r\nAuthorization: Bearer admin-token\r\n"+
-		"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n")
+	conn, answered := send()
+	defer func() { conn.Close() }()
 
 	until := func(want int) (int, http.Header, string) {
 		var code int
@@ -366,6 +377,14 @@ func TestTooManyRequestsInFlight(t *testing.T) {
 		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 			if code, h, body = call(t, hs, "admin-token", "GET", "/api/v1/namespaces", "", ""); code == want {
 				break
+			}
+			select {
+			case <-answered:
+				if want == 429 { // the held request was turned away: hold the place again
+					conn.Close()
+					conn, answered = send()
+				}
+			default:
 			}
 		}
 		return code, h, body
