@@ -105,6 +105,11 @@ var rules = []rule{
 		forbidden: func(_, d string) bool { return strings.HasPrefix(d, module+"/") && !under(d, "api") },
 	},
 	{
+		name:      "webhooks (the simulated webhook servers) imports only api",
+		who:       func(p string) bool { return under(p, "webhooks") },
+		forbidden: func(_, d string) bool { return strings.HasPrefix(d, module+"/") && !under(d, "api") },
+	},
+	{
 		name: "components and kubectl never reach the store, the apiserver or etcd, not even transitively",
 		who:  func(p string) bool { return underAny(p, clientSide...) },
 		forbidden: func(_, d string) bool {

@@ -21,6 +21,7 @@ import (
 	"kubesim/apiserver"
 	"kubesim/client"
 	"kubesim/sim"
+	"kubesim/webhooks"
 )
 
 // Config is a chaos soak's shape.
@@ -299,11 +300,11 @@ func (ch *soak) inject(ctx context.Context) error {
 			ch.hung = !ch.hung
 			if ch.hung {
 				ch.note("webhook-hang", "the pod policy webhook hangs: pod creates wait %ds and fail", chaosWebhookTimeout)
-				c.WebhookFault(chaosWebhook, sim.WebhookHang)
+				c.WebhookFault(chaosWebhook, webhooks.Hang)
 				return nil
 			}
 			ch.note("webhook-hang", "the pod policy webhook answers again")
-			c.WebhookFault(chaosWebhook, sim.WebhookHealthy)
+			c.WebhookFault(chaosWebhook, webhooks.Healthy)
 			return nil
 		}},
 		fault{"slow-etcd", func() error {
@@ -374,7 +375,7 @@ const (
 )
 
 func (ch *soak) installWebhook(ctx context.Context) error {
-	ch.c.ServeWebhook(chaosWebhook, sim.RequireLabel("app"))
+	ch.c.ServeWebhook(chaosWebhook, webhooks.RequireLabel("app"))
 	namespace, name, _ := strings.Cut(chaosWebhook, "/")
 	_, err := ch.c.Kubectl.Create(ctx, &api.ValidatingWebhookConfiguration{ObjectMeta: api.ObjectMeta{Name: name},
 		Webhooks: []api.Webhook{{Name: "pod-policy.example.com",
@@ -445,7 +446,7 @@ func (ch *soak) healAll(ctx context.Context) error {
 	c.SlowEtcd(0)
 	if ch.hung {
 		ch.hung = false
-		c.WebhookFault(chaosWebhook, sim.WebhookHealthy)
+		c.WebhookFault(chaosWebhook, webhooks.Healthy)
 	}
 	return c.CatchUp(ctx)
 }

@@ -9,7 +9,7 @@ import (
 
 	"kubesim/api"
 	"kubesim/internal/testenv"
-	"kubesim/sim"
+	"kubesim/webhooks"
 )
 
 func TestWebhookTimeoutScenarioFailsAfterTheTimeoutThenSkipsTheWebhook(t *testing.T) {
@@ -28,7 +28,7 @@ func TestWebhookTimeoutScenarioFailsAfterTheTimeoutThenSkipsTheWebhook(t *testin
 func TestRefusingWebhookFailsAtOnceAndSlowOneCostsItsDelay(t *testing.T) {
 	c, ctx := testenv.Cluster(t, testenv.Full(1))
 
-	c.ServeWebhook("default/policy", sim.RequireLabel("team"))
+	c.ServeWebhook("default/policy", webhooks.RequireLabel("team"))
 	_, err := c.Kubectl.Create(ctx, &api.ValidatingWebhookConfiguration{ObjectMeta: api.ObjectMeta{Name: "policy"},
 		Webhooks: []api.Webhook{{Name: "policy.example.com",
 			ClientConfig: api.WebhookClientConfig{Service: &api.ServiceReference{Namespace: "default", Name: "policy"}},
@@ -45,13 +45,13 @@ func TestRefusingWebhookFailsAtOnceAndSlowOneCostsItsDelay(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, `admission webhook "policy.example.com" denied the request: missing required label "team"`, err.Error())
 
-	c.WebhookFault("default/policy", sim.WebhookSlow(3*time.Second))
+	c.WebhookFault("default/policy", webhooks.Slow(3*time.Second))
 	start := c.Now()
 	_, err = c.Kubectl.Create(ctx, pod("slow", map[string]string{"team": "a"}))
 	require.NoError(t, err)
 	assert.Equal(t, 3*time.Second+5*time.Millisecond, c.Now().Sub(start), "the answer's latency plus the fault's delay")
 
-	c.WebhookFault("default/policy", sim.WebhookRefuse)
+	c.WebhookFault("default/policy", webhooks.Refuse)
 	start = c.Now()
 	_, err = c.Kubectl.Create(ctx, pod("refused", map[string]string{"team": "a"}))
 	require.Error(t, err)

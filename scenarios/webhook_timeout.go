@@ -15,6 +15,7 @@ import (
 	"kubesim/scenarios/manifests"
 	"kubesim/sim"
 	"kubesim/trace"
+	"kubesim/webhooks"
 )
 
 const (
@@ -114,13 +115,13 @@ func runWebhookTimeout(ctx context.Context, s *sim.Session) error {
 		return e.Action == "webhook" && strings.HasSuffix(e.Message, "failurePolicy Ignore: skipped")
 	})
 	hasSidecar := func(p *api.Pod) bool {
-		return p != nil && len(p.Spec.Containers) == 2 && p.Spec.Containers[1].Name == sim.SidecarContainer.Name
+		return p != nil && len(p.Spec.Containers) == 2 && p.Spec.Containers[1].Name == webhooks.SidecarContainer.Name
 	}
 	timedOut := `Internal error occurred: failed calling webhook "sidecar-injector.example.com": failed to call webhook: ` +
 		`Post "https://sidecar-injector.default.svc:443/inject?timeout=10s": context deadline exceeded`
 
 	s.Step("Install a sidecar injector: its server behind Service default/sidecar-injector, and a MutatingWebhookConfiguration for pod CREATE (failurePolicy Fail, timeoutSeconds 10)")
-	s.ServeWebhook(injectorService, sim.SidecarInjector())
+	s.ServeWebhook(injectorService, webhooks.SidecarInjector())
 	obj, err := k.Create(ctx, injectorConfiguration())
 	if err != nil {
 		s.Expect(false, "MutatingWebhookConfiguration sidecar-injector is created: %v", err)
@@ -134,10 +135,10 @@ func runWebhookTimeout(ctx context.Context, s *sim.Session) error {
 	_, err = k.Create(ctx, nginxPod("app-1"))
 	s.Expect(err == nil, "pod app-1 is created")
 	p := objectNow[api.Pod](ctx, s, "default", "app-1")
-	s.Expect(hasSidecar(p), "kubectl get pod app-1: containers nginx and sidecar (%s) — injected at admission", sim.SidecarContainer.Image)
+	s.Expect(hasSidecar(p), "kubectl get pod app-1: containers nginx and sidecar (%s) — injected at admission", webhooks.SidecarContainer.Image)
 
 	s.Step("The webhook server hangs: it accepts calls and never answers")
-	s.WebhookFault(injectorService, sim.WebhookHang)
+	s.WebhookFault(injectorService, webhooks.Hang)
 
 	s.Step("kubectl run app-2: the apiserver waits the full 10s timeout, then refuses the pod (failurePolicy Fail)")
 	before, start := currentRevision(ctx, s), s.Now()
@@ -188,7 +189,7 @@ func runWebhookTimeout(ctx context.Context, s *sim.Session) error {
 	s.Expect(len(pods) == 2 && !hasSidecar(pods[0]) && !hasSidecar(pods[1]), "kubectl get pods -l app=web: 2 pods, neither with the sidecar")
 
 	s.Step("Heal the webhook server: new pods get the sidecar again, at once")
-	s.WebhookFault(injectorService, sim.WebhookHealthy)
+	s.WebhookFault(injectorService, webhooks.Healthy)
 	start = s.Now()
 	_, err = k.Create(ctx, nginxPod("app-4"))
 	took = s.Now().Sub(start)

@@ -1,58 +1,44 @@
-// faults_webhook.go: the admission webhook faults (sim/faults.go lists the others). A webhook server
-// that hangs, answers slowly or refuses connections shows at every write its configuration matches:
-// each waits for the webhook's timeout, then fails (failurePolicy Fail) or goes on without it
-// (failurePolicy Ignore).
+// faults_webhook.go: the cluster's admission webhook servers (package webhooks) and their faults
+// (sim/faults.go lists the others). A webhook server that hangs, answers slowly or refuses
+// connections shows at every write its configuration matches.
 //
-//	WebhookFault(svc, WebhookHang)     the server accepts the call and never answers (webhook-timeout)
-//	WebhookFault(svc, WebhookSlow(d))  every answer takes d longer
-//	WebhookFault(svc, WebhookRefuse)   nothing listens: connection refused at once
-//	WebhookFault(svc, WebhookHealthy)  heal
+//	ServeWebhook(svc, webhooks.RequireLabel("team"))   serve a handler as the Service svc
+//	WebhookFault(svc, webhooks.Hang)     the server accepts the call and never answers (webhook-timeout)
+//	WebhookFault(svc, webhooks.Slow(d))  every answer takes d longer
+//	WebhookFault(svc, webhooks.Refuse)   nothing listens: connection refused at once
+//	WebhookFault(svc, webhooks.Healthy)  heal
 package sim
 
 import (
-	"fmt"
-	"time"
+	"sync"
+
+	"kubesim/webhooks"
 )
 
-// WebhookFaultKind is what is wrong with a webhook server; the zero value (WebhookHealthy) is nothing.
-type WebhookFaultKind struct {
-	Hang   bool
-	Refuse bool
-	Slow   time.Duration
+// installMu serialises the lazy installation of a cluster's webhook backend.
+var installMu sync.Mutex
+
+// webhooks returns the cluster's webhook servers, installing them in the apiserver on first use.
+func (c *Cluster) webhooks() *webhooks.Servers {
+	installMu.Lock()
+	defer installMu.Unlock()
+	if w, ok := c.APIServer.WebhookBackend().(*webhooks.Servers); ok {
+		return w
+	}
+	w := &webhooks.Servers{}
+	c.APIServer.SetWebhookBackend(w)
+	return w
 }
 
-var (
-	WebhookHealthy = WebhookFaultKind{}
-	WebhookHang    = WebhookFaultKind{Hang: true}
-	WebhookRefuse  = WebhookFaultKind{Refuse: true}
-)
-
-// WebhookSlow makes every answer take d longer.
-func WebhookSlow(d time.Duration) WebhookFaultKind { return WebhookFaultKind{Slow: d} }
-
-func (f WebhookFaultKind) String() string {
-	switch {
-	case f.Hang:
-		return "hangs: it accepts every call and never answers"
-	case f.Refuse:
-		return "is down: nothing listens, connections are refused"
-	case f.Slow > 0:
-		return fmt.Sprintf("is slow: every answer takes %s longer", f.Slow)
-	}
-	return "is healthy"
+// ServeWebhook starts serving h as the webhook Service service ("namespace/name").
+func (c *Cluster) ServeWebhook(service string, h webhooks.Handler) {
+	c.webhooks().Serve(service, h)
 }
 
-// WebhookFault breaks (or, with WebhookHealthy, heals) the webhook server service ("namespace/name").
-func (c *Cluster) WebhookFault(service string, f WebhookFaultKind) {
-	w := c.webhooks()
-	w.mu.Lock()
-	if f == WebhookHealthy {
-		delete(w.faults, service)
-	} else {
-		w.faults[service] = f
-	}
-	w.mu.Unlock()
-	if f == WebhookHealthy {
+// WebhookFault breaks (or, with webhooks.Healthy, heals) the webhook server service ("namespace/name").
+func (c *Cluster) WebhookFault(service string, f webhooks.Fault) {
+	c.webhooks().SetFault(service, f)
+	if f == webhooks.Healthy {
 		c.fault("heal", "webhook service %s answers again", service)
 		return
 	}
