@@ -2,6 +2,7 @@ package bench
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -56,4 +57,29 @@ func TestMissingPodsSaysWhereTheyAreStuck(t *testing.T) {
 	assert.NotContains(t, got, " on : ", "an unscheduled pod has no node to name")
 	assert.Contains(t, got, "Unschedulable 0/1 nodes are available: 1 Insufficient cpu.")
 	assert.NotContains(t, got, "not started")
+}
+
+// The envelope's Running count follows a pod watch: a pod counts once Running and no longer when it
+// is gone, and the moment all were first Running is kept.
+func TestRunningCounterFollowsThePods(t *testing.T) {
+	if testing.Short() {
+		t.Skip("boots a cluster")
+	}
+	ctx := t.Context()
+	cfg := sim.FullCluster(1)
+	cfg.Mode, cfg.Speed = sim.RealTime, 5
+	c, err := sim.New(ctx, cfg)
+	require.NoError(t, err)
+	defer c.Close()
+	r := countRunning(ctx, c, 2, time.Now())
+	_, err = c.Kubectl.Apply(ctx, []byte(benchDeploymentManifest("web", 2, "registry.k8s.io/pause:3.10", "1m", "1Mi")))
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return r.count() == 2 }, time.Minute, 10*time.Millisecond, "both pods Running")
+	r.mu.Lock()
+	at := r.at
+	r.mu.Unlock()
+	assert.Positive(t, at, "the moment both were Running is noted")
+	require.NoError(t, c.Kubectl.Scale(ctx, "deployment", "default", "web", 0))
+	require.Eventually(t, func() bool { return r.count() == 0 }, time.Minute, 10*time.Millisecond, "scaled to 0, none counts")
+	assert.Equal(t, at, r.all(), "the first moment all were Running stays")
 }
