@@ -7,7 +7,9 @@
 package replicaset
 
 import (
+	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"kubesim/api"
@@ -42,6 +44,16 @@ type Controller struct {
 
 	syncMu   sync.Mutex
 	syncTook map[string]time.Duration // guarded by syncMu: how long each ReplicaSet's last sync took (batch.go)
+
+	// parallel is set once Run starts (real time): a slow-start batch's creates then run at once, as
+	// kube-controller-manager's do. Step mode makes them in order.
+	parallel atomic.Bool
+}
+
+// Run reconciles in real time until ctx ends, a batch's creates in parallel.
+func (c *Controller) Run(ctx context.Context) {
+	c.parallel.Store(true)
+	c.Component.Run(ctx)
 }
 
 // New builds the controller on informers from the shared factory. c must authenticate as

@@ -11,6 +11,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"kubesim/api"
 	apierrors "kubesim/api/errors"
@@ -97,7 +98,7 @@ func (c *Controller) manageReplicas(ctx context.Context, pods []*api.Pod, rs *ap
 		c.tracer.Record("reconcile", object, rs.ResourceVersion, "reconcile %s: wants %d, has %d -> create %d pods (expecting %d adds)",
 			key, want, len(pods), n, n)
 		template := newPod(rs)
-		created, err := slowStartBatch(n, SlowStartInitialBatchSize, func() error { return c.createPod(ctx, rs, template) })
+		created, err := slowStartBatch(n, SlowStartInitialBatchSize, c.parallel.Load(), func() error { return c.createPod(ctx, rs, template) })
 		if skipped := n - created; skipped > 0 {
 			// The pods that failed or were never tried will not show up: stop expecting them.
 			for range skipped {
@@ -139,21 +140,34 @@ func (c *Controller) manageReplicas(ctx context.Context, pods []*api.Pod, rs *ap
 // slowStartBatch calls fn count times in batches of 1, 2, 4, ...: a batch runs only if every call of
 // the previous one succeeded. A ReplicaSet that cannot create pods (quota exceeded, a webhook refusing
 // them) thus fails once, not count times. It returns how many calls succeeded and the first error.
-// Kubernetes runs each batch's calls in parallel goroutines; here they run in order, so that step mode
-// stays deterministic.
-func slowStartBatch(count, initialBatchSize int, fn func() error) (int, error) {
+// With parallel (real time) each batch's calls run in goroutines of their own, as Kubernetes runs
+// them; without (step mode) they run in order, so that every run tells the same story.
+func slowStartBatch(count, initialBatchSize int, parallel bool, fn func() error) (int, error) {
 	remaining, successes := count, 0
 	for batch := min(remaining, initialBatchSize); batch > 0; batch = min(2*batch, remaining) {
-		var firstErr error
-		for range batch {
-			if err := fn(); err != nil {
-				if firstErr == nil {
-					firstErr = err
-				}
-				continue
+		var (
+			mu       sync.Mutex
+			firstErr error
+			wg       sync.WaitGroup
+		)
+		call := func() {
+			err := fn()
+			mu.Lock()
+			defer mu.Unlock()
+			if err == nil {
+				successes++
+			} else if firstErr == nil {
+				firstErr = err
 			}
-			successes++
 		}
+		for range batch {
+			if parallel && batch > 1 {
+				wg.Go(call)
+			} else {
+				call()
+			}
+		}
+		wg.Wait()
 		if firstErr != nil {
 			return successes, firstErr
 		}
