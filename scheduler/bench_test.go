@@ -69,7 +69,7 @@ func perfReplicaSet(i int) *api.ReplicaSet {
 // workload envelopeOf pods, of which the benchmark schedules numPods from envelopeFrom on in queue
 // order, after binding the others but the envelopeWarm before envelopeFrom round-robin to the nodes
 // and scheduling those, all before the clock starts (the late part of the envelope: nodes with ~30
-// pods each, of hundreds of ReplicaSets, whose memos of pod counts have seen a round of them).
+// pods each, of hundreds of ReplicaSets, whose questions to the nodes' pod counts have been asked once).
 // statusWrites > 0 plays, after each pod's cycle, what the informer reports of it in a cluster: its
 // binding (the assumed pod confirmed) and then statusWrites status writes (the kubelet's: the pod
 // Running, then Ready), each of which makes its node's NodeInfo new.
@@ -258,8 +258,8 @@ func BenchmarkSchedulingBasicAlgorithm(b *testing.B) {
 // BenchmarkSchedulingBasicReplicaSets is SchedulingBasic with the pods in ReplicaSets of 1,000 (as
 // a Deployment's) on nodes in three zones: every pod gets the default spread constraints, so each
 // cycle asks every node how many siblings it runs. It runs each shape twice, first counting afresh
-// on every node in every cycle (as Kubernetes does; the baseline), then with the NodeInfos' memo of
-// pod counts, and reports both rates and their ratio (x-fresh).
+// on every node in every cycle (as Kubernetes does; the baseline), then with the NodeInfos' counts
+// by pod class, and reports both rates and their ratio (x-fresh).
 func BenchmarkSchedulingBasicReplicaSets(b *testing.B) {
 	for _, size := range []struct{ nodes, pods int }{{500, 1000}, {5000, 10000}} {
 		for _, par := range []int{1, runtime.GOMAXPROCS(0)} {
