@@ -1,6 +1,6 @@
 // podcounts_test.go: PodTopologySpread and InterPodAffinity give the same verdicts and scores
-// whether the NodeInfos remember their pod counts (framework/podcounts.go) or count afresh, as the
-// cluster changes under a scheduler whose NodeInfos carry answers from the cycles before.
+// whether the NodeInfos answer from their counts by pod class (framework/podcounts.go) or count
+// afresh, as the cluster changes under a scheduler whose questions remember the classes they pick.
 package scheduler
 
 import (

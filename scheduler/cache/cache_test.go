@@ -136,7 +136,7 @@ var podQuestions = func() []podQuestion {
 }()
 
 // check refreshes the snapshot as a scheduling cycle does and asks every node every question, and
-// the snapshot each question's sums per zone, twice (the second answer comes from the memo): each
+// the snapshot each question's sums per zone, twice (the second answer comes from what the first remembered): each
 // answer must equal a count of the pods the test put there. A NodeInfo that kept an answer after its
 // pods changed fails here, and so does a sum the refresh did not keep up to date.
 func (pc *podCountsCluster) check(step string) {

@@ -2,9 +2,10 @@
 // pkg/scheduler/framework/runtime): the plugin interfaces, one per extension point, the Status every
 // plugin returns, the per-cycle CycleState, the NodeInfo summary of a node, the Snapshot a cycle
 // works on, the FitError with Kubernetes' "0/N nodes are available" message, and the Framework that
-// runs a profile's plugins. A NodeInfo also remembers how many of its pods a selector picks, and a
-// Snapshot their sums per topology domain (podcounts.go): the questions spreading and pod affinity
-// ask every node in every cycle.
+// runs a profile's plugins. A NodeInfo also counts its pods by class (namespace, labels,
+// terminating), so that how many of them a selector picks is a sum of a few counts, and a Snapshot
+// keeps such sums per topology domain (podcounts.go): the questions spreading and pod affinity ask
+// every node in every cycle.
 //
 // Read next: interface.go (the extension points in the order they run), status.go, framework.go
 // (how each point is run), then any plugin in ../plugins.

@@ -1,8 +1,8 @@
 // nodeinfo.go: NodeInfo, the scheduler's summary of one node: the Node object, the pods on it
 // (bound or assumed), and the sums precomputed from them, so that checking a pod against a node
 // costs a few comparisons instead of a walk over every pod (framework.NodeInfo in Kubernetes).
-// Interface: NodeInfo, NewNodeInfo, WithNode, WithPod, WithoutPod, CountPods (podcounts.go), HostPortInfo;
-// the Node's fields read per node per cycle, copied when it changes: Unschedulable, NoScheduleTaints,
+// Interface: NodeInfo, NewNodeInfo, WithNode, WithPod, WithoutPod, CountPods and CountPodsKey
+// (podcounts.go), HostPortInfo; the Node's fields read per node per cycle, copied when it changes: Unschedulable, NoScheduleTaints,
 // PreferNoScheduleTaints, TopologyValue, ImageSize.
 //
 // kubesim makes a NodeInfo immutable: every change (a pod added, a node updated) builds a new one.
@@ -14,6 +14,8 @@
 package framework
 
 import (
+	"hash/maphash"
+
 	"kubesim/api"
 )
 
@@ -58,16 +60,14 @@ type NodeInfo struct {
 	// one slice comparing hashes touches less memory than a map lookup per node per pod.
 	images []imageEntry
 
-	// counts remembers CountPods' answers (podcounts.go): WithPod and WithoutPod start a new memo
-	// built on this one, WithNode shares this one (the pods are the same). nil only in a zero
-	// NodeInfo, which counts afresh.
-	counts *podCounts
+	// classes count the pods by class (podcounts.go), sorted by class id, for CountPods.
+	classes []classCount
 }
 
 // NewNodeInfo returns the NodeInfo of a node with no pods yet. node may be nil: the cache keeps pods
 // whose node it has not seen (or no longer sees) in a NodeInfo without a node.
 func NewNodeInfo(node *api.Node) *NodeInfo {
-	return (&NodeInfo{counts: &podCounts{}}).WithNode(node)
+	return (&NodeInfo{}).WithNode(node)
 }
 
 // Node returns the Node object (shared: never modify it), or nil.
@@ -104,18 +104,9 @@ func (n *NodeInfo) TopologyValue(key string) (string, bool) {
 }
 
 // clone copies n shallowly; the slices and maps stay shared until a With... method replaces them.
-// So does the memo of pod counts, which only cloneForPods replaces.
 func (n *NodeInfo) clone() *NodeInfo {
 	c := *n
 	return &c
-}
-
-// cloneForPods is clone for a copy whose pods will change by adding (sign 1) or removing (sign -1)
-// pod: its memo of pod counts is a new one, built on n's.
-func (n *NodeInfo) cloneForPods(pod *api.Pod, sign int64) *NodeInfo {
-	c := n.clone()
-	c.counts = n.counts.derive(pod, sign)
-	return c
 }
 
 // WithNode returns a copy of n describing node (an updated Node object).
@@ -157,10 +148,17 @@ func (n *NodeInfo) WithNode(node *api.Node) *NodeInfo {
 }
 
 // ImageKey is an image name with its hash, for ImageSize (make one per pod and cycle, not per node).
-type ImageKey CountKey
+type ImageKey struct {
+	hash uint64
+	key  string
+}
+
+var imageKeySeed = maphash.MakeSeed()
 
 // NewImageKey hashes name.
-func NewImageKey(name string) ImageKey { return ImageKey(NewCountKey(name)) }
+func NewImageKey(name string) ImageKey {
+	return ImageKey{hash: maphash.String(imageKeySeed, name), key: name}
+}
 
 // imageEntry is one image name the node reports, with its size.
 type imageEntry struct {
@@ -180,7 +178,13 @@ func (n *NodeInfo) ImageSize(k ImageKey) (int64, bool) {
 
 // WithPod returns a copy of n with pi added.
 func (n *NodeInfo) WithPod(pi *PodInfo) *NodeInfo {
-	c := n.cloneForPods(pi.Pod, 1)
+	if pi.class == nil { // not made by NewPodInfo: a copy holds its class, as long as the node counts it
+		cp := *pi
+		cp.class = classOf(pi.Pod)
+		pi = &cp
+	}
+	c := n.clone()
+	c.classes = withClass(n.classes, pi.class.id, 1)
 	c.Pods = appendCopy(n.Pods, pi)
 	if len(pi.RequiredAffinityTerms)+len(pi.PreferredAffinityTerms)+len(pi.RequiredAntiAffinityTerms)+len(pi.PreferredAntiAffinityTerms) > 0 {
 		c.PodsWithAffinity = appendCopy(n.PodsWithAffinity, pi)
@@ -205,7 +209,8 @@ func (n *NodeInfo) WithoutPod(uid string) (*NodeInfo, bool) {
 		return n, false
 	}
 	pi := n.Pods[idx]
-	c := n.cloneForPods(pi.Pod, -1)
+	c := n.clone()
+	c.classes = withClass(n.classes, pi.class.id, -1)
 	c.Pods = removeCopy(n.Pods, uid)
 	c.PodsWithAffinity = removeCopy(n.PodsWithAffinity, uid)
 	c.PodsWithRequiredAntiAffinity = removeCopy(n.PodsWithRequiredAntiAffinity, uid)

@@ -1,192 +1,365 @@
-// podcounts.go: a NodeInfo's memo of pod counts. PodTopologySpread and InterPodAffinity ask every
-// node, in every cycle, "how many of your pods does this selector pick?" (the pod's ReplicaSet
-// siblings, the pods its affinity terms name). Asked afresh, that is every pod of the cluster for
-// every pod scheduled: O(pods²) for a rollout. Kubernetes does count afresh, on 16 goroutines;
-// kubesim remembers each answer in the NodeInfo that gave it.
+// podcounts.go: how many of a node's pods a question picks, answered from counts by pod class.
+// PodTopologySpread and InterPodAffinity ask every node, in every cycle, "how many of your pods does
+// this selector pick?" (the pod's ReplicaSet siblings, the pods its affinity terms name). Asked
+// afresh, that is every pod of the cluster for every pod scheduled: O(pods²) for a rollout.
+// Kubernetes does count afresh, on 16 goroutines; kubesim indexes the pods instead.
 //
-// An answer cannot go stale, because a NodeInfo never changes: a pod added, removed or relabelled
-// builds a new NodeInfo with a new memo. That memo starts from its predecessor's (its base) and the
-// pod changes between the two: a question the base answered is answered by adjusting that answer
-// for the pods added and removed (one or two matches), not by matching every pod of the node again
-// (during a rollout every bind and every pod status write makes a node new, and a node holds up to
-// 110 pods). A memo answers only from a base that has no base of its own (taking a memo as a base
-// makes it forget its own), and from at most maxPodChanges changes, so it holds on to at most one
-// other memo and a few pods. A new Node object (labels, status) keeps the memo, since a count reads
-// only the pods. The memo holds at most maxPodCounts answers and forgets the oldest first, and it
-// lives and dies with its NodeInfo, so its memory is bounded by the nodes.
+// Every such question reads only three things of a pod: its namespace, its labels and whether it is
+// terminating (the contract of CountPodsKey). Pods alike in these three are one class: the pods of
+// a ReplicaSet are usually one class (two while some terminate), whichever nodes they run on.
+// NewPodInfo finds each pod version's class once (interning: one shared podClass per distinct
+// class), and a NodeInfo keeps how many of its pods are of each class, sorted by class, which
+// WithPod and WithoutPod update in a copy (a node holds at most 110 pods, of few classes).
+//
+// A question (CountKey) remembers, once for the whole process, which classes it picks: the first
+// time it is asked, it tests every class there is, and each later ask tests only the classes made
+// since (each class has an increasing id, so "since" is one comparison). Then a node's answer is
+// the sum of its counts of those classes: for a ReplicaSet's selector, one binary search in the
+// node's few classes, with no pod looked at and nothing carried from one NodeInfo to the next (a
+// rollout makes each node's NodeInfo new at every bind and status write). When a question picks
+// more classes than the node has (a selector picking everything), the node's classes are looked up
+// in the question's instead.
+//
+// Memory: a class lives as long as a PodInfo holds it (the table holds it weakly and forgets it
+// when the garbage collector frees it), so classes are never more than the pods' versions the
+// scheduler holds, even when every pod has labels of its own (a StatefulSet's pod names) and makes a
+// class of its own. A question drops the classes that were forgotten from its list when the list has
+// doubled since it last did, and at most maxCountKeys questions are remembered (a question asked
+// again after it was forgotten tests every class again).
 //
 // Spreading over zones then still asks all the nodes, every cycle, to add their answers up per
 // zone. The Snapshot keeps those sums too (DomainCounts): when it is refreshed, it takes the
 // answers of each node that changed out of the old node's domain and adds the new ones, so a cycle
 // pays for the nodes that changed, not for every node (a node added or removed starts the sums
 // afresh). PodTopologySpread uses them where every node counts: the default constraints of a pod
-// without a nodeSelector or required node affinity; otherwise it visits the nodes, and each answers
-// from its memo.
+// without a nodeSelector or required node affinity; otherwise it visits the nodes.
 //
-// A question is named by a CountKey: its key string with the string's hash, computed once per
-// cycle by the plugin that asks, so that asking hundreds of nodes costs each a short scan of its
-// answers comparing hashes (and then the same string, usually the same pointer), not a hash of a
-// 40-byte key and a map lookup per node. Interface: CountKey, NewCountKey, (*NodeInfo).CountPods,
-// (*NodeInfo).CountPodsKey, (*Snapshot).DomainCounts, SetPodCountMemo.
+// Interface: CountKey, NewCountKey, CountedPod, (*NodeInfo).CountPods, (*NodeInfo).CountPodsKey,
+// (*Snapshot).DomainCounts, SetPodCountMemo.
 package framework
 
 import (
+	"cmp"
 	"hash/maphash"
+	"maps"
+	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
+	"weak"
 
 	"kubesim/api"
 )
-
-// maxPodCounts is how many answers a NodeInfo remembers: a cycle asks one to four questions (the
-// default spread constraints share one), so this covers a few dozen workloads scheduled in turns.
-const maxPodCounts = 32
 
 // maxDomainCounts is how many sums a Snapshot keeps up to date: each costs every refresh a question
 // to each node that changed.
 const maxDomainCounts = 8
 
-// podCountMemo switches the memo; only benchmarks turn it off, to measure it against counting afresh.
+// maxCountKeys is how many questions the process remembers the classes of. A cluster's questions
+// are its ReplicaSets' and Services' selectors and its pods' affinity terms; when more are asked, an
+// arbitrary one is forgotten.
+const maxCountKeys = 4096
+
+// podCountMemo switches the index; only benchmarks turn it off, to measure it against counting afresh.
 var podCountMemo atomic.Bool
 
 func init() { podCountMemo.Store(true) }
 
-// SetPodCountMemo turns CountPods' and DomainCounts' memos on or off and returns the previous setting. It exists for
-// the benchmarks that compare the memo with counting afresh; the answers are the same either way.
+// SetPodCountMemo turns CountPods' index and DomainCounts' sums on or off and returns the previous
+// setting. It exists for the benchmarks that compare them with counting afresh (as Kubernetes does);
+// the answers are the same either way.
 func SetPodCountMemo(on bool) bool { return podCountMemo.Swap(on) }
 
-// CountKey names a question to CountPodsKey: two keys with the same string must ask the same
-// match. Make one with NewCountKey, once per question per cycle (it hashes the string).
-type CountKey struct {
+// podClass is the pods with one namespace, one set of labels and one terminating or not: every
+// question CountPodsKey is asked gives them the same answer.
+type podClass struct {
+	// id orders the classes by when they were made; a NodeInfo's counts are sorted by it.
+	id uint64
+	// hash is the hash of the three (classHash), the key of the table.
 	hash uint64
-	key  string
+	// pod is the class as a pod: CountedPod of the first pod of the class.
+	pod *api.Pod
 }
 
-var countKeySeed = maphash.MakeSeed()
+// classRef is a class in classTable.all, held weakly.
+type classRef struct {
+	id  uint64
+	ref weak.Pointer[podClass]
+}
+
+func compareRefID(r classRef, id uint64) int { return cmp.Compare(r.id, id) }
+
+// classTable is every class some PodInfo still holds.
+type classTable struct {
+	// mu guards byHash, all and dead, and classesMade's increments. byHash and all hold the same
+	// classes (plus, in all, up to dead entries whose class the collector freed); all is sorted by
+	// id. A class freed is removed from byHash by its cleanup, and from all when dead reaches half.
+	mu     sync.Mutex
+	byHash map[uint64][]weak.Pointer[podClass]
+	all    []classRef
+	dead   int
+}
+
+var classes = classTable{byHash: map[uint64][]weak.Pointer[podClass]{}}
+
+// classesMade is how many classes were ever made (the next class's id). A question that has tested
+// every class with a lower id is up to date.
+var classesMade atomic.Uint64
+
+var classSeed = maphash.MakeSeed()
+
+// classHash hashes a pod's namespace, labels (in any order) and terminating.
+func classHash(pod *api.Pod) uint64 {
+	var h maphash.Hash
+	h.SetSeed(classSeed)
+	var labels uint64
+	for k, v := range pod.Labels {
+		h.WriteString(k)
+		h.WriteByte(0)
+		h.WriteString(v)
+		labels += h.Sum64() // a sum does not depend on the map's order
+		h.Reset()
+	}
+	h.WriteString(pod.Namespace)
+	if pod.DeletionTimestamp != nil {
+		h.WriteByte(1)
+	}
+	return h.Sum64() ^ labels
+}
+
+// terminated is the deletionTimestamp of every terminating class's pod: a question may ask whether
+// a pod has one, not what it says.
+var terminated = &api.Time{}
+
+// CountedPod is pod as the questions of CountPodsKey see it: its namespace, its labels and, if it is
+// terminating, a deletionTimestamp (always the same one); nothing else. The pod's labels are shared.
+func CountedPod(pod *api.Pod) *api.Pod {
+	c := &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: pod.Namespace, Labels: pod.Labels}}
+	if pod.DeletionTimestamp != nil {
+		c.DeletionTimestamp = terminated
+	}
+	return c
+}
+
+// has reports whether pod is of class c.
+func (c *podClass) has(pod *api.Pod) bool {
+	terminating := pod.DeletionTimestamp != nil
+	return c.pod.Namespace == pod.Namespace && (c.pod.DeletionTimestamp != nil) == terminating && maps.Equal(c.pod.Labels, pod.Labels)
+}
+
+// classOf returns pod's class, making it if no PodInfo holds it yet.
+func classOf(pod *api.Pod) *podClass {
+	h := classHash(pod)
+	t := &classes
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, ref := range t.byHash[h] {
+		if c := ref.Value(); c != nil && c.has(pod) {
+			return c
+		}
+	}
+	c := &podClass{id: classesMade.Load(), hash: h, pod: CountedPod(pod)}
+	ref := weak.Make(c)
+	t.byHash[h] = append(t.byHash[h], ref)
+	t.all = append(t.all, classRef{c.id, ref})
+	runtime.AddCleanup(c, t.forget, h)
+	classesMade.Store(c.id + 1) // under mu: since reads all and classesMade together
+	return c
+}
+
+// forget drops the freed classes of hash h: a class's cleanup, run after the collector freed it.
+func (t *classTable) forget(h uint64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	refs := slices.DeleteFunc(t.byHash[h], func(r weak.Pointer[podClass]) bool { return r.Value() == nil })
+	if len(refs) == 0 {
+		delete(t.byHash, h)
+	} else {
+		t.byHash[h] = refs
+	}
+	if t.dead++; t.dead >= len(t.all)/2 {
+		t.all = slices.DeleteFunc(t.all, func(r classRef) bool { return r.ref.Value() == nil })
+		t.dead = 0
+	}
+}
+
+// since returns the live classes with an id from id on, and classesMade: every class below it is
+// either returned or below id.
+func (t *classTable) since(id uint64) ([]*podClass, uint64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	i, _ := slices.BinarySearchFunc(t.all, id, compareRefID)
+	var out []*podClass
+	for _, r := range t.all[i:] {
+		if c := r.ref.Value(); c != nil {
+			out = append(out, c)
+		}
+	}
+	return out, classesMade.Load()
+}
+
+// live returns the ids of ids (ascending) whose class some PodInfo still holds.
+func (t *classTable) live(ids []uint64) []uint64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out []uint64
+	for _, id := range ids {
+		i, ok := slices.BinarySearchFunc(t.all, id, compareRefID)
+		if ok && t.all[i].ref.Value() != nil {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// CountKey names a question to CountPodsKey: two keys with the same string must ask the same
+// match. Make one with NewCountKey, once per question per cycle (it looks the string up).
+type CountKey struct {
+	key     string
+	matches *classMatches
+}
+
+// classMatches is what the process remembers of one question: the classes it picks.
+type classMatches struct {
+	// mu serializes updates: state is replaced, never modified, so readers only load it.
+	mu    sync.Mutex
+	state atomic.Pointer[matchState]
+}
+
+// matchState is a question's classes as of one moment.
+type matchState struct {
+	// tested: every class with an id below it has been tested.
+	tested uint64
+	// ids are the classes the question picks, ascending; some may have been forgotten since.
+	ids []uint64
+	// pruned is len(ids) when the forgotten ones were last dropped.
+	pruned int
+}
+
+// countKeys are the questions asked, by key string (at most maxCountKeys).
+var countKeys = struct {
+	mu sync.Mutex
+	m  map[string]*classMatches
+}{m: map[string]*classMatches{}}
 
 // NewCountKey names the question key.
 func NewCountKey(key string) CountKey {
-	return CountKey{hash: maphash.String(countKeySeed, key), key: key}
+	countKeys.mu.Lock()
+	defer countKeys.mu.Unlock()
+	m := countKeys.m[key]
+	if m == nil {
+		if len(countKeys.m) >= maxCountKeys {
+			for k := range countKeys.m { // an arbitrary one: keys already made keep theirs
+				delete(countKeys.m, k)
+				break
+			}
+		}
+		m = &classMatches{}
+		m.state.Store(&matchState{})
+		countKeys.m[key] = m
+	}
+	return CountKey{key: key, matches: m}
 }
 
 // String is the key's string.
 func (k CountKey) String() string { return k.key }
 
-// countEntry is one remembered answer.
-type countEntry struct {
-	CountKey
-	n int64
-}
-
-// podCounts is the memo of one NodeInfo's pods (and of the NodeInfos WithNode made from it, which
-// have the same pods).
-type podCounts struct {
-	// mu guards everything below: Score runs CountPods on several goroutines, and Explain may run
-	// beside a cycle. entries are the answers, oldest first, each key at most once; hashes[i] is
-	// entries[i]'s key's hash, apart so that a search reads 8 bytes per answer, not 32.
-	mu      sync.Mutex
-	entries []countEntry
-	hashes  []uint64
-	// base, if not nil, is the memo of the NodeInfo this one's was made from, by changes; base has
-	// no base of its own. A goroutine holding mu may lock base.mu, never the other way round.
-	base    *podCounts
-	changes []podChange
-}
-
-// podChange is a pod added to (sign 1) or removed from (sign -1) a node.
-type podChange struct {
-	pod  *api.Pod
-	sign int64
-}
-
-// maxPodChanges is how many pod changes a memo may be from its base: a NodeInfo further from any
-// memo that answered something starts empty.
-const maxPodChanges = 4
-
-// derive returns the memo of a NodeInfo made from m's by adding (sign 1) or removing (sign -1) pod.
-func (m *podCounts) derive(pod *api.Pod, sign int64) *podCounts {
-	if m == nil {
-		return &podCounts{}
+// ids returns the classes match picks, testing the classes made since the question last looked.
+func (m *classMatches) ids(match func(*api.Pod) bool) []uint64 {
+	if st := m.state.Load(); st.tested == classesMade.Load() {
+		return st.ids
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	st := m.state.Load()
+	newer, made := classes.since(st.tested)
+	ids := slices.Clip(st.ids) // readers of st keep theirs
+	for _, c := range newer {
+		if match(c.pod) {
+			ids = append(ids, c.id)
+		}
+	}
+	pruned := st.pruned
+	if len(ids) >= 2*max(pruned, 8) {
+		ids = classes.live(ids)
+		pruned = len(ids)
+	}
+	m.state.Store(&matchState{tested: made, ids: ids, pruned: pruned})
+	return ids
+}
+
+// classCount is how many of a node's pods are of one class.
+type classCount struct {
+	id uint64
+	n  int64
+}
+
+func compareCountID(c classCount, id uint64) int { return cmp.Compare(c.id, id) }
+
+// withClass returns counts (sorted by id) with sign (1 or -1) pods of class id more, in a copy.
+func withClass(counts []classCount, id uint64, sign int64) []classCount {
+	i, found := slices.BinarySearchFunc(counts, id, compareCountID)
 	switch {
-	case len(m.entries) > 0:
-		// m has answers to build on. It forgets its own base, so that memos never form a chain;
-		// a question it has not answered yet is then counted afresh.
-		m.base, m.changes = nil, nil
-		return &podCounts{base: m, changes: []podChange{{pod, sign}}}
-	case m.base != nil && len(m.changes) < maxPodChanges:
-		// m answered nothing (no cycle looked at its NodeInfo): build on its base, with its
-		// changes and this one.
-		changes := make([]podChange, len(m.changes), len(m.changes)+1)
-		copy(changes, m.changes)
-		return &podCounts{base: m.base, changes: append(changes, podChange{pod, sign})}
+	case found && counts[i].n+sign == 0:
+		return slices.Delete(slices.Clone(counts), i, i+1)
+	case found:
+		out := slices.Clone(counts)
+		out[i].n += sign
+		return out
 	}
-	return &podCounts{}
-}
-
-// lookup returns the remembered answer to k. m.mu is held. It looks from the newest answer back:
-// the question a cycle asks was most likely asked in the last few.
-func (m *podCounts) lookup(k CountKey) (int64, bool) {
-	for i := len(m.hashes) - 1; i >= 0; i-- {
-		if m.hashes[i] == k.hash && m.entries[i].key == k.key {
-			return m.entries[i].n, true
-		}
-	}
-	return 0, false
-}
-
-// fromBase answers key from the base's answer and the changes since, if the base has one. m.mu is
-// held.
-func (m *podCounts) fromBase(key CountKey, match func(*api.Pod) bool) (int64, bool) {
-	if m.base == nil {
-		return 0, false
-	}
-	m.base.mu.Lock()
-	c, ok := m.base.lookup(key)
-	m.base.mu.Unlock()
-	if !ok {
-		return 0, false
-	}
-	for _, ch := range m.changes {
-		if match(ch.pod) {
-			c += ch.sign
-		}
-	}
-	return c, true
+	out := make([]classCount, 0, len(counts)+1)
+	out = append(append(append(out, counts[:i]...), classCount{id, sign}), counts[i:]...)
+	return out
 }
 
 // CountPods returns how many of the node's pods match. key must name the question exactly: two
 // calls with the same key must ask the same match (the plugins build it from the selector's printed
-// form and the namespaces), because the first answer is remembered and given to the second. It is
+// form and the namespaces), because which classes of pods match is remembered under the key. It is
 // CountPodsKey(NewCountKey(key), match): a caller asking many nodes makes the key once.
 func (n *NodeInfo) CountPods(key string, match func(*api.Pod) bool) int64 {
 	return n.CountPodsKey(NewCountKey(key), match)
 }
 
-// CountPodsKey is CountPods with the question's key made already.
+// CountPodsKey is CountPods with the question's key made already. match must read nothing of a pod
+// but its namespace, its labels and whether its deletionTimestamp is set (it is given the pods of
+// CountedPod), and must give the same answer whenever asked: then pods of one class are all
+// matched or all not, and the answer is a sum of the node's counts by class.
 func (n *NodeInfo) CountPodsKey(key CountKey, match func(*api.Pod) bool) int64 {
-	m := n.counts
-	if m == nil || !podCountMemo.Load() {
+	if key.matches == nil || !podCountMemo.Load() {
 		return countPods(n.Pods, match)
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if c, ok := m.lookup(key); ok {
+	ids := key.matches.ids(match)
+	var c int64
+	if len(ids) <= len(n.classes) {
+		for _, id := range ids {
+			c += n.classCount(id)
+		}
 		return c
 	}
-	c, ok := m.fromBase(key, match)
-	if !ok {
-		c = countPods(n.Pods, match)
+	for _, cc := range n.classes {
+		if _, ok := slices.BinarySearch(ids, cc.id); ok {
+			c += cc.n
+		}
 	}
-	if len(m.entries) == maxPodCounts {
-		m.entries = append(m.entries[:0], m.entries[1:]...)
-		m.hashes = append(m.hashes[:0], m.hashes[1:]...)
-	}
-	m.entries = append(m.entries, countEntry{key, c})
-	m.hashes = append(m.hashes, key.hash)
 	return c
+}
+
+// classCount is how many of n's pods are of class id: a binary search written out, because this is
+// the innermost step of every count (slices.BinarySearchFunc calls its comparison, not inlined).
+func (n *NodeInfo) classCount(id uint64) int64 {
+	counts := n.classes
+	lo, hi := 0, len(counts)
+	for lo < hi {
+		if m := int(uint(lo+hi) >> 1); counts[m].id < id {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(counts) && counts[lo].id == id {
+		return counts[lo].n
+	}
+	return 0
 }
 
 func countPods(pods []*PodInfo, match func(*api.Pod) bool) int64 {

@@ -93,11 +93,14 @@ type PodInfo struct {
 	// ParseError is set when a label selector in the affinity terms does not parse; the
 	// InterPodAffinity plugin reports it. (The apiserver validates selectors, so it is rare.)
 	ParseError error
+
+	// class is the pod's class for CountPods (podcounts.go): its namespace, labels, terminating.
+	class *podClass
 }
 
 // NewPodInfo computes a pod's PodInfo. The pod is shared, never modified.
 func NewPodInfo(pod *api.Pod) *PodInfo {
-	pi := &PodInfo{Pod: pod}
+	pi := &PodInfo{Pod: pod, class: classOf(pod)}
 	pi.Requests, pi.NonZeroCPU, pi.NonZeroMem = PodRequests(pod)
 	if a := pod.Spec.Affinity; a != nil {
 		if pa := a.PodAffinity; pa != nil {

@@ -63,7 +63,7 @@ func selectsEveryNode(pod *api.Pod) bool {
 		(aff == nil || aff.NodeAffinity == nil || aff.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution == nil)
 }
 
-// selectorKey names a selector in the key of a NodeInfo's memo of pod counts: its printed form,
+// selectorKey names a selector in the key of a question to a NodeInfo's pod counts: its printed form,
 // which reads back as a selector that picks the same pods. Everything and Nothing both print as "";
 // what they make of no labels at all tells them apart ('<' is not selector syntax).
 func selectorKey(sel labels.Selector) string {

@@ -13,7 +13,8 @@
 //     (`node(s) didn't satisfy existing pods anti-affinity rules`).
 //
 // The scoring half is in interpodaffinity_score.go. How many of a node's pods match the incoming
-// pod's terms comes from the NodeInfo's memo (framework/podcounts.go), as for PodTopologySpread.
+// pod's terms comes from the NodeInfo's counts by pod class (framework/podcounts.go), as for
+// PodTopologySpread.
 package plugins
 
 import (
@@ -129,7 +130,7 @@ func matchesAllTerms(terms []framework.AffinityTerm, pod *api.Pod) bool {
 }
 
 // termCount is a question to every node: how many of its pods match term (or, with all set, every
-// one of all's terms), under a key that names it in the NodeInfo's memo of pod counts.
+// one of all's terms), under a key that names it to the NodeInfo's pod counts.
 type termCount struct {
 	term *framework.AffinityTerm
 	all  []framework.AffinityTerm
@@ -210,8 +211,8 @@ func (pl *InterPodAffinity) PreFilter(_ context.Context, state *framework.CycleS
 	s := &affinityState{podInfo: pi, existingAntiAffinityCounts: topologyToCount{},
 		affinityCounts: topologyToCount{}, antiAffinityCounts: topologyToCount{}}
 	// The pod's own terms ask each node how many of its pods match (all its affinity terms, each of
-	// its anti-affinity terms): questions the NodeInfo's memo answers for nodes whose pods have not
-	// changed since an earlier cycle asked them.
+	// its anti-affinity terms): questions the NodeInfo's counts by pod class answer without looking
+	// at the pods.
 	all := allTermsCount(pi.RequiredAffinityTerms)
 	anti := make([]termCount, len(pi.RequiredAntiAffinityTerms))
 	for i := range anti {

@@ -59,8 +59,8 @@ func (pl *InterPodAffinity) PreScore(_ context.Context, state *framework.CycleSt
 	if !hasPreferred && !snap.HavePodsWithAffinity() {
 		return framework.NewStatus(framework.Skip)
 	}
-	// The pod's preferred terms ask each node how many of its pods match (the NodeInfo's memo
-	// answers for nodes whose pods have not changed); the terms of the pods already there are
+	// The pod's preferred terms ask each node how many of its pods match (the NodeInfo's counts by
+	// pod class answer, framework/podcounts.go); the terms of the pods already there are
 	// matched against the pod, on the nodes that have such pods.
 	var preferred []weightedCount
 	for i := range pi.PreferredAffinityTerms {

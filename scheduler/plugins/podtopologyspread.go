@@ -4,9 +4,9 @@
 // (`node(s) didn't match pod topology spread constraints`), ScheduleAnyway a score that prefers the
 // emptier domains. Only nodes the pod could land on (its nodeSelector and required node affinity)
 // and that carry the topology label count as domains. The score half is in
-// podtopologyspread_score.go. Each node's count of matching pods comes from its NodeInfo's memo
-// (framework/podcounts.go): Kubernetes walks every pod of every node in every cycle, kubesim only
-// the pods of the nodes that changed since the last cycle asked.
+// podtopologyspread_score.go. Each node's count of matching pods comes from its NodeInfo's counts
+// by pod class (framework/podcounts.go): Kubernetes walks every pod of every node in every cycle,
+// kubesim adds up the counts of the classes (namespace, labels, terminating) the selector picks.
 //
 // A pod with no constraints of its own gets the system default constraints (the scheduler's default
 // "List" defaulting, pkg/scheduler/framework/plugins/podtopologyspread/plugin.go): spread over
@@ -81,8 +81,8 @@ type spreadConstraint struct {
 	MinDomains  int32
 	Selector    labels.Selector
 	namespace   string
-	// countKey names the constraint's question to a node (matches) in the NodeInfo's memo of pod
-	// counts; constraints with the same selector in one namespace share it.
+	// countKey names the constraint's question to a node (matches) to the NodeInfo's pod counts;
+	// constraints with the same selector in one namespace share it.
 	countKey framework.CountKey
 }
 
@@ -92,8 +92,7 @@ func (c *spreadConstraint) matches(p *api.Pod) bool {
 }
 
 // countMatching counts the node's pods that the constraint counts (countPodsMatchSelector in
-// Kubernetes). The NodeInfo remembers the answer, so a node whose pods have not changed since an
-// earlier cycle asked is not walked again.
+// Kubernetes), from the NodeInfo's counts by pod class: its pods are not walked.
 func (c *spreadConstraint) countMatching(ni *framework.NodeInfo) int64 {
 	return ni.CountPodsKey(c.countKey, c.matches)
 }
