@@ -422,26 +422,23 @@ type runningCounter struct {
 func countRunning(ctx context.Context, c *sim.Cluster, want int, start time.Time) *runningCounter {
 	r := &runningCounter{running: map[string]struct{}{}, want: want, start: start}
 	inf := client.NewInformer[api.Pod](c.Kubectl.Client().Quiet(), client.InformerOptions{Namespace: "default", Name: "envelope pods"})
-	set := func(p *api.Pod) {
+	note := func(p *api.Pod, running bool) {
 		r.mu.Lock()
 		defer r.mu.Unlock()
-		if key := p.Namespace + "/" + p.Name; p.Status.Phase == api.PodRunning && p.DeletionTimestamp == nil {
-			r.running[key] = struct{}{}
+		if running {
+			r.running[p.Key()] = struct{}{}
 		} else {
-			delete(r.running, key)
+			delete(r.running, p.Key())
 		}
 		if r.at == 0 && len(r.running) >= r.want {
 			r.at = time.Since(r.start)
 		}
 	}
+	isRunning := func(p *api.Pod) bool { return p.Status.Phase == api.PodRunning && p.DeletionTimestamp == nil }
 	inf.AddHandler(client.Handler[*api.Pod]{
-		OnAdd:    set,
-		OnUpdate: func(_, p *api.Pod) { set(p) },
-		OnDelete: func(p *api.Pod) {
-			r.mu.Lock()
-			defer r.mu.Unlock()
-			delete(r.running, p.Namespace+"/"+p.Name)
-		},
+		OnAdd:    func(p *api.Pod) { note(p, isRunning(p)) },
+		OnUpdate: func(_, p *api.Pod) { note(p, isRunning(p)) },
+		OnDelete: func(p *api.Pod) { note(p, false) },
 	})
 	go inf.Run(ctx)
 	return r
