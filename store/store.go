@@ -67,9 +67,8 @@ type Config struct {
 	Restore      string
 	RevisionBump int64
 	// QuotaBackendBytes is etcd's --quota-backend-bytes for the in-process member (Members 0): the
-	// size its database
-	// may reach before etcd raises the NOSPACE alarm and refuses every write with "etcdserver: mvcc:
-	// database space exceeded". 0 is etcd's default, 2 GiB; 8 GiB is etcd's suggested maximum, which
+	// size its database may reach before etcd raises the NOSPACE alarm and refuses every write with
+	// "etcdserver: mvcc: database space exceeded". 0 is etcd's default, 2 GiB; 8 GiB is etcd's suggested maximum, which
 	// large clusters use (the apiserver compacts history only every 5 minutes, and a cluster that
 	// writes thousands of objects a second fills 2 GiB before it does).
 	QuotaBackendBytes int64
