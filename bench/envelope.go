@@ -139,9 +139,8 @@ func Envelope(ctx context.Context, nodes, pods int, speed float64, memProfile st
 	progress("envelope: %d nodes Ready in %s", nodes, res.Boot.Round(time.Millisecond))
 
 	start := time.Now()
-	rctx, stopCounting := context.WithCancel(ctx)
-	defer stopCounting()
-	running := countRunning(rctx, c, pods, start)
+	running, stopCounting := countRunning(ctx, c, pods, start)
+	defer stopCounting() // before c.Close: the informer must not outlive its cluster
 	for left, i := pods, 0; left > 0; i++ {
 		n := min(left, envelopeSizes[i%len(envelopeSizes)])
 		if _, err := c.Kubectl.Apply(ctx, []byte(benchDeploymentManifest(fmt.Sprintf("envelope-%d", i), n, "registry.k8s.io/pause:3.10", "1m", "1Mi"))); err != nil {
@@ -418,9 +417,9 @@ type runningCounter struct {
 	at      time.Duration // since start, when all wanted pods were first Running; 0 until then
 }
 
-// countRunning starts counting until ctx ends.
-func countRunning(ctx context.Context, c *sim.Cluster, want int, start time.Time) *runningCounter {
-	r := &runningCounter{running: map[string]struct{}{}, want: want, start: start}
+// countRunning starts counting; stop ends it and returns once its informer has stopped.
+func countRunning(ctx context.Context, c *sim.Cluster, want int, start time.Time) (r *runningCounter, stop func()) {
+	r = &runningCounter{running: map[string]struct{}{}, want: want, start: start}
 	inf := client.NewInformer[api.Pod](c.Kubectl.Client().Quiet(), client.InformerOptions{Namespace: "default", Name: "envelope pods"})
 	note := func(p *api.Pod, running bool) {
 		r.mu.Lock()
@@ -440,8 +439,16 @@ func countRunning(ctx context.Context, c *sim.Cluster, want int, start time.Time
 		OnUpdate: func(_, p *api.Pod) { note(p, isRunning(p)) },
 		OnDelete: func(p *api.Pod) { note(p, false) },
 	})
-	go inf.Run(ctx)
-	return r
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		inf.Run(ctx)
+	}()
+	return r, func() {
+		cancel()
+		<-done
+	}
 }
 
 // count is how many pods are Running now.
