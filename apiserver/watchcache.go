@@ -568,6 +568,7 @@ func (c *watchCache) list(res *api.Resource, sel selection) ([]api.Object, int64
 	rc := c.resources[res.Name]
 	var keys []string
 	if node := sel.node(); node != "" {
+		keys = make([]string, 0, len(rc.byNode[node]))
 		for k := range rc.byNode[node] {
 			keys = append(keys, k)
 		}
@@ -586,6 +587,30 @@ func (c *watchCache) list(res *api.Resource, sel selection) ([]api.Object, int64
 		}
 	}
 	return out, c.rev
+}
+
+// firstOnNode returns the object of res bound to node in namespace for which match is true: the
+// first in key order, or with anyOne whichever it meets first (cheaper: no order, and it stops
+// there); nil if none is. It reads the cache's index by node, as the Node authorizer's graph answers
+// from its edges, without listing.
+func (c *watchCache) firstOnNode(res *api.Resource, node, namespace string, anyOne bool, match func(api.Object) bool) api.Object {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	rc := c.resources[res.Name]
+	var first api.Object
+	var firstKey string
+	for k := range rc.byNode[node] {
+		if ns, _, _ := strings.Cut(k, "/"); ns != namespace || first != nil && k > firstKey {
+			continue
+		}
+		if obj := rc.objects[k]; obj != nil && match(obj) {
+			if anyOne {
+				return obj
+			}
+			first, firstKey = obj, k
+		}
+	}
+	return first
 }
 
 // snapshot is a resource's objects in key order, as one change left them: shared by every reader
