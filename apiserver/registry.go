@@ -291,7 +291,9 @@ func prepareForCreate(obj api.Object) {
 }
 
 // bodyFor checks the request body against the URL and returns a private copy to work on: the
-// apiserver never modifies the caller's object.
+// apiserver never modifies the caller's object, unless the caller handed it over. A handed-over body
+// is worked on as it is by a create and a status write; an update of the whole object keeps its
+// copy, because it starts again from the body as sent when the watch cache's copy was behind etcd.
 func (s *Server) bodyFor(req *wire.Request, res *api.Resource) (api.Object, error) {
 	if req.Body == nil {
 		return nil, apierrors.NewBadRequest("the request has no body: send the object to " + req.Verb)
@@ -300,7 +302,10 @@ func (s *Server) bodyFor(req *wire.Request, res *api.Resource) (api.Object, erro
 		kind := reflect.TypeOf(req.Body).Elem().Name()
 		return nil, apierrors.NewBadRequest(fmt.Sprintf("the object provided is unrecognized (wrong kind): a %s cannot be stored as %s", kind, res.GroupResource()))
 	}
-	obj := api.DeepCopy(req.Body)
+	obj := req.Body
+	if !req.HandOver || req.Verb == wire.VerbUpdate && req.Subresource == "" || req.Verb == wire.VerbPatch {
+		obj = api.DeepCopy(req.Body)
+	}
 	tm := obj.GetTypeMeta()
 	tm.APIVersion, tm.Kind = res.APIVersion(), res.Kind
 	m := obj.GetObjectMeta()

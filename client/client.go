@@ -75,6 +75,10 @@ type DeleteOptions struct {
 // WriteOptions for create and update.
 type WriteOptions struct {
 	DryRun bool
+	// HandOver gives obj to the apiserver (wire.Request.HandOver): the caller built it for this call
+	// alone, shares nothing under it, and does not use it again; on success the object returned may
+	// be obj itself.
+	HandOver bool
 }
 
 // ObjectPtr is the constraint of the typed client: a pointer to a kind that is an api.Object.

@@ -61,8 +61,9 @@ func (d Dynamic) Watch(ctx context.Context, namespace string, opts ListOptions) 
 
 // Create stores a new object and returns it as stored (name, uid, resourceVersion filled in).
 func (d Dynamic) Create(ctx context.Context, obj api.Object, opts ...WriteOptions) (api.Object, error) {
+	o := writeOpts(opts)
 	resp, err := d.do(ctx, &wire.Request{Verb: wire.VerbCreate, Namespace: obj.GetObjectMeta().Namespace, Body: obj,
-		DryRun: writeOpts(opts).DryRun})
+		DryRun: o.DryRun, HandOver: o.HandOver})
 	if err != nil {
 		return nil, err
 	}
@@ -72,9 +73,9 @@ func (d Dynamic) Create(ctx context.Context, obj api.Object, opts ...WriteOption
 // Update replaces an object, or with a subresource ("status", "finalize") that part of it. If obj's
 // resourceVersion is no longer current the answer is 409 Conflict.
 func (d Dynamic) Update(ctx context.Context, obj api.Object, subresource string, opts ...WriteOptions) (api.Object, error) {
-	m := obj.GetObjectMeta()
+	m, o := obj.GetObjectMeta(), writeOpts(opts)
 	resp, err := d.do(ctx, &wire.Request{Verb: wire.VerbUpdate, Subresource: subresource, Namespace: m.Namespace,
-		Name: m.Name, Body: obj, DryRun: writeOpts(opts).DryRun})
+		Name: m.Name, Body: obj, DryRun: o.DryRun, HandOver: o.HandOver})
 	if err != nil {
 		return nil, err
 	}

@@ -241,11 +241,16 @@ func (r *EventRecorder) Event(ctx context.Context, obj api.Object, eventType, re
 		ev.FirstTimestamp, ev.Count = eventTime(prev.first), prev.count+1
 		written, err = r.events.Update(ctx, ev)
 	} else {
-		ev.Name = r.eventName(m.Name, now)
-		written, err = r.events.Create(ctx, ev)
+		// Each try hands the apiserver an Event of its own: ev holds no map, slice or pointer, so a
+		// copy of the struct is a whole copy.
+		create := func() (*api.Event, error) {
+			own := *ev
+			own.Name = r.eventName(m.Name, now)
+			return r.events.Create(ctx, &own, WriteOptions{HandOver: true})
+		}
+		written, err = create()
 		for tries := 0; apierrors.IsAlreadyExists(err) && tries < 8; tries++ {
-			ev.Name = r.eventName(m.Name, now) // another component named an event of the same instant
-			written, err = r.events.Create(ctx, ev)
+			written, err = create() // another component named an event of the same instant
 		}
 	}
 	object := fmt.Sprintf("%s/%s", resourceName(obj), m.Key())

@@ -406,11 +406,13 @@ func (k *Kubelet) nextDirty(now time.Time) (string, *podWorker) {
 
 // writeStatus writes w's status. Like the kubelet's status manager, which patches, it overwrites the
 // status without a resourceVersion precondition: the kubelet owns the pod's status.
+//
+// What it sends is the pod's name and status alone (a status write reads nothing else of the body),
+// a copy built for the write and handed over to the apiserver, which then copies nothing.
 func (k *Kubelet) writeStatus(ctx context.Context, w *podWorker) {
-	pod := api.DeepCopy(w.pod)
-	pod.ResourceVersion = ""
-	pod.Status = *w.status
-	written, err := client.For[api.Pod](k.client).UpdateStatus(ctx, pod)
+	pod := api.DeepCopy(&api.Pod{ObjectMeta: api.ObjectMeta{Namespace: w.pod.Namespace, Name: w.pod.Name, UID: w.pod.UID},
+		Status: *w.status})
+	written, err := client.For[api.Pod](k.client).UpdateStatus(ctx, pod, client.WriteOptions{HandOver: true})
 	if err != nil {
 		w.retryAt = k.clock.Now().Add(statusRetryInterval)
 		k.enqueueAfter(w.key, statusRetryInterval)

@@ -42,6 +42,12 @@ type Request struct {
 	// Body is the object sent with create and update (for subresources: the Binding, Scale or
 	// Eviction, or the whole object for status).
 	Body api.Object
+	// HandOver gives Body to the apiserver: the caller built it for this request, nothing else refers
+	// to it or to anything under it, and the caller will not read or change it again. A create or a
+	// status write then works on Body itself instead of a private copy (a controller's new pod, an
+	// event, a kubelet's status spare one copy of the object each). Without it the apiserver never
+	// changes the caller's object.
+	HandOver bool
 
 	DryRun bool // validate and admit everything, persist nothing (?dryRun=All)
 

@@ -60,11 +60,12 @@ func (h *Handler) serveResource(ctx context.Context, w http.ResponseWriter, r *h
 		h.serveObject(ctx, w, r, req, rt, http.StatusOK)
 	case r.Method == http.MethodPost && (rt.name == "" || rt.subresource != ""):
 		req.Verb = wire.VerbCreate
+		req.HandOver = true // the body was decoded for this request alone
 		if req.Body = h.readBody(w, r, rt); req.Body != nil {
 			h.serveObject(ctx, w, r, req, rt, http.StatusCreated)
 		}
 	case r.Method == http.MethodPut && rt.name != "":
-		req.Verb = wire.VerbUpdate
+		req.Verb, req.HandOver = wire.VerbUpdate, true
 		if req.Body = h.readBody(w, r, rt); req.Body != nil {
 			h.serveObject(ctx, w, r, req, rt, http.StatusOK)
 		}
