@@ -415,6 +415,9 @@ func (s *Server) persistEncoded(ctx context.Context, req *wire.Request, res *api
 	m := obj.GetObjectMeta()
 	key := etcdKey(res, m.Namespace, m.Name)
 	pending := s.cache.expectWrite(key, val, obj) // the cache takes its own copy: the caller keeps obj
+	if s.beforeWrite != nil {
+		s.beforeWrite(key)
+	}
 	start := s.clock.Now()
 	var (
 		rev int64

@@ -80,6 +80,10 @@ type Server struct {
 	// from the watch cache (RBAC, namespace lifecycle, service accounts) first wait until the cache
 	// has caught up with it, so that a RoleBinding takes effect for the very next request.
 	lastWrite map[string]*atomic.Int64
+
+	// beforeWrite, when a test sets it, runs just before each write reaches etcd: where another
+	// writer can come in between a read and its compare-and-swap.
+	beforeWrite func(key string)
 }
 
 // New builds a Server. Call Start before sending requests.

@@ -165,6 +165,23 @@ func (s *Server) updateScale(ctx context.Context, req *wire.Request, res *api.Re
 	if !ok {
 		return nil, apierrors.NewBadRequest("the scale subresource needs a Scale body")
 	}
+	// A write with no resourceVersion (kubectl scale's merge patch) applies to the object as it is
+	// when written: like kube-apiserver's GuaranteedUpdate, a compare-and-swap lost to another writer
+	// reads again and retries instead of answering 409 Conflict.
+	for attempt := 1; ; attempt++ {
+		resp, err := s.writeScale(ctx, req, res, user, sc)
+		if sc.ResourceVersion != "" || !apierrors.IsConflict(err) || attempt == maxUnconditionalAttempts {
+			return resp, err
+		}
+	}
+}
+
+// maxUnconditionalAttempts bounds the retries of a write without a precondition that keeps losing
+// its compare-and-swap.
+const maxUnconditionalAttempts = 5
+
+// writeScale is one attempt of updateScale, from a fresh read.
+func (s *Server) writeScale(ctx context.Context, req *wire.Request, res *api.Resource, user User, sc *api.Scale) (*wire.Response, error) {
 	old, err := s.read(ctx, res, req.Namespace, req.Name)
 	if err != nil {
 		return nil, err

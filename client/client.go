@@ -219,7 +219,21 @@ func (c *Client) GetScale(ctx context.Context, resource, namespace, name string)
 	return resp.Object.(*api.Scale), nil
 }
 
-// UpdateScale sets replicas through the scale subresource (`kubectl scale`).
+// PatchScale sets replicas through the scale subresource with a merge patch of spec.replicas, as
+// `kubectl scale` does when it is given no precondition: the apiserver applies it to the object as
+// it finds it, so it never meets 409 Conflict.
+func (c *Client) PatchScale(ctx context.Context, resource, namespace, name string, replicas int32) (*api.Scale, error) {
+	resp, err := c.Do(ctx, &wire.Request{Verb: wire.VerbPatch, Resource: resource, Subresource: "scale",
+		Namespace: namespace, Name: name, Body: &api.Scale{ObjectMeta: api.ObjectMeta{Namespace: namespace, Name: name},
+			Spec: api.ScaleSpec{Replicas: replicas}}})
+	if err != nil {
+		return nil, err
+	}
+	return resp.Object.(*api.Scale), nil
+}
+
+// UpdateScale writes the scale subresource: replicas, with sc's resourceVersion as a precondition
+// when it has one (`kubectl scale --resource-version`).
 func (c *Client) UpdateScale(ctx context.Context, resource string, sc *api.Scale) (*api.Scale, error) {
 	resp, err := c.Do(ctx, &wire.Request{Verb: wire.VerbUpdate, Resource: resource, Subresource: "scale",
 		Namespace: sc.Namespace, Name: sc.Name, Body: sc})

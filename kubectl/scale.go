@@ -1,5 +1,7 @@
 // scale.go: `kubectl scale deployment/NAME --replicas=N`. kubectl does not send the whole object: it
-// writes the scale subresource, so it never races with a controller writing the rest of it.
+// sends a merge patch of spec.replicas to the scale subresource (k8s.io/kubectl's ScaleSimple, when
+// no --resource-version or --current-replicas is given), which the apiserver applies to the object as
+// it finds it, so it never races with a controller writing the rest of it.
 //
 //	Scale(ctx, resource, namespace, name, replicas) error
 package kubectl
@@ -16,12 +18,7 @@ func (k *Kubectl) Scale(ctx context.Context, resource, namespace, name string, r
 	if !ok {
 		return k.Report(unknownResource(resource))
 	}
-	k.say("request", objectPath(res.Name, namespace, name), "PUT %s/scale %s/%s (replicas %d)", res.GroupResource(), namespace, name, replicas)
-	sc, err := k.client.GetScale(ctx, res.Name, namespace, name)
-	if err != nil {
-		return k.Report(err)
-	}
-	sc.Spec.Replicas = replicas
-	_, err = k.client.UpdateScale(ctx, res.Name, sc)
+	k.say("request", objectPath(res.Name, namespace, name), "PATCH %s/scale %s/%s (replicas %d)", res.GroupResource(), namespace, name, replicas)
+	_, err := k.client.PatchScale(ctx, res.Name, namespace, name, replicas)
 	return k.Report(err)
 }

@@ -10,7 +10,7 @@ var ZH = trace.Catalog{
 	"GET %s %s":                        "请求 GET %s %s",
 	"LIST %s":                          "请求 LIST %s",
 	"DELETE %s %s":                     "请求 DELETE %s %s",
-	"PUT %s/scale %s/%s (replicas %d)": "请求 PUT %s/scale %s/%s（副本数 %d）",
+	"PATCH %s/scale %s/%s (replicas %d)": "请求 PATCH %s/scale %s/%s（副本数 %d）",
 	"GET %s %s (kubectl apply: does it exist yet?)":               "请求 GET %s %s（kubectl apply：对象已经存在了吗？）",
 	"kubectl apply -f: %v":                                        "kubectl apply -f 失败：%v",
 	"kubectl auth can-i %s %s -n %s -> %s":                        "kubectl auth can-i %s %s -n %s -> %s（询问授权）",
