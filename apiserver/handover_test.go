@@ -37,7 +37,7 @@ func TestHandOverSparesTheBodysCopy(t *testing.T) {
 	cached := ts.cache.get(podsResource(t), "default/given").(*api.Pod)
 	assert.NotContains(t, cached.Labels, "mine")
 
-	status := &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: "default", Name: "given"}, Status: api.PodStatus{Phase: api.PodRunning, Message: "handed over"}}
+	status := &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: "default", Name: "given"}, Status: api.PodStatus{Phase: api.PodRunning, Message: "handed over", QOSClass: api.PodQOSBestEffort}}
 	resp, err = ts.do(t, adminToken, wire.Request{Verb: wire.VerbUpdate, Resource: "pods", Subresource: "status", Namespace: "default", Body: status, HandOver: true})
 	require.NoError(t, err)
 	written := resp.Object.(*api.Pod)

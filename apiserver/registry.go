@@ -359,9 +359,14 @@ func (r recorded) Unwrap() error { return r.error }
 // validating admission plugins (ResourceQuota and webhooks; 403 when they refuse).
 func (s *Server) validate(ctx context.Context, req *wire.Request, res *api.Resource, user User, obj, old api.Object) error {
 	var errs field.ErrorList
-	if old == nil {
+	newPod, isPod := obj.(*api.Pod)
+	switch {
+	case old == nil:
 		errs = validation.ValidateObject(obj)
-	} else {
+	case isPod && req.Subresource == "status":
+		// A pod's status strategy validates the status alone: the rest is the stored pod's.
+		errs = validation.ValidatePodStatusUpdate(newPod, old.(*api.Pod))
+	default:
 		errs = validation.ValidateObjectUpdate(obj, old)
 	}
 	if len(errs) > 0 {

@@ -65,6 +65,69 @@ func TestPodUpdateValidation(t *testing.T) {
 	}
 }
 
+// What a write of a pod's status may say (ValidatePodStatusUpdate).
+func TestPodStatusUpdateValidation(t *testing.T) {
+	terminated := func(code int32) func(p *api.Pod) {
+		return func(p *api.Pod) {
+			p.Status.ContainerStatuses = []api.ContainerStatus{{Name: p.Spec.Containers[0].Name,
+				State: api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: code}}}}
+		}
+	}
+	running := func(p *api.Pod) {
+		p.Status.ContainerStatuses = []api.ContainerStatus{{Name: p.Spec.Containers[0].Name,
+			State: api.ContainerState{Running: &api.ContainerStateRunning{}}}}
+	}
+	policy := func(rp api.RestartPolicy, then func(p *api.Pod)) func(p *api.Pod) {
+		return func(p *api.Pod) { p.Spec.RestartPolicy = rp; then(p) }
+	}
+	cases := []struct {
+		name   string
+		old    func(p *api.Pod)
+		update func(p *api.Pod)
+		want   []wantErr
+	}{
+		{"Running and Ready", nil, func(p *api.Pod) {
+			p.Status.Phase = api.PodRunning
+			p.Status.Conditions = []api.PodCondition{{Type: api.PodReady, Status: api.ConditionTrue}, {Type: api.ContainersReady, Status: api.ConditionTrue}}
+			p.Status.PodIP, p.Status.PodIPs = "10.244.1.5", []api.PodIP{{IP: "10.244.1.5"}}
+		}, nil},
+		{"a condition type is a qualified name", nil, func(p *api.Pod) {
+			p.Status.Conditions = []api.PodCondition{{Type: "not a name!", Status: api.ConditionTrue}}
+		}, []wantErr{{"status.conditions[0].Type", field.ErrorTypeInvalid}}},
+		{"the nominated node is a node name", nil, func(p *api.Pod) { p.Status.NominatedNodeName = "Node_1" },
+			[]wantErr{{"status.nominatedNodeName", field.ErrorTypeInvalid}}},
+		{"the QoS class is fixed", nil, func(p *api.Pod) { p.Status.QOSClass = api.PodQOSGuaranteed },
+			[]wantErr{{"status.qosClass", field.ErrorTypeInvalid}}},
+		{"a pod IP is an address", nil, func(p *api.Pod) { p.Status.PodIPs = []api.PodIP{{IP: "10.244.1"}} },
+			[]wantErr{{"status.podIPs[0]", field.ErrorTypeInvalid}}},
+		{"two pod IPs are one of each family", nil, func(p *api.Pod) { p.Status.PodIPs = []api.PodIP{{IP: "10.0.0.1"}, {IP: "10.0.0.2"}} },
+			[]wantErr{{"status.podIPs", field.ErrorTypeInvalid}}},
+		{"a dual-stack pair", nil, func(p *api.Pod) { p.Status.PodIPs = []api.PodIP{{IP: "10.0.0.1"}, {IP: "fd00::1"}} }, nil},
+		{"Always restarts a terminated container", policy(api.RestartPolicyAlways, terminated(0)), running, nil},
+		{"OnFailure restarts a failed container", policy(api.RestartPolicyOnFailure, terminated(1)), running, nil},
+		{"OnFailure does not restart a succeeded one", policy(api.RestartPolicyOnFailure, terminated(0)), running,
+			[]wantErr{{"status.containerStatuses[0].state", field.ErrorTypeForbidden}}},
+		{"Never restarts nothing", policy(api.RestartPolicyNever, terminated(1)), running,
+			[]wantErr{{"status.containerStatuses[0].state", field.ErrorTypeForbidden}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			old := validPod()
+			old.Status.QOSClass = api.QOSClass(old)
+			if tc.old != nil {
+				tc.old(old)
+			}
+			updated := api.DeepCopy(old)
+			tc.update(updated)
+			requireErrors(t, ValidatePodStatusUpdate(updated, old), tc.want...)
+		})
+	}
+	old := validPod()
+	moved := api.DeepCopy(old)
+	moved.Spec.NodeName = "node-2"
+	assert.Equal(t, "status.nodeName: Forbidden: may not be changed directly", ValidatePodStatusUpdate(moved, old).Error())
+}
+
 func TestPodUpdateMessage(t *testing.T) {
 	old := validPod()
 	updated := api.DeepCopy(old)
