@@ -15,6 +15,7 @@ package framework
 
 import (
 	"hash/maphash"
+	"unique"
 
 	"kubesim/api"
 )
@@ -148,6 +149,9 @@ func (n *NodeInfo) WithNode(node *api.Node) *NodeInfo {
 }
 
 // ImageKey is an image name with its hash, for ImageSize (make one per pod and cycle, not per node).
+// Its name is interned: the nodes that report an image, and the pods that ask for it, share one copy
+// of its name, so that ImageSize compares two pointers where it would read each node's own copy
+// (a cache miss per node scored, at thousands of nodes).
 type ImageKey struct {
 	hash uint64
 	key  string
@@ -155,10 +159,13 @@ type ImageKey struct {
 
 var imageKeySeed = maphash.MakeSeed()
 
-// NewImageKey hashes name.
+// NewImageKey hashes and interns name.
 func NewImageKey(name string) ImageKey {
-	return ImageKey{hash: maphash.String(imageKeySeed, name), key: name}
+	return ImageKey{hash: maphash.String(imageKeySeed, name), key: unique.Make(name).Value()}
 }
+
+// HasImages reports whether the node reports any image (len(ImageSizes) > 0, without reading the map).
+func (n *NodeInfo) HasImages() bool { return len(n.images) > 0 }
 
 // imageEntry is one image name the node reports, with its size.
 type imageEntry struct {

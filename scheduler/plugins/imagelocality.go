@@ -76,7 +76,7 @@ func (*ImageLocality) Name() string { return ImageLocalityName }
 
 // Score maps the spread-scaled size of the images present onto 0..100.
 func (pl *ImageLocality) Score(_ context.Context, _ *framework.CycleState, pod *api.Pod, ni *framework.NodeInfo) (int64, *framework.Status) {
-	if len(ni.ImageSizes) == 0 {
+	if !ni.HasImages() {
 		return 0, nil
 	}
 	is := pl.spreadOf(pod)
