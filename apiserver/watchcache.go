@@ -175,16 +175,39 @@ func (c *watchCache) start(ctx context.Context, st *store.Store) error {
 	return nil
 }
 
+// maxBatchesAtOnce bounds how many of etcd's responses the cache applies under one hold of its lock.
+const maxBatchesAtOnce = 256
+
 // rewatchDelay is how long the cache waits before it watches etcd again after etcd ended its watch.
 const rewatchDelay = 100 * time.Millisecond
 
 func (c *watchCache) follow(ctx context.Context, st *store.Store, w *store.Watch) {
 	for {
 		for batch := range w.Events() {
-			c.readDeleted(ctx, st, batch)
+			// etcd sends a response per transaction: on a busy machine each would cost the cache a
+			// wait for its turn to run, and the cache would fall behind etcd by thousands of
+			// revisions. The batches already waiting are applied together, under one lock.
+			batches := [][]store.Event{batch}
+		more:
+			for len(batches) < maxBatchesAtOnce {
+				select {
+				case next, ok := <-w.Events():
+					if !ok {
+						break more
+					}
+					batches = append(batches, next)
+				default:
+					break more
+				}
+			}
+			for _, b := range batches {
+				c.readDeleted(ctx, st, b)
+			}
 			c.mu.Lock()
-			for _, ev := range batch {
-				c.applyLocked(ev)
+			for _, b := range batches {
+				for _, ev := range b {
+					c.applyLocked(ev)
+				}
 			}
 			c.wakeLocked()
 			c.mu.Unlock()

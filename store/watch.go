@@ -114,7 +114,9 @@ func (s *Store) Watch(ctx context.Context, prefix string, fromRevision int64, op
 	}
 	s.watches.Add(1)
 	ctx, cancel := context.WithCancel(ctx)
-	w := &Watch{events: make(chan []Event), cancel: cancel, done: make(chan struct{})}
+	// The channel holds some batches, so that forwarding etcd's responses does not wait for each
+	// to be read: a reader on a busy machine then takes several at a time (see Events).
+	w := &Watch{events: make(chan []Event, watchBuffer), cancel: cancel, done: make(chan struct{})}
 	if fromRevision == 0 {
 		// etcd's own "now" is when the request reaches the server, which is
 		// after Watch returns; pinning it here means a write that completes
@@ -184,6 +186,9 @@ func (w *Watch) finish(err error) {
 	close(w.events)
 	w.cancel()
 }
+
+// watchBuffer is how many batches a Watch holds that its reader has not taken yet.
+const watchBuffer = 256
 
 // Events returns the stream of event batches. A batch holds the events of
 // one etcd response, in revision order; batches follow in revision order.
