@@ -444,7 +444,7 @@ func (s *Server) persistEncoded(ctx context.Context, req *wire.Request, res *api
 	}
 	m.ResourceVersion = strconv.FormatInt(rev, 10)
 	s.wrote(res.Name, rev)
-	if s.trace != nil {
+	if s.traced(req) {
 		e := trace.Event{Component: "etcd", Actor: user.Name, Action: "put", Detail: routineWrite(res, obj, modRev),
 			Object: objectPath(res, m.Namespace, m.Name), ResourceVersion: m.ResourceVersion}.Msgf("put %s -> revision %d", key, rev)
 		if waited := s.clock.Since(start); waited > 0 {
@@ -880,9 +880,11 @@ func (s *Server) remove(ctx context.Context, req *wire.Request, res *api.Resourc
 		return nil, storageError(err, res, m.Name)
 	}
 	s.wrote(res.Name, rev)
-	s.record(req, res, trace.Event{Component: "etcd", Actor: user.Name, Action: "delete",
-		Object: objectPath(res, m.Namespace, m.Name), ResourceVersion: strconv.FormatInt(rev, 10)}.
-		Msgf("delete %s -> revision %d", key, rev))
+	if s.traced(req) {
+		s.record(req, res, trace.Event{Component: "etcd", Actor: user.Name, Action: "delete",
+			Object: objectPath(res, m.Namespace, m.Name), ResourceVersion: strconv.FormatInt(rev, 10)}.
+			Msgf("delete %s -> revision %d", key, rev))
+	}
 	return &wire.Response{Object: old, Deleted: true}, nil
 }
 

@@ -269,7 +269,7 @@ func (s *Server) do(ctx context.Context, req *wire.Request) (*wire.Response, *ap
 
 // traced says whether record keeps what it is told about req: a gate that has words to build for
 // the trace builds them only then.
-func (s *Server) traced(req *wire.Request) bool { return s.trace != nil && !req.Quiet }
+func (s *Server) traced(req *wire.Request) bool { return s.trace.Enabled() && !req.Quiet }
 
 // record adds a trace event about req, filling in the object when the caller did not.
 func (s *Server) record(req *wire.Request, res *api.Resource, e trace.Event) {

@@ -253,9 +253,8 @@ func (r *EventRecorder) Event(ctx context.Context, obj api.Object, eventType, re
 			written, err = create() // another component named an event of the same instant
 		}
 	}
-	object := fmt.Sprintf("%s/%s", resourceName(obj), m.Key())
 	if err != nil {
-		r.trace.Record(trace.Event{Component: r.traceComponent(), Action: "event", Object: object}.
+		r.trace.Record(trace.Event{Component: r.traceComponent(), Action: "event", Object: resourceName(obj) + "/" + m.Key()}.
 			Msgf("could not record event %s %s: %v", eventType, reason, err))
 		return
 	}
@@ -264,6 +263,10 @@ func (r *EventRecorder) Event(ctx context.Context, obj api.Object, eventType, re
 		involvedUID: written.InvolvedObject.UID, involvedRV: written.InvolvedObject.ResourceVersion,
 		count: written.Count, first: written.FirstTimestamp.Unix(), last: written.LastTimestamp.Unix()})
 	r.mu.Unlock()
+	if !r.trace.Enabled() {
+		return // nobody reads the trace: its words are not worth making
+	}
+	object := resourceName(obj) + "/" + m.Key()
 	msg := fmt.Sprintf("event %s %s: %s", eventType, reason, message)
 	if written.Count > 1 {
 		msg += fmt.Sprintf(" (x%d)", written.Count)

@@ -272,12 +272,18 @@ func (k *Kubelet) Stopped() bool { return k.isStopped() }
 
 // record writes one story-level trace line as this kubelet.
 func (k *Kubelet) record(action, object, rv, format string, args ...any) {
+	if !k.trace.Enabled() {
+		return
+	}
 	k.trace.Record(trace.Event{Component: k.Name(), Actor: k.actor(), Action: action, Object: object,
 		ResourceVersion: rv}.Msgf(format, args...))
 }
 
 // recordDetail writes a routine trace line.
 func (k *Kubelet) recordDetail(action, object, rv, format string, args ...any) {
+	if !k.trace.Enabled() {
+		return
+	}
 	k.trace.Record(trace.Event{Component: k.Name(), Actor: k.actor(), Action: action, Object: object,
 		ResourceVersion: rv, Detail: true}.Msgf(format, args...))
 }

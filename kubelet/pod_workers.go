@@ -377,6 +377,9 @@ func (s *syncResult) add(format string, args ...any) {
 
 // podRecord writes a trace line about a pod.
 func (k *Kubelet) podRecord(w *podWorker, action, format string, args ...any) {
+	if !k.trace.Enabled() {
+		return
+	}
 	rv := ""
 	if w.pod != nil {
 		rv = w.pod.ResourceVersion

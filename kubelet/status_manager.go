@@ -428,7 +428,9 @@ func (k *Kubelet) writeStatus(ctx context.Context, w *podWorker) {
 	}
 	w.written, w.writtenRV = w.status, written.ResourceVersion
 	delete(k.statusDirty, w.uid)
-	k.record("status", "pods/"+w.key, written.ResourceVersion, "status of %s: %s -> pods/status", w.key, describePodStatus(w.status))
+	if k.trace.Enabled() {
+		k.record("status", "pods/"+w.key, written.ResourceVersion, "status of %s: %s -> pods/status", w.key, describePodStatus(w.status))
+	}
 	if w.pod.DeletionTimestamp != nil && w.terminated {
 		k.enqueue(w.key) // the final status is written: the pod can go
 	}
