@@ -56,6 +56,20 @@ func newAttributes(u User, req *wire.Request, res *api.Resource) attributes {
 	return a
 }
 
+// nodeAuthorizerReadsPods reports whether the Node authorizer's answer to a kubelet's request reads
+// the pods bound to it (a pod, or the ConfigMaps, Secrets and claims its pods name): only then must
+// the watch cache first hold every pod this apiserver wrote. A Lease renewal, an event, a status
+// write does not wait for the cache to catch up with the cluster's pod writes.
+func (a attributes) nodeAuthorizerReadsPods() bool {
+	switch a.resource {
+	case "pods":
+		return a.subresource == "" && a.verb == wire.VerbGet
+	case "configmaps", "secrets", "persistentvolumeclaims":
+		return a.verb == wire.VerbGet
+	}
+	return false
+}
+
 func (a attributes) resourcePath() string {
 	if a.subresource != "" {
 		return a.resource + "/" + a.subresource

@@ -193,7 +193,7 @@ func (s *Server) do(ctx context.Context, req *wire.Request) (*wire.Response, *ap
 	if err := s.fresh(ctx, "clusterrolebindings", "clusterroles", "rolebindings", "roles"); err != nil {
 		return nil, res, deadlineError(fmt.Errorf("waiting for the authorization cache: %w", err))
 	}
-	if user.InGroup(GroupNodes) {
+	if user.InGroup(GroupNodes) && attrs.nodeAuthorizerReadsPods() {
 		if err := s.fresh(ctx, "pods"); err != nil {
 			return nil, res, deadlineError(fmt.Errorf("waiting for the node authorizer's cache: %w", err))
 		}
