@@ -1,6 +1,7 @@
 package framework_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -107,4 +108,22 @@ func TestNodeInfoKeepsTheFieldsFiltersReadInStepWithTheNode(t *testing.T) {
 	assert.False(t, ok, "the image gone from the status")
 	assert.Len(t, after.Pods, 1, "the pods stay")
 	assert.True(t, ni.Unschedulable(), "the old NodeInfo is unchanged")
+}
+
+// A node reporting more images than a NodeInfo holds in itself still answers for every one of them.
+func TestNodeInfoFindsEveryImageItReports(t *testing.T) {
+	var images []api.ContainerImage
+	for i := range 5 {
+		images = append(images, api.ContainerImage{Names: []string{fmt.Sprintf("app-%d:1.0", i)}, SizeBytes: int64(i+1) << 20})
+	}
+	ni := framework.NewNodeInfo(&api.Node{ObjectMeta: api.ObjectMeta{Name: "node-1"}, Status: api.NodeStatus{Images: images}})
+	assert.True(t, ni.HasImages())
+	for i := range 5 {
+		size, ok := ni.ImageSize(framework.NewImageKey(fmt.Sprintf("app-%d:1.0", i)))
+		assert.True(t, ok, i)
+		assert.Equal(t, int64(i+1)<<20, size, i)
+	}
+	_, ok := ni.ImageSize(framework.NewImageKey("app-5:1.0"))
+	assert.False(t, ok)
+	assert.False(t, framework.NewNodeInfo(&api.Node{ObjectMeta: api.ObjectMeta{Name: "bare"}}).HasImages())
 }
