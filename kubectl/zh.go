@@ -6,10 +6,10 @@ import "kubesim/trace"
 
 // ZH translates the trace lines kubectl records.
 var ZH = trace.Catalog{
-	"%s %s":                            "请求 %s %s",
-	"GET %s %s":                        "请求 GET %s %s",
-	"LIST %s":                          "请求 LIST %s",
-	"DELETE %s %s":                     "请求 DELETE %s %s",
+	"%s %s":                              "请求 %s %s",
+	"GET %s %s":                          "请求 GET %s %s",
+	"LIST %s":                            "请求 LIST %s",
+	"DELETE %s %s":                       "请求 DELETE %s %s",
 	"PATCH %s/scale %s/%s (replicas %d)": "请求 PATCH %s/scale %s/%s（副本数 %d）",
 	"GET %s %s (kubectl apply: does it exist yet?)":               "请求 GET %s %s（kubectl apply：对象已经存在了吗？）",
 	"kubectl apply -f: %v":                                        "kubectl apply -f 失败：%v",
