@@ -209,16 +209,6 @@ func (c *Client) Evict(ctx context.Context, namespace, pod string, gracePeriodSe
 	return err
 }
 
-// GetScale reads the scale subresource of a deployment or replicaset ("deployments", "replicasets").
-func (c *Client) GetScale(ctx context.Context, resource, namespace, name string) (*api.Scale, error) {
-	resp, err := c.Do(ctx, &wire.Request{Verb: wire.VerbGet, Resource: resource, Subresource: "scale",
-		Namespace: namespace, Name: name})
-	if err != nil {
-		return nil, err
-	}
-	return resp.Object.(*api.Scale), nil
-}
-
 // PatchScale sets replicas through the scale subresource with a merge patch of spec.replicas, as
 // `kubectl scale` does when it is given no precondition: the apiserver applies it to the object as
 // it finds it, so it never meets 409 Conflict.
@@ -226,17 +216,6 @@ func (c *Client) PatchScale(ctx context.Context, resource, namespace, name strin
 	resp, err := c.Do(ctx, &wire.Request{Verb: wire.VerbPatch, Resource: resource, Subresource: "scale",
 		Namespace: namespace, Name: name, Body: &api.Scale{ObjectMeta: api.ObjectMeta{Namespace: namespace, Name: name},
 			Spec: api.ScaleSpec{Replicas: replicas}}})
-	if err != nil {
-		return nil, err
-	}
-	return resp.Object.(*api.Scale), nil
-}
-
-// UpdateScale writes the scale subresource: replicas, with sc's resourceVersion as a precondition
-// when it has one (`kubectl scale --resource-version`).
-func (c *Client) UpdateScale(ctx context.Context, resource string, sc *api.Scale) (*api.Scale, error) {
-	resp, err := c.Do(ctx, &wire.Request{Verb: wire.VerbUpdate, Resource: resource, Subresource: "scale",
-		Namespace: sc.Namespace, Name: sc.Name, Body: sc})
 	if err != nil {
 		return nil, err
 	}
