@@ -250,13 +250,8 @@ func (s *Server) authorizeNode(a attributes) (bool, string) {
 	write := a.verb == wire.VerbCreate || a.verb == wire.VerbUpdate || a.verb == wire.VerbPatch
 	// An allowed request's reason is worded only when a trace will read it (attributes.quiet); a
 	// kubelet's requests are mostly untraced, and many.
-	allow := func(what string) (bool, string) {
-		if a.quiet {
-			return true, ""
-		}
-		return true, "Node authorizer: " + what
-	}
-	allowf := func(format string, args ...string) (bool, string) {
+	// The arguments are strings, not any: boxed only when the reason is worded.
+	allow := func(format string, args ...string) (bool, string) {
 		if a.quiet {
 			return true, ""
 		}
@@ -271,7 +266,7 @@ func (s *Server) authorizeNode(a attributes) (bool, string) {
 	case "nodes":
 		switch {
 		case read && a.name == node:
-			return allowf("node %q may read its own Node", node)
+			return allow("node %q may read its own Node", node)
 		case read && a.name == "":
 			return deny(fmt.Sprintf("node '%s' cannot read all nodes, only its own Node object", node))
 		case read:
@@ -288,11 +283,11 @@ func (s *Server) authorizeNode(a attributes) (bool, string) {
 		case a.subresource == "" && a.verb == wire.VerbGet:
 			podRes, _ := api.ResourceFor("pods")
 			if p, ok := s.cache.get(podRes, a.namespace+"/"+a.name).(*api.Pod); ok && p.Spec.NodeName == node {
-				return allowf("pod %s/%s is bound to node %q", a.namespace, a.name, node)
+				return allow("pod %s/%s is bound to node %q", a.namespace, a.name, node)
 			}
 			return deny(fmt.Sprintf("no relationship found between node '%s' and this object", node))
 		case a.subresource == "" && (a.verb == wire.VerbList || a.verb == wire.VerbWatch) && a.nodeSelector == node:
-			return allowf("node %q may read the pods bound to it", node)
+			return allow("node %q may read the pods bound to it", node)
 		case a.subresource == "" && (a.verb == wire.VerbList || a.verb == wire.VerbWatch):
 			return deny("can only list/watch pods with spec.nodeName field selector")
 		case a.subresource == "" && (a.verb == wire.VerbCreate || a.verb == wire.VerbDelete):
@@ -305,7 +300,7 @@ func (s *Server) authorizeNode(a attributes) (bool, string) {
 	case "configmaps", "secrets":
 		if a.verb == wire.VerbGet {
 			if pod := s.podReferencing(node, a); pod != "" {
-				return allowf("pod %s on node %q refers to %s %s/%s", pod, node, a.resource, a.namespace, a.name)
+				return allow("pod %s on node %q refers to %s %s/%s", pod, node, a.resource, a.namespace, a.name)
 			}
 			return deny(fmt.Sprintf("no relationship found between node '%s' and this object", node))
 		}
@@ -319,7 +314,7 @@ func (s *Server) authorizeNode(a attributes) (bool, string) {
 		}
 	case "services", "endpoints", "namespaces", "serviceaccounts":
 		if read {
-			return allow("nodes may read " + a.resource)
+			return allow("nodes may read %s", a.resource)
 		}
 	}
 	return deny("") // no opinion: RBAC decides

@@ -303,7 +303,8 @@ func (s *Server) bodyFor(req *wire.Request, res *api.Resource) (api.Object, erro
 		return nil, apierrors.NewBadRequest(fmt.Sprintf("the object provided is unrecognized (wrong kind): a %s cannot be stored as %s", kind, res.GroupResource()))
 	}
 	obj := req.Body
-	if !req.HandOver || req.Verb == wire.VerbUpdate && req.Subresource == "" || req.Verb == wire.VerbPatch {
+	worksOnBody := req.HandOver && (req.Verb == wire.VerbCreate || req.Verb == wire.VerbUpdate && req.Subresource == "status")
+	if !worksOnBody {
 		obj = api.DeepCopy(req.Body)
 	}
 	tm := obj.GetTypeMeta()

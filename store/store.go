@@ -68,9 +68,9 @@ type Config struct {
 	RevisionBump int64
 	// QuotaBackendBytes is etcd's --quota-backend-bytes for the in-process member (Members 0): the
 	// size its database may reach before etcd raises the NOSPACE alarm and refuses every write with
-	// "etcdserver: mvcc: database space exceeded". 0 is etcd's default, 2 GiB; 8 GiB is etcd's suggested maximum, which
-	// large clusters use (the apiserver compacts history only every 5 minutes, and a cluster that
-	// writes thousands of objects a second fills 2 GiB before it does).
+	// "etcdserver: mvcc: database space exceeded". 0 is etcd's default, 2 GiB; 8 GiB is etcd's
+	// suggested maximum, which large clusters use (the apiserver compacts history only every 5
+	// minutes, and a cluster that writes thousands of objects a second fills 2 GiB before it does).
 	QuotaBackendBytes int64
 	// Logger receives etcd's own JSON logs. Nil discards them: etcd logs
 	// several lines for every start, election and shutdown.
