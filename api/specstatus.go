@@ -51,7 +51,13 @@ func structOf(obj Object) (reflect.Value, bool) {
 
 // CopyStatus sets dst's status to a deep copy of src's. It returns false, changing nothing, if the
 // kind has no status or dst and src are of different kinds.
-func CopyStatus(dst, src Object) bool {
+func CopyStatus(dst, src Object) bool { return setStatus(dst, src, true) }
+
+// TakeStatus is CopyStatus without the copy: dst's status becomes src's, sharing every map, slice and
+// pointer under it. For a src whose owner gives it away (nothing else refers to it or will change it).
+func TakeStatus(dst, src Object) bool { return setStatus(dst, src, false) }
+
+func setStatus(dst, src Object, deep bool) bool {
 	d, ok1 := structOf(dst)
 	s, ok2 := structOf(src)
 	if !ok1 || !ok2 || d.Type() != s.Type() {
@@ -63,7 +69,7 @@ func CopyStatus(dst, src Object) bool {
 	}
 	f := d.Field(i)
 	f.Set(s.Field(i))
-	if c := copierFor(f.Type()); c != nil {
+	if c := copierFor(f.Type()); deep && c != nil {
 		c(f)
 	}
 	return true

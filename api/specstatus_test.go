@@ -47,3 +47,14 @@ func TestCopyStatus(t *testing.T) {
 	assert.False(t, CopyStatus(&Role{}, &Role{}))
 	assert.False(t, CopyStatus(&Pod{}, &Node{}))
 }
+
+func TestTakeStatus(t *testing.T) {
+	dst, src := &Pod{}, fullPod()
+	assert.True(t, TakeStatus(dst, src))
+	assert.Equal(t, src.Status, dst.Status)
+	assert.Empty(t, dst.Spec.Containers, "only the status is taken")
+	assert.Same(t, &src.Status.ContainerStatuses[0], &dst.Status.ContainerStatuses[0], "the status is src's own, not a copy")
+
+	assert.False(t, TakeStatus(&Role{}, &Role{}))
+	assert.False(t, TakeStatus(&Pod{}, &Node{}))
+}

@@ -254,13 +254,23 @@ func (s *Server) create(ctx context.Context, req *wire.Request, res *api.Resourc
 	}
 	// A generated name can collide with an existing one; like kube-apiserver (since 1.30), try a few
 	// fresh suffixes before giving up with AlreadyExists.
+	given := answerShared(req)
+	if given {
+		s.cache.shared.share(obj) // its controller's other pods' parts, where equal: the cache keeps obj
+	}
 	for attempt := 0; ; attempt++ {
-		err := s.persist(ctx, req, res, user, obj, 0)
+		answer, err := s.persistAnswer(ctx, req, res, user, obj, 0, given)
 		if err == nil {
-			return &wire.Response{Object: obj}, nil
+			return &wire.Response{Object: answer}, nil
 		}
 		if m.GenerateName == "" || !apierrors.IsAlreadyExists(err) || attempt == maxGenerateNameAttempts {
 			return nil, err
+		}
+		if given {
+			// The failed write's object was the cache's to take (had etcd reported those bytes):
+			// the next try names a new top level.
+			obj = shallowCopy(obj)
+			m = obj.GetObjectMeta()
 		}
 		m.Name = s.generateName(m.GenerateName)
 		req.Name = m.Name
@@ -408,19 +418,42 @@ const requestTimeout = time.Minute
 // persist writes obj to etcd: a create when modRev is 0, else a compare-and-swap on modRev. On success
 // obj carries its new resourceVersion.
 func (s *Server) persist(ctx context.Context, req *wire.Request, res *api.Resource, user User, obj api.Object, modRev int64) error {
-	val, err := encode(obj)
-	if err != nil {
-		return apierrors.NewInternalError(err)
-	}
-	return s.persistEncoded(ctx, req, res, user, obj, val, modRev)
+	_, err := s.persistAnswer(ctx, req, res, user, obj, modRev, false)
+	return err
 }
 
+// persistAnswer is persist that returns the object to answer with: obj itself, or with given (see
+// persistEncoded) a shallow copy of it that shares everything under it with the watch cache's.
+func (s *Server) persistAnswer(ctx context.Context, req *wire.Request, res *api.Resource, user User, obj api.Object, modRev int64, given bool) (api.Object, error) {
+	val, err := encode(obj)
+	if err != nil {
+		return nil, apierrors.NewInternalError(err)
+	}
+	return s.persistEncoded(ctx, req, res, user, obj, val, modRev, given)
+}
+
+// answerShared says whether the object a write builds may go to the watch cache as it is, and the
+// answer share everything with it: the caller handed its body over (wire.Request.HandOver), and
+// with it took the answer as read-only.
+func answerShared(req *wire.Request) bool { return req.HandOver }
+
 // persistEncoded is persist of an object already encoded as val (an update encodes it once, to
-// compare it with what is stored and to write it).
-func (s *Server) persistEncoded(ctx context.Context, req *wire.Request, res *api.Resource, user User, obj api.Object, val []byte, modRev int64) error {
+// compare it with what is stored and to write it), returning the object to answer with.
+//
+// Without given, the watch cache takes a copy of obj, which stays the caller's and gets the new
+// resourceVersion: the answer is obj. With given, obj itself goes to the cache (which sets its
+// resourceVersion when etcd reports the write): nobody may touch obj after this call, and the answer
+// is a shallow copy of it, taken before, sharing every map, slice and pointer with the cache's
+// object; only a caller that takes its answer as read-only may get it (answerShared). A create, a
+// status write and a binding then store one object where they stored two.
+func (s *Server) persistEncoded(ctx context.Context, req *wire.Request, res *api.Resource, user User, obj api.Object, val []byte, modRev int64, given bool) (api.Object, error) {
 	m := obj.GetObjectMeta()
 	key := etcdKey(res, m.Namespace, m.Name)
-	pending := s.cache.expectWrite(key, val, obj) // the cache takes its own copy: the caller keeps obj
+	answer := obj
+	if given {
+		answer = shallowCopy(obj)
+	}
+	pending := s.cache.expectWrite(key, val, obj, given)
 	if s.beforeWrite != nil {
 		s.beforeWrite(key)
 	}
@@ -441,19 +474,20 @@ func (s *Server) persistEncoded(ctx context.Context, req *wire.Request, res *api
 	}
 	if err != nil {
 		s.cache.abandonWrite(key, pending)
-		return storageError(err, res, m.Name)
+		return nil, storageError(err, res, answer.GetObjectMeta().Name)
 	}
-	m.ResourceVersion = strconv.FormatInt(rev, 10)
+	am := answer.GetObjectMeta()
+	am.ResourceVersion = strconv.FormatInt(rev, 10)
 	s.wrote(res.Name, rev)
 	if s.traced(req) {
-		e := trace.Event{Component: "etcd", Actor: user.Name, Action: "put", Detail: routineWrite(res, obj, modRev),
-			Object: objectPath(res, m.Namespace, m.Name), ResourceVersion: m.ResourceVersion}.Msgf("put %s -> revision %d", key, rev)
+		e := trace.Event{Component: "etcd", Actor: user.Name, Action: "put", Detail: routineWrite(res, answer, modRev),
+			Object: objectPath(res, am.Namespace, am.Name), ResourceVersion: am.ResourceVersion}.Msgf("put %s -> revision %d", key, rev)
 		if waited := s.clock.Since(start); waited > 0 {
 			e = e.Msgf("put %s -> revision %d (the write waited %s in etcd)", key, rev, waited)
 		}
 		s.record(req, res, e)
 	}
-	return nil
+	return answer, nil
 }
 
 // routineWrite tells which writes the story can leave to the detail level: events (the recorder
@@ -554,7 +588,7 @@ func (s *Server) updateFrom(ctx context.Context, req *wire.Request, res *api.Res
 	if err := s.validate(ctx, req, res, user, obj, old); err != nil {
 		return nil, err
 	}
-	return s.finishUpdateFrom(ctx, req, res, user, obj, old, cached)
+	return s.finishUpdateFrom(ctx, req, res, user, obj, old, cached, false)
 }
 
 // fromCache runs write, an update applied to old (the watch cache's copy, at the request's
@@ -612,15 +646,16 @@ func checkResourceVersion(res *api.Resource, obj, old api.Object) error {
 // finishUpdate writes obj over old unless nothing changed (a no-op update keeps the resourceVersion),
 // and deletes an object whose last finalizer was just removed.
 func (s *Server) finishUpdate(ctx context.Context, req *wire.Request, res *api.Resource, user User, obj, old api.Object) (*wire.Response, error) {
-	return s.finishUpdateFrom(ctx, req, res, user, obj, old, false)
+	return s.finishUpdateFrom(ctx, req, res, user, obj, old, false, false)
 }
 
 // errCheckEtcd is finishUpdateFrom's answer for an update of nothing based on the watch cache's
 // copy: that copy may be behind etcd, so only etcd's copy can tell that nothing changes.
 var errCheckEtcd = errors.New("an update of nothing, judged on the cache's copy: check etcd's")
 
-// finishUpdateFrom is finishUpdate; cached says that old is the watch cache's copy, not etcd's.
-func (s *Server) finishUpdateFrom(ctx context.Context, req *wire.Request, res *api.Resource, user User, obj, old api.Object, cached bool) (*wire.Response, error) {
+// finishUpdateFrom is finishUpdate; cached says that old is the watch cache's copy, not etcd's; given
+// that obj goes to the watch cache as it is (persistEncoded).
+func (s *Server) finishUpdateFrom(ctx context.Context, req *wire.Request, res *api.Resource, user User, obj, old api.Object, cached, given bool) (*wire.Response, error) {
 	m := obj.GetObjectMeta()
 	m.ResourceVersion = old.GetObjectMeta().ResourceVersion
 	// An update that leaves a terminating object with no finalizers deletes it, once its grace period
@@ -645,10 +680,11 @@ func (s *Server) finishUpdateFrom(ctx context.Context, req *wire.Request, res *a
 		return &wire.Response{Object: obj}, nil
 	}
 	modRev, _ := strconv.ParseInt(old.GetObjectMeta().ResourceVersion, 10, 64)
-	if err := s.persistEncoded(ctx, req, res, user, obj, val, modRev); err != nil {
+	answer, err := s.persistEncoded(ctx, req, res, user, obj, val, modRev, given)
+	if err != nil {
 		return nil, err
 	}
-	return &wire.Response{Object: obj}, nil
+	return &wire.Response{Object: answer}, nil
 }
 
 // sameObject reports whether a and b are stored alike: the same bytes in etcd.
@@ -711,8 +747,18 @@ func (s *Server) updateStatusFrom(ctx context.Context, req *wire.Request, res *a
 	if err := checkResourceVersion(res, body, old); err != nil {
 		return nil, err
 	}
-	obj := api.DeepCopy(old)
-	api.CopyStatus(obj, body)
+	// The new version is old with body's status. When the caller handed body over and takes the
+	// answer as read-only, it shares every part with old (the cache's copy, or etcd's decoded for this
+	// request) and takes body's status as it is; it goes to the watch cache so.
+	given := answerShared(req)
+	var obj api.Object
+	if given {
+		obj = shallowCopy(old)
+		api.TakeStatus(obj, body)
+	} else {
+		obj = api.DeepCopy(old)
+		api.CopyStatus(obj, body)
+	}
 	if _, ok := obj.(*api.Deployment); ok {
 		// A Deployment's status strategy keeps the body's annotations: the deployment controller
 		// writes its revision annotation this way, without bumping the generation.
@@ -721,7 +767,7 @@ func (s *Server) updateStatusFrom(ctx context.Context, req *wire.Request, res *a
 	if err := s.validate(ctx, req, res, user, obj, old); err != nil {
 		return nil, err
 	}
-	return s.finishUpdateFrom(ctx, req, res, user, obj, old, cached)
+	return s.finishUpdateFrom(ctx, req, res, user, obj, old, cached, given)
 }
 
 // settledBase is cachedBase, once the cache holds every write this apiserver made to the object.

@@ -7,6 +7,7 @@ package apiserver
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"kubesim/api"
@@ -46,8 +47,19 @@ func (s *Server) bind(ctx context.Context, req *wire.Request, res *api.Resource,
 }
 
 // bindFrom is bind applied to old, the current pod as this apiserver knows it (never modified).
+//
+// The bound pod is a deep copy of old, or, for a caller that takes the answer as read-only
+// (answerShared), old's top level with a conditions list of its own, sharing the rest with old; the
+// watch cache then keeps that pod as it is.
 func (s *Server) bindFrom(ctx context.Context, req *wire.Request, res *api.Resource, user User, b *api.Binding, old api.Object) (*wire.Response, error) {
-	pod := api.DeepCopy(old).(*api.Pod)
+	given := answerShared(req)
+	var pod *api.Pod
+	if given {
+		pod = shallowCopy(old).(*api.Pod)
+		pod.Status.Conditions = slices.Clone(pod.Status.Conditions) // setPodCondition writes to it
+	} else {
+		pod = api.DeepCopy(old).(*api.Pod)
+	}
 	conflict := func(why string) error {
 		return apierrors.NewConflict("pods/binding", req.Name, why)
 	}
@@ -64,10 +76,11 @@ func (s *Server) bindFrom(ctx context.Context, req *wire.Request, res *api.Resou
 		return &wire.Response{Object: pod}, nil
 	}
 	modRev, _ := strconv.ParseInt(old.GetObjectMeta().ResourceVersion, 10, 64)
-	if err := s.persist(ctx, req, res, user, pod, modRev); err != nil {
+	answer, err := s.persistAnswer(ctx, req, res, user, pod, modRev, given)
+	if err != nil {
 		return nil, err
 	}
-	return &wire.Response{Object: pod}, nil
+	return &wire.Response{Object: answer}, nil
 }
 
 // setPodCondition replaces the condition of the same type, keeping its transition time when the

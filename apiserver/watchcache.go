@@ -87,9 +87,15 @@ type pendingWrite struct {
 }
 
 // expectWrite notes that obj, encoded as value, is about to be written to key. The cache keeps a
-// copy of its own (sharing its controller's parts): the caller keeps obj.
-func (c *watchCache) expectWrite(key string, value []byte, obj api.Object) *pendingWrite {
-	p := &pendingWrite{value: value, obj: c.shared.keep(obj)}
+// copy of its own (sharing its controller's parts): the caller keeps obj. With given, the caller
+// gives obj to the cache instead: from this call on nobody changes it (the cache sets its
+// resourceVersion once etcd reports the write), and whatever obj shares with others is as
+// unchanging.
+func (c *watchCache) expectWrite(key string, value []byte, obj api.Object, given bool) *pendingWrite {
+	if !given {
+		obj = c.shared.keep(obj)
+	}
+	p := &pendingWrite{value: value, obj: obj}
 	c.written.Store(key, p)
 	return p
 }

@@ -76,8 +76,8 @@ type DeleteOptions struct {
 type WriteOptions struct {
 	DryRun bool
 	// HandOver gives obj to the apiserver (wire.Request.HandOver): the caller built it for this call
-	// alone, shares nothing under it, and does not use it again; on success the object returned may
-	// be obj itself.
+	// alone, shares nothing under it, and does not use it again. The object returned is then
+	// read-only: it may share its parts with the apiserver's watch cache (or be obj itself).
 	HandOver bool
 }
 
@@ -187,15 +187,14 @@ func (r Resource[T, PT]) Delete(ctx context.Context, namespace, name string, opt
 }
 
 // Bind assigns a pod to a node through the pods/binding subresource: the scheduler's only write to a
-// pod.
-func (c *Client) Bind(ctx context.Context, namespace, pod, node string) (*api.Pod, error) {
-	resp, err := c.Do(ctx, &wire.Request{Verb: wire.VerbCreate, Resource: "pods", Subresource: "binding",
+// pod. Like client-go's Bind, it answers only whether the binding was made. The Binding it sends is
+// built for this call and handed over (wire.Request.HandOver), so the apiserver stores the bound pod
+// without copying it for its answer.
+func (c *Client) Bind(ctx context.Context, namespace, pod, node string) error {
+	_, err := c.Do(ctx, &wire.Request{Verb: wire.VerbCreate, Resource: "pods", Subresource: "binding",
 		Namespace: namespace, Name: pod, Body: &api.Binding{ObjectMeta: api.ObjectMeta{Name: pod, Namespace: namespace},
-			Target: api.ObjectReference{Kind: "Node", Name: node}}})
-	if err != nil {
-		return nil, err
-	}
-	return resp.Object.(*api.Pod), nil
+			Target: api.ObjectReference{Kind: "Node", Name: node}}, HandOver: true})
+	return err
 }
 
 // Evict asks for a pod's eviction (pods/eviction), as kubectl drain does.

@@ -129,7 +129,7 @@ func TestConditionsReadWhatKubectlGetWouldShow(t *testing.T) {
 		_, err := client.For[api.Pod](admin).Create(ctx, pod)
 		require.NoError(t, err)
 	}
-	_, err = admin.Bind(ctx, "default", "nginx-a", "node-1")
+	err = admin.Bind(ctx, "default", "nginx-a", "node-1")
 	require.NoError(t, err)
 	pods := client.For[api.Pod](admin)
 	a, err := pods.Get(ctx, "default", "nginx-a")

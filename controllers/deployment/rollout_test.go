@@ -39,7 +39,7 @@ func TestScaleDeploymentResizesItsReplicaSet(t *testing.T) {
 	rs := c.replicaSets()[0]
 	ready := c.pods()
 	// One of the ready pods is on a node: it must be the last to go.
-	_, err := c.admin.Bind(c.ctx, "default", ready[0].Name, "node-1")
+	err := c.admin.Bind(c.ctx, "default", ready[0].Name, "node-1")
 	require.NoError(t, err)
 
 	require.NoError(t, c.Kubectl.Scale(c.ctx, "deployments", "default", "nginx", 5))
@@ -145,7 +145,7 @@ func TestRecreateRemovesOldPodsBeforeStartingNewOnes(t *testing.T) {
 	c.rollout("nginx", nil)
 	// One old pod is on a node: deleting it only marks it, until its kubelet confirms.
 	bound := c.pods()[0]
-	_, err := c.admin.Bind(c.ctx, "default", bound.Name, "node-1")
+	err := c.admin.Bind(c.ctx, "default", bound.Name, "node-1")
 	require.NoError(t, err)
 
 	c.setImage("nginx", "nginx:1.26")

@@ -76,7 +76,7 @@ func TestANamespaceWaitsForPodsInTheirGracePeriod(t *testing.T) {
 	_, err = pods.Create(ctx, &api.Pod{ObjectMeta: api.ObjectMeta{Name: "web", Namespace: "demo"},
 		Spec: api.PodSpec{Containers: []api.Container{{Name: "web", Image: "nginx:1.25"}}}})
 	require.NoError(t, err)
-	_, err = c.Client("system:kube-scheduler", "kube-scheduler").Bind(ctx, "demo", "web", "node-1")
+	err = c.Client("system:kube-scheduler", "kube-scheduler").Bind(ctx, "demo", "web", "node-1")
 	require.NoError(t, err)
 
 	require.NoError(t, c.Kubectl.Delete(ctx, "namespaces", "", "demo", client.DeleteOptions{}))

@@ -144,7 +144,7 @@ func (f *fixture) bindPod(name, node string) error {
 		Spec: api.PodSpec{Containers: []api.Container{{Name: "web", Image: "nginx:1.25"}}}}); err != nil {
 		return err
 	}
-	_, err := f.c.Client("system:kube-scheduler", "kube-scheduler").Bind(f.ctx, "default", name, node)
+	err := f.c.Client("system:kube-scheduler", "kube-scheduler").Bind(f.ctx, "default", name, node)
 	return err
 }
 

@@ -70,9 +70,9 @@ func TestPodsOfANodeThatNoLongerExistsAreDeletedAfterQuarantine(t *testing.T) {
 	createPod(t, ctx, c, "web")
 	createPod(t, ctx, c, "ghost")
 	scheduler := c.Client("system:kube-scheduler", "kube-scheduler")
-	_, err = scheduler.Bind(ctx, "default", "web", "node-1")
+	err = scheduler.Bind(ctx, "default", "web", "node-1")
 	require.NoError(t, err)
-	_, err = scheduler.Bind(ctx, "default", "ghost", "node-9")
+	err = scheduler.Bind(ctx, "default", "ghost", "node-9")
 	require.NoError(t, err)
 
 	require.NoError(t, c.Driver.Advance(ctx, podgc.GCCheckPeriod))
@@ -86,7 +86,7 @@ func TestPodsOfANodeThatNoLongerExistsAreDeletedAfterQuarantine(t *testing.T) {
 func TestAPodWhoseNodeAppearsDuringQuarantineIsKept(t *testing.T) {
 	c, ctx := newCluster(t, podgc.Options{})
 	createPod(t, ctx, c, "early")
-	_, err := c.Client("system:kube-scheduler", "kube-scheduler").Bind(ctx, "default", "early", "node-2")
+	err := c.Client("system:kube-scheduler", "kube-scheduler").Bind(ctx, "default", "early", "node-2")
 	require.NoError(t, err)
 	require.NoError(t, c.Driver.Advance(ctx, podgc.GCCheckPeriod))
 	_, err = c.Kubectl.Create(ctx, &api.Node{ObjectMeta: api.ObjectMeta{Name: "node-2"}})
@@ -105,7 +105,7 @@ func Example() {
 		Spec: api.PodSpec{Containers: []api.Container{{Name: "c", Image: "busybox"}}}}); err != nil {
 		panic(err)
 	}
-	if _, err := c.Client("system:kube-scheduler", "kube-scheduler").Bind(ctx, "default", "ghost", "node-9"); err != nil {
+	if err := c.Client("system:kube-scheduler", "kube-scheduler").Bind(ctx, "default", "ghost", "node-9"); err != nil {
 		panic(err)
 	}
 	if err := c.Driver.Advance(ctx, 2*time.Minute); err != nil {

@@ -194,9 +194,11 @@ func newPod(rs *api.ReplicaSet) *api.Pod {
 	}
 }
 
-// createPod creates one pod from the template and reports it as an event on the ReplicaSet.
+// createPod creates one pod from the template and reports it as an event on the ReplicaSet. Each
+// create sends a copy of the template of its own, handed over (client.WriteOptions.HandOver): the
+// apiserver works on it and stores it as it is, where it would copy the template twice.
 func (c *Controller) createPod(ctx context.Context, rs *api.ReplicaSet, template *api.Pod) error {
-	pod, err := c.pods.Create(ctx, template)
+	pod, err := c.pods.Create(ctx, api.DeepCopy(template), client.WriteOptions{HandOver: true})
 	if err != nil {
 		c.events.Eventf(ctx, rs, client.EventWarning, "FailedCreate", "Error creating: %v", err)
 		return err

@@ -119,7 +119,7 @@ func TestScaleDownDeletesUnassignedAndNotReadyPodsFirst(t *testing.T) {
 	// pods[0] and pods[1]: scheduled, running and ready; pods[2]: ready but unscheduled; the others
 	// Pending.
 	for _, p := range pods[:2] {
-		_, err := c.admin.Bind(c.ctx, "default", p.Name, "node-1")
+		err := c.admin.Bind(c.ctx, "default", p.Name, "node-1")
 		require.NoError(t, err)
 	}
 	pods = c.pods()

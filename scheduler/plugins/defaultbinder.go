@@ -30,6 +30,6 @@ func (*DefaultBinder) Name() string { return DefaultBinderName }
 
 // Bind posts the Binding.
 func (b *DefaultBinder) Bind(ctx context.Context, _ *framework.CycleState, pod *api.Pod, nodeName string) *framework.Status {
-	_, err := b.handle.ClientSet().Bind(ctx, pod.Namespace, pod.Name, nodeName)
+	err := b.handle.ClientSet().Bind(ctx, pod.Namespace, pod.Name, nodeName)
 	return framework.AsStatus(err)
 }
