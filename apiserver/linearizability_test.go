@@ -108,7 +108,7 @@ func TestLinearizabilityUnderFaults(t *testing.T) {
 		s, st := newFaultyServer(t, Config{Seed: seed}, 0)
 		faultCtx, stopFaults := context.WithCancel(context.Background())
 		stop := robustness.InjectFaults(faultCtx, rand.New(rand.NewSource(seed)), st, s.Compact, 20*time.Millisecond)
-		history, err := robustness.Run(robustness.RunConfig{Seed: seed, Clients: 8, OpsPerClient: 200, Budget: 4 * time.Second,
+		history, err := robustness.Run(robustness.RunConfig{Seed: seed, Clients: 8, OpsPerClient: 200, Budget: 4 * time.Second, Overtime: 20 * time.Second,
 			Keys: []string{"a", "b", "c"}}, registerTransport(s, nil))
 		stopFaults()
 		t.Logf("%d compactions during the run", stop())

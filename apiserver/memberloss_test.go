@@ -46,7 +46,7 @@ func TestLinearizabilityWhileEtcdMembersDie(t *testing.T) {
 		s, st := newFaultyServer(t, Config{Seed: seed}, 3)
 		faultCtx, stopFaults := context.WithCancel(context.Background())
 		stop := killMembers(faultCtx, rand.New(rand.NewSource(seed)), st.Cluster())
-		history, err := robustness.Run(robustness.RunConfig{Seed: seed, Clients: 8, OpsPerClient: 150, Budget: 3 * time.Second,
+		history, err := robustness.Run(robustness.RunConfig{Seed: seed, Clients: 8, OpsPerClient: 150, Budget: 3 * time.Second, Overtime: 20 * time.Second,
 			Keys: []string{"a", "b", "c"}}, registerTransport(s, unanswered))
 		stopFaults()
 		losses, lossErr := stop()

@@ -108,7 +108,7 @@ func TestLinearizabilityOverHTTPSUnderFaults(t *testing.T) {
 
 			faultCtx, stopFaults := context.WithCancel(ctx)
 			stop := robustness.InjectFaults(faultCtx, rand.New(rand.NewSource(seed)), st, srv.Compact, 20*time.Millisecond)
-			history, err := robustness.Run(robustness.RunConfig{Seed: seed, Clients: 8, OpsPerClient: 150, Budget: 5 * time.Second,
+			history, err := robustness.Run(robustness.RunConfig{Seed: seed, Clients: 8, OpsPerClient: 150, Budget: 5 * time.Second, Overtime: 20 * time.Second,
 				Keys: []string{"a", "b", "c"}}, leaseTransport(hs))
 			stopFaults()
 			compactions := stop()

@@ -2,7 +2,7 @@
 // call with its start and end, and the check of the history they make.
 //
 //	Transport   how one operation reaches the apiserver (Server.Do, HTTPS, ...)
-//	Run         Clients clients, each OpsPerClient operations or until Budget, on Keys
+//	Run         Clients clients, each OpsPerClient operations or until Budget (and Overtime), on Keys
 //	Check       fail the test unless porcupine finds the history linearizable; counts by answer
 package robustness
 
@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -36,14 +37,24 @@ type RunConfig struct {
 	// Budget bounds when clients start operations, never an operation itself: a call cut short
 	// would leave a write whose outcome nobody knows.
 	Budget time.Duration
-	Keys   []string
+	// Overtime lets clients go on starting operations past Budget, for at most this long, while the
+	// history holds no compare-and-swap that won or none that lost: on a loaded machine whose etcd
+	// members are being killed, a few seconds may pass in elections, and a history without both
+	// says nothing about them (the tests require both).
+	Overtime time.Duration
+	Keys     []string
 }
 
 // Run plays one seeded history: each client picks its operations from its own source (get 3 in 10,
 // create 2, update 4 from the resourceVersion it last saw of the key, delete 1).
 func Run(cfg RunConfig, do Transport) ([]porcupine.Operation, error) {
 	start := time.Now()
-	deadline := start.Add(cfg.Budget)
+	deadline, overtime := start.Add(cfg.Budget), start.Add(cfg.Budget+cfg.Overtime)
+	var won, lost atomic.Bool // an update answered OK, one answered Conflict
+	more := func() bool {
+		now := time.Now()
+		return now.Before(deadline) || now.Before(overtime) && !(won.Load() && lost.Load())
+	}
 	ops := make([][]porcupine.Operation, cfg.Clients)
 	errs := make([]error, cfg.Clients)
 	var wg sync.WaitGroup
@@ -53,7 +64,7 @@ func Run(cfg RunConfig, do Transport) ([]porcupine.Operation, error) {
 			defer wg.Done()
 			rnd := rand.New(rand.NewSource(cfg.Seed*100 + int64(c)))
 			seen := map[string]int64{} // the last resourceVersion this client saw per key
-			for n := 0; n < cfg.OpsPerClient && time.Now().Before(deadline); n++ {
+			for n := 0; n < cfg.OpsPerClient && more(); n++ {
 				in := next(rnd, cfg.Keys, seen, fmt.Sprintf("c%d-%d", c, n))
 				call := int64(time.Since(start))
 				out, err := do(context.Background(), c, in)
@@ -61,6 +72,14 @@ func Run(cfg RunConfig, do Transport) ([]porcupine.Operation, error) {
 				if err != nil {
 					errs[c] = fmt.Errorf("client %d: %s %s: %w", c, in.Op, in.Key, err)
 					return
+				}
+				if in.Op == Update {
+					switch out.Status {
+					case OK:
+						won.Store(true)
+					case Conflict:
+						lost.Store(true)
+					}
 				}
 				switch {
 				case out.Status == Unknown:
