@@ -818,6 +818,14 @@ func (s *Server) cachedBase(req *wire.Request, res *api.Resource, rv string) api
 
 // shallowCopy copies obj's top level: a cached object an update may start from.
 func shallowCopy(obj api.Object) api.Object {
+	switch o := obj.(type) { // the kinds written most, copied without reflection
+	case *api.Pod:
+		c := *o
+		return &c
+	case *api.Event:
+		c := *o
+		return &c
+	}
 	v := reflect.New(reflect.TypeOf(obj).Elem())
 	v.Elem().Set(reflect.ValueOf(obj).Elem())
 	return v.Interface().(api.Object)

@@ -158,7 +158,11 @@ func (c *lru[K, V]) toFront(e *lruEntry[K, V]) {
 type correlatorKey [16]byte
 
 func keyOf(parts ...string) correlatorKey {
-	var buf []byte
+	n := 0
+	for _, p := range parts {
+		n += len(p) + 1
+	}
+	buf := make([]byte, 0, n)
 	for _, p := range parts {
 		buf = append(append(buf, p...), 0) // a separator no field contains: ("ab", "c") is not ("a", "bc")
 	}

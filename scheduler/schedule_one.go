@@ -261,7 +261,7 @@ func (s *Scheduler) findNodesThatPassFilters(ctx context.Context, fwk *framework
 		}
 		return st.Code() != framework.Error
 	})
-	feasible := make([]*framework.NodeInfo, 0, min(want, n))
+	feasible := s.feasibleBuf[:0] // no cycle keeps the list past its end
 	processed := 0
 	var firstErr *framework.Status
 	for i := 0; i < n && buf[i].done; i++ {
@@ -284,6 +284,7 @@ func (s *Scheduler) findNodesThatPassFilters(ctx context.Context, fwk *framework
 	}
 	s.nextStart = (start + processed) % n
 	res.EvaluatedNodes = processed
+	s.feasibleBuf = feasible[:0]
 	if firstErr != nil {
 		return nil, firstErr.AsError()
 	}
