@@ -67,6 +67,10 @@ type NodeInfo struct {
 
 	// classes count the pods by class (podcounts.go), sorted by class id, for CountPods.
 	classes []classCount
+	// classBits has bit classBit(id) set for every class in classes: most nodes have no pod of the
+	// class a count asks about, and the answer 0 then costs no read of the list (a cache miss per
+	// node, with PodTopologySpread scoring hundreds of nodes per pod).
+	classBits classBits
 }
 
 // NewNodeInfo returns the NodeInfo of a node with no pods yet. node may be nil: the cache keeps pods
@@ -210,6 +214,7 @@ func (n *NodeInfo) WithPod(pi *PodInfo) *NodeInfo {
 	}
 	c := n.clone()
 	c.classes = withClass(n.classes, pi.class.id, 1)
+	c.classBits = classBitsOf(c.classes)
 	c.Pods = appendCopy(n.Pods, pi)
 	if len(pi.RequiredAffinityTerms)+len(pi.PreferredAffinityTerms)+len(pi.RequiredAntiAffinityTerms)+len(pi.PreferredAntiAffinityTerms) > 0 {
 		c.PodsWithAffinity = appendCopy(n.PodsWithAffinity, pi)
@@ -236,6 +241,7 @@ func (n *NodeInfo) WithoutPod(uid string) (*NodeInfo, bool) {
 	pi := n.Pods[idx]
 	c := n.clone()
 	c.classes = withClass(n.classes, pi.class.id, -1)
+	c.classBits = classBitsOf(c.classes)
 	c.Pods = removeCopy(n.Pods, uid)
 	c.PodsWithAffinity = removeCopy(n.PodsWithAffinity, uid)
 	c.PodsWithRequiredAntiAffinity = removeCopy(n.PodsWithRequiredAntiAffinity, uid)

@@ -332,7 +332,9 @@ func (n *NodeInfo) CountPodsKey(key CountKey, match func(*api.Pod) bool) int64 {
 	var c int64
 	if len(ids) <= len(n.classes) {
 		for _, id := range ids {
-			c += n.classCount(id)
+			if n.classBits.mayHave(id) {
+				c += n.classCount(id)
+			}
 		}
 		return c
 	}
@@ -342,6 +344,27 @@ func (n *NodeInfo) CountPodsKey(key CountKey, match func(*api.Pod) bool) int64 {
 		}
 	}
 	return c
+}
+
+// classBits is a one-hash Bloom filter of a node's class ids: a clear bit says the node has no pod
+// of that class; a set one, that it may have.
+type classBits [2]uint64
+
+// classBit spreads the ids, which are made in sequence, over the 128 bits (Fibonacci hashing).
+func classBit(id uint64) uint { return uint((id * 0x9E3779B97F4A7C15) >> 57) }
+
+func classBitsOf(counts []classCount) classBits {
+	var b classBits
+	for _, cc := range counts {
+		i := classBit(cc.id)
+		b[i>>6] |= 1 << (i & 63)
+	}
+	return b
+}
+
+func (b *classBits) mayHave(id uint64) bool {
+	i := classBit(id)
+	return b[i>>6]&(1<<(i&63)) != 0
 }
 
 // classCount is how many of n's pods are of class id: a binary search written out, because this is

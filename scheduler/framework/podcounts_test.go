@@ -204,3 +204,31 @@ func TestQuestionsAndSumsAreBounded(t *testing.T) {
 	}
 	assert.Len(t, snap.domains, maxDomainCounts, "at most maxDomainCounts sums")
 }
+
+// A node's class bits never rule out a class it counts, and for a node of one class they rule out
+// nearly every other: the count is then 0 without a look at the node's list.
+func TestClassBitsNeverRuleOutAClassTheNodeHas(t *testing.T) {
+	var counts []classCount
+	for id := uint64(0); id < 300; id += 7 {
+		counts = append(counts, classCount{id: id, n: 1})
+	}
+	b := classBitsOf(counts)
+	for _, cc := range counts {
+		assert.True(t, b.mayHave(cc.id), "class %d", cc.id)
+	}
+	one := classBitsOf([]classCount{{id: 5, n: 1}})
+	ruledOut := 0
+	for id := uint64(0); id < 1000; id++ {
+		if id != 5 && !one.mayHave(id) {
+			ruledOut++
+		}
+	}
+	assert.Greater(t, ruledOut, 980, "of 999 other classes")
+
+	ni := NewNodeInfo(&api.Node{ObjectMeta: api.ObjectMeta{Name: "node-1"}})
+	web := NewPodInfo(labelledPod("web", "default", map[string]string{"app": "web"}))
+	ni = ni.WithPod(web)
+	assert.True(t, ni.classBits.mayHave(web.class.id), "WithPod sets the bit")
+	ni, _ = ni.WithoutPod(web.Pod.UID)
+	assert.Equal(t, classBits{}, ni.classBits, "WithoutPod clears it with the last pod of the class")
+}
