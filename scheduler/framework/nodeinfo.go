@@ -213,8 +213,7 @@ func (n *NodeInfo) WithPod(pi *PodInfo) *NodeInfo {
 		pi = &cp
 	}
 	c := n.clone()
-	c.classes = withClass(n.classes, pi.class.id, 1)
-	c.classBits = classBitsOf(c.classes)
+	c.countClass(pi.class.id, 1)
 	c.Pods = appendCopy(n.Pods, pi)
 	if len(pi.RequiredAffinityTerms)+len(pi.PreferredAffinityTerms)+len(pi.RequiredAntiAffinityTerms)+len(pi.PreferredAntiAffinityTerms) > 0 {
 		c.PodsWithAffinity = appendCopy(n.PodsWithAffinity, pi)
@@ -240,8 +239,7 @@ func (n *NodeInfo) WithoutPod(uid string) (*NodeInfo, bool) {
 	}
 	pi := n.Pods[idx]
 	c := n.clone()
-	c.classes = withClass(n.classes, pi.class.id, -1)
-	c.classBits = classBitsOf(c.classes)
+	c.countClass(pi.class.id, -1)
 	c.Pods = removeCopy(n.Pods, uid)
 	c.PodsWithAffinity = removeCopy(n.PodsWithAffinity, uid)
 	c.PodsWithRequiredAntiAffinity = removeCopy(n.PodsWithRequiredAntiAffinity, uid)

@@ -296,6 +296,13 @@ type classCount struct {
 
 func compareCountID(c classCount, id uint64) int { return cmp.Compare(c.id, id) }
 
+// countClass counts sign (1 or -1) pods of class id more in n, a copy being built (WithPod,
+// WithoutPod): its classes and the bits that summarise them change together.
+func (n *NodeInfo) countClass(id uint64, sign int64) {
+	n.classes = withClass(n.classes, id, sign)
+	n.classBits = classBitsOf(n.classes)
+}
+
 // withClass returns counts (sorted by id) with sign (1 or -1) pods of class id more, in a copy.
 func withClass(counts []classCount, id uint64, sign int64) []classCount {
 	i, found := slices.BinarySearchFunc(counts, id, compareCountID)
