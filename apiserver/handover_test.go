@@ -46,7 +46,9 @@ func TestHandOverSparesTheCopies(t *testing.T) {
 	assert.Same(t, &stored.Spec.Containers[0], &answer.Spec.Containers[0], "the answer shares its parts with the cache's object")
 
 	status := &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: "default", Name: "given"}, Status: api.PodStatus{Phase: api.PodRunning, Message: "handed over", QOSClass: api.PodQOSBestEffort,
-		Conditions: []api.PodCondition{{Type: api.PodReady, Status: api.ConditionFalse}}}}
+		Conditions: []api.PodCondition{{Type: api.PodReady, Status: api.ConditionFalse}}, PodIP: "10.244.1.7", PodIPs: []api.PodIP{{IP: "10.244.1.7"}},
+		ContainerStatuses: []api.ContainerStatus{{Name: "nginx", Image: "nginx:1.25", Started: api.Ptr(true), State: api.ContainerState{Running: &api.ContainerStateRunning{}}}}}}
+	sent := api.DeepCopy(status)
 	resp, err = ts.do(t, adminToken, wire.Request{Verb: wire.VerbUpdate, Resource: "pods", Subresource: "status", Namespace: "default", Body: status, HandOver: true})
 	require.NoError(t, err)
 	written := resp.Object.(*api.Pod)
@@ -58,6 +60,8 @@ func TestHandOverSparesTheCopies(t *testing.T) {
 	assert.Equal(t, written.ResourceVersion, after.ResourceVersion)
 	assert.Same(t, &stored.Spec.Containers[0], &after.Spec.Containers[0], "the new version shares the spec with the one before")
 	assert.Same(t, &status.Status.Conditions[0], &after.Status.Conditions[0], "and takes the body's status as it is")
+	assert.Same(t, status.Status.ContainerStatuses[0].State.Running, after.Status.ContainerStatuses[0].State.Running)
+	assert.Equal(t, sent.Status, status.Status, "a status write changes nothing under the body's status (a kubelet keeps sharing its parts)")
 
 	before := cached("given")
 	resp, err = ts.do(t, adminToken, wire.Request{Verb: wire.VerbCreate, Resource: "pods", Subresource: "binding", Namespace: "default", Name: "given",

@@ -408,10 +408,13 @@ func (k *Kubelet) nextDirty(now time.Time) (string, *podWorker) {
 // status without a resourceVersion precondition: the kubelet owns the pod's status.
 //
 // What it sends is the pod's name and status alone (a status write reads nothing else of the body),
-// a copy built for the write and handed over to the apiserver, which then copies nothing.
+// handed over to the apiserver, which then copies nothing: the watch cache keeps w.status's parts
+// themselves. That is safe because a status the kubelet computed is never modified afterwards
+// (setPodStatus builds each one afresh; what changes a container's record replaces its pointers,
+// never what they point to), so w.status, w.written and the cache's pod can share them.
 func (k *Kubelet) writeStatus(ctx context.Context, w *podWorker) {
-	pod := api.DeepCopy(&api.Pod{ObjectMeta: api.ObjectMeta{Namespace: w.pod.Namespace, Name: w.pod.Name, UID: w.pod.UID},
-		Status: *w.status})
+	pod := &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: w.pod.Namespace, Name: w.pod.Name, UID: w.pod.UID},
+		Status: *w.status}
 	written, err := client.For[api.Pod](k.client).UpdateStatus(ctx, pod, client.WriteOptions{HandOver: true})
 	if err != nil {
 		w.retryAt = k.clock.Now().Add(statusRetryInterval)
