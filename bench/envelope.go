@@ -79,13 +79,15 @@ func (r EnvelopeResult) gcPolicy() string {
 	return "GOGC=" + gogc + " GOMEMLIMIT=" + limit
 }
 
-// The live heap the envelope needs, as measured (BENCHMARKS.md): a fixed part, a part per node
-// (its kubelet, runtime, kube-proxy, Lease and informers) and a part per pod (its objects in the
-// watch cache, the kubelet and the runtime, etcd's index and the events about it).
+// The memory the envelope needs, as measured (BENCHMARKS.md, "the full envelope, fifth round": the
+// largest live heap of runs of 1,000 nodes / 10,000 pods, 1,000 / 30,000 and 300 / 30,000): a fixed
+// part, a part per node (its kubelet, runtime, kube-proxy, Lease and informers, about 50 KiB of heap,
+// and its goroutines' stacks, about 55 KiB) and a part per pod (its objects in the watch cache, the
+// kubelet and the runtime, etcd's index and the events about it, and the writes in flight).
 const (
 	envelopeLiveFixed   = 48 << 20
-	envelopeLivePerNode = 256 << 10
-	envelopeLivePerPod  = 20 << 10
+	envelopeLivePerNode = 128 << 10
+	envelopeLivePerPod  = 15 << 10
 	// envelopeLimitHeadroom is how far above that live heap the limit lets the heap grow between
 	// collections, where GOGC=100 lets it double.
 	envelopeLimitHeadroom = 1.25
