@@ -98,6 +98,37 @@ func (s *served) kubectlFor(d time.Duration, args ...string) string {
 	return string(b)
 }
 
+// watchUntil runs a kubectl that streams (get -w), calls change once its output matches first, and
+// returns what it printed once a line matches then (or at the timeout), stopping it.
+func (s *served) watchUntil(timeout time.Duration, args []string, first string, change func(), then string) string {
+	s.t.Helper()
+	ctx, cancel := context.WithTimeout(s.ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "kubectl", args...)
+	cmd.Env = append(os.Environ(), "KUBECONFIG="+s.kubeconfig, "HOME="+s.home)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		s.t.Fatal(err)
+	}
+	defer func() { cancel(); _ = cmd.Wait() }()
+	var got strings.Builder
+	firstRE, thenRE, changed := regexp.MustCompile(first), regexp.MustCompile(then), false
+	for sc := bufio.NewScanner(out); sc.Scan(); {
+		got.WriteString(sc.Text() + "\n")
+		if changed && thenRE.MatchString(sc.Text()) {
+			break
+		}
+		if !changed && firstRE.MatchString(got.String()) {
+			change()
+			changed = true
+		}
+	}
+	return got.String()
+}
+
 // expect runs kubectl and checks that its output matches every pattern (regular expressions, in which
 // runs of spaces match kubectl's column padding).
 func (s *served) expect(args []string, patterns ...string) string {
@@ -241,13 +272,14 @@ func TestServeCrashLoopAndLogsWithTheRealKubectl(t *testing.T) {
 	}
 	expect(a("get pod crash"), `crash 0/1 (CrashLoopBackOff|Error) [1-9]`)
 
-	// get -w prints the table, then a line per change, until stopped.
-	watched := make(chan string)
-	go func() { watched <- s.kubectlFor(4*time.Second, a("get pods -w")...) }()
-	time.Sleep(time.Second)
-	expect(a("label pod crash watched=yes"), `^pod/crash labeled`)
-	if w := <-watched; !regexp.MustCompile(`NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\n(?s:.*)crash\s+0/1(?s:.*)\ncrash\s+0/1`).MatchString(w) {
-		t.Errorf("kubectl get pods -w: %s\nwant the table, then crash again after its label changed", w)
+	// get -w prints the table, then a line per change, until stopped. The label changes only once
+	// the table is out (kubectl has listed, and watches from the list's resourceVersion), so the
+	// line that shows it can only come from the watch, however slowly kubectl starts; the crash
+	// loop's own restarts print lines too, without the label.
+	if w := s.watchUntil(30*time.Second, a("get pods -w --show-labels"), `(?m)^crash\s+0/1`, func() {
+		expect(a("label pod crash watched=yes"), `^pod/crash labeled`)
+	}, `(?m)^crash\s+0/1.*watched=yes`); !regexp.MustCompile(`NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\s+LABELS\n(?s:.*)crash\s+0/1(?s:.*)\ncrash\s+0/1.*watched=yes`).MatchString(w) {
+		t.Errorf("kubectl get pods -w --show-labels: %s\nwant the table, then crash again with its new label", w)
 	}
 
 	// logs -f streams until the container ends.
