@@ -91,7 +91,7 @@ type Benchmark struct {
 
 // Benchmarks are every measurement kubesim has, cheapest first.
 var Benchmarks = []Benchmark{
-	{"create-path", "pods created through every apiserver gate vs raw etcd puts, at 1, 16 and 128 clients", benchCreatePath},
+	{"create-path", "pods created through every apiserver gate vs raw etcd creates of the pod stored, at 1, 16 and 128 clients", benchCreatePath},
 	{"scheduler", "SchedulingBasic end to end: 500 nodes / 1,000 pods and 5,000 nodes / 10,000 pods through the apiserver", benchScheduler},
 	{"watch", "node-filtered watchers (one per node) under pod churn: delivery p50/p99, CPU per event", benchWatch},
 	{"deployment", "Deployments of 3, 1,000 and 10,000 replicas to all available vs the floor of their etcd writes", benchDeployment},
