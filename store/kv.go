@@ -59,7 +59,7 @@ func (s *Store) Create(ctx context.Context, key string, value []byte) (int64, er
 
 // create is Create with options for the put (a lease).
 func (s *Store) create(ctx context.Context, key string, value []byte, opts ...clientv3.OpOption) (int64, error) {
-	s.beforeWrite()
+	s.beforeWrite(value)
 	resp, err := s.client.Txn(ctx).
 		If(clientv3.Compare(clientv3.CreateRevision(key), "=", 0)).
 		Then(clientv3.OpPut(key, borrowString(value), opts...)).
@@ -159,7 +159,7 @@ func (s *Store) Update(ctx context.Context, key string, value []byte, expectModR
 
 // update is Update with options for the put (a lease).
 func (s *Store) update(ctx context.Context, key string, value []byte, expectModRevision int64, opts ...clientv3.OpOption) (int64, error) {
-	s.beforeWrite()
+	s.beforeWrite(value)
 	resp, err := s.client.Txn(ctx).
 		If(expect(key, expectModRevision)).
 		Then(clientv3.OpPut(key, borrowString(value), opts...)).
@@ -178,7 +178,7 @@ func (s *Store) update(ctx context.Context, key string, value []byte, expectModR
 // means unconditionally), and returns the value it had and the revision of
 // the delete. It fails like Update.
 func (s *Store) Delete(ctx context.Context, key string, expectModRevision int64) (KV, int64, error) {
-	s.beforeWrite()
+	s.beforeWrite(nil)
 	resp, err := s.client.Txn(ctx).
 		If(expect(key, expectModRevision)).
 		Then(clientv3.OpDelete(key, clientv3.WithPrevKV())).

@@ -94,6 +94,7 @@ type Store struct {
 	writeLatency atomic.Int64 // nanoseconds every write waits; see SetWriteLatency
 
 	writes, reads, lists, watches atomic.Int64
+	writtenBytes                  atomic.Int64 // the values of Creates and Updates
 
 	leases leaseManager // the lease keys with a TTL attach to (lease.go)
 
@@ -217,9 +218,10 @@ func (s *Store) ClientURLs() []string { return s.clientURLs }
 // with requests.
 func (s *Store) SetWriteLatency(d time.Duration) { s.writeLatency.Store(int64(d)) }
 
-// beforeWrite applies the write latency fault and counts the write.
-func (s *Store) beforeWrite() {
+// beforeWrite applies the write latency fault and counts the write and the bytes of its value.
+func (s *Store) beforeWrite(value []byte) {
 	s.writes.Add(1)
+	s.writtenBytes.Add(int64(len(value)))
 	if d := time.Duration(s.writeLatency.Load()); d > 0 {
 		s.clock.Sleep(d)
 	}
@@ -227,19 +229,21 @@ func (s *Store) beforeWrite() {
 
 // Stats is a snapshot of the store's request counters.
 type Stats struct {
-	Writes  int64 // Create, Update and Delete calls
-	Reads   int64 // Get calls
-	Lists   int64 // List calls
-	Watches int64 // Watch calls
+	Writes       int64 // Create, Update and Delete calls
+	WrittenBytes int64 // the values those Creates and Updates sent
+	Reads        int64 // Get calls
+	Lists        int64 // List calls
+	Watches      int64 // Watch calls
 }
 
 // Stats returns the counters since Open.
 func (s *Store) Stats() Stats {
 	return Stats{
-		Writes:  s.writes.Load(),
-		Reads:   s.reads.Load(),
-		Lists:   s.lists.Load(),
-		Watches: s.watches.Load(),
+		Writes:       s.writes.Load(),
+		WrittenBytes: s.writtenBytes.Load(),
+		Reads:        s.reads.Load(),
+		Lists:        s.lists.Load(),
+		Watches:      s.watches.Load(),
 	}
 }
 

@@ -168,9 +168,9 @@ func TestStatsCountRequests(t *testing.T) {
 
 	rev, err := s.Create(ctx, "/k", []byte("1"))
 	require.NoError(t, err)
-	_, err = s.Update(ctx, "/k", []byte("2"), rev)
+	_, err = s.Update(ctx, "/k", []byte("22"), rev)
 	require.NoError(t, err)
-	_, err = s.Create(ctx, "/k", []byte("3"))
+	_, err = s.Create(ctx, "/k", []byte("333"))
 	require.Error(t, err, "a failed write is still a write")
 	_, err = s.Get(ctx, "/k")
 	require.NoError(t, err)
@@ -178,7 +178,7 @@ func TestStatsCountRequests(t *testing.T) {
 	require.NoError(t, err)
 	s.Watch(ctx, "/", 0).Stop()
 
-	assert.Equal(t, store.Stats{Writes: 3, Reads: 1, Lists: 1, Watches: 1}, s.Stats())
+	assert.Equal(t, store.Stats{Writes: 3, WrittenBytes: 1 + 2 + 3, Reads: 1, Lists: 1, Watches: 1}, s.Stats())
 }
 
 // A database that reaches its quota makes etcd raise NOSPACE and refuse writes with "database space
