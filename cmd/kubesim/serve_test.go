@@ -87,15 +87,20 @@ func (s *served) kubectl(args ...string) string {
 	return s.kubectlFor(kubectlTimeout, args...)
 }
 
-// kubectlFor is kubectl, stopped after d: for the commands that never end on their own (-w).
+// kubectlFor is kubectl, stopped after d.
 func (s *served) kubectlFor(d time.Duration, args ...string) string {
 	s.t.Helper()
 	ctx, cancel := context.WithTimeout(s.ctx, d)
 	defer cancel()
+	b, _ := s.kubectlCmd(ctx, args).CombinedOutput()
+	return string(b)
+}
+
+// kubectlCmd is the kubectl on PATH with args, configured for this server, stopped with ctx.
+func (s *served) kubectlCmd(ctx context.Context, args []string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, "kubectl", args...)
 	cmd.Env = append(os.Environ(), "KUBECONFIG="+s.kubeconfig, "HOME="+s.home)
-	b, _ := cmd.CombinedOutput()
-	return string(b)
+	return cmd
 }
 
 // watchUntil runs a kubectl that streams (get -w), calls change once its output matches first, and
@@ -104,8 +109,7 @@ func (s *served) watchUntil(timeout time.Duration, args []string, first string, 
 	s.t.Helper()
 	ctx, cancel := context.WithTimeout(s.ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "kubectl", args...)
-	cmd.Env = append(os.Environ(), "KUBECONFIG="+s.kubeconfig, "HOME="+s.home)
+	cmd := s.kubectlCmd(ctx, args)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		s.t.Fatal(err)
