@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"kubesim/sim"
+	"kubesim/store"
 )
 
 // Figure is one measured number: what it is, under which conditions, and the baseline measured beside
@@ -159,6 +160,16 @@ func parallel(n, clients int, latencies []time.Duration, op func(i int) error) (
 	}
 	wg.Wait()
 	return time.Since(start), first
+}
+
+// rawCreates is the baseline loop: n etcd creates (the compare-and-put transaction an apiserver
+// create makes, nothing else) of value at keys prefix/1..prefix/n, from clients goroutines; it
+// returns the wall time taken, and each create's duration in latencies as parallel does.
+func rawCreates(ctx context.Context, st *store.Store, n, clients int, latencies []time.Duration, prefix string, value []byte) (time.Duration, error) {
+	return parallel(n, clients, latencies, func(i int) error {
+		_, err := st.Create(ctx, fmt.Sprintf("%s/%d", prefix, i), value)
+		return err
+	})
 }
 
 // quantile returns the q-quantile (0..1) of ds in milliseconds, sorting ds.

@@ -9,7 +9,8 @@ import (
 )
 
 // BenchmarkCreatePathVersusRawPut: the create path through every apiserver gate against raw etcd
-// creates of the pod it stores (and of the smaller JSON it sends) in the same run, at 16 clients. The ratio is the metric; the absolute rates depend on the machine.
+// creates of the pod it stores (and of the smaller JSON it sends) in the same run, at 16 clients.
+// The ratio is the metric; the absolute rates depend on the machine.
 func BenchmarkCreatePathVersusRawPut(b *testing.B) {
 	results, err := bench.CreatePath(context.Background(), max(b.N, 100), 16)
 	if err != nil {

@@ -130,10 +130,7 @@ func Deployment(ctx context.Context, replicas int) (DeploymentResult, error) {
 	res := DeploymentResult{Replicas: replicas, Nodes: nodes}
 
 	const rawOps = 10000 // about a third of a second of puts: fewer moved the rate by half from one run to the next
-	raw, err := parallel(rawOps, 16, nil, func(i int) error {
-		_, err := c.Store.Create(ctx, fmt.Sprintf("/bench/raw/%d", i), []byte(`{"bench":true}`))
-		return err
-	})
+	raw, err := rawCreates(ctx, c.Store, rawOps, 16, nil, "/bench/raw", []byte(`{"bench":true}`))
 	if err != nil {
 		return res, err
 	}
@@ -163,11 +160,7 @@ func Deployment(ctx context.Context, replicas int) (DeploymentResult, error) {
 	statsAfter := c.Store.Stats()
 	res.EtcdWrites, res.WrittenBytes = statsAfter.Writes-statsBefore.Writes, statsAfter.WrittenBytes-statsBefore.WrittenBytes
 	// The raw rate of values the writes' mean size, on the same etcd, its cluster still running.
-	value := []byte(`{"bench":"` + strings.Repeat("x", max(res.MeanWrite()-12, 0)) + `"}`)
-	raw, err = parallel(rawOps, 16, nil, func(i int) error {
-		_, err := c.Store.Create(ctx, fmt.Sprintf("/bench/sized/%d", i), value)
-		return err
-	})
+	raw, err = rawCreates(ctx, c.Store, rawOps, 16, nil, "/bench/sized", paddedJSON(res.MeanWrite()))
 	if err != nil {
 		return res, err
 	}
@@ -182,6 +175,12 @@ func Deployment(ctx context.Context, replicas int) (DeploymentResult, error) {
 		}
 	}
 	return res, nil
+}
+
+// paddedJSON is a JSON object of size bytes (or the smallest there is, if size is smaller).
+func paddedJSON(size int) []byte {
+	const open, closing = `{"bench":"`, `"}`
+	return []byte(open + strings.Repeat("x", max(size-len(open)-len(closing), 0)) + closing)
 }
 
 // benchDeploymentManifest is a Deployment of one container with the given requests.

@@ -39,4 +39,6 @@ func TestFloorIsTheWritesAtTheRawRateOfTheirSize(t *testing.T) {
 	assert.Contains(t, r.String(), "= 2.0 x the floor of its 3000 etcd writes")
 	assert.Contains(t, r.String(), "1200 B each on average) at the raw put rate of values that size (1000/s): 3s; 4.0 x the floor at the raw rate of 14-byte values (2000/s): 1.5s")
 	assert.Zero(t, DeploymentResult{}.MeanWrite(), "no writes, no mean")
+	assert.Len(t, paddedJSON(1200), 1200, "the raw puts' values are the writes' mean size")
+	assert.JSONEq(t, `{"bench":""}`, string(paddedJSON(3)))
 }

@@ -76,8 +76,9 @@ type DeleteOptions struct {
 type WriteOptions struct {
 	DryRun bool
 	// HandOver gives obj to the apiserver (wire.Request.HandOver): the caller built it for this call
-	// alone, shares nothing under it that anyone changes, and does not use it again. The object returned is then
-	// read-only: it may share its parts with the apiserver's watch cache (or be obj itself).
+	// alone, shares nothing under it that anyone changes, and does not use it again. The object
+	// returned is then read-only: it may share its parts with the apiserver's watch cache (or be obj
+	// itself).
 	HandOver bool
 }
 

@@ -45,13 +45,14 @@ type Request struct {
 	// HandOver gives Body to the apiserver: the caller built it for this request, nothing else refers
 	// to it or to anything under it that anyone may change, and the caller will not read or change
 	// it again (a status write changes nothing under Body's status, so the status's parts may stay
-	// shared with the caller if nobody ever changes them: a kubelet's computed statuses are not). It
-	// also takes the object in the Response as read-only: that object may share its maps, slices and
-	// pointers with the one the apiserver's watch cache keeps. A create or a status write then works
-	// on Body itself instead of a private copy, and a create, a status write or a binding gives the
-	// object it stores to the cache instead of a copy (a controller's new pod, an event, a kubelet's
-	// status, a scheduler's binding each spare two copies of the object). Without it the apiserver
-	// never changes the caller's object, and the Response's object is the caller's own.
+	// shared with the caller if nobody ever changes them, as nobody changes a kubelet's computed
+	// statuses). It also takes the object in the Response as read-only: that object may share its
+	// maps, slices and pointers with the one the apiserver's watch cache keeps. A create or a status
+	// write then works on Body itself instead of a private copy, and a create, a status write or a
+	// binding gives the object it stores to the cache instead of a copy (a controller's new pod, an
+	// event, a kubelet's status, a scheduler's binding each spare two copies of the object). Without
+	// it the apiserver never changes the caller's object, and the Response's object is the caller's
+	// own.
 	HandOver bool
 
 	DryRun bool // validate and admit everything, persist nothing (?dryRun=All)
