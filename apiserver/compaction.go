@@ -41,8 +41,8 @@ func (s *Server) scheduleCompaction(ctx context.Context, interval time.Duration)
 }
 
 // compactTo compacts etcd up to rev (if it is past the start) and returns the current revision, the
-// target of the next tick. The watch cache's own etcd watch must never be compacted away (it would
-// end), so a cache still behind rev (a process too busy to read etcd for a whole interval) makes the
+// target of the next tick. The watch cache's own etcd watch must not be compacted away (the cache would
+// have to list everything again, and every watch would start over), so a cache still behind rev (a process too busy to read etcd for a whole interval) makes the
 // tick compact only up to what the cache has read. A revision already compacted (a scenario compacted
 // further) or an etcd that does not answer only skips this tick.
 func (s *Server) compactTo(ctx context.Context, rev int64) int64 {

@@ -157,28 +157,85 @@ func (c *watchCache) start(ctx context.Context, st *store.Store) error {
 	if err != nil {
 		return err
 	}
-	c.mu.Lock()
+	if err := c.replace(kvs, rev); err != nil {
+		return err
+	}
+	go c.follow(ctx, st, st.Watch(ctx, "/registry/", rev+1, store.WithoutPrevious()))
+	return nil
+}
+
+// replace makes the cache hold exactly kvs, etcd's state at rev, with a window that starts at rev.
+// The watches still open (at a relist) end, as kube-apiserver's cacher ends its watchers whenever its
+// reflector lists again: without an error, the stream simply ends; each client watches again from its
+// last resourceVersion, gets 410 Gone (the window starts at rev) and lists. The objects are decoded before the
+// lock is taken: a relist of a large cluster does not stop the cache's readers meanwhile.
+func (c *watchCache) replace(kvs []store.KV, rev int64) error {
+	type entry struct {
+		key string
+		obj api.Object
+	}
+	fresh := map[*resourceCache][]entry{}
 	for _, kv := range kvs {
-		if rc, _, err := c.locate(kv.Key); err == nil && rc.uncached {
-			continue
-		}
-		rc, key, obj, err := c.decode(kv)
+		rc, key, err := c.locate(kv.Key)
 		if err != nil {
-			c.mu.Unlock()
 			return err
 		}
-		rc.put(key, obj)
+		if rc.uncached {
+			continue
+		}
+		var obj api.Object
+		if w, ok := c.written.Load(kv.Key); ok && bytes.Equal(w.(*pendingWrite).value, kv.Value) {
+			// This apiserver's own write, whose event the watch missed: the same object it gave.
+			c.written.CompareAndDelete(kv.Key, w)
+			obj = w.(*pendingWrite).obj
+			obj.GetObjectMeta().ResourceVersion = strconv.FormatInt(kv.ModRevision, 10)
+		} else if _, _, obj, err = c.decode(kv); err != nil {
+			return err
+		}
+		fresh[rc] = append(fresh[rc], entry{key, obj})
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	for _, rc := range c.resources {
-		rc.floor = rev
+		for w := range rc.watchers {
+			w.closeWith(nil)
+		}
+		for _, ws := range rc.pinned {
+			for w := range ws {
+				w.closeWith(nil)
+			}
+		}
+		rc.watchers, rc.pinned = map[*Watcher]struct{}{}, map[pin]map[*Watcher]struct{}{}
+		rc.objects, rc.byNode = make(map[string]api.Object, len(fresh[rc])), map[string]map[string]struct{}{}
+		rc.sorted.Store(nil)
+		rc.snap.Store(nil)
+		for _, e := range fresh[rc] {
+			rc.put(e.key, e.obj)
+		}
+		rc.events, rc.floor = nil, rev
 	}
 	c.rev = rev
 	c.wakeLocked()
-	c.mu.Unlock()
-
-	w := st.Watch(ctx, "/registry/", rev+1, store.WithoutPrevious())
-	go c.follow(ctx, st, w)
 	return nil
+}
+
+// relist lists etcd again after it compacted the history the cache needed to resume, and replaces
+// what the cache holds; it tries again while etcd cannot answer (a member without a leader), until
+// ctx ends. It returns the revision the cache now holds.
+func (c *watchCache) relist(ctx context.Context, st *store.Store) (int64, error) {
+	for {
+		kvs, rev, err := st.List(ctx, "/registry/", 0)
+		if err == nil {
+			return rev, c.replace(kvs, rev)
+		}
+		if ctx.Err() != nil || st.Closed() {
+			return 0, err
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(rewatchDelay):
+		}
+	}
 }
 
 // maxBatchesAtOnce bounds how many of etcd's responses the cache applies under one hold of its lock.
@@ -188,6 +245,7 @@ const maxBatchesAtOnce = 256
 const rewatchDelay = 100 * time.Millisecond
 
 func (c *watchCache) follow(ctx context.Context, st *store.Store, w *store.Watch) {
+	var cause error // why the cache stops following etcd
 	for {
 		for batch := range w.Events() {
 			// etcd sends a response per transaction: on a busy machine each would cost the cache a
@@ -219,8 +277,19 @@ func (c *watchCache) follow(ctx context.Context, st *store.Store, w *store.Watch
 			c.mu.Unlock()
 		}
 		w.Stop()
-		if w.Err() == nil || store.IsCompacted(w.Err()) || ctx.Err() != nil || st.Closed() {
+		if cause = w.Err(); cause == nil || ctx.Err() != nil || st.Closed() {
 			break
+		}
+		if store.IsCompacted(w.Err()) {
+			// etcd compacted past the cache's revision while its watch was down (an outage longer
+			// than the compaction interval): what changed between is lost, so list everything
+			// again, as kube-apiserver's cacher does, and follow from the list's revision.
+			rev, err := c.relist(ctx, st)
+			if cause = err; err != nil {
+				break
+			}
+			w = st.Watch(ctx, "/registry/", rev+1, store.WithoutPrevious())
+			continue
 		}
 		// etcd ended the watch, as it does when its member loses the leader: like kube-apiserver's
 		// cacher, keep serving what the cache holds and watch again from the next revision. The
@@ -235,7 +304,7 @@ func (c *watchCache) follow(ctx context.Context, st *store.Store, w *store.Watch
 		w = st.Watch(ctx, "/registry/", next, store.WithoutPrevious())
 	}
 	c.mu.Lock()
-	c.err = w.Err()
+	c.err = cause
 	if c.err == nil {
 		c.err = ctx.Err()
 	}
