@@ -25,6 +25,8 @@ func BenchmarkCreatePathVersusRawPut(b *testing.B) {
 	b.ReportMetric(res.CreateAllocs, "allocs/create")
 	b.ReportMetric(res.RawBytes, "B/put")
 	b.ReportMetric(res.RawAllocs, "allocs/put")
+	b.ReportMetric(res.CreateCPU, "cpu-µs/create")
+	b.ReportMetric(res.RawCPU, "cpu-µs/put")
 }
 
 // BenchmarkDeployment: a Deployment of 1,000 and of 10,000 replicas reaching all-available, reported

@@ -41,6 +41,10 @@ type CreatePathResult struct {
 	// client and server in both, and the apiserver's gates in the creates. The difference is the
 	// apiserver's share.
 	RawBytes, RawAllocs, CreateBytes, CreateAllocs float64
+	// CPU time the whole process spent per operation (getrusage), in microseconds, and the cores it
+	// kept busy on average: a loop that leaves the cores idle is bound by latency, not by work.
+	RawCPU, CreateCPU     float64
+	RawCores, CreateCores float64
 }
 
 // Ratio is the share of raw etcd throughput the full pipeline keeps.
@@ -50,9 +54,9 @@ func (r CreatePathResult) Ratio() float64 { return r.CreatesPerSecond / r.RawPer
 func (r CreatePathResult) SmallRatio() float64 { return r.CreatesPerSecond / r.SmallPerSecond }
 
 func (r CreatePathResult) String() string {
-	return fmt.Sprintf("create path at %d clients, %d ops: %.0f creates/s (p50 %.2f ms, p99 %.2f ms, %.0f B and %.0f allocations each) vs %.0f raw etcd puts/s of the stored pod's %d B (p50 %.2f ms, p99 %.2f ms, %.0f B and %.0f allocations each): ratio %.2f; %.2f of %.0f puts/s of the %d B sent",
-		r.Clients, r.Ops, r.CreatesPerSecond, r.CreateP50, r.CreateP99, r.CreateBytes, r.CreateAllocs,
-		r.RawPerSecond, r.StoredBytes, r.RawP50, r.RawP99, r.RawBytes, r.RawAllocs, r.Ratio(), r.SmallRatio(), r.SmallPerSecond, r.SentBytes)
+	return fmt.Sprintf("create path at %d clients, %d ops: %.0f creates/s (p50 %.2f ms, p99 %.2f ms, %.0f B and %.0f allocations, %.0f µs CPU each, %.2f cores busy) vs %.0f raw etcd puts/s of the stored pod's %d B (p50 %.2f ms, p99 %.2f ms, %.0f B and %.0f allocations, %.0f µs CPU each, %.2f cores busy): ratio %.2f; %.2f of %.0f puts/s of the %d B sent",
+		r.Clients, r.Ops, r.CreatesPerSecond, r.CreateP50, r.CreateP99, r.CreateBytes, r.CreateAllocs, r.CreateCPU, r.CreateCores,
+		r.RawPerSecond, r.StoredBytes, r.RawP50, r.RawP99, r.RawBytes, r.RawAllocs, r.RawCPU, r.RawCores, r.Ratio(), r.SmallRatio(), r.SmallPerSecond, r.SentBytes)
 }
 
 // CreatePath runs ops creates through the apiserver and ops raw etcd puts at each number of
@@ -93,6 +97,7 @@ func CreatePath(ctx context.Context, ops int, clients ...int) ([]CreatePathResul
 		const rounds = 4
 		var (
 			raw, small, pipeline    time.Duration
+			rawCPU, pipelineCPU     time.Duration
 			rawAlloc, pipelineAlloc allocated
 		)
 		rawLat, createLat := make([]time.Duration, 0, ops), make([]time.Duration, 0, ops)
@@ -107,15 +112,16 @@ func CreatePath(ctx context.Context, ops int, clients ...int) ([]CreatePathResul
 				return nil, err
 			}
 			small += d
-			before := readAllocated()
+			before, cpu := readAllocated(), cpuTime()
 			d, err = rawCreates(ctx, st, n, cl, lat, fmt.Sprintf("/bench/raw/%d/%d", cl, r), stored)
 			if err != nil {
 				return nil, err
 			}
 			raw += d
+			rawCPU += cpuTime() - cpu
 			rawAlloc = rawAlloc.plus(readAllocated().minus(before))
 			rawLat = append(rawLat, lat...)
-			before = readAllocated()
+			before, cpu = readAllocated(), cpuTime()
 			d, err = parallel(n, cl, lat, func(int) error {
 				// As the ReplicaSet controller sends each create: a pod built for it (a copy of the
 				// template, counted here) and handed over.
@@ -127,6 +133,7 @@ func CreatePath(ctx context.Context, ops int, clients ...int) ([]CreatePathResul
 				return nil, err
 			}
 			pipeline += d
+			pipelineCPU += cpuTime() - cpu
 			pipelineAlloc = pipelineAlloc.plus(readAllocated().minus(before))
 			createLat = append(createLat, lat...)
 		}
@@ -136,7 +143,9 @@ func CreatePath(ctx context.Context, ops int, clients ...int) ([]CreatePathResul
 			RawP50: quantile(rawLat, 0.5), RawP99: quantile(rawLat, 0.99),
 			CreateP50: quantile(createLat, 0.5), CreateP99: quantile(createLat, 0.99),
 			RawBytes: float64(rawAlloc.bytes) / float64(ops), RawAllocs: float64(rawAlloc.objects) / float64(ops),
-			CreateBytes: float64(pipelineAlloc.bytes) / float64(ops), CreateAllocs: float64(pipelineAlloc.objects) / float64(ops)})
+			CreateBytes: float64(pipelineAlloc.bytes) / float64(ops), CreateAllocs: float64(pipelineAlloc.objects) / float64(ops),
+			RawCPU: micros(rawCPU) / float64(ops), CreateCPU: micros(pipelineCPU) / float64(ops),
+			RawCores: rawCPU.Seconds() / raw.Seconds(), CreateCores: pipelineCPU.Seconds() / pipeline.Seconds()})
 	}
 	return results, nil
 }
@@ -149,6 +158,8 @@ func readAllocated() allocated {
 	runtime.ReadMemStats(&ms)
 	return allocated{ms.TotalAlloc, ms.Mallocs}
 }
+
+func micros(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) }
 
 func (a allocated) minus(b allocated) allocated {
 	return allocated{a.bytes - b.bytes, a.objects - b.objects}
@@ -176,7 +187,9 @@ func benchCreatePath(ctx context.Context, o Options) ([]Figure, error) {
 			Figure{Name: "create-path/creates", Value: r.CreatesPerSecond, Unit: "creates/s", Conditions: cond, Baseline: raw(r.RawPerSecond, "puts/s")},
 			Figure{Name: "create-path/p50", Value: r.CreateP50, Unit: "ms", Conditions: cond, Baseline: raw(r.RawP50, "ms")},
 			Figure{Name: "create-path/p99", Value: r.CreateP99, Unit: "ms", Conditions: cond, Baseline: raw(r.RawP99, "ms")},
-			Figure{Name: "create-path/allocated", Value: r.CreateBytes, Unit: "B/create", Conditions: cond, Baseline: raw(r.RawBytes, "B/put")})
+			Figure{Name: "create-path/allocated", Value: r.CreateBytes, Unit: "B/create", Conditions: cond, Baseline: raw(r.RawBytes, "B/put")},
+			Figure{Name: "create-path/cpu", Value: r.CreateCPU, Unit: "µs/create", Conditions: cond, Baseline: raw(r.RawCPU, "µs/put")},
+			Figure{Name: "create-path/cores-busy", Value: r.CreateCores, Unit: "cores", Conditions: cond, Baseline: raw(r.RawCores, "cores")})
 		o.progress("%s", r)
 	}
 	return figures, err
