@@ -52,7 +52,9 @@ func bootstrapObjects() []api.Object {
 		"cluster-admin": {rule(all, all, all), {NonResourceURLs: all, Verbs: all}},
 		"admin":         {rule(all, all, all)},
 		"edit": {rule(core, []string{"pods", "services", "endpoints", "serviceaccounts", "events", "configmaps", "secrets", "persistentvolumeclaims"}, append(read, write...)),
-			rule(apps, []string{"deployments", "replicasets", "daemonsets", "deployments/scale", "replicasets/scale"}, append(read, write...))},
+			rule(apps, []string{"deployments", "replicasets", "daemonsets", "deployments/scale", "replicasets/scale"}, append(read, write...)),
+			// Whoever may run pods as a service account may act as it too (Kubernetes' edit role does).
+			rule(core, []string{"serviceaccounts"}, []string{"impersonate"})},
 		"view": {rule(core, []string{"pods", "services", "endpoints", "serviceaccounts", "events", "namespaces", "resourcequotas", "configmaps", "persistentvolumeclaims"}, read),
 			rule(apps, []string{"deployments", "replicasets", "daemonsets"}, read)},
 		"system:kube-scheduler": {

@@ -271,7 +271,7 @@ var securityRules = []securityRule{
 			"\n" + `{APIGroups:[""], Resources:["persistentvolumeclaims"], Verbs:["get" "list" "watch" "create" "update" "patch" "delete" "deletecollection"]}` +
 			"\n" + `{APIGroups:[""], Resources:["pods"], Verbs:["watch" "create" "update" "patch" "delete" "deletecollection"]}` +
 			"\n" + `{APIGroups:[""], Resources:["secrets"], Verbs:["get" "list" "watch" "create" "update" "patch" "delete" "deletecollection"]}` +
-			"\n" + `{APIGroups:[""], Resources:["serviceaccounts"], Verbs:["get" "list" "watch" "create" "update" "patch" "delete" "deletecollection"]}` +
+			"\n" + `{APIGroups:[""], Resources:["serviceaccounts"], Verbs:["get" "list" "watch" "create" "update" "patch" "delete" "deletecollection" "impersonate"]}` +
 			"\n" + `{APIGroups:[""], Resources:["services"], Verbs:["get" "list" "watch" "create" "update" "patch" "delete" "deletecollection"]}` +
 			"\n" + `{APIGroups:["apps"], Resources:["daemonsets"], Verbs:["get" "list" "watch" "create" "update" "patch" "delete" "deletecollection"]}` +
 			"\n" + `{APIGroups:["apps"], Resources:["deployments"], Verbs:["get" "list" "watch" "create" "update" "patch" "delete" "deletecollection"]}` +

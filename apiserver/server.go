@@ -187,12 +187,18 @@ func (s *Server) do(ctx context.Context, req *wire.Request) (*wire.Response, *ap
 			Msgf("bearer token -> %s", user))
 	}
 
-	// Gate 2: authorize.
-	attrs := newAttributes(user, req, res)
-	attrs.quiet = !s.traced(req)
+	// Gate 2: authorize (first whether the user may act as the one it asks to be, if it asks).
 	if err := s.fresh(ctx, "clusterrolebindings", "clusterroles", "rolebindings", "roles"); err != nil {
 		return nil, res, deadlineError(fmt.Errorf("waiting for the authorization cache: %w", err))
 	}
+	if req.Impersonate != nil {
+		var err error
+		if user, err = s.impersonate(req, res, user); err != nil {
+			return nil, res, err
+		}
+	}
+	attrs := newAttributes(user, req, res)
+	attrs.quiet = !s.traced(req)
 	if user.InGroup(GroupNodes) && attrs.nodeAuthorizerReadsPods() {
 		if err := s.fresh(ctx, "pods"); err != nil {
 			return nil, res, deadlineError(fmt.Errorf("waiting for the node authorizer's cache: %w", err))

@@ -32,6 +32,10 @@ type Request struct {
 	// Agent names the calling program in the trace ("kubectl", "kube-scheduler", "kubelet/node-2"),
 	// as the User-Agent header does on the wire.
 	Agent string
+	// Impersonate asks to act as someone else (kubectl --as and --as-group; the Impersonate-User,
+	// Impersonate-Group, Impersonate-Uid and Impersonate-Extra-* headers): the user the token proves
+	// must be allowed to impersonate each part, and every later gate then sees the user asked for.
+	Impersonate *Impersonation
 
 	Verb        string
 	Resource    string // plural, short or qualified name: "pods", "deploy", "deployments.apps"
@@ -74,6 +78,14 @@ type Request struct {
 	// delete
 	GracePeriodSeconds *int64
 	PropagationPolicy  string
+}
+
+// Impersonation is who a request asks to act as.
+type Impersonation struct {
+	User   string // a user's name, or system:serviceaccount:<namespace>:<name>
+	Groups []string
+	UID    string
+	Extra  map[string][]string // the user's extra attributes, by key (lower case)
 }
 
 // Response is what a successful call returns: an object (get, create, update, delete of an object that

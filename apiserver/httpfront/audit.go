@@ -35,6 +35,7 @@ type AuditEvent struct {
 	RequestURI               string            `json:"requestURI"`
 	Verb                     string            `json:"verb"`
 	User                     AuditUser         `json:"user"`
+	ImpersonatedUser         *AuditUser        `json:"impersonatedUser,omitempty"`
 	SourceIPs                []string          `json:"sourceIPs,omitempty"`
 	UserAgent                string            `json:"userAgent,omitempty"`
 	ObjectRef                *AuditObjectRef   `json:"objectRef,omitempty"`
@@ -85,7 +86,10 @@ func AuditWriter(w io.Writer) func(AuditEvent) {
 
 // auditNote is what the handlers tell the audit trail that the URL does not: the name of the object
 // a create made (the URL names only its collection).
-type auditNote struct{ created string }
+type auditNote struct {
+	created      string
+	impersonated *apiserver.User // who the request acted as, once allowed to
+}
 
 type auditNoteKey struct{}
 
@@ -99,6 +103,13 @@ func withAuditNote(r *http.Request) (*http.Request, *auditNote) {
 func noteCreated(ctx context.Context, name string) {
 	if note, ok := ctx.Value(auditNoteKey{}).(*auditNote); ok {
 		note.created = name
+	}
+}
+
+// noteImpersonated records who the request acts as, when it is audited.
+func noteImpersonated(ctx context.Context, u apiserver.User) {
+	if note, ok := ctx.Value(auditNoteKey{}).(*auditNote); ok {
+		note.impersonated = &u
 	}
 }
 
@@ -117,6 +128,9 @@ func auditEvent(r *http.Request, note *auditNote, user apiserver.User, code int,
 		Annotations: map[string]string{LatencyAnnotation: done.Sub(received).String()}}
 	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
 		ev.SourceIPs = []string{host}
+	}
+	if u := note.impersonated; u != nil {
+		ev.ImpersonatedUser = &AuditUser{Username: u.Name, Groups: u.Groups}
 	}
 	if rt, err := parsePath(r.URL.Path); err == nil && rt.res != nil {
 		ev.Verb = auditVerb(r, rt)

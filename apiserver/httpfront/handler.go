@@ -10,12 +10,14 @@ package httpfront
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
 	apierrors "kubesim/api/errors"
 	"kubesim/apiserver"
 	"kubesim/clock"
+	"kubesim/wire"
 )
 
 // MaxBodyBytes is the largest request body accepted, as kube-apiserver's 3 MiB limit
@@ -115,6 +117,17 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) (user apiserver.
 		}
 	}
 	ctx := r.Context()
+	// Acting as someone else (kubectl --as): checked here, before any path is served, so that a
+	// refusal is the same 403 everywhere; a resource request carries it on to the apiserver, whose
+	// authorize gate checks it again and tells it in the trace.
+	imp, acting := impersonation(r.Header), user
+	if imp != nil {
+		if acting, err = h.srv.Impersonate(ctx, user, imp); err != nil {
+			writeError(w, err)
+			return
+		}
+		noteImpersonated(ctx, acting)
+	}
 	switch p := r.URL.Path; {
 	case p == "/version":
 		writeJSON(w, http.StatusOK, ServedVersion)
@@ -123,9 +136,9 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) (user apiserver.
 	case strings.HasPrefix(p, "/healthz/") || strings.HasPrefix(p, "/readyz/") || strings.HasPrefix(p, "/livez/"):
 		writeText(w, http.StatusOK, "ok")
 	case p == "/metrics":
-		h.serveMetrics(w, user)
+		h.serveMetrics(w, acting)
 	case strings.HasPrefix(p, ControlPrefix):
-		h.serveControl(w, r, user)
+		h.serveControl(w, r, acting)
 	case p == "/openapi" || strings.HasPrefix(p, "/openapi/"):
 		h.serveOpenAPI(w, r)
 	case p == "/api" || p == "/apis" || p == "/api/" || p == "/apis/":
@@ -142,7 +155,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) (user apiserver.
 			h.groupVersion(w, rt)
 			return
 		}
-		h.serveResource(ctx, w, r, token, rt)
+		h.serveResource(ctx, w, r, token, imp, rt)
 	}
 	return user
 }
@@ -160,6 +173,31 @@ func credential(srv *apiserver.Server, r *http.Request) string {
 		return srv.CertificateCredential(r.TLS.VerifiedChains[0][0])
 	}
 	return ""
+}
+
+// impersonation reads who the request asks to act as from kubectl's --as, --as-group, --as-uid and
+// --as-user-extra headers (Impersonate-User, one Impersonate-Group per group, Impersonate-Uid,
+// Impersonate-Extra-<key>, its key %-encoded); nil when it asks nothing.
+func impersonation(h http.Header) *wire.Impersonation {
+	imp := &wire.Impersonation{User: h.Get("Impersonate-User"), Groups: h.Values("Impersonate-Group"), UID: h.Get("Impersonate-Uid")}
+	for name, values := range h {
+		encoded, ok := strings.CutPrefix(name, "Impersonate-Extra-") // net/http canonicalises names
+		if !ok {
+			continue
+		}
+		key := strings.ToLower(encoded)
+		if k, err := url.PathUnescape(key); err == nil {
+			key = k
+		}
+		if imp.Extra == nil {
+			imp.Extra = map[string][]string{}
+		}
+		imp.Extra[key] = append(imp.Extra[key], values...)
+	}
+	if imp.User == "" && len(imp.Groups) == 0 && imp.UID == "" && imp.Extra == nil {
+		return nil
+	}
+	return imp
 }
 
 // agent names the calling program in the trace, from its User-Agent ("kubectl/v1.32.4 (linux/amd64)

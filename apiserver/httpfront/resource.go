@@ -26,9 +26,9 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 )
 
-func (h *Handler) serveResource(ctx context.Context, w http.ResponseWriter, r *http.Request, token string, rt route) {
+func (h *Handler) serveResource(ctx context.Context, w http.ResponseWriter, r *http.Request, token string, imp *wire.Impersonation, rt route) {
 	q := r.URL.Query()
-	req := &wire.Request{Token: token, Agent: agent(r), Resource: rt.res.GroupResource(),
+	req := &wire.Request{Token: token, Agent: agent(r), Impersonate: imp, Resource: rt.res.GroupResource(),
 		Subresource: rt.subresource, Namespace: rt.namespace, Name: rt.name,
 		LabelSelector: q.Get("labelSelector"), FieldSelector: q.Get("fieldSelector"),
 		ResourceVersion: q.Get("resourceVersion"), AllowWatchBookmarks: isTrue(q.Get("allowWatchBookmarks")),

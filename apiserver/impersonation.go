@@ -1,0 +1,152 @@
+// impersonation.go: acting as someone else (`kubectl auth can-i list pods --as alice`, `kubectl get
+// pods --as alice --as-group devs`), as kube-apiserver's impersonation filter does between
+// authentication and authorization. The user the credential proves must be allowed the verb
+// "impersonate" on each thing it asks to become: the user (resource users, or serviceaccounts in the
+// account's namespace for system:serviceaccount:<namespace>:<name>) and each group (groups) in the
+// core API group, each extra value (userextras/<key>) and the uid (uids) in authentication.k8s.io.
+// The first refusal is a 403 naming it (`users "alice" is forbidden: User "bob" cannot impersonate
+// resource "users" in API group "" at the cluster scope`); once all are allowed, every later gate sees
+// the user asked for, never the one who asked: that user's own groups are not looked up, only those
+// asked for, system:authenticated (system:unauthenticated for system:anonymous) and a service
+// account's fixed groups count.
+//
+// kubesim simplification: a User has a name and groups only, so an impersonated uid and extras are
+// authorized as Kubernetes authorizes them and then not carried.
+package apiserver
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"kubesim/api"
+	apierrors "kubesim/api/errors"
+	"kubesim/api/validation"
+	"kubesim/trace"
+	"kubesim/wire"
+)
+
+// User names and groups impersonation treats specially.
+const (
+	UserAnonymous        = "system:anonymous"
+	GroupUnauthenticated = "system:unauthenticated"
+)
+
+// Impersonate checks that requestor may act as imp and returns the user it then acts as. The HTTP
+// front asks it for the requests that never reach Do (metrics, the control endpoints); Do asks it for
+// every request whose Impersonate is set.
+func (s *Server) Impersonate(ctx context.Context, requestor User, imp *wire.Impersonation) (User, error) {
+	if err := s.fresh(ctx, "clusterrolebindings", "clusterroles", "rolebindings", "roles"); err != nil {
+		return User{}, deadlineError(fmt.Errorf("waiting for the authorization cache: %w", err))
+	}
+	u, _, err := s.actAs(requestor, imp, true)
+	return u, err
+}
+
+// impersonate is Impersonate inside Do: the refusal or the switch goes into the trace.
+func (s *Server) impersonate(req *wire.Request, res *api.Resource, requestor User) (User, error) {
+	u, denied, err := s.actAs(requestor, req.Impersonate, !s.traced(req))
+	switch {
+	case denied != nil:
+		s.record(req, res, trace.Event{Component: "kube-apiserver", Actor: requestor.Name, Action: "impersonate", Code: 403}.
+			Msgf("%s, impersonating %s -> 403 %s", describe(req, res), describeImpersonation(req.Impersonate), err.Error()))
+	case err == nil && s.trace != nil:
+		s.record(req, res, trace.Event{Component: "kube-apiserver", Actor: requestor.Name, Action: "impersonate"}.
+			Msgf("%s: %s acts as %s, allowed to impersonate it", describe(req, res), requestor, u))
+	}
+	return u, err
+}
+
+// actAs authorizes each part of imp for requestor, in kube-apiserver's order (the user, the groups,
+// the extras, the uid), and builds the user. denied is the check that failed, if one did.
+func (s *Server) actAs(requestor User, imp *wire.Impersonation, quiet bool) (User, *attributes, error) {
+	if imp.User == "" {
+		if len(imp.Groups) > 0 || len(imp.Extra) > 0 || imp.UID != "" {
+			return User{}, nil, apierrors.NewInternalError(fmt.Errorf("requested %s without impersonating a user", describeImpersonation(imp)))
+		}
+		return requestor, nil, nil
+	}
+	check := func(group, resource, subresource, namespace, name string) *attributes {
+		a := attributes{user: requestor, verb: "impersonate", group: group, resource: resource, subresource: subresource,
+			namespace: namespace, name: name, quiet: quiet}
+		if ok, _ := s.authorize(a); !ok {
+			return &a
+		}
+		return nil
+	}
+	var checks []func() *attributes
+	u := User{Name: imp.User, Groups: slices.Clone(imp.Groups)}
+	if ns, name, ok := splitServiceAccount(imp.User); ok {
+		checks = append(checks, func() *attributes { return check("", "serviceaccounts", "", ns, name) })
+		if len(imp.Groups) == 0 {
+			u.Groups = []string{GroupServiceAccounts, GroupServiceAccounts + ":" + ns}
+		}
+	} else {
+		checks = append(checks, func() *attributes { return check("", "users", "", "", imp.User) })
+	}
+	for _, g := range imp.Groups {
+		checks = append(checks, func() *attributes { return check("", "groups", "", "", g) })
+	}
+	keys := make([]string, 0, len(imp.Extra))
+	for k := range imp.Extra {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		for _, v := range imp.Extra[k] {
+			checks = append(checks, func() *attributes { return check(authenticationGroup, "userextras", k, "", v) })
+		}
+	}
+	if imp.UID != "" {
+		checks = append(checks, func() *attributes { return check(authenticationGroup, "uids", "", "", imp.UID) })
+	}
+	for _, c := range checks {
+		if denied := c(); denied != nil {
+			return User{}, denied, forbidden(*denied, "")
+		}
+	}
+	switch {
+	case u.Name == UserAnonymous && !u.InGroup(GroupUnauthenticated):
+		u.Groups = append(u.Groups, GroupUnauthenticated)
+	case u.Name != UserAnonymous && !u.InGroup(GroupAuthenticated) && !u.InGroup(GroupUnauthenticated):
+		u.Groups = append(u.Groups, GroupAuthenticated)
+	}
+	return u, nil, nil
+}
+
+// authenticationGroup is the API group of impersonated uids and extras.
+const authenticationGroup = "authentication.k8s.io"
+
+// splitServiceAccount splits system:serviceaccount:<namespace>:<name> as Kubernetes does: exactly two
+// parts after the prefix, a valid namespace name and a valid service account name.
+func splitServiceAccount(user string) (namespace, name string, ok bool) {
+	rest, found := strings.CutPrefix(user, "system:serviceaccount:")
+	if !found {
+		return "", "", false
+	}
+	parts := strings.Split(rest, ":")
+	if len(parts) != 2 || len(validation.IsDNS1123Label(parts[0])) > 0 || len(validation.IsDNS1123Subdomain(parts[1])) > 0 {
+		return "", "", false
+	}
+	return parts[0], parts[1], true
+}
+
+// describeImpersonation words what a request asked to act as, for the trace and errors: `user
+// "alice", groups ["devs"]`.
+func describeImpersonation(imp *wire.Impersonation) string {
+	var parts []string
+	if imp.User != "" {
+		parts = append(parts, fmt.Sprintf("user %q", imp.User))
+	}
+	if len(imp.Groups) > 0 {
+		parts = append(parts, fmt.Sprintf("groups %q", imp.Groups))
+	}
+	if imp.UID != "" {
+		parts = append(parts, fmt.Sprintf("uid %q", imp.UID))
+	}
+	if len(imp.Extra) > 0 {
+		parts = append(parts, fmt.Sprintf("extras %v", imp.Extra))
+	}
+	return strings.Join(parts, ", ")
+}
