@@ -81,3 +81,20 @@ type NonResourceRule struct {
 	Verbs           []string `json:"verbs"`
 	NonResourceURLs []string `json:"nonResourceURLs,omitempty"`
 }
+
+// AuthenticationGroupName is the API group of SelfSubjectReview and of impersonated uids and extras.
+const AuthenticationGroupName = "authentication.k8s.io"
+
+// SelfSubjectReview (authentication.k8s.io/v1) asks "who am I?" (`kubectl auth whoami`): the
+// apiserver answers with the user it authenticated the request as (after impersonation, the user
+// acted as), and stores nothing.
+type SelfSubjectReview struct {
+	TypeMeta   `json:",inline"`
+	ObjectMeta `json:"metadata,omitempty"`
+	Status     SelfSubjectReviewStatus `json:"status,omitempty"`
+}
+
+// SelfSubjectReviewStatus holds the answer.
+type SelfSubjectReviewStatus struct {
+	UserInfo UserInfo `json:"userInfo,omitempty"` // admission.go: kubesim's users have a name and groups only
+}

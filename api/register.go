@@ -1,7 +1,7 @@
 // register.go: every kind kubesim serves, entered into the scheme with the names kubectl knows
 // ("kubectl api-resources" lists the same group, kind, plural, short names and scope). Scale, Binding,
 // Eviction and DeleteOptions are not here: they are request bodies of subresources, never stored;
-// the reviews (SelfSubjectAccessReview, SelfSubjectRulesReview) are here though never stored,
+// the reviews (SelfSubjectAccessReview, SelfSubjectRulesReview, SelfSubjectReview) are here though never stored,
 // because each is a resource of its own.
 package api
 
@@ -56,6 +56,10 @@ func init() {
 			New: func() Object { return &SelfSubjectAccessReview{} }},
 		{Group: AuthorizationGroupName, Version: "v1", Kind: "SelfSubjectRulesReview", Name: "selfsubjectrulesreviews", Singular: "selfsubjectrulesreview",
 			New: func() Object { return &SelfSubjectRulesReview{} }},
+
+		// authentication.k8s.io/v1: a question, never stored (create only).
+		{Group: AuthenticationGroupName, Version: "v1", Kind: "SelfSubjectReview", Name: "selfsubjectreviews", Singular: "selfsubjectreview",
+			New: func() Object { return &SelfSubjectReview{} }},
 
 		// discovery.k8s.io/v1: no short names, as in Kubernetes.
 		{Group: DiscoveryGroupName, Version: "v1", Kind: "EndpointSlice", Name: "endpointslices", Singular: "endpointslice", Namespaced: true,

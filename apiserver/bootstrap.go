@@ -72,8 +72,10 @@ func bootstrapObjects() []api.Object {
 			rule([]string{"policy"}, []string{"poddisruptionbudgets"}, read),
 			rule(apps, []string{"replicasets", "daemonsets"}, read)},
 		"system:kube-controller-manager": {rule(all, all, all)},
-		// Every authenticated user may ask what it may do (`kubectl auth can-i`, `auth can-i --list`).
-		"system:basic-user": {rule([]string{api.AuthorizationGroupName}, []string{"selfsubjectaccessreviews", "selfsubjectrulesreviews"}, []string{"create"})},
+		// Every authenticated user may ask what it may do (`kubectl auth can-i`, `auth can-i --list`) and
+		// who it is (`kubectl auth whoami`).
+		"system:basic-user": {rule([]string{api.AuthorizationGroupName}, []string{"selfsubjectaccessreviews", "selfsubjectrulesreviews"}, []string{"create"}),
+			rule([]string{api.AuthenticationGroupName}, []string{"selfsubjectreviews"}, []string{"create"})},
 	}
 	for _, name := range slices.Sorted(maps.Keys(clusterRoles)) {
 		objs = append(objs, &api.ClusterRole{ObjectMeta: api.ObjectMeta{Name: name}, Rules: clusterRoles[name]})

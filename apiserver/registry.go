@@ -201,6 +201,8 @@ func (s *Server) create(ctx context.Context, req *wire.Request, res *api.Resourc
 		return s.reviewSelf(req, res, user)
 	case selfSubjectRulesReviews:
 		return s.reviewRules(req, res, user)
+	case selfSubjectReviews:
+		return s.reviewSelfSubject(req, res, user)
 	}
 	switch req.Subresource {
 	case "binding":

@@ -27,9 +27,10 @@ func TestSelfSubjectRulesReviewListsTheUsersRules(t *testing.T) {
 	ts := newTestServer(t)
 	before := mustRev(t, ts)
 
-	basic := api.ResourceRule{Verbs: []string{"create"}, APIGroups: []string{api.AuthorizationGroupName},
-		Resources: []string{"selfsubjectaccessreviews", "selfsubjectrulesreviews"}}
-	assert.Equal(t, api.SubjectRulesReviewStatus{ResourceRules: []api.ResourceRule{basic}, NonResourceRules: []api.NonResourceRule{}},
+	basic := []api.ResourceRule{{Verbs: []string{"create"}, APIGroups: []string{api.AuthorizationGroupName},
+		Resources: []string{"selfsubjectaccessreviews", "selfsubjectrulesreviews"}},
+		{Verbs: []string{"create"}, APIGroups: []string{api.AuthenticationGroupName}, Resources: []string{"selfsubjectreviews"}}}
+	assert.Equal(t, api.SubjectRulesReviewStatus{ResourceRules: basic, NonResourceRules: []api.NonResourceRule{}},
 		ts.rulesIn(t, aliceToken, "default"), "alice, bound to nothing, holds only what every authenticated user holds")
 
 	admin := ts.rulesIn(t, adminToken, "default")
@@ -42,10 +43,10 @@ func TestSelfSubjectRulesReviewListsTheUsersRules(t *testing.T) {
 		RoleRef:  api.RoleRef{APIGroup: api.RBACGroupName, Kind: "ClusterRole", Name: "view"},
 		Subjects: []api.Subject{{Kind: "User", Name: "alice"}}})
 	inDefault := ts.rulesIn(t, aliceToken, "default")
-	require.Len(t, inDefault.ResourceRules, 3, "system:basic-user, then view's two rules")
-	assert.Equal(t, []string{"get", "list", "watch"}, inDefault.ResourceRules[1].Verbs)
-	assert.Contains(t, inDefault.ResourceRules[1].Resources, "pods")
-	assert.Len(t, ts.rulesIn(t, aliceToken, "kube-system").ResourceRules, 1, "a RoleBinding grants only in its namespace")
+	require.Len(t, inDefault.ResourceRules, 4, "system:basic-user's two rules, then view's two")
+	assert.Equal(t, []string{"get", "list", "watch"}, inDefault.ResourceRules[2].Verbs)
+	assert.Contains(t, inDefault.ResourceRules[2].Resources, "pods")
+	assert.Len(t, ts.rulesIn(t, aliceToken, "kube-system").ResourceRules, 2, "a RoleBinding grants only in its namespace")
 
 	node := ts.rulesIn(t, node1Token, "default")
 	assert.True(t, node.Incomplete, "the Node authorizer cannot enumerate a kubelet's rights")

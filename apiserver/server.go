@@ -219,7 +219,7 @@ func (s *Server) do(ctx context.Context, req *wire.Request) (*wire.Response, *ap
 		err  error
 	)
 	verb := req.Verb
-	if (res.Name == selfSubjectAccessReviews || res.Name == selfSubjectRulesReviews) && verb != wire.VerbCreate {
+	if (res.Name == selfSubjectAccessReviews || res.Name == selfSubjectRulesReviews || res.Name == selfSubjectReviews) && verb != wire.VerbCreate {
 		verb = "" // a review is only ever created: MethodNotSupported below
 	}
 	if verb != wire.VerbWatch {

@@ -28,10 +28,10 @@ const aggregatedContentType = "application/json;g=apidiscovery.k8s.io;v=v2;as=AP
 // not serve it.
 var objectVerbs = []string{"create", "delete", "get", "list", "patch", "update", "watch"}
 
-// verbsOf is what discovery says a resource serves: only create for the access reviews, which are
+// verbsOf is what discovery says a resource serves: only create for the reviews, which are
 // questions, never stored.
 func verbsOf(res *api.Resource) []string {
-	if res.Group == api.AuthorizationGroupName {
+	if res.Group == api.AuthorizationGroupName || res.Group == api.AuthenticationGroupName {
 		return []string{"create"}
 	}
 	return objectVerbs

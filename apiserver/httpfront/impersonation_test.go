@@ -56,3 +56,12 @@ func TestKubectlAsAnotherUser(t *testing.T) {
 		}
 	}
 }
+
+// `kubectl auth whoami` shows the user the apiserver sees, impersonated or not.
+func TestKubectlAuthWhoami(t *testing.T) {
+	_, hs := newFront(t)
+	admin := newKubectl(t, hs, "admin-token")
+	admin.expect("auth whoami", `ATTRIBUTE VALUE`, `Username admin\n`, `Groups \[system:masters system:authenticated\]`)
+	admin.expect("auth whoami --as alice --as-group devs", `Username alice\n`, `Groups \[devs system:authenticated\]`)
+	newKubectl(t, hs, "alice-token").expect("auth whoami -o jsonpath={.status.userInfo.username}", `^alice$`)
+}
