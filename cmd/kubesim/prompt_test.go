@@ -155,3 +155,32 @@ func TestPromptCacheShowsTheSchedulersViewBesideEtcd(t *testing.T) {
 	assert.Contains(t, out, `"node-3" names 2 components: kube-proxy/node-3, kubelet/node-3`)
 	assert.Contains(t, out, "kube-scheduler/scheduling has no informer for leases")
 }
+
+// crictl at the pause before a container starts, on its node: the sandbox is Ready, the container
+// Created (crictl ps lists only running ones, ps -a all), the node holds the image and the pause
+// image; without --node, crictl asks which node. Once the pods run the container runs, and crictl
+// logs reads it by a prefix of its ID.
+func TestPromptCrictlShowsTheNodesRuntime(t *testing.T) {
+	var id string
+	code, out, errOut := runAnswering(t, func(story string) string {
+		m := regexp.MustCompile(`about to StartContainer ([0-9a-f]{64})`).FindStringSubmatch(story)
+		require.NotNil(t, m, story)
+		id = m[1]
+		return strings.Join([]string{"crictl ps -a --node node-2", "crictl ps --node node-2", "crictl pods --node node-2",
+			"crictl images --node node-2", "crictl ps", "crictl logs --node node-2 ffff", "until pods running", "crictl ps --node node-2",
+			"crictl logs --tail 1 --node node-2 " + id[:6], "q"}, "\n") + "\n"
+	}, "run", "create-deployment", "--break", "kubelet StartContainer node-2")
+	require.Equal(t, 0, code, errOut+out)
+	created := regexp.MustCompile(`(?m)^` + id[:13] + ` +[0-9a-f]{13} +(Less than a second|\d+ seconds?) ago +Created +nginx +0 +([0-9a-f]{13}) +(nginx-77bf8679f9-\w+) +default$`).
+		FindStringSubmatch(out)
+	require.NotNil(t, created, "crictl ps -a: the container created, not started:\n%s", out)
+	assert.Regexp(t, `(?m)^CONTAINER +IMAGE +CREATED +STATE +NAME +ATTEMPT +POD ID +POD +NAMESPACE\nPOD ID`, out,
+		"crictl ps: nothing runs yet on node-2 (the next answer is crictl pods')")
+	assert.Regexp(t, `(?m)^`+created[2]+` +\S.* ago +Ready +`+created[3]+` +default +0 +\(default\)$`, out, "crictl pods: its sandbox")
+	assert.Regexp(t, `(?m)^docker.io/library/nginx +1.25 +[0-9a-f]{13} +[\d.]+MB$`, out, "crictl images")
+	assert.Regexp(t, `(?m)^registry.k8s.io/pause +3.10 `, out)
+	assert.Contains(t, out, "crictl runs on a node: say which with --node NODE (node-1, node-2, node-3)")
+	assert.Contains(t, out, `rpc error: code = NotFound desc = an error occurred when try to find container "ffff": not found`)
+	assert.Regexp(t, `(?m)^`+id[:13]+` +[0-9a-f]{13} +.* ago +Running +nginx +0 +`+created[2]+` `, out, "once the pods run, crictl ps shows it running")
+	assert.Regexp(t, `(?m)^\S+ \S+ \[notice\] 1#1: start worker processes$`, out, "crictl logs --tail 1: the log's last line")
+}
