@@ -135,3 +135,20 @@ func TestTraceTellsThePullsSandboxesAndExits(t *testing.T) {
 	assert.Regexp(t, `^containerd/node-1 pull pulled docker.io/library/busybox:latest \([0-9a-f]{13}, 2166802 bytes\) in 587ms$`, story[2])
 	assert.Equal(t, "containerd/node-1 exit container main exited with code 3 (Error)", story[3])
 }
+
+// A call under Instant (a paused run's crictl) takes no cluster time: a slow runtime answers at once,
+// a hung one fails at once with the deadline, one that is down refuses as ever.
+func TestInstantCallsTakeNoClusterTime(t *testing.T) {
+	n := newNode(t)
+	ctx := fakeruntime.Instant(context.Background())
+	n.rt.SetFault(fakeruntime.FaultSlow{Delay: 3 * time.Second})
+	_, err := n.rt.ListContainers(ctx, nil)
+	require.NoError(t, err)
+	n.rt.SetFault(fakeruntime.FaultHung{})
+	_, err = n.rt.ListContainers(ctx, nil)
+	assert.EqualError(t, err, "rpc error: code = DeadlineExceeded desc = context deadline exceeded")
+	n.rt.SetFault(fakeruntime.FaultDown{})
+	_, err = n.rt.ListContainers(ctx, nil)
+	assert.Equal(t, fakeruntime.Unavailable, fakeruntime.CodeOf(err))
+	assert.Equal(t, t0, n.clk.Now(), "no time passed")
+}

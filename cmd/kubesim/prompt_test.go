@@ -184,3 +184,12 @@ func TestPromptCrictlShowsTheNodesRuntime(t *testing.T) {
 	assert.Regexp(t, `(?m)^`+id[:13]+` +[0-9a-f]{13} +.* ago +Running +nginx +0 +`+created[2]+` `, out, "once the pods run, crictl ps shows it running")
 	assert.Regexp(t, `(?m)^\S+ \S+ \[notice\] 1#1: start worker processes$`, out, "crictl logs --tail 1: the log's last line")
 }
+
+// crictl on a node whose containerd hangs meets crictl's deadline (at once: a paused run does not wait
+// out crictl's timeout; runtime's TestInstantCallsTakeNoClusterTime checks that no clock moves).
+func TestPromptCrictlOnAHungRuntime(t *testing.T) {
+	code, out, errOut := runWith(t, "until node node-2 notready\ncrictl ps --node node-2\ncrictl ps --node node-1\nq\n", "run", "runtime-hung", "--step")
+	require.Equal(t, 0, code, errOut+out)
+	assert.Contains(t, out, "listing containers: rpc error: code = DeadlineExceeded desc = context deadline exceeded")
+	assert.Regexp(t, `(?m)^[0-9a-f]{13} +[0-9a-f]{13} +.* ago +Running +nginx +0 `, out, "the other nodes' runtimes answer")
+}
