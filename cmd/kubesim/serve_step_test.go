@@ -51,7 +51,7 @@ func TestServeStepShowsTheStateBetweenSteps(t *testing.T) {
 	s.expect(a("get pods -o wide"), `nginx-[a-z0-9]+-[a-z0-9]+ 1/1 Running 0 `)
 
 	// Enter in the serve terminal runs one step; next N, N.
-	for _, line := range []string{"\n", "next 2\n", "bogus\n"} {
+	for _, line := range []string{"\n", "next 2\n", "bogus\n", "crictl ps -a --node node-1\n", "crictl ps -a --node node-2\n"} {
 		io.WriteString(typed, line)
 	}
 	deadline := time.Now().Add(10 * time.Second)
@@ -64,6 +64,13 @@ func TestServeStepShowsTheStateBetweenSteps(t *testing.T) {
 	}
 	if told := s.told.String(); !regexp.MustCompile(`(?s)ran 1 step\(s\); cluster time.*ran 2 step\(s\); cluster time`).MatchString(told) {
 		t.Errorf("the serve terminal after Enter and next 2:\n%s", told)
+	}
+	// crictl in the serve terminal: the nodes' runtimes, one of which runs the Deployment's pod.
+	for deadline := time.Now().Add(10 * time.Second); !regexp.MustCompile(`(?m)^[0-9a-f]{13} +[0-9a-f]{13} +.* ago +Running +nginx +0 +[0-9a-f]{13} +nginx-`).MatchString(s.told.String()); {
+		if time.Now().After(deadline) {
+			t.Fatalf("the serve terminal after crictl ps -a on both nodes:\n%s", s.told.String())
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 
 	if out, code = s.step("3"); code != 0 || !strings.HasPrefix(out, "ran 3 step(s); cluster time +") {
