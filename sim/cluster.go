@@ -97,6 +97,9 @@ type Config struct {
 	KeepTrace bool
 	// Observe, if set, receives every trace event from the first one on (a narrator).
 	Observe func(trace.Event)
+	// JournalLines, if positive, keeps each node's last kubelet lines, up to this many, for a paused
+	// run's `journalctl -u kubelet` (journal.go).
+	JournalLines int
 }
 
 // FullCluster is a working cluster of n nodes: kube-controller-manager, kube-scheduler and a kubelet
@@ -155,6 +158,7 @@ type Cluster struct {
 	// controllerManagers are the kube-controller-manager replicas, by name.
 	controllerManagers map[string]*ControllerManager
 	nodeOrder          []string // node names in the order they joined
+	journal            *journal // each node's last kubelet lines, if Config.JournalLines asks (journal.go)
 
 	// breaker, if set, pauses before the actions its breakpoints name (breakpoint.go).
 	breaker atomic.Pointer[breaker]
@@ -189,6 +193,10 @@ func New(ctx context.Context, cfg Config) (*Cluster, error) {
 	c.Trace = trace.NewRecorder(c.Clock, cfg.KeepTrace)
 	if cfg.Observe != nil {
 		c.Trace.Subscribe(cfg.Observe)
+	}
+	if cfg.JournalLines > 0 {
+		c.journal = newJournal(cfg.JournalLines)
+		c.Trace.Subscribe(c.journal.subscriber(c.Clock))
 	}
 
 	c.Trace.Record(trace.Event{Component: "scenario", Action: "boot"}.Msgf("The cluster starts: %s", cfg.describe()))

@@ -9,6 +9,7 @@
 //	explain POD [-n NS]                 the scheduler's verdict on every node for a pending pod
 //	cache [COMPONENT [RESOURCE]]        a component's informer cache beside etcd (inspect_cache.go)
 //	crictl ps [-a] | pods | images | logs ID [--node NODE]   a node's runtime, as crictl shows it (inspect_node.go)
+//	journalctl -u kubelet [-n N] [--node NODE]   a node's kubelet log, when the run keeps it (journal.go)
 //
 //	Cluster.Inspect(ctx, w, line)   runs one command; false when the line is none of them
 //	Cluster.Ledger()                etcd, read-only
@@ -46,7 +47,7 @@ func (c *Cluster) Ledger() Ledger { return c.Store }
 var InspectCommands = []string{
 	"get KIND [NAME] [-n NS] [-o yaml]", "describe KIND NAME [-n NS]", "logs POD [-n NS]",
 	"etcd get KEY | etcd get --prefix PREFIX", "queue", "explain POD [-n NS]", "cache [COMPONENT [RESOURCE]]",
-	"crictl ps [-a] | pods | images | logs [--tail N] ID, with --node NODE",
+	"crictl ps [-a] | pods | images | logs [--tail N] ID, with --node NODE", "journalctl -u kubelet [-n N] --node NODE",
 }
 
 // Inspect runs one command of the prompt, writing its answer to w. It reports false when the line is
@@ -77,6 +78,8 @@ func (c *Cluster) Inspect(ctx context.Context, w io.Writer, line string) (bool, 
 		return true, c.inspectCache(ctx, w, args)
 	case words[0] == "crictl":
 		return true, c.inspectCrictl(ctx, w, words[1:])
+	case words[0] == "journalctl":
+		return true, c.inspectJournal(w, words[1:])
 	}
 	return false, nil
 }

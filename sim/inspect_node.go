@@ -68,7 +68,7 @@ func (c *Cluster) inspectCrictl(ctx context.Context, w io.Writer, args []string)
 			rest = append(rest, a)
 		}
 	}
-	n, err := c.crictlNode(node)
+	n, err := c.nodeFor("crictl", node)
 	if err != nil {
 		return err
 	}
@@ -89,12 +89,12 @@ func (c *Cluster) inspectCrictl(ctx context.Context, w io.Writer, args []string)
 	return errors.New("crictl: ps [-a], pods, images or logs [--tail N] CONTAINER-ID, with --node NODE")
 }
 
-// crictlNode is the node crictl runs on: the one named, or the only one.
-func (c *Cluster) crictlNode(name string) (*Node, error) {
+// nodeFor is the node a node-side tool (crictl, journalctl) runs on: the one named, or the only one.
+func (c *Cluster) nodeFor(tool, name string) (*Node, error) {
 	names := c.NodeNames()
 	if name == "" {
 		if len(names) != 1 {
-			return nil, fmt.Errorf("crictl runs on a node: say which with --node NODE (%s)", strings.Join(names, ", "))
+			return nil, fmt.Errorf("%s runs on a node: say which with --node NODE (%s)", tool, strings.Join(names, ", "))
 		}
 		name = names[0]
 	}

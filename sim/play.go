@@ -122,6 +122,9 @@ func Play(ctx context.Context, sc Scenario, o PlayOptions) error {
 		o.Configure(&cfg)
 	}
 	cfg.Mode, cfg.Seed, cfg.KeepTrace = StepMode, o.Seed, false
+	if o.Pause != nil && cfg.JournalLines == 0 {
+		cfg.JournalLines = promptJournalLines // the prompt's journalctl -u kubelet
+	}
 	if o.Speed > 0 {
 		cfg.Mode, cfg.Speed = RealTime, o.Speed
 	}

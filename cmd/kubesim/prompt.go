@@ -5,7 +5,7 @@
 //	continue      run to the next breakpoint, or the end
 //	until COND    run until the condition holds (the language of --until)
 //	section       run to the next heading of the story
-//	get, describe, logs, etcd get, queue, explain, cache, crictl   look at the cluster (sim.Cluster.Inspect)
+//	get, describe, logs, etcd get, queue, explain, cache, crictl, journalctl   look at the cluster (sim.Cluster.Inspect)
 //	net trace, net rules                           the network as it stands (net_prompt.go)
 //	help          these commands
 //	q             stop the run
@@ -155,8 +155,8 @@ func (c *console) command(p sim.Pause, line string) (resume, stop bool) {
 	}
 	ok, err := p.Cluster.Inspect(c.ctx, c.out, line)
 	switch {
-	case err != nil && strings.HasPrefix(line, "crictl"):
-		fmt.Fprintln(c.out, err) // crictl talks to the node's runtime, not to the apiserver
+	case err != nil && (strings.HasPrefix(line, "crictl") || strings.HasPrefix(line, "journalctl")):
+		fmt.Fprintln(c.out, err) // a tool on the node, not a request to the apiserver
 	case err != nil:
 		fmt.Fprintf(c.out, "Error from server: %v\n", err)
 	case !ok:
@@ -170,7 +170,7 @@ func (c *console) command(p sim.Pause, line string) (resume, stop bool) {
 var everydayKinds = []string{"deployments", "replicasets", "pods", "nodes"}
 
 // words are the prompt's first words, for completion.
-var words = []string{"next", "continue", "section", "until", "get", "describe", "logs", "etcd", "queue", "explain", "cache", "crictl", "help", "q"}
+var words = []string{"next", "continue", "section", "until", "get", "describe", "logs", "etcd", "queue", "explain", "cache", "crictl", "journalctl", "help", "q"}
 
 // completer completes the prompt's commands at pause p: the first word, the kind after get and
 // describe, and the names of the objects the cluster holds now (pods after logs and explain).

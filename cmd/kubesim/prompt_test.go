@@ -186,10 +186,17 @@ func TestPromptCrictlShowsTheNodesRuntime(t *testing.T) {
 }
 
 // crictl on a node whose containerd hangs meets crictl's deadline (at once: a paused run does not wait
-// out crictl's timeout; runtime's TestInstantCallsTakeNoClusterTime checks that no clock moves).
+// out crictl's timeout; runtime's TestInstantCallsTakeNoClusterTime checks that no clock moves), and
+// journalctl -u kubelet shows the kubelet's own account.
 func TestPromptCrictlOnAHungRuntime(t *testing.T) {
-	code, out, errOut := runWith(t, "until node node-2 notready\ncrictl ps --node node-2\ncrictl ps --node node-1\nq\n", "run", "runtime-hung", "--step")
+	code, out, errOut := runWith(t, "until node node-2 notready\ncrictl ps --node node-2\ncrictl ps --node node-1\n"+
+		"journalctl -u kubelet -f -n 3 --node node-2\njournalctl -u kubelet\nq\n", "run", "runtime-hung", "--step")
 	require.Equal(t, 0, code, errOut+out)
+	// journalctl -u kubelet: the node's kubelet said why it went NotReady.
+	journal := regexp.MustCompile(`(?m)^[A-Z][a-z]{2} \d{2} \d{2}:\d{2}:\d{2} node-2 kubelet: .*$`).FindAllString(out, -1)
+	assert.Len(t, journal, 3, "-n 3: the last three lines\n%s", out)
+	assert.Regexp(t, `node-2 kubelet: node status: Ready=False`, strings.Join(journal, "\n"))
+	assert.Contains(t, out, "journalctl runs on a node: say which with --node NODE (node-1, node-2, node-3)")
 	assert.Contains(t, out, "listing containers: rpc error: code = DeadlineExceeded desc = context deadline exceeded")
 	assert.Regexp(t, `(?m)^[0-9a-f]{13} +[0-9a-f]{13} +.* ago +Running +nginx +0 `, out, "the other nodes' runtimes answer")
 }

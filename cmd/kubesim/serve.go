@@ -173,7 +173,7 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 		if st, observe, err = newStepper(storyTo); err != nil {
 			return err
 		}
-		cfg.Mode, cfg.Speed, cfg.Observe = sim.StepMode, 0, observe
+		cfg.Mode, cfg.Speed, cfg.Observe, cfg.JournalLines = sim.StepMode, 0, observe, sim.PromptJournalLines
 	}
 	// Certificates: a CA (kept in dir/pki), the server's, and the admin's client certificate. The CA
 	// is also the one the cluster publishes to its pods (kube-root-ca.crt).

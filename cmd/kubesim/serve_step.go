@@ -177,7 +177,7 @@ func parseStep(steps, until string) (int, sim.Condition, error) {
 // stepHelp is what the serve terminal accepts.
 const stepHelp = `Enter or next: run one step; next N: run N steps; until COND: run until a condition holds
 (e.g. until pods bound); from another terminal: kubesim step [N], kubesim step --until COND.
-A node's runtime, as crictl shows it: crictl ps [-a] | pods | images | logs ID --node NODE`
+On a node: crictl ps [-a] | pods | images | logs ID --node NODE; journalctl -u kubelet [-n N] --node NODE`
 
 // parseStepCommand reads one command of the serve terminal or the web view: Enter or next [N], or
 // until COND. known is false for any other command.
@@ -201,8 +201,9 @@ func parseStepCommand(line string) (n int, cond sim.Condition, known bool, err e
 func (s *stepper) console(ctx context.Context, in io.Reader, out io.Writer) {
 	lines := bufio.NewScanner(in)
 	for lines.Scan() && ctx.Err() == nil {
-		if line := strings.TrimSpace(lines.Text()); strings.HasPrefix(line, "crictl") {
-			// A node's runtime, as crictl on the node shows it (sim/inspect_node.go); kubectl does the rest.
+		if line := strings.TrimSpace(lines.Text()); strings.HasPrefix(line, "crictl") || strings.HasPrefix(line, "journalctl") {
+			// A node's runtime and kubelet log, as crictl and journalctl on the node show them
+			// (sim/inspect_node.go, sim/journal.go); kubectl does the rest.
 			if _, err := s.c.Inspect(ctx, out, line); err != nil {
 				fmt.Fprintln(out, err)
 			}

@@ -1,0 +1,139 @@
+// journal.go: what `journalctl -u kubelet` shows on a node, for a paused run's prompt: the last lines
+// each kubelet recorded (its trace lines, component kubelet/NODE), kept per node when the cluster is
+// configured to (Config.JournalLines), as journald keeps the unit's log. The articles' first command
+// for a NotReady node (article 1, 5.3 and 7.4) is `journalctl -u kubelet -f -n 200`.
+//
+//	journalctl -u kubelet [-n N] [--node NODE]   the last N lines (all kept, without -n)
+//
+// Each line is journald's short format, `Dec 02 23:10:11 node-1 kubelet: MESSAGE`, with the cluster's
+// clock; the message is the kubelet's line as the story tells it, not klog's own wording. -f is taken
+// and does nothing more: a paused run has nothing to follow.
+package sim
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"kubesim/clock"
+	"kubesim/trace"
+)
+
+// promptJournalLines is how many kubelet lines per node a run with a prompt keeps.
+const promptJournalLines = 1000
+
+// PromptJournalLines is that number, for a served cluster in step mode (kubesim serve --step).
+const PromptJournalLines = promptJournalLines
+
+// journal keeps each node's last kubelet lines.
+type journal struct {
+	max   int
+	mu    sync.Mutex
+	nodes map[string]*journalRing // guarded by mu
+}
+
+// journalRing is one node's lines, oldest first once full (next is where the next line goes).
+type journalRing struct {
+	lines []journalLine
+	next  int
+}
+
+type journalLine struct {
+	at  time.Time
+	msg string
+}
+
+func newJournal(max int) *journal { return &journal{max: max, nodes: map[string]*journalRing{}} }
+
+// subscriber returns what the trace calls with each event: a kubelet's line goes to its node's ring.
+func (j *journal) subscriber(clk clock.Clock) func(trace.Event) {
+	return func(e trace.Event) {
+		node, ok := strings.CutPrefix(e.Component, "kubelet/")
+		if !ok {
+			return
+		}
+		j.mu.Lock()
+		defer j.mu.Unlock()
+		r := j.nodes[node]
+		if r == nil {
+			r = &journalRing{}
+			j.nodes[node] = r
+		}
+		l := journalLine{at: clk.Now(), msg: e.Message}
+		if len(r.lines) < j.max {
+			r.lines = append(r.lines, l)
+			return
+		}
+		r.lines[r.next] = l
+		r.next = (r.next + 1) % j.max
+	}
+}
+
+// last returns node's last n lines, oldest first (all of them when n < 0).
+func (j *journal) last(node string, n int) []journalLine {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	r := j.nodes[node]
+	if r == nil {
+		return nil
+	}
+	lines := append(append([]journalLine(nil), r.lines[r.next:]...), r.lines[:r.next]...)
+	if n >= 0 && n < len(lines) {
+		lines = lines[len(lines)-n:]
+	}
+	return lines
+}
+
+// inspectJournal runs `journalctl ARGS` on a node.
+func (c *Cluster) inspectJournal(w io.Writer, args []string) error {
+	var (
+		node, unit string
+		n          = -1
+	)
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "-u" && i+1 < len(args), a == "--unit" && i+1 < len(args):
+			i++
+			unit = args[i]
+		case strings.HasPrefix(a, "--unit="):
+			unit = strings.TrimPrefix(a, "--unit=")
+		case a == "--node" && i+1 < len(args):
+			i++
+			node = args[i]
+		case strings.HasPrefix(a, "--node="):
+			node = strings.TrimPrefix(a, "--node=")
+		case (a == "-n" || a == "--lines") && i+1 < len(args):
+			i++
+			v, err := strconv.Atoi(args[i])
+			if err != nil || v < 0 {
+				return fmt.Errorf("journalctl: -n takes a number of lines, not %q", args[i])
+			}
+			n = v
+		case a == "-f" || a == "--follow" || a == "--no-pager":
+		default:
+			return fmt.Errorf("journalctl: unknown argument %q (journalctl -u kubelet [-n N] --node NODE)", a)
+		}
+	}
+	if unit != "kubelet" && unit != "kubelet.service" {
+		return fmt.Errorf("journalctl: only the kubelet's unit is kept here: journalctl -u kubelet [-n N] --node NODE")
+	}
+	if c.journal == nil {
+		return fmt.Errorf("journalctl: this run keeps no journal")
+	}
+	nd, err := c.nodeFor("journalctl", node)
+	if err != nil {
+		return err
+	}
+	lines := c.journal.last(nd.Name, n)
+	if len(lines) == 0 {
+		fmt.Fprintln(w, "-- No entries --")
+		return nil
+	}
+	for _, l := range lines {
+		fmt.Fprintf(w, "%s %s kubelet: %s\n", l.at.Format("Jan 02 15:04:05"), nd.Name, l.msg)
+	}
+	return nil
+}
