@@ -24,6 +24,8 @@ type Client struct {
 	token     string
 	agent     string
 	quiet     bool
+	// impersonate, if set, is who every request asks to act as (kubectl --as).
+	impersonate *wire.Impersonation
 }
 
 // New returns a client that authenticates with token and names itself agent in the trace (as the
@@ -42,6 +44,14 @@ func (c *Client) WithToken(token string) *Client {
 	return &cp
 }
 
+// Impersonating returns a client under the same credential whose every request asks to act as imp's
+// user (kubectl --as USER --as-group GROUP): the credential's user must be allowed to impersonate it.
+func (c *Client) Impersonating(imp wire.Impersonation) *Client {
+	cp := *c
+	cp.impersonate = &imp
+	return &cp
+}
+
 // Quiet returns a client whose requests leave no trace lines: for an observer outside the cluster's
 // story (the simulator checking a condition), never for a component.
 func (c *Client) Quiet() *Client {
@@ -54,6 +64,9 @@ func (c *Client) Quiet() *Client {
 func (c *Client) Do(ctx context.Context, req *wire.Request) (*wire.Response, error) {
 	req.Token, req.Agent = c.token, c.agent
 	req.Quiet = req.Quiet || c.quiet
+	if c.impersonate != nil {
+		req.Impersonate = c.impersonate
+	}
 	return c.transport.Do(ctx, req)
 }
 

@@ -1,7 +1,8 @@
 // auth.go: `kubectl auth can-i VERB RESOURCE -n NAMESPACE`. kubectl does not decide anything itself:
 // it creates a SelfSubjectAccessReview (authorization.k8s.io/v1), which passes authentication and
 // authorization like any request, and the apiserver fills in the answer for whoever sent it. So
-// `--as alice` (here: As("alice")) asks with alice's credentials, and the answer is alice's.
+// `--as alice` (here: Impersonating("alice")) asks as alice, and the answer is alice's; As("alice")
+// asks with alice's own kubeconfig.
 //
 //	CanI(verb, resource, namespace) bool
 package kubectl
@@ -40,6 +41,10 @@ func (k *Kubectl) CanI(verb, resource, namespace string) bool {
 	if got.Status.Reason != "" {
 		answer += " (" + got.Status.Reason + ")"
 	}
-	k.say("auth can-i", "", "kubectl auth can-i %s %s -n %s -> %s", verb, resource, namespace, answer)
+	if k.as != "" {
+		k.say("auth can-i", "", "kubectl auth can-i %s %s -n %s%s -> %s", verb, resource, namespace, k.as, answer)
+	} else {
+		k.say("auth can-i", "", "kubectl auth can-i %s %s -n %s -> %s", verb, resource, namespace, answer)
+	}
 	return got.Status.Allowed
 }

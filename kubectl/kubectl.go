@@ -4,6 +4,7 @@
 //
 //	New(Config) *Kubectl
 //	(*Kubectl).As(user, groups...)   another user's kubeconfig
+//	(*Kubectl).Impersonating(user, groups...)   the same kubeconfig, --as user --as-group group...
 //	(*Kubectl).WithToken(token, user) a kubeconfig with an arbitrary (forged, expired) token
 //	(*Kubectl).Client()              the connection underneath
 //	(*Kubectl).Report(err)           print a failure as kubectl does
@@ -19,6 +20,7 @@ import (
 	"kubesim/client"
 	"kubesim/clock"
 	"kubesim/trace"
+	"kubesim/wire"
 )
 
 // Config is what kubectl reads from its kubeconfig, and where it reports.
@@ -44,6 +46,7 @@ type Config struct {
 type Kubectl struct {
 	cfg    Config
 	client *client.Client
+	as     string // the --as flag, when kubectl acts as another user: how its lines show the command
 }
 
 // New returns kubectl for cfg's user.
@@ -65,6 +68,19 @@ func (k *Kubectl) As(user string, groups ...string) *Kubectl {
 	cfg := k.cfg
 	cfg.Client, cfg.User = k.cfg.Login(user, groups...), user
 	return New(cfg)
+}
+
+// Impersonating returns kubectl under the same credentials acting as user (and groups): `kubectl
+// --as alice --as-group devs`. The apiserver checks that kubectl's user may impersonate them, then
+// answers as if they had asked.
+func (k *Kubectl) Impersonating(user string, groups ...string) *Kubectl {
+	out := New(k.cfg)
+	out.client = k.client.Impersonating(wire.Impersonation{User: user, Groups: groups})
+	out.as = " --as " + user
+	for _, g := range groups {
+		out.as += " --as-group " + g
+	}
+	return out
 }
 
 // WithToken returns kubectl presenting an arbitrary bearer token (a forged or expired kubeconfig);

@@ -14,6 +14,7 @@ var ZH = trace.Catalog{
 	"GET %s %s (kubectl apply: does it exist yet?)":               "请求 GET %s %s（kubectl apply：对象已经存在了吗？）",
 	"kubectl apply -f: %v":                                        "kubectl apply -f 失败：%v",
 	"kubectl auth can-i %s %s -n %s -> %s":                        "kubectl auth can-i %s %s -n %s -> %s（询问授权）",
+	"kubectl auth can-i %s %s -n %s%s -> %s":                      "kubectl auth can-i %s %s -n %s%s -> %s（以该身份询问授权）",
 	"kubectl %s %s":                                               "执行 kubectl %s %s",
 	"kubectl describe %s %s":                                      "执行 kubectl describe %s %s（查看对象详情）",
 	"kubectl drain %s --ignore-daemonsets":                        "执行 kubectl drain %s --ignore-daemonsets",

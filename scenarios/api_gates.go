@@ -110,7 +110,9 @@ func runAPIGates(ctx context.Context, s *sim.Session) error {
 	alice := k.As("alice")
 	_, err = alice.List(ctx, "pods", "default", "")
 	s.ExpectError(err, 403, `pods is forbidden: User "alice" cannot list resource "pods" in API group "" in the namespace "default"`)
-	s.Expect(!alice.CanI("list", "pods", "default"), `kubectl auth can-i list pods --as alice answers no`)
+	// The admin asks on alice's behalf: the same question, answered for alice (impersonation).
+	asAlice := k.Impersonating("alice")
+	s.Expect(!asAlice.CanI("list", "pods", "default"), `kubectl auth can-i list pods --as alice answers no`)
 
 	s.Step("Bind alice to the view ClusterRole in default: reading is allowed, deleting still is not")
 	_, err = k.Create(ctx, &api.RoleBinding{ObjectMeta: api.ObjectMeta{Name: "alice-view", Namespace: "default"},
@@ -119,7 +121,7 @@ func runAPIGates(ctx context.Context, s *sim.Session) error {
 	s.Expect(err == nil, "RoleBinding alice-view created")
 	_, err = alice.List(ctx, "pods", "default", "")
 	s.Expect(err == nil, "alice can now list pods in default")
-	s.Expect(alice.CanI("list", "pods", "default"), "kubectl auth can-i list pods --as alice answers yes")
+	s.Expect(asAlice.CanI("list", "pods", "default"), "kubectl auth can-i list pods --as alice answers yes")
 	err = alice.Delete(ctx, "deployments", "default", "nginx", client.DeleteOptions{})
 	s.ExpectError(err, 403, `deployments.apps "nginx" is forbidden: User "alice" cannot delete resource "deployments" in API group "apps" in the namespace "default"`)
 

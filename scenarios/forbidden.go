@@ -19,7 +19,9 @@ func init() {
 		Teaches: `Authentication said who alice is; authorization (--authorization-mode=Node,RBAC) decides what she
 may do. RBAC denies whatever no Role or ClusterRole bound to her (or to one of her groups) allows, so a
 new user may do nothing. The 403 names the user, the verb, the resource, its API group ("" for the core
-group) and the namespace. kubectl auth can-i asks the same question without making the request. A Role
+group) and the namespace. kubectl auth can-i asks the same question without making the request, and
+with --as alice an admin asks it on alice's behalf (impersonation, which the admin's cluster-admin
+allows: RBAC's verb impersonate). A Role
 is namespaced: binding it in default grants nothing in kube-system, and granting get/list/watch grants
 no delete.
 
@@ -31,7 +33,8 @@ kube-system namespace.`,
 		TeachesZH: `认证确定了 alice 是谁；授权（--authorization-mode=Node,RBAC）决定她能做什么。凡是没有任何绑定给她
 （或她所在的某个组）的 Role 或 ClusterRole 允许的操作，RBAC 一律拒绝，所以新用户什么都做不了。403 里
 会写明用户、动词、资源、它的 API 组（核心组为 ""）和命名空间。kubectl auth can-i 问的是同一个问题，
-但不真的发出请求。Role 属于命名空间：在 default 里绑定它，在 kube-system 里什么也不授予；授予
+但不真的发出请求；加上 --as alice，管理员替 alice 提问（扮演 impersonation，管理员的 cluster-admin
+允许它：RBAC 的 impersonate 动词）。Role 属于命名空间：在 default 里绑定它，在 kube-system 里什么也不授予；授予
 get/list/watch 也不包括 delete。
 
 要看的信号：'pods is forbidden: User "alice" cannot list resource "pods" in API group "" in the
@@ -66,8 +69,11 @@ func runForbidden(ctx context.Context, s *sim.Session) error {
 	_, err := alice.List(ctx, "pods", "default", "")
 	s.ExpectError(err, 403, `pods is forbidden: User "alice" cannot list resource "pods" in API group "" in the namespace "default"`)
 
+	// The admin asks on alice's behalf (--as: impersonation, which the admin may do): the same
+	// question as alice's own request, answered for alice.
 	s.Step("kubectl auth can-i list pods --as alice")
-	s.Expect(!alice.CanI("list", "pods", "default"), "kubectl auth can-i list pods --as alice: no")
+	asAlice := k.Impersonating("alice")
+	s.Expect(!asAlice.CanI("list", "pods", "default"), "kubectl auth can-i list pods --as alice: no")
 
 	s.Step("The admin creates Role pod-reader (get, list, watch pods) and binds alice to it in default")
 	_, err = k.Create(ctx, &api.Role{ObjectMeta: api.ObjectMeta{Name: "pod-reader", Namespace: "default"},
@@ -83,10 +89,10 @@ func runForbidden(ctx context.Context, s *sim.Session) error {
 	}
 
 	s.Step("alice can now read pods in default, and nothing else")
-	s.Expect(alice.CanI("list", "pods", "default"), "kubectl auth can-i list pods --as alice: yes")
+	s.Expect(asAlice.CanI("list", "pods", "default"), "kubectl auth can-i list pods --as alice: yes")
 	pods, err := alice.List(ctx, "pods", "default", "")
 	s.Expect(err == nil && len(pods) == 1, "alice: kubectl get pods lists pod web")
-	s.Expect(!alice.CanI("delete", "pods", "default"), "kubectl auth can-i delete pods --as alice: no")
+	s.Expect(!asAlice.CanI("delete", "pods", "default"), "kubectl auth can-i delete pods --as alice: no")
 	err = alice.Delete(ctx, "pods", "default", "web", client.DeleteOptions{})
 	s.ExpectError(err, 403, `pods "web" is forbidden: User "alice" cannot delete resource "pods" in API group "" in the namespace "default"`)
 	_, err = alice.List(ctx, "pods", "kube-system", "")

@@ -59,7 +59,8 @@ func TestUnauthenticatedRequestsGet401AndWriteNothing(t *testing.T) {
 func TestForbiddenUntilARoleBindingGrantsExactlyWhatItSays(t *testing.T) {
 	expectSigns(t, "forbidden",
 		`Error from server (Forbidden): pods is forbidden: User "alice" cannot list resource "pods" in API group "" in the namespace "default"`,
-		"kubectl auth can-i list pods -n default -> no",
+		"kubectl auth can-i list pods -n default --as alice -> no",
+		`user "kubernetes-admin" (groups [system:masters system:authenticated]) acts as user "alice" (groups [system:authenticated])`,
 		`allowed by RoleBinding "default/alice-reads-pods" of Role "pod-reader" to User "alice"`,
 		`pods "web" is forbidden: User "alice" cannot delete resource "pods"`,
 		`in the namespace "kube-system"`)
