@@ -28,7 +28,8 @@ no delete.
 Signs to look for: 'pods is forbidden: User "alice" cannot list resource "pods" in API group "" in the
 namespace "default"'; kubectl auth can-i list pods --as alice answering no, then yes after the
 RoleBinding; the RBAC line naming the RoleBinding that allowed it; still 403 for delete and for the
-kube-system namespace.`,
+kube-system namespace, and for alice acting --as bob ('users "bob" is forbidden: User "alice" cannot
+impersonate resource "users"').`,
 		SummaryZH: "没有 RoleBinding 的 alice 列出 Pod：403 Forbidden，auth can-i 答 no；Role 授予的恰好是它列出的权限",
 		TeachesZH: `认证确定了 alice 是谁；授权（--authorization-mode=Node,RBAC）决定她能做什么。凡是没有任何绑定给她
 （或她所在的某个组）的 Role 或 ClusterRole 允许的操作，RBAC 一律拒绝，所以新用户什么都做不了。403 里
@@ -39,7 +40,8 @@ get/list/watch 也不包括 delete。
 
 要看的信号：'pods is forbidden: User "alice" cannot list resource "pods" in API group "" in the
 namespace "default"'；kubectl auth can-i list pods --as alice 先答 no，建了 RoleBinding 后答 yes；
-RBAC 日志行点出允许它的那个 RoleBinding；delete 和 kube-system 命名空间仍然是 403。`,
+RBAC 日志行点出允许它的那个 RoleBinding；delete 和 kube-system 命名空间仍然是 403，alice 想 --as bob
+也是 403（'users "bob" is forbidden: User "alice" cannot impersonate resource "users"'）。`,
 		Verbose: true,
 		ZH: catalog{
 			"%d. The admin creates a pod; alice (authenticated, no RoleBinding) tries to list pods":          "%d. 管理员创建一个 Pod；alice（已认证，但没有任何 RoleBinding）试图列出 Pod",
@@ -97,6 +99,9 @@ func runForbidden(ctx context.Context, s *sim.Session) error {
 	s.ExpectError(err, 403, `pods "web" is forbidden: User "alice" cannot delete resource "pods" in API group "" in the namespace "default"`)
 	_, err = alice.List(ctx, "pods", "kube-system", "")
 	s.ExpectError(err, 403, `pods is forbidden: User "alice" cannot list resource "pods" in API group "" in the namespace "kube-system"`)
+	// Nor may alice ask as someone else: impersonating is a verb RBAC grants like any other.
+	_, err = alice.Impersonating("bob").List(ctx, "pods", "default", "")
+	s.ExpectError(err, 403, `users "bob" is forbidden: User "alice" cannot impersonate resource "users" in API group "" at the cluster scope`)
 	_, err = k.Get(ctx, "pods", "default", "web")
 	s.Expect(err == nil, "pod web is still there")
 	return s.Err()
