@@ -33,14 +33,19 @@ const (
 	GroupUnauthenticated = "system:unauthenticated"
 )
 
-// Impersonate checks that requestor may act as imp and returns the user it then acts as. The HTTP
-// front asks it for the requests that never reach Do (metrics, the control endpoints); Do asks it for
-// every request whose Impersonate is set.
-func (s *Server) Impersonate(ctx context.Context, requestor User, imp *wire.Impersonation) (User, error) {
+// Impersonate checks that requestor may act as imp and returns the user it then acts as: the HTTP
+// front asks it for every request that carries impersonation headers, before it serves any path (what
+// names the request in the trace: "GET /api/v1/namespaces/default/pods"). A refusal goes into the
+// trace; an allowed switch is told by Do, which checks a resource request's impersonation again.
+func (s *Server) Impersonate(ctx context.Context, requestor User, imp *wire.Impersonation, what string) (User, error) {
 	if err := s.fresh(ctx, "clusterrolebindings", "clusterroles", "rolebindings", "roles"); err != nil {
 		return User{}, deadlineError(fmt.Errorf("waiting for the authorization cache: %w", err))
 	}
-	u, _, err := s.actAs(requestor, imp, true)
+	u, denied, err := s.actAs(requestor, imp, !s.trace.Enabled())
+	if denied != nil && s.trace.Enabled() {
+		s.trace.Record(trace.Event{Component: "kube-apiserver", Actor: requestor.Name, Action: "impersonate", Code: 403}.
+			Msgf("%s, impersonating %s -> 403 %s", what, describeImpersonation(imp), err.Error()))
+	}
 	return u, err
 }
 

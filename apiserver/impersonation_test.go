@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -127,4 +128,17 @@ func TestImpersonatedUsersGroups(t *testing.T) {
 		Impersonate: &wire.Impersonation{User: "system:serviceaccount:kube-system:default"}})
 	assert.EqualError(t, err, `serviceaccounts "default" is forbidden: User "alice" cannot impersonate resource "serviceaccounts" in API group "" in the namespace "kube-system"`,
 		"but only in the namespace it is bound in")
+}
+
+// The HTTP front asks Impersonate before it serves any path: a refusal is the same 403 and is told
+// in the trace, naming the request; an allowed switch returns the user acted as.
+func TestImpersonateForTheFront(t *testing.T) {
+	ts := newTestServer(t)
+	alice := User{Name: "alice", Groups: []string{GroupAuthenticated}}
+	_, err := ts.Impersonate(context.Background(), alice, &wire.Impersonation{User: "bob"}, "GET /api")
+	assert.EqualError(t, err, `users "bob" is forbidden: User "alice" cannot impersonate resource "users" in API group "" at the cluster scope`)
+	assert.True(t, traceContains(ts.trace, `GET /api, impersonating user "bob" -> 403 users "bob" is forbidden`), "the refusal is told")
+	u, err := ts.Impersonate(context.Background(), User{Name: "admin", Groups: []string{GroupMasters}}, &wire.Impersonation{User: "bob"}, "GET /metrics")
+	require.NoError(t, err)
+	assert.Equal(t, User{Name: "bob", Groups: []string{GroupAuthenticated}}, u)
 }

@@ -119,10 +119,10 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) (user apiserver.
 	ctx := r.Context()
 	// Acting as someone else (kubectl --as): checked here, before any path is served, so that a
 	// refusal is the same 403 everywhere; a resource request carries it on to the apiserver, whose
-	// authorize gate checks it again and tells it in the trace.
+	// authorize gate checks it again and tells the switch in the trace.
 	imp, acting := impersonation(r.Header), user
 	if imp != nil {
-		if acting, err = h.srv.Impersonate(ctx, user, imp); err != nil {
+		if acting, err = h.srv.Impersonate(ctx, user, imp, r.Method+" "+r.URL.Path); err != nil {
 			writeError(w, err)
 			return
 		}
