@@ -121,7 +121,7 @@ func (c *Cluster) inspectJournal(w io.Writer, args []string) error {
 		return fmt.Errorf("journalctl: only the kubelet's unit is kept here: journalctl -u kubelet [-n N] --node NODE")
 	}
 	if c.journal == nil {
-		return fmt.Errorf("journalctl: this run keeps no journal")
+		return fmt.Errorf("journalctl: this run keeps no journal: a real-time cluster traces nothing nobody reads (kubesim serve --step and a paused kubesim run keep one)")
 	}
 	nd, err := c.nodeFor("journalctl", node)
 	if err != nil {

@@ -265,11 +265,15 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 		go page.follow(ctx, c, st)
 	}
 	fmt.Fprintf(stdout, "export KUBECONFIG=%s\n", path)
-	if st != nil {
+	switch {
+	case st != nil:
 		fmt.Fprintf(stderr, "The cluster is paused, in step mode.\n%s\n", stepHelp)
 		if o.stdin != nil {
 			go st.console(ctx, o.stdin, stderr)
 		}
+	case o.stdin != nil:
+		fmt.Fprintln(stderr, nodeHelp)
+		go nodeConsole(ctx, c, o.stdin, stderr)
 	}
 
 	select {

@@ -201,12 +201,7 @@ func parseStepCommand(line string) (n int, cond sim.Condition, known bool, err e
 func (s *stepper) console(ctx context.Context, in io.Reader, out io.Writer) {
 	lines := bufio.NewScanner(in)
 	for lines.Scan() && ctx.Err() == nil {
-		if line := strings.TrimSpace(lines.Text()); strings.HasPrefix(line, "crictl") || strings.HasPrefix(line, "journalctl") {
-			// A node's runtime and kubelet log, as crictl and journalctl on the node show them
-			// (sim/inspect_node.go, sim/journal.go); kubectl does the rest.
-			if _, err := s.c.Inspect(ctx, out, line); err != nil {
-				fmt.Fprintln(out, err)
-			}
+		if nodeCommand(ctx, s.c, out, lines.Text()) { // crictl, journalctl (serve_node.go)
 			continue
 		}
 		n, cond, known, err := parseStepCommand(lines.Text())

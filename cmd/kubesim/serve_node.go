@@ -1,0 +1,48 @@
+// serve_node.go: the node-side commands of the serve terminal. On a real cluster a learner whose
+// kubectl describe has said what it can logs in to the node and runs crictl and journalctl (article 1,
+// 5.2 and 7.4); here the serve terminal stands for that shell:
+//
+//	crictl ps [-a] | pods | images | logs [--tail N] ID --node NODE   the node's runtime
+//	journalctl -u kubelet [-n N] --node NODE                          the node's kubelet lines
+//
+// kubectl, in another terminal, does the rest. journalctl needs the kubelets' lines kept, which only
+// a step-mode cluster does (serve --step): a real-time cluster's components trace nothing unless read.
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"kubesim/sim"
+)
+
+// nodeHelp is what the serve terminal of a real-time cluster accepts.
+const nodeHelp = `This terminal is a shell on the nodes: crictl ps [-a] | pods | images | logs ID --node NODE
+(journalctl -u kubelet needs serve --step). kubectl, in another terminal, does the rest.`
+
+// nodeCommand runs line when it is a node-side command (crictl, journalctl), writing its answer or
+// error to out; false when it is not one.
+func nodeCommand(ctx context.Context, c *sim.Cluster, out io.Writer, line string) bool {
+	line = strings.TrimSpace(line)
+	if !strings.HasPrefix(line, "crictl") && !strings.HasPrefix(line, "journalctl") {
+		return false
+	}
+	if _, err := c.Inspect(ctx, out, line); err != nil {
+		fmt.Fprintln(out, err)
+	}
+	return true
+}
+
+// nodeConsole reads the serve terminal of a real-time cluster until in ends or ctx does.
+func nodeConsole(ctx context.Context, c *sim.Cluster, in io.Reader, out io.Writer) {
+	lines := bufio.NewScanner(in)
+	for lines.Scan() && ctx.Err() == nil {
+		if strings.TrimSpace(lines.Text()) == "" || nodeCommand(ctx, c, out, lines.Text()) {
+			continue
+		}
+		fmt.Fprintln(out, nodeHelp)
+	}
+}
