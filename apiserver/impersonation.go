@@ -17,6 +17,7 @@ package apiserver
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -43,10 +44,15 @@ func (s *Server) Impersonate(ctx context.Context, requestor User, imp *wire.Impe
 	}
 	u, denied, err := s.actAs(requestor, imp, !s.trace.Enabled())
 	if denied != nil && s.trace.Enabled() {
-		s.trace.Record(trace.Event{Component: "kube-apiserver", Actor: requestor.Name, Action: "impersonate", Code: 403}.
-			Msgf("%s, impersonating %s -> 403 %s", what, describeImpersonation(imp), err.Error()))
+		s.trace.Record(impersonationRefused(requestor, what, imp, err))
 	}
 	return u, err
+}
+
+// impersonationRefused is the trace line of a refused impersonation; what names the request.
+func impersonationRefused(requestor User, what string, imp *wire.Impersonation, err error) trace.Event {
+	return trace.Event{Component: "kube-apiserver", Actor: requestor.Name, Action: "impersonate", Code: 403}.
+		Msgf("%s, impersonating %s -> 403 %s", what, describeImpersonation(imp), err.Error())
 }
 
 // impersonate is Impersonate inside Do: the refusal or the switch goes into the trace.
@@ -54,8 +60,7 @@ func (s *Server) impersonate(req *wire.Request, res *api.Resource, requestor Use
 	u, denied, err := s.actAs(requestor, req.Impersonate, !s.traced(req))
 	switch {
 	case denied != nil:
-		s.record(req, res, trace.Event{Component: "kube-apiserver", Actor: requestor.Name, Action: "impersonate", Code: 403}.
-			Msgf("%s, impersonating %s -> 403 %s", describe(req, res), describeImpersonation(req.Impersonate), err.Error()))
+		s.record(req, res, impersonationRefused(requestor, describe(req, res), req.Impersonate, err))
 	case err == nil && s.trace != nil:
 		s.record(req, res, trace.Event{Component: "kube-apiserver", Actor: requestor.Name, Action: "impersonate"}.
 			Msgf("%s: %s acts as %s, allowed to impersonate it", describe(req, res), requestor, u))
@@ -72,43 +77,36 @@ func (s *Server) actAs(requestor User, imp *wire.Impersonation, quiet bool) (Use
 		}
 		return requestor, nil, nil
 	}
-	check := func(group, resource, subresource, namespace, name string) *attributes {
-		a := attributes{user: requestor, verb: "impersonate", group: group, resource: resource, subresource: subresource,
+	// Each thing asked for is a question to the authorizer, asked in that order; the first refused
+	// answers the request.
+	ask := func(group, resource, subresource, namespace, name string) attributes {
+		return attributes{user: requestor, verb: "impersonate", group: group, resource: resource, subresource: subresource,
 			namespace: namespace, name: name, quiet: quiet}
-		if ok, _ := s.authorize(a); !ok {
-			return &a
-		}
-		return nil
 	}
-	var checks []func() *attributes
+	var asks []attributes
 	u := User{Name: imp.User, Groups: slices.Clone(imp.Groups)}
 	if ns, name, ok := splitServiceAccount(imp.User); ok {
-		checks = append(checks, func() *attributes { return check("", "serviceaccounts", "", ns, name) })
+		asks = append(asks, ask("", "serviceaccounts", "", ns, name))
 		if len(imp.Groups) == 0 {
 			u.Groups = []string{GroupServiceAccounts, GroupServiceAccounts + ":" + ns}
 		}
 	} else {
-		checks = append(checks, func() *attributes { return check("", "users", "", "", imp.User) })
+		asks = append(asks, ask("", "users", "", "", imp.User))
 	}
 	for _, g := range imp.Groups {
-		checks = append(checks, func() *attributes { return check("", "groups", "", "", g) })
+		asks = append(asks, ask("", "groups", "", "", g))
 	}
-	keys := make([]string, 0, len(imp.Extra))
-	for k := range imp.Extra {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(imp.Extra)) {
 		for _, v := range imp.Extra[k] {
-			checks = append(checks, func() *attributes { return check(authenticationGroup, "userextras", k, "", v) })
+			asks = append(asks, ask(api.AuthenticationGroupName, "userextras", k, "", v))
 		}
 	}
 	if imp.UID != "" {
-		checks = append(checks, func() *attributes { return check(authenticationGroup, "uids", "", "", imp.UID) })
+		asks = append(asks, ask(api.AuthenticationGroupName, "uids", "", "", imp.UID))
 	}
-	for _, c := range checks {
-		if denied := c(); denied != nil {
-			return User{}, denied, forbidden(*denied, "")
+	for _, a := range asks {
+		if ok, _ := s.authorize(a); !ok {
+			return User{}, &a, forbidden(a, "")
 		}
 	}
 	switch {
@@ -119,9 +117,6 @@ func (s *Server) actAs(requestor User, imp *wire.Impersonation, quiet bool) (Use
 	}
 	return u, nil, nil
 }
-
-// authenticationGroup is the API group of impersonated uids and extras.
-const authenticationGroup = "authentication.k8s.io"
 
 // splitServiceAccount splits system:serviceaccount:<namespace>:<name> as Kubernetes does: exactly two
 // parts after the prefix, a valid namespace name and a valid service account name.

@@ -107,6 +107,20 @@ func (c *watchCache) settled(key string) bool {
 	return !pending
 }
 
+// takeWritten returns the object this apiserver wrote to kv's key as kv's value, stamped with kv's
+// revision, and forgets the pending write; nil when kv is not such a write (another writer, or bytes
+// that differ).
+func (c *watchCache) takeWritten(kv store.KV) api.Object {
+	w, ok := c.written.Load(kv.Key)
+	if !ok || !bytes.Equal(w.(*pendingWrite).value, kv.Value) {
+		return nil
+	}
+	c.written.CompareAndDelete(kv.Key, w)
+	obj := w.(*pendingWrite).obj
+	obj.GetObjectMeta().ResourceVersion = strconv.FormatInt(kv.ModRevision, 10)
+	return obj
+}
+
 // abandonWrite forgets p after a write that failed.
 func (c *watchCache) abandonWrite(key string, p *pendingWrite) { c.written.CompareAndDelete(key, p) }
 
@@ -183,28 +197,18 @@ func (c *watchCache) replace(kvs []store.KV, rev int64) error {
 		if rc.uncached {
 			continue
 		}
-		var obj api.Object
-		if w, ok := c.written.Load(kv.Key); ok && bytes.Equal(w.(*pendingWrite).value, kv.Value) {
-			// This apiserver's own write, whose event the watch missed: the same object it gave.
-			c.written.CompareAndDelete(kv.Key, w)
-			obj = w.(*pendingWrite).obj
-			obj.GetObjectMeta().ResourceVersion = strconv.FormatInt(kv.ModRevision, 10)
-		} else if _, _, obj, err = c.decode(kv); err != nil {
-			return err
+		obj := c.takeWritten(kv) // this apiserver's own write, whose event the watch missed
+		if obj == nil {
+			if _, _, obj, err = c.decode(kv); err != nil {
+				return err
+			}
 		}
 		fresh[rc] = append(fresh[rc], entry{key, obj})
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.closeWatchersLocked(nil)
 	for _, rc := range c.resources {
-		for w := range rc.watchers {
-			w.closeWith(nil)
-		}
-		for _, ws := range rc.pinned {
-			for w := range ws {
-				w.closeWith(nil)
-			}
-		}
 		rc.watchers, rc.pinned = map[*Watcher]struct{}{}, map[pin]map[*Watcher]struct{}{}
 		rc.objects, rc.byNode = make(map[string]api.Object, len(fresh[rc])), map[string]map[string]struct{}{}
 		rc.sorted.Store(nil)
@@ -280,7 +284,7 @@ func (c *watchCache) follow(ctx context.Context, st *store.Store, w *store.Watch
 		if cause = w.Err(); cause == nil || ctx.Err() != nil || st.Closed() {
 			break
 		}
-		if store.IsCompacted(w.Err()) {
+		if store.IsCompacted(cause) {
 			// etcd compacted past the cache's revision while its watch was down (an outage longer
 			// than the compaction interval): what changed between is lost, so list everything
 			// again, as kube-apiserver's cacher does, and follow from the list's revision.
@@ -311,18 +315,23 @@ func (c *watchCache) follow(ctx context.Context, st *store.Store, w *store.Watch
 	if c.err == nil {
 		c.err = fmt.Errorf("etcd watch closed")
 	}
+	c.closeWatchersLocked(c.err)
+	c.wakeLocked()
+	c.mu.Unlock()
+}
+
+// closeWatchersLocked ends every open watch with err (nil: the stream simply ends). c.mu must be held.
+func (c *watchCache) closeWatchersLocked(err error) {
 	for _, rc := range c.resources {
 		for w := range rc.watchers {
-			w.closeWith(c.err)
+			w.closeWith(err)
 		}
 		for _, ws := range rc.pinned {
 			for w := range ws {
-				w.closeWith(c.err)
+				w.closeWith(err)
 			}
 		}
 	}
-	c.wakeLocked()
-	c.mu.Unlock()
 }
 
 // decode turns an etcd key and value into (resource cache, object key, object).
@@ -365,10 +374,7 @@ func (c *watchCache) applyLocked(ev store.Event) {
 	case ev.Type == store.Delete:
 		rc, key, err = c.locate(ev.KV.Key)
 	default:
-		if w, ok := c.written.Load(ev.KV.Key); ok && bytes.Equal(w.(*pendingWrite).value, ev.KV.Value) {
-			c.written.CompareAndDelete(ev.KV.Key, w)
-			obj = w.(*pendingWrite).obj
-			obj.GetObjectMeta().ResourceVersion = strconv.FormatInt(ev.KV.ModRevision, 10)
+		if obj = c.takeWritten(ev.KV); obj != nil {
 			rc, key, err = c.locate(ev.KV.Key)
 		} else {
 			rc, key, obj, err = c.decode(ev.KV)
