@@ -36,19 +36,15 @@ const crictlIDLen = 13
 
 // inspectCrictl runs `crictl ARGS` on a node.
 func (c *Cluster) inspectCrictl(ctx context.Context, w io.Writer, args []string) error {
+	node, args := takeNodeFlag(args)
 	var (
-		node, sub string
-		all       bool
-		tail      = -1
-		rest      []string
+		sub  string
+		all  bool
+		tail = -1
+		rest []string
 	)
 	for i := 0; i < len(args); i++ {
 		switch a := args[i]; {
-		case a == "--node" && i+1 < len(args):
-			i++
-			node = args[i]
-		case strings.HasPrefix(a, "--node="):
-			node = strings.TrimPrefix(a, "--node=")
 		case a == "-a" || a == "--all":
 			all = true
 		case a == "--tail" && i+1 < len(args), strings.HasPrefix(a, "--tail="):
@@ -87,6 +83,23 @@ func (c *Cluster) inspectCrictl(ctx context.Context, w io.Writer, args []string)
 		return crictlLogs(ctx, w, n.Runtime, rest[0], tail)
 	}
 	return errors.New("crictl: ps [-a], pods, images or logs [--tail N] CONTAINER-ID, with --node NODE")
+}
+
+// takeNodeFlag takes --node NODE (or --node=NODE), which names the node a node-side tool runs on,
+// out of args.
+func takeNodeFlag(args []string) (node string, rest []string) {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--node" && i+1 < len(args):
+			i++
+			node = args[i]
+		case strings.HasPrefix(a, "--node="):
+			node = strings.TrimPrefix(a, "--node=")
+		default:
+			rest = append(rest, a)
+		}
+	}
+	return node, rest
 }
 
 // nodeFor is the node a node-side tool (crictl, journalctl) runs on: the one named, or the only one.
@@ -128,12 +141,17 @@ func crictlPs(ctx context.Context, w io.Writer, rt *fakeruntime.Runtime, all boo
 	}
 	// crictl lists the newest first.
 	slices.SortStableFunc(containers, func(a, b *fakeruntime.Container) int { return b.CreatedAt.Compare(a.CreatedAt) })
+	imageIDs := map[string]string{} // image name -> the ID crictl shows, asked once per image
 	tw := tabwriter.NewWriter(w, 0, 8, 3, ' ', 0)
 	fmt.Fprintln(tw, "CONTAINER\tIMAGE\tCREATED\tSTATE\tNAME\tATTEMPT\tPOD ID\tPOD\tNAMESPACE")
 	for _, ct := range containers {
-		image := ct.Image
-		if img, err := rt.ImageStatus(ctx, ct.Image); err == nil && img != nil {
-			image = truncateID(strings.TrimPrefix(img.ID, "sha256:"))
+		image, seen := imageIDs[ct.Image]
+		if !seen {
+			image = ct.Image
+			if img, err := rt.ImageStatus(ctx, ct.Image); err == nil && img != nil {
+				image = truncateID(strings.TrimPrefix(img.ID, "sha256:"))
+			}
+			imageIDs[ct.Image] = image
 		}
 		pod := pods[ct.PodSandboxID]
 		fmt.Fprintf(tw, "%s\t%s\t%s ago\t%s\t%s\t%d\t%s\t%s\t%s\n", truncateID(ct.ID), image, humanDuration(now.Sub(ct.CreatedAt)),

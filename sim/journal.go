@@ -22,11 +22,9 @@ import (
 	"kubesim/trace"
 )
 
-// promptJournalLines is how many kubelet lines per node a run with a prompt keeps.
-const promptJournalLines = 1000
-
-// PromptJournalLines is that number, for a served cluster in step mode (kubesim serve --step).
-const PromptJournalLines = promptJournalLines
+// PromptJournalLines is how many kubelet lines per node a run with a prompt keeps (a paused kubesim
+// run, kubesim serve --step).
+const PromptJournalLines = 1000
 
 // journal keeps each node's last kubelet lines.
 type journal struct {
@@ -89,9 +87,10 @@ func (j *journal) last(node string, n int) []journalLine {
 
 // inspectJournal runs `journalctl ARGS` on a node.
 func (c *Cluster) inspectJournal(w io.Writer, args []string) error {
+	node, args := takeNodeFlag(args)
 	var (
-		node, unit string
-		n          = -1
+		unit string
+		n    = -1
 	)
 	for i := 0; i < len(args); i++ {
 		switch a := args[i]; {
@@ -100,11 +99,6 @@ func (c *Cluster) inspectJournal(w io.Writer, args []string) error {
 			unit = args[i]
 		case strings.HasPrefix(a, "--unit="):
 			unit = strings.TrimPrefix(a, "--unit=")
-		case a == "--node" && i+1 < len(args):
-			i++
-			node = args[i]
-		case strings.HasPrefix(a, "--node="):
-			node = strings.TrimPrefix(a, "--node=")
 		case (a == "-n" || a == "--lines") && i+1 < len(args):
 			i++
 			v, err := strconv.Atoi(args[i])

@@ -123,7 +123,7 @@ func Play(ctx context.Context, sc Scenario, o PlayOptions) error {
 	}
 	cfg.Mode, cfg.Seed, cfg.KeepTrace = StepMode, o.Seed, false
 	if o.Pause != nil && cfg.JournalLines == 0 {
-		cfg.JournalLines = promptJournalLines // the prompt's journalctl -u kubelet
+		cfg.JournalLines = PromptJournalLines // the prompt's journalctl -u kubelet
 	}
 	if o.Speed > 0 {
 		cfg.Mode, cfg.Speed = RealTime, o.Speed

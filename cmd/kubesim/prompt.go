@@ -155,7 +155,7 @@ func (c *console) command(p sim.Pause, line string) (resume, stop bool) {
 	}
 	ok, err := p.Cluster.Inspect(c.ctx, c.out, line)
 	switch {
-	case err != nil && (strings.HasPrefix(line, "crictl") || strings.HasPrefix(line, "journalctl")):
+	case err != nil && isNodeCommand(line):
 		fmt.Fprintln(c.out, err) // a tool on the node, not a request to the apiserver
 	case err != nil:
 		fmt.Fprintf(c.out, "Error from server: %v\n", err)

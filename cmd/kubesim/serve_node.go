@@ -23,11 +23,17 @@ import (
 const nodeHelp = `This terminal is a shell on the nodes: crictl ps [-a] | pods | images | logs ID --node NODE
 (journalctl -u kubelet needs serve --step). kubectl, in another terminal, does the rest.`
 
-// nodeCommand runs line when it is a node-side command (crictl, journalctl), writing its answer or
-// error to out; false when it is not one.
-func nodeCommand(ctx context.Context, c *sim.Cluster, out io.Writer, line string) bool {
+// isNodeCommand reports whether line is a command of a shell on a node (crictl, journalctl) rather
+// than one about the cluster: its errors are the tool's own, not the apiserver's.
+func isNodeCommand(line string) bool {
 	line = strings.TrimSpace(line)
-	if !strings.HasPrefix(line, "crictl") && !strings.HasPrefix(line, "journalctl") {
+	return strings.HasPrefix(line, "crictl") || strings.HasPrefix(line, "journalctl")
+}
+
+// nodeCommand runs line when it is a node-side command, writing its answer or error to out; false
+// when it is not one.
+func nodeCommand(ctx context.Context, c *sim.Cluster, out io.Writer, line string) bool {
+	if !isNodeCommand(line) {
 		return false
 	}
 	if _, err := c.Inspect(ctx, out, line); err != nil {
