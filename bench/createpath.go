@@ -96,9 +96,8 @@ func CreatePath(ctx context.Context, ops int, clients ...int) ([]CreatePathResul
 	for _, cl := range clients {
 		const rounds = 4
 		var (
-			raw, small, pipeline    time.Duration
-			rawCPU, pipelineCPU     time.Duration
-			rawAlloc, pipelineAlloc allocated
+			raw, small, pipeline time.Duration
+			rawUse, pipelineUse  usage
 		)
 		rawLat, createLat := make([]time.Duration, 0, ops), make([]time.Duration, 0, ops)
 		for r := 0; r < rounds; r++ {
@@ -112,16 +111,15 @@ func CreatePath(ctx context.Context, ops int, clients ...int) ([]CreatePathResul
 				return nil, err
 			}
 			small += d
-			before, cpu := readAllocated(), cpuTime()
+			before := readUsage()
 			d, err = rawCreates(ctx, st, n, cl, lat, fmt.Sprintf("/bench/raw/%d/%d", cl, r), stored)
 			if err != nil {
 				return nil, err
 			}
 			raw += d
-			rawCPU += cpuTime() - cpu
-			rawAlloc = rawAlloc.plus(readAllocated().minus(before))
+			rawUse = rawUse.plus(readUsage().minus(before))
 			rawLat = append(rawLat, lat...)
-			before, cpu = readAllocated(), cpuTime()
+			before = readUsage()
 			d, err = parallel(n, cl, lat, func(int) error {
 				// As the ReplicaSet controller sends each create: a pod built for it (a copy of the
 				// template, counted here) and handed over.
@@ -133,8 +131,7 @@ func CreatePath(ctx context.Context, ops int, clients ...int) ([]CreatePathResul
 				return nil, err
 			}
 			pipeline += d
-			pipelineCPU += cpuTime() - cpu
-			pipelineAlloc = pipelineAlloc.plus(readAllocated().minus(before))
+			pipelineUse = pipelineUse.plus(readUsage().minus(before))
 			createLat = append(createLat, lat...)
 		}
 		results = append(results, CreatePathResult{Clients: cl, Ops: ops,
@@ -142,30 +139,34 @@ func CreatePath(ctx context.Context, ops int, clients ...int) ([]CreatePathResul
 			SmallPerSecond: float64(ops) / small.Seconds(), StoredBytes: len(stored), SentBytes: len(sent),
 			RawP50: quantile(rawLat, 0.5), RawP99: quantile(rawLat, 0.99),
 			CreateP50: quantile(createLat, 0.5), CreateP99: quantile(createLat, 0.99),
-			RawBytes: float64(rawAlloc.bytes) / float64(ops), RawAllocs: float64(rawAlloc.objects) / float64(ops),
-			CreateBytes: float64(pipelineAlloc.bytes) / float64(ops), CreateAllocs: float64(pipelineAlloc.objects) / float64(ops),
-			RawCPU: micros(rawCPU) / float64(ops), CreateCPU: micros(pipelineCPU) / float64(ops),
-			RawCores: rawCPU.Seconds() / raw.Seconds(), CreateCores: pipelineCPU.Seconds() / pipeline.Seconds()})
+			RawBytes: float64(rawUse.bytes) / float64(ops), RawAllocs: float64(rawUse.objects) / float64(ops),
+			CreateBytes: float64(pipelineUse.bytes) / float64(ops), CreateAllocs: float64(pipelineUse.objects) / float64(ops),
+			RawCPU: micros(rawUse.cpu) / float64(ops), CreateCPU: micros(pipelineUse.cpu) / float64(ops),
+			RawCores: rawUse.cpu.Seconds() / raw.Seconds(), CreateCores: pipelineUse.cpu.Seconds() / pipeline.Seconds()})
 	}
 	return results, nil
 }
 
-// allocated is what the process has allocated so far (runtime.MemStats' TotalAlloc and Mallocs).
-type allocated struct{ bytes, objects uint64 }
+// usage is what the process has used so far: allocated (runtime.MemStats' TotalAlloc and Mallocs)
+// and CPU time (getrusage).
+type usage struct {
+	bytes, objects uint64
+	cpu            time.Duration
+}
 
-func readAllocated() allocated {
+func readUsage() usage {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	return allocated{ms.TotalAlloc, ms.Mallocs}
+	return usage{ms.TotalAlloc, ms.Mallocs, cpuTime()}
 }
 
 func micros(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) }
 
-func (a allocated) minus(b allocated) allocated {
-	return allocated{a.bytes - b.bytes, a.objects - b.objects}
+func (a usage) minus(b usage) usage {
+	return usage{a.bytes - b.bytes, a.objects - b.objects, a.cpu - b.cpu}
 }
-func (a allocated) plus(b allocated) allocated {
-	return allocated{a.bytes + b.bytes, a.objects + b.objects}
+func (a usage) plus(b usage) usage {
+	return usage{a.bytes + b.bytes, a.objects + b.objects, a.cpu + b.cpu}
 }
 
 func benchCreatePath(ctx context.Context, o Options) ([]Figure, error) {
