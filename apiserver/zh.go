@@ -28,6 +28,7 @@ var ZH = trace.Catalog{
 	"eviction of pod %s/%s allowed (no PodDisruptionBudget)":                                                                       "允许驱逐 Pod %s/%s（没有 PodDisruptionBudget）",
 	"created %d bootstrap objects: namespaces %v, RBAC roles and bindings for each component, PriorityClasses, Service kubernetes": "创建了 %d 个引导对象：命名空间 %v、各组件的 RBAC 角色与绑定、PriorityClass、Service kubernetes",
 	"%s: may %s %s %s? %s (answered, not stored)":                                                                                  "%s：%s 能否 %s %s？%s（授权检查只作答，不写入 etcd）",
+	"%s: who am I? %s (answered, not stored)":                                                                                      "%s：我是谁？%s（身份检查只作答，不写入 etcd）",
 	// ResourceQuota admission
 	"ResourceQuota: %s charged to quota %s/%s: used %s of %s": "ResourceQuota：%s 计入配额 %s/%s：已用 %s，上限 %s",
 	// admission webhooks
