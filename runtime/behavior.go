@@ -34,6 +34,9 @@ type family struct {
 	ports      []int32  // where a server listens
 	memory     uint64   // working set of the main process once started
 	busybox    bool     // busybox's wording in error messages (vs GNU coreutils')
+	// component: a control-plane component's image, whose server's log is the component's own
+	// (Options.ServerLog).
+	component bool
 }
 
 // shellTools are on the PATH of every image with a shell (Debian-based and busybox alike).
@@ -53,6 +56,12 @@ var families = map[string]*family{
 	// app is a distroless Go binary: no shell, so "sh -c" and exec probes fail to start.
 	"app":   {entrypoint: []string{"/app"}, servers: []string{"app"}, ports: []int32{8080}, memory: 24 << 20},
 	"pause": {entrypoint: []string{"/pause"}, servers: []string{"pause"}, memory: 256 << 10},
+	// The control plane's images are distroless too: the component's binary and nothing else. What
+	// they log is the component's own lines (Options.ServerLog).
+	"etcd":                    {cmd: []string{"/usr/local/bin/etcd"}, servers: []string{"etcd"}, ports: []int32{2379, 2380}, memory: 40 << 20, component: true},
+	"kube-apiserver":          {cmd: []string{"kube-apiserver"}, servers: []string{"kube-apiserver"}, ports: []int32{6443}, memory: 250 << 20, component: true},
+	"kube-controller-manager": {cmd: []string{"kube-controller-manager"}, servers: []string{"kube-controller-manager"}, ports: []int32{10257}, memory: 60 << 20, component: true},
+	"kube-scheduler":          {cmd: []string{"kube-scheduler"}, servers: []string{"kube-scheduler"}, ports: []int32{10259}, memory: 25 << 20, component: true},
 }
 
 // The environment variables (and the one argument) that steer a container, the kubesim equivalent of
@@ -79,6 +88,7 @@ type behavior struct {
 	version  string
 	startErr string // non-empty: the process cannot start (StartContainer fails with this)
 	serves   bool   // a server: listens on fam.ports from startDelay on, runs until stopped
+	server   string // which of fam.servers it runs, when it serves
 
 	script *script           // what a shell command does: logs, files, sleeps, exit
 	files  map[string]string // the mounted configMap and secret files (ContainerConfig.Files), shared
@@ -157,7 +167,7 @@ func (b *behavior) program(argv []string) {
 	bin := path.Base(argv[0])
 	switch {
 	case slices.Contains(b.fam.servers, bin):
-		b.serves, b.gracefulStop = true, true
+		b.serves, b.gracefulStop, b.server = true, true, bin
 	case !slices.Contains(b.fam.tools, bin):
 		b.startErr = fmt.Sprintf("failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: %q: executable file not found in $PATH: unknown", argv[0])
 	case (bin == "sh" || bin == "bash" || bin == "ash") && len(argv) >= 3 && argv[1] == "-c":

@@ -5,10 +5,12 @@
 //	pullDuration(size)        how long a pull takes: resolving, then downloading at registryBandwidth
 //	catalogueHint()           kubesim's note on a failed pull: every image the registries hold
 //
-// Three registries exist: docker.io (official images), registry.k8s.io (the pause image) and
+// Three registries exist: docker.io (official images), registry.k8s.io (the pause image, and the
+// control plane's images that kubeadm v1.34 runs as static pods: ControlPlaneImages) and
 // registry.example.com (a private repository that needs credentials, and a legacy image built for
 // amd64 only). Any other host does not resolve. The sizes are the compressed sizes containerd reports
-// and the kubelet prints in "Successfully pulled image ... Image size: N bytes".
+// and the kubelet prints in "Successfully pulled image ... Image size: N bytes" (the control plane's
+// to about a megabyte: nothing a learner reads depends on them).
 
 package fakeruntime
 
@@ -30,6 +32,7 @@ type catalogueImage struct {
 	platforms []string // architectures in its manifest list
 	size      uint64   // compressed bytes
 	private   bool     // needs PrivateRegistryUsername/Password
+	system    bool     // the control plane's: left out of catalogueHint, which lists what to run
 }
 
 // Credentials accepted by the private registry registry.example.com.
@@ -53,7 +56,20 @@ var catalogue = []catalogueImage{
 	{repo: "docker.io/library/redis", tags: []string{"7.4", "latest"}, version: "7.4.1", family: "redis", platforms: multiArch, size: 45_931_570},
 	{repo: "registry.example.com/legacy/app", tags: []string{"1.0"}, version: "1.0.0", family: "app", platforms: []string{"amd64"}, size: 31_457_280},
 	{repo: "registry.example.com/private/app", tags: []string{"1.0"}, version: "1.0.0", family: "app", platforms: multiArch, size: 26_214_400, private: true},
+	{repo: "registry.k8s.io/etcd", tags: []string{"3.6.4-0"}, version: "3.6.4", family: "etcd", platforms: multiArch, system: true, size: 23_100_000},
+	{repo: "registry.k8s.io/kube-apiserver", tags: []string{"v1.34.1"}, version: "v1.34.1", family: "kube-apiserver", platforms: multiArch, system: true, size: 27_400_000},
+	{repo: "registry.k8s.io/kube-controller-manager", tags: []string{"v1.34.1"}, version: "v1.34.1", family: "kube-controller-manager", platforms: multiArch, system: true, size: 22_800_000},
+	{repo: "registry.k8s.io/kube-scheduler", tags: []string{"v1.34.1"}, version: "v1.34.1", family: "kube-scheduler", platforms: multiArch, system: true, size: 17_400_000},
 	{repo: "registry.k8s.io/pause", tags: []string{"3.10"}, version: "3.10", family: "pause", platforms: multiArch, size: 320_368},
+}
+
+// ControlPlaneImages are the images of the control plane's static pods, by component, as kubeadm
+// v1.34 names them (kubeadm config images list).
+var ControlPlaneImages = map[string]string{
+	"etcd":                    "registry.k8s.io/etcd:3.6.4-0",
+	"kube-apiserver":          "registry.k8s.io/kube-apiserver:v1.34.1",
+	"kube-controller-manager": "registry.k8s.io/kube-controller-manager:v1.34.1",
+	"kube-scheduler":          "registry.k8s.io/kube-scheduler:v1.34.1",
 }
 
 // knownRegistries are the hosts that resolve.
@@ -92,6 +108,9 @@ func lookupCatalogue(ref reference) *catalogueImage {
 func catalogueHint() string {
 	var names []string
 	for _, img := range catalogue {
+		if img.system {
+			continue
+		}
 		repo := strings.TrimPrefix(img.repo, "docker.io/library/")
 		for _, tag := range img.tags {
 			names = append(names, repo+":"+tag)

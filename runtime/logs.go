@@ -24,11 +24,25 @@ func (r *Runtime) ContainerLogs(ctx context.Context, containerID string, tail in
 	if err != nil {
 		return nil, err
 	}
-	defer r.mu.Unlock()
 	if tail < 0 || tail > maxLogLines {
 		tail = maxLogLines
 	}
-	return c.logsLocked(r.clk.Now(), tail), nil
+	now := r.clk.Now()
+	lines := c.logsLocked(now, tail)
+	server, until := "", now
+	if c.beh.serves && c.beh.fam.component && r.opts.ServerLog != nil && !c.startedAt.IsZero() {
+		server = c.beh.server
+		if _, end := c.stateAt(now); end != nil {
+			until = end.at
+		}
+	}
+	r.mu.Unlock()
+	if server == "" {
+		return lines, nil
+	}
+	lines = append(lines, r.opts.ServerLog(server, until)...)
+	slices.SortStableFunc(lines, func(a, b LogLine) int { return a.Time.Compare(b.Time) })
+	return lines[max(0, len(lines)-tail):], nil
 }
 
 // logsLocked assembles the log as of now.

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"kubesim/clock"
 	fakeruntime "kubesim/runtime"
 )
 
@@ -105,4 +106,47 @@ func logLines(t *testing.T, n *node, id string) []string {
 		out = append(out, l.Log)
 	}
 	return out
+}
+
+// A control-plane image comes preloaded on a control-plane node, and its container's log is the
+// component's own (Options.ServerLog), up to when the container stopped; any other container's is
+// the runtime's alone.
+func TestAControlPlaneContainerLogsItsComponentsLines(t *testing.T) {
+	clk := clock.NewVirtual(t0)
+	var asked []string
+	rt, err := fakeruntime.New(fakeruntime.Options{Clock: clk, NodeName: "control-plane", PodCIDR: "10.244.0.0/24",
+		Preloaded: []string{fakeruntime.ControlPlaneImages["kube-apiserver"]},
+		ServerLog: func(server string, until time.Time) []fakeruntime.LogLine {
+			asked = append(asked, server+" until "+until.Sub(t0).String())
+			return []fakeruntime.LogLine{{Time: t0.Add(2 * time.Second), Stream: "stderr", Log: "I0101 00:00:02.000000       1 kube-apiserver] ready"}}
+		}})
+	require.NoError(t, err)
+	images, err := rt.ListImages(context.Background())
+	require.NoError(t, err)
+	var tags []string
+	for _, img := range images {
+		tags = append(tags, img.RepoTags...)
+	}
+	assert.ElementsMatch(t, []string{"registry.k8s.io/pause:3.10", "registry.k8s.io/kube-apiserver:v1.34.1"}, tags)
+
+	n := &node{clk: clk, rt: rt}
+	id := n.run(t, "kube-apiserver-control-plane", fakeruntime.ContainerConfig{Image: fakeruntime.ControlPlaneImages["kube-apiserver"],
+		Command: []string{"kube-apiserver", "--secure-port=6443"}})
+	assert.Equal(t, fakeruntime.ContainerRunning, n.status(t, id).State, "kube-apiserver serves")
+	clk.Advance(5 * time.Second)
+	assert.Equal(t, []string{"2s stderr I0101 00:00:02.000000       1 kube-apiserver] ready"}, logText(t, n, id, -1))
+	require.NoError(t, rt.StopContainer(context.Background(), id, 30*time.Second))
+	clk.Advance(time.Minute)
+	logText(t, n, id, 10)
+	require.Len(t, asked, 2)
+	assert.Regexp(t, `^kube-apiserver until \d`, asked[0])
+	assert.Equal(t, asked[0], asked[1], "asked up to now, then up to the stop, which was then")
+
+	web := n.run(t, "web", fakeruntime.ContainerConfig{Image: "nginx:1.25"})
+	clk.Advance(10 * time.Second)
+	assert.NotContains(t, logText(t, n, web, -1), "2s stderr I0101 00:00:02.000000       1 kube-apiserver] ready")
+	assert.Len(t, asked, 2, "nginx's log is the runtime's own")
+
+	_, err = fakeruntime.New(fakeruntime.Options{Clock: clk, Preloaded: []string{"registry.k8s.io/kube-proxy:v1.34.1"}})
+	assert.EqualError(t, err, `fakeruntime: preloaded image "registry.k8s.io/kube-proxy:v1.34.1" is not in any registry`)
 }

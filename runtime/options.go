@@ -36,6 +36,13 @@ type Options struct {
 	ImageFsCapacityBytes uint64
 	// Trace receives one line per sandbox, pull, container start and exit; nil records nothing.
 	Trace *trace.Recorder
+	// Preloaded are images already in the node's store besides the pause image, as `kubeadm config
+	// images pull` leaves them on a control-plane node (references the catalogue holds).
+	Preloaded []string
+	// ServerLog, if set, is the log of a server the runtime cannot make up itself: a control-plane
+	// component (ControlPlaneImages), whose log is what the component recorded up to until. Its
+	// lines join the container's own.
+	ServerLog func(server string, until time.Time) []LogLine
 }
 
 // Defaults for Options.

@@ -109,6 +109,17 @@ func New(opts Options) (*Runtime, error) {
 		return nil, err
 	}
 	r.storeImageLocked(ref, lookupCatalogue(ref), true)
+	for _, name := range opts.Preloaded {
+		ref, err := parseReference(name)
+		if err != nil {
+			return nil, fmt.Errorf("fakeruntime: preloaded image %q: %w", name, err)
+		}
+		img := lookupCatalogue(ref)
+		if img == nil {
+			return nil, fmt.Errorf("fakeruntime: preloaded image %q is not in any registry", name)
+		}
+		r.storeImageLocked(ref, img, false)
+	}
 	return r, nil
 }
 
