@@ -98,6 +98,14 @@ func (p serviceAccountAdmission) Admit(ctx context.Context, a *admissionAttribut
 	if !ok || !a.creating() {
 		return nil, nil
 	}
+	// A mirror pod's spec is the kubelet's static pod's: changing it would make the kubelet replace
+	// it. It gets no service account, and may not name one.
+	if _, mirror := pod.Annotations[mirrorPodAnnotation]; mirror {
+		if pod.Spec.ServiceAccountName != "" {
+			return nil, apierrors.NewForbidden("pods", pod.Name, "a mirror pod may not reference service accounts")
+		}
+		return nil, nil
+	}
 	var changes []string
 	if pod.Spec.ServiceAccountName == "" {
 		pod.Spec.ServiceAccountName = "default"
@@ -115,8 +123,7 @@ func (p serviceAccountAdmission) Admit(ctx context.Context, a *admissionAttribut
 			"error looking up service account %s/%s: serviceaccount %q not found",
 			pod.Namespace, pod.Spec.ServiceAccountName, pod.Spec.ServiceAccountName))
 	}
-	// A mirror pod's spec is the kubelet's static pod's; changing it would make the kubelet replace it.
-	if _, mirror := pod.Annotations[mirrorPodAnnotation]; !mirror && automount(sa, pod) {
+	if automount(sa, pod) {
 		if name := p.mountToken(pod); name != "" && a.traced {
 			changes = append(changes, fmt.Sprintf("volume %s (token, ca.crt, namespace) mounted at %s", name, ServiceAccountTokenMountPath))
 		}

@@ -223,6 +223,15 @@ var securityRules = []securityRule{
 			require.NoError(t, err)
 			return wire.Request{Verb: wire.VerbCreate, Resource: "pods", Namespace: "default", Body: mirrorPod("static-web-node-1", resp.Object.(*api.Node))}
 		}},
+	{name: "a mirror pod may not name a service account", token: node1Token,
+		req: func(t *testing.T, ts *testServer) wire.Request {
+			resp, err := ts.do(t, adminToken, wire.Request{Verb: wire.VerbGet, Resource: "nodes", Name: "node-1"})
+			require.NoError(t, err)
+			p := mirrorPod("static-sa-node-1", resp.Object.(*api.Node))
+			p.Spec.ServiceAccountName = "default"
+			return wire.Request{Verb: wire.VerbCreate, Resource: "pods", Namespace: "default", Body: p}
+		}, code: 403,
+		msg: `pods "static-sa-node-1" is forbidden: a mirror pod may not reference service accounts`},
 
 	// The scheduler: what system:kube-scheduler's ClusterRole grants and no more. (It may delete pods:
 	// Kubernetes grants it that for preemption, and kubesim's preemption needs it too.)

@@ -78,6 +78,18 @@ func TestServiceAccountAdmissionRespectsAutomountAndExistingMounts(t *testing.T)
 	assert.Len(t, got.Spec.Containers[0].VolumeMounts, 1)
 }
 
+// A mirror pod is left as its kubelet wrote it: no service account, no token volume (its spec is the
+// static pod's, and the kubelet would replace a mirror pod that differs from it).
+func TestServiceAccountAdmissionLeavesMirrorPodsAlone(t *testing.T) {
+	ts := newTestServer(t)
+	mirror := nginxPod("static-node-1")
+	mirror.Annotations = map[string]string{mirrorPodAnnotation: "hash"}
+	got := ts.create(t, mirror).(*api.Pod)
+	assert.Empty(t, got.Spec.ServiceAccountName)
+	assert.Empty(t, got.Spec.Volumes)
+	assert.Empty(t, got.Spec.Containers[0].VolumeMounts)
+}
+
 // A projected token shorter than 10 minutes is refused, as Kubernetes' validation words it.
 func TestAProjectedTokenMustLiveTenMinutes(t *testing.T) {
 	ts := newTestServer(t)
