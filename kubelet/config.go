@@ -49,6 +49,9 @@ type NodeConfig struct {
 	// ProbeThreshold, if set, replaces Kubernetes' rule for when a probe's result changes (see
 	// ProbeThreshold): a learner's probe logic, swapped in with lab.WithProbeThreshold.
 	ProbeThreshold ProbeThreshold
+	// StaticPods are the manifests in the kubelet's --pod-manifest-path (static_pods.go): on a
+	// control-plane node, the control plane's own components.
+	StaticPods []*api.Pod
 }
 
 // EvictionThresholds are the hard eviction signals the eviction manager watches. Kubernetes' defaults

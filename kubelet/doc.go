@@ -5,7 +5,7 @@
 // to this node becomes running containers), pod_updates.go (which updates sync a pod), and the files for each mechanism: images.go, prober.go,
 // restarts.go (CrashLoopBackOff, and what kubectl shows between a crash and its restart), pleg.go,
 // status_manager.go, termination.go, admission.go, eviction.go, image_gc.go, container_gc.go,
-// network.go (the podCIDR). The runtime it drives is
+// network.go (the podCIDR), static_pods.go (the control plane's own pods on a control-plane node). The runtime it drives is
 // kubesim/runtime (fakeruntime), through the CRI-shaped interfaces of runtime/cri.go only. In the
 // Kubernetes sources, start at pkg/kubelet/kubelet.go (syncLoop, SyncPod) and
 // pkg/kubelet/kuberuntime/kuberuntime_manager.go (computePodActions, SyncPod).
@@ -49,7 +49,7 @@
 // clock timers. Give the runtime a CRIClock (cri.go) so that slow runtime calls, image pulls above
 // all, overlap across nodes in virtual time as they do in a real cluster.
 //
-// What kubesim simplifies: no static or mirror pods, no volume mounts (a pod only waits for its
+// What kubesim simplifies: static pods run through their mirror pods (static_pods.go), no volume mounts (a pod only waits for its
 // PersistentVolumeClaims to be bound, volumes.go), no sidecar or ephemeral containers, cgroups,
 // soft eviction thresholds, inode signals, a separate image filesystem, container log rotation, or
 // probe timeouts; exec, HTTP and TCP probes are all

@@ -97,8 +97,11 @@ type Kubelet struct {
 	restarted bool
 	// pullingUntil is, per image, when a step-mode pull still running in virtual time completes.
 	pullingUntil map[string]time.Time
+	// mirrorsDue: the pod side should check the static pods' mirror pods (static_pods.go).
+	mirrorsDue bool
 
-	node nodeSide // the node side's own state: only the node side touches it
+	node   nodeSide // the node side's own state: only the node side touches it
+	static []static // the static pods (static_pods.go); fixed at New
 	podSide
 }
 
@@ -121,6 +124,8 @@ func New(o Options) *Kubelet {
 		wake:     [2]chan struct{}{make(chan struct{}, 1), make(chan struct{}, 1)},
 	}
 	k.podSide = newPodSide(o.Clock, o.Config.CrashLoopBackOff)
+	k.static = staticPods(o.Config.StaticPods, o.NodeName, o.Clock.Now())
+	k.mirrorsDue = len(k.static) > 0
 	k.rng = rand.New(rand.NewSource(o.Seed))
 	k.pods = client.NewInformer[api.Pod](o.Client, client.InformerOptions{
 		List: client.ListOptions{FieldSelector: "spec.nodeName=" + o.NodeName}, Clock: o.Clock, Trace: o.Trace,
@@ -128,11 +133,19 @@ func New(o Options) *Kubelet {
 	k.pods.AddHandler(client.Handler[*api.Pod]{
 		OnAdd:    func(p *api.Pod) { k.enqueue(p.Key()) },
 		OnUpdate: k.podUpdated,
-		OnDelete: func(p *api.Pod) { k.enqueue(p.Key()) },
+		OnDelete: func(p *api.Pod) {
+			k.enqueue(p.Key())
+			if _, mirror := p.Annotations[ConfigMirrorAnnotation]; mirror {
+				k.markMirrorsDue()
+			}
+		},
 	})
 	k.nodes = client.NewInformer[api.Node](o.Client, client.InformerOptions{
 		List: client.ListOptions{FieldSelector: "metadata.name=" + o.NodeName}, Clock: o.Clock, Trace: o.Trace,
 		Name: k.Name() + " node"})
+	if len(k.static) > 0 {
+		k.nodes.AddHandler(client.Handler[*api.Node]{OnAdd: func(*api.Node) { k.markMirrorsDue() }})
+	}
 	k.services = client.NewInformer[api.Service](o.Client, client.InformerOptions{
 		List: client.ListOptions{FieldSelector: "spec.clusterIP!=" + api.ClusterIPNone}, Clock: o.Clock, Trace: o.Trace,
 		Name: k.Name() + " services"})

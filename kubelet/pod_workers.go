@@ -184,9 +184,13 @@ func (k *Kubelet) podStep(ctx context.Context) bool {
 		k.reconcileStatuses()
 	}
 	if k.takeDue(taskHousekeeping) {
+		k.markMirrorsDue()
 		if k.housekeeping(ctx) {
 			return true
 		}
+	}
+	if k.takeMirrorsDue() && k.syncMirrorPods(ctx) {
+		return true
 	}
 	if k.writeOneStatus(ctx) {
 		return true
