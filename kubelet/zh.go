@@ -27,6 +27,8 @@ var ZH = trace.Catalog{
 	"%s probe of %s in %s: %s":                                                                                         "%s 探针（容器 %s，Pod %s）：%s",
 	"container %s of %s not created: CreateContainerConfigError: %v (retrying in %s)":                                  "没有创建容器 %s（Pod %s）：CreateContainerConfigError：%v（%s 后重试）",
 	"volume %q of %s not mounted: %v (retrying in %s)":                                                                 "卷 %q（Pod %s）没有挂载：%v（%s 后重试）",
+	"Creating a mirror pod for static pod %s (from %s): created, config.mirror %s":                                     "Creating a mirror pod for static pod %s（来自 %s）：已创建，config.mirror %s",
+	"Failed creating a mirror pod for static pod %s (from %s): %v":                                                     "Failed creating a mirror pod for static pod %s（来自 %s）：%v",
 	"admitted pod %s (requests fit the node's allocatable)":                                                            "准入 Pod %s（requests 在节点的可分配资源之内）",
 	"rejected pod %s: %s: %s":                                                                                          "拒绝 Pod %s：%s：%s",
 	"%s waits for its PersistentVolumeClaim %s to be bound before its sandbox starts":                                  "%s 等待其 PersistentVolumeClaim %s 绑定后再启动 sandbox",
