@@ -98,7 +98,8 @@ type Config struct {
 	// Observe, if set, receives every trace event from the first one on (a narrator).
 	Observe func(trace.Event)
 	// JournalLines, if positive, keeps each node's last kubelet lines, up to this many, for a paused
-	// run's `journalctl -u kubelet` (journal.go).
+	// run's `journalctl -u kubelet` (journal.go), and as many of each control-plane component's for
+	// the logs of its static pod (component_logs.go). It turns the trace on.
 	JournalLines int
 }
 
@@ -159,6 +160,10 @@ type Cluster struct {
 	controllerManagers map[string]*ControllerManager
 	nodeOrder          []string // node names in the order they joined
 	journal            *journal // each node's last kubelet lines, if Config.JournalLines asks (journal.go)
+	// componentLogs: each control-plane process's last lines, kept with the journal
+	// (component_logs.go); procs says which process a trace component runs in.
+	componentLogs *journal
+	procs         processes
 
 	// breaker, if set, pauses before the actions its breakpoints name (breakpoint.go).
 	breaker atomic.Pointer[breaker]
@@ -197,6 +202,8 @@ func New(ctx context.Context, cfg Config) (*Cluster, error) {
 	if cfg.JournalLines > 0 {
 		c.journal = newJournal(cfg.JournalLines)
 		c.Trace.Subscribe(c.journal.subscriber(c.Clock))
+		c.componentLogs = newUnitLog(cfg.JournalLines, c.procs.of)
+		c.Trace.Subscribe(c.componentLogs.subscriber(c.Clock))
 	}
 
 	c.Trace.Record(trace.Event{Component: "scenario", Action: "boot"}.Msgf("The cluster starts: %s", cfg.describe()))

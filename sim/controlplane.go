@@ -59,6 +59,7 @@ func (c *Cluster) StartControllerManager(ctx context.Context, name string) (*Con
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		cm.parts = append(cm.parts, comp.Name())
+		c.procs.add(comp.Name(), "kube-controller-manager")
 	}
 	c.controllerManagers[name] = cm
 	return cm, nil

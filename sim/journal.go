@@ -26,41 +26,53 @@ import (
 // run, kubesim serve --step).
 const PromptJournalLines = 1000
 
-// journal keeps each node's last kubelet lines.
+// journal keeps the last lines of each unit: each node's kubelet here, each control-plane component
+// in component_logs.go.
 type journal struct {
 	max   int
+	unit  func(trace.Event) (string, bool) // which unit a trace line belongs to, if any
 	mu    sync.Mutex
-	nodes map[string]*journalRing // guarded by mu
+	nodes map[string]*journalRing // by unit; guarded by mu
 }
 
-// journalRing is one node's lines, oldest first once full (next is where the next line goes).
+// journalRing is one unit's lines, oldest first once full (next is where the next line goes).
 type journalRing struct {
 	lines []journalLine
 	next  int
 }
 
 type journalLine struct {
-	at  time.Time
-	msg string
+	at   time.Time
+	msg  string
+	from string // the trace's component
+	code int    // the trace line's HTTP status, if any
 }
 
-func newJournal(max int) *journal { return &journal{max: max, nodes: map[string]*journalRing{}} }
+// newJournal keeps each node's last max kubelet lines.
+func newJournal(max int) *journal { return newUnitLog(max, kubeletUnit) }
 
-// subscriber returns what the trace calls with each event: a kubelet's line goes to its node's ring.
+func newUnitLog(max int, unit func(trace.Event) (string, bool)) *journal {
+	return &journal{max: max, unit: unit, nodes: map[string]*journalRing{}}
+}
+
+// kubeletUnit files a kubelet's line under its node.
+func kubeletUnit(e trace.Event) (string, bool) { return strings.CutPrefix(e.Component, "kubelet/") }
+
+// subscriber returns what the trace calls with each event: a unit's line goes to its ring.
 func (j *journal) subscriber(clk clock.Clock) func(trace.Event) {
 	return func(e trace.Event) {
-		node, ok := strings.CutPrefix(e.Component, "kubelet/")
+		unit, ok := j.unit(e)
 		if !ok {
 			return
 		}
 		j.mu.Lock()
 		defer j.mu.Unlock()
-		r := j.nodes[node]
+		r := j.nodes[unit]
 		if r == nil {
 			r = &journalRing{}
-			j.nodes[node] = r
+			j.nodes[unit] = r
 		}
-		l := journalLine{at: clk.Now(), msg: e.Message}
+		l := journalLine{at: clk.Now(), msg: e.Message, from: e.Component, code: e.Code}
 		if len(r.lines) < j.max {
 			r.lines = append(r.lines, l)
 			return

@@ -31,6 +31,9 @@ type NodeSpec struct {
 	Taints []api.Taint       // registered with the node (--register-with-taints)
 	Zone   string            // topology.kubernetes.io/zone
 	Arch   string            // amd64 (default) or arm64
+	// ControlPlane makes it a kubeadm control-plane node (controlplane_node.go): its role label, the
+	// control-plane NoSchedule taint, and the control plane's static pods.
+	ControlPlane bool
 }
 
 // DefaultNodes are n identical nodes, node-1..node-n: 4 CPUs, 8Gi of memory, 110 pods each, spread
@@ -106,8 +109,17 @@ func (c *Cluster) StartNode(ctx context.Context, spec NodeSpec, index int) (*Nod
 	}
 	criClock := kubelet.NewCRIClock(c.Clock)
 	disk := capacity[resource.ResourceEphemeralStorage]
+	ip := fmt.Sprintf("10.0.%d.%d", index>>8, index&0xff)
+	labels, taints, static, preloaded := spec.Labels, spec.Taints, []*api.Pod(nil), []string(nil)
+	if spec.ControlPlane {
+		labels, taints = controlPlaneRole(labels, taints)
+		static = c.controlPlaneManifests(spec.Name, ip)
+		for _, p := range static {
+			preloaded = append(preloaded, p.Spec.Containers[0].Image)
+		}
+	}
 	rt, err := fakeruntime.New(fakeruntime.Options{Clock: criClock, NodeName: spec.Name, PodCIDR: podCIDR, Arch: spec.Arch,
-		ImageFsCapacityBytes: uint64(disk.Value()), Trace: c.Trace})
+		ImageFsCapacityBytes: uint64(disk.Value()), Trace: c.Trace, Preloaded: preloaded, ServerLog: c.componentLog})
 	if err != nil {
 		return nil, fmt.Errorf("node %s: %w", spec.Name, err)
 	}
@@ -116,8 +128,8 @@ func (c *Cluster) StartNode(ctx context.Context, spec NodeSpec, index int) (*Nod
 		NodeName: spec.Name, Client: cl, Clock: c.Clock, Trace: c.Trace,
 		Recorder: client.NewEventRecorder(cl, "kubelet", spec.Name, c.Clock, c.Trace),
 		Runtime:  breakingRuntime{rt, c, spec.Name}, RuntimeClock: criClock,
-		Config: kubelet.NodeConfig{Capacity: capacity, Labels: spec.Labels, Arch: spec.Arch, Zone: spec.Zone,
-			Taints: spec.Taints, PodCIDR: podCIDR, InternalIP: fmt.Sprintf("10.0.%d.%d", index>>8, index&0xff),
+		Config: kubelet.NodeConfig{Capacity: capacity, Labels: labels, Arch: spec.Arch, Zone: spec.Zone,
+			Taints: taints, PodCIDR: podCIDR, InternalIP: ip, StaticPods: static,
 			CrashLoopBackOff: c.Config.CrashLoopBackOff, ProbeThreshold: c.Config.ProbeThreshold},
 		// The pod workers' jitter: from the cluster's seed, different on each node.
 		Seed: c.Config.Seed*10007 + int64(index),

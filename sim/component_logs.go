@@ -1,0 +1,87 @@
+// component_logs.go: what the control plane's components log, for `kubectl -n kube-system logs
+// kube-apiserver-control-plane` (article 1, 2.3: `kubectl -n kube-system logs <apiserver pod> --tail 200
+// | grep -E 'Forbidden|timeout|admission'`; 7.2: the controller manager's log). On a control-plane
+// node (controlplane_node.go) each component runs as a static pod; the container runtime asks
+// componentLog for the log of such a container (fakeruntime.Options.ServerLog).
+//
+// A component's log is its trace lines, the last Config.JournalLines of each, in klog's format:
+//
+//	I1203 04:10:11.123456       1 replicaset-controller] reconcile default/web-7d4b9c: wants 3, has 0 -> ...
+//
+// severity (I, W for a 4xx answer, E for a 5xx), month and day, time, the process's thread (1), and
+// where klog names the source file and line, the part of the component that wrote it. The message is
+// the component's line as the story tells it, not klog's wording; routine (detail) lines are left out,
+// as klog's default verbosity leaves out the chatty ones. kube-controller-manager's log holds its
+// controllers' lines and its leader election's; kube-scheduler's the scheduler's.
+package sim
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	fakeruntime "kubesim/runtime"
+	"kubesim/trace"
+)
+
+// controlPlaneProcesses are the processes whose log componentLog keeps: the trace components that
+// are not one of them belong to one (processOf).
+var controlPlaneProcesses = []string{"etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler"}
+
+// processes maps a trace component to the control-plane process it runs in (the controller
+// manager's controllers, a scheduler's name); filled as the components start.
+type processes struct{ m sync.Map }
+
+func (p *processes) add(component, process string) { p.m.Store(component, process) }
+
+// of is the process a trace line's component runs in, if it is a control-plane one.
+func (p *processes) of(e trace.Event) (string, bool) {
+	if e.Detail {
+		return "", false
+	}
+	switch c := e.Component; {
+	case c == "kube-apiserver" || c == "etcd":
+		return c, true
+	case strings.HasPrefix(c, "kube-controller-manager"):
+		return "kube-controller-manager", true
+	case strings.HasPrefix(c, "kube-scheduler"):
+		return "kube-scheduler", true
+	}
+	if v, ok := p.m.Load(e.Component); ok {
+		return v.(string), true
+	}
+	return "", false
+}
+
+// componentLog is the log of a control-plane process up to until, for the runtime: nil for any
+// other server, or when the run keeps no logs.
+func (c *Cluster) componentLog(server string, until time.Time) []fakeruntime.LogLine {
+	if c.componentLogs == nil {
+		return nil
+	}
+	var out []fakeruntime.LogLine
+	for _, l := range c.componentLogs.last(server, -1) {
+		if l.at.After(until) {
+			break
+		}
+		out = append(out, fakeruntime.LogLine{Time: l.at, Stream: "stderr", Log: klogLine(l)})
+	}
+	return out
+}
+
+// klogLine writes one line with klog's header.
+func klogLine(l journalLine) string {
+	sev := "I"
+	switch {
+	case l.code >= 500:
+		sev = "E"
+	case l.code >= 400:
+		sev = "W"
+	}
+	from := l.from
+	if i := strings.LastIndexByte(from, '/'); i >= 0 {
+		from = from[i+1:] // kube-controller-manager-2/deployment-controller: the controller
+	}
+	return fmt.Sprintf("%s%s %7d %s] %s", sev, l.at.UTC().Format("0102 15:04:05.000000"), 1, from, l.msg)
+}
