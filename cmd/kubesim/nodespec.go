@@ -68,6 +68,9 @@ func readNodeSpecs(path string) ([]sim.NodeSpec, error) {
 		if msgs := validation.IsDNS1123Subdomain(spec.Name); len(msgs) > 0 {
 			return nil, fmt.Errorf("%s.name: %q: %s", at, spec.Name, msgs[0])
 		}
+		if spec.Name == sim.ControlPlaneNodeName {
+			return nil, fmt.Errorf("%s.name: %q is the control-plane node's, which serve adds itself: give this worker another name", at, spec.Name)
+		}
 		if seen[spec.Name] {
 			return nil, fmt.Errorf("%s.name: %q is there twice: give each node its own name", at, spec.Name)
 		}

@@ -47,6 +47,7 @@ func TestNodeSpecFileTakesDefaultsAndNamesEachMistake(t *testing.T) {
 		"- name: a\n  taints: [{key: k, effect: No}]\n": `nodes[0].taints[0]: a taint needs a key and an effect`,
 		"- name: a\n  cpus: \"4\"\n":                    `unknown field "cpus"`,
 		"[]\n":                                          `no nodes`,
+		"- name: control-plane\n":                       `nodes[0].name: "control-plane" is the control-plane node's, which serve adds itself`,
 	} {
 		_, err := readNodeSpecs(writeNodeSpec(t, text))
 		require.Error(t, err, text)

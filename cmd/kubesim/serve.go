@@ -147,12 +147,22 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 		}
 		cfg.Nodes, cfg.NodeSpecs = 0, specs
 	}
+	// As kubeadm makes a cluster: a control-plane node that runs the control plane as static pods
+	// (kubectl -n kube-system get pods lists them, kubectl -n kube-system logs reads them), then the
+	// workers.
+	workers := cfg.NodeSpecs
+	if len(workers) == 0 {
+		workers = sim.DefaultNodes(cfg.Nodes)
+	}
+	cfg.Nodes, cfg.NodeSpecs = 0, append([]sim.NodeSpec{sim.ControlPlaneNode()}, workers...)
+	// The kubelets' journals and the control plane's logs, kept as their trace lines.
+	cfg.JournalLines = sim.PromptJournalLines
 	etcdAt := filepath.Join(dir, "etcd")
 	if o.etcd != "" {
 		cfg.EtcdEndpoints = strings.Split(o.etcd, ",")
 		etcdAt = o.etcd
 	}
-	fmt.Fprintf(stderr, "Starting a cluster of %d nodes (etcd at %s)...\n", max(cfg.Nodes, len(cfg.NodeSpecs)), etcdAt)
+	fmt.Fprintf(stderr, "Starting a cluster of a control-plane node and %d worker nodes (etcd at %s)...\n", len(workers), etcdAt)
 	cfg.Mode, cfg.Speed, cfg.DataDir, cfg.Seed = sim.RealTime, o.speed, filepath.Join(dir, "etcd"), time.Now().UnixNano()
 	var page *serveWeb
 	if o.web != "" {
@@ -173,7 +183,7 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 		if st, observe, err = newStepper(storyTo); err != nil {
 			return err
 		}
-		cfg.Mode, cfg.Speed, cfg.Observe, cfg.JournalLines = sim.StepMode, 0, observe, sim.PromptJournalLines
+		cfg.Mode, cfg.Speed, cfg.Observe = sim.StepMode, 0, observe
 	}
 	// Certificates: a CA (kept in dir/pki), the server's, and the admin's client certificate. The CA
 	// is also the one the cluster publishes to its pods (kube-root-ca.crt).

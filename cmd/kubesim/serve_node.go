@@ -5,8 +5,8 @@
 //	crictl ps [-a] | pods | images | logs [--tail N] ID --node NODE   the node's runtime
 //	journalctl -u kubelet [-n N] --node NODE                          the node's kubelet lines
 //
-// kubectl, in another terminal, does the rest. journalctl needs the kubelets' lines kept, which only
-// a step-mode cluster does (serve --step): a real-time cluster's components trace nothing unless read.
+// kubectl, in another terminal, does the rest. serve keeps each kubelet's last lines for journalctl
+// (sim.PromptJournalLines), in real time as in step mode.
 package main
 
 import (
@@ -20,8 +20,8 @@ import (
 )
 
 // nodeHelp is what the serve terminal of a real-time cluster accepts.
-const nodeHelp = `This terminal is a shell on the nodes: crictl ps [-a] | pods | images | logs ID --node NODE
-(journalctl -u kubelet needs serve --step). kubectl, in another terminal, does the rest.`
+const nodeHelp = `This terminal is a shell on the nodes: crictl ps [-a] | pods | images | logs ID --node NODE;
+journalctl -u kubelet [-n N] --node NODE. kubectl, in another terminal, does the rest.`
 
 // isNodeCommand reports whether line is a command of a shell on a node (crictl, journalctl) rather
 // than one about the cluster: its errors are the tool's own, not the apiserver's.

@@ -84,7 +84,7 @@ func TestServeScenarioCrashLoop(t *testing.T) {
 func TestServeScenarioInsufficientResources(t *testing.T) {
 	t.Parallel() // real time: it mostly waits, beside the others that do
 	s := startServe(t, serveOptions{speed: 1, port: freePort(t), scenario: "insufficient-resources"})
-	s.eventually(60*time.Second, a("describe pod big"), `Warning FailedScheduling .* 0/3 nodes are available: 3 Insufficient cpu\.`)
+	s.eventually(60*time.Second, a("describe pod big"), `Warning FailedScheduling .* 0/4 nodes are available: 1 node\(s\) had untolerated taint \{node-role.kubernetes.io/control-plane: \}, 3 Insufficient cpu\.`)
 	s.expect(a("get pod big"), `big 0/1 Pending 0`)
 	s.expect(a("get nodes"), `node-1`, `node-2`, `node-3`)
 	s.stopServe()

@@ -156,7 +156,13 @@ func TestServeDrivenByTheRealKubectl(t *testing.T) {
 	s := startServe(t, serveOptions{nodes: 2, speed: 1, port: freePort(t)})
 	expect, k := s.expect, s.kubectl
 
-	expect(a("get nodes"), `NAME STATUS ROLES AGE VERSION`, `node-1 Ready <none> \S+ v1\.`, `node-2 Ready`)
+	expect(a("get nodes"), `NAME STATUS ROLES AGE VERSION`, `control-plane Ready control-plane \S+ v1\.`, `node-1 Ready <none> \S+ v1\.`, `node-2 Ready`)
+	expect(a("describe node control-plane"), `Taints: node-role.kubernetes.io/control-plane:NoSchedule`)
+	// The control plane, as kubeadm runs it: static pods on the control-plane node (article 1, 7.2:
+	// first check that the controller manager's pod is fine).
+	s.eventually(30*time.Second, a("-n kube-system get pods -o wide"), `etcd-control-plane 1/1 Running 0 \S+ 10\.0\.0\.1 control-plane`)
+	expect(a("-n kube-system get pods"), `NAME READY STATUS RESTARTS AGE`, `kube-apiserver-control-plane 1/1 Running 0`,
+		`kube-controller-manager-control-plane 1/1 Running 0`, `kube-scheduler-control-plane 1/1 Running 0`)
 	expect(a("get --raw /healthz"), `^ok$`)
 	expect(a("get --raw /readyz?verbose"), `\[\+\]ping ok`, `readyz check passed`)
 
@@ -172,6 +178,9 @@ func TestServeDrivenByTheRealKubectl(t *testing.T) {
 	expect(a("get events -A"), `NAMESPACE LAST SEEN TYPE REASON OBJECT MESSAGE`, `default .* Normal Scheduled pod/nginx-`)
 	expect(a("-n kube-node-lease get lease"), `NAME HOLDER AGE`, `node-1 node-1 `)
 	expect(a("logs deployment/nginx"), `start worker processes`)
+	// Article 1, 7.2: the controller manager's log (klog's format, each line naming its controller).
+	expect(a("-n kube-system logs kube-controller-manager-control-plane --tail 200"),
+		`(?m)^I\d{4} [0-9:.]+ 1 replicaset-controller\] reconcile default/nginx-[a-z0-9]+: wants 1, has 0 -> create 1 pod`)
 	expect(a("get deployment nginx -o jsonpath={.spec.template.spec.containers[0].image}"), `^nginx:1.25$`)
 	expect(a("create deployment dry --image=nginx:1.25 --dry-run=server"), `^deployment.apps/dry created \(server dry run\)`)
 	expect(a("get deployment dry"), `^Error from server \(NotFound\): deployments.apps "dry" not found`)
@@ -239,6 +248,9 @@ func TestServeAppliesAndRefusesWithTheRealKubectl(t *testing.T) {
 	expect(a("--context kubesim-alice scale deployment nginx --replicas=3"),
 		`^Error from server \(Forbidden\): deployments.apps "nginx" is forbidden: User "alice" cannot patch resource "deployments/scale" in API group "apps" in the namespace "default"`)
 	expect(a("--context kubesim-alice get --raw /metrics"), `^Error from server \(Forbidden\): forbidden: User "alice" cannot get path "/metrics"`)
+	// Article 1, 2.3: the apiserver's log, filtered for refusals.
+	expect(a("-n kube-system logs kube-apiserver-control-plane --tail 200"),
+		`(?m)^W\d{4} [0-9:.]+ 1 kube-apiserver\] .*403 .*User "alice" cannot patch resource "deployments/scale"`)
 	write("2")
 	bad := strings.Replace(readFile(t, manifest), "replicas:", "replica:", 1)
 	os.WriteFile(manifest, []byte(bad), 0o600)
