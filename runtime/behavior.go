@@ -56,11 +56,14 @@ var families = map[string]*family{
 	// app is a distroless Go binary: no shell, so "sh -c" and exec probes fail to start.
 	"app":   {entrypoint: []string{"/app"}, servers: []string{"app"}, ports: []int32{8080}, memory: 24 << 20},
 	"pause": {entrypoint: []string{"/pause"}, servers: []string{"pause"}, memory: 256 << 10},
-	// The control plane's images are distroless too: the component's binary and nothing else. What
-	// they log is the component's own lines (Options.ServerLog).
+	// kubeadm's images (the control plane's, kube-proxy and CoreDNS) are distroless too: the
+	// component's binary and nothing else. What they log is the component's own lines
+	// (Options.ServerLog); their health endpoints answer 200 on any path.
 	"etcd":                    {cmd: []string{"/usr/local/bin/etcd"}, servers: []string{"etcd"}, ports: []int32{2379, 2380}, memory: 40 << 20, component: true},
 	"kube-apiserver":          {cmd: []string{"kube-apiserver"}, servers: []string{"kube-apiserver"}, ports: []int32{6443}, memory: 250 << 20, component: true},
 	"kube-controller-manager": {cmd: []string{"kube-controller-manager"}, servers: []string{"kube-controller-manager"}, ports: []int32{10257}, memory: 60 << 20, component: true},
+	"kube-proxy":              {cmd: []string{"/usr/local/bin/kube-proxy"}, servers: []string{"kube-proxy"}, ports: []int32{10249, 10256}, memory: 20 << 20, component: true},
+	"coredns":                 {entrypoint: []string{"/coredns"}, servers: []string{"coredns"}, ports: []int32{53, 8080, 8181, 9153}, memory: 15 << 20, component: true},
 	"kube-scheduler":          {cmd: []string{"kube-scheduler"}, servers: []string{"kube-scheduler"}, ports: []int32{10259}, memory: 25 << 20, component: true},
 }
 

@@ -6,11 +6,11 @@
 //	catalogueHint()           kubesim's note on a failed pull: every image the registries hold
 //
 // Three registries exist: docker.io (official images), registry.k8s.io (the pause image, and the
-// control plane's images that kubeadm v1.34 runs as static pods: ControlPlaneImages) and
+// images kubeadm v1.34 runs in kube-system: KubeadmImages) and
 // registry.example.com (a private repository that needs credentials, and a legacy image built for
 // amd64 only). Any other host does not resolve. The sizes are the compressed sizes containerd reports
-// and the kubelet prints in "Successfully pulled image ... Image size: N bytes" (the control plane's
-// to about a megabyte: nothing a learner reads depends on them).
+// and the kubelet prints in "Successfully pulled image ... Image size: N bytes" (kubeadm's to about a
+// megabyte: nothing a learner reads depends on them).
 
 package fakeruntime
 
@@ -56,17 +56,21 @@ var catalogue = []catalogueImage{
 	{repo: "docker.io/library/redis", tags: []string{"7.4", "latest"}, version: "7.4.1", family: "redis", platforms: multiArch, size: 45_931_570},
 	{repo: "registry.example.com/legacy/app", tags: []string{"1.0"}, version: "1.0.0", family: "app", platforms: []string{"amd64"}, size: 31_457_280},
 	{repo: "registry.example.com/private/app", tags: []string{"1.0"}, version: "1.0.0", family: "app", platforms: multiArch, size: 26_214_400, private: true},
+	{repo: "registry.k8s.io/coredns/coredns", tags: []string{"v1.12.1"}, version: "v1.12.1", family: "coredns", platforms: multiArch, system: true, size: 20_900_000},
 	{repo: "registry.k8s.io/etcd", tags: []string{"3.6.4-0"}, version: "3.6.4", family: "etcd", platforms: multiArch, system: true, size: 23_100_000},
 	{repo: "registry.k8s.io/kube-apiserver", tags: []string{"v1.34.1"}, version: "v1.34.1", family: "kube-apiserver", platforms: multiArch, system: true, size: 27_400_000},
 	{repo: "registry.k8s.io/kube-controller-manager", tags: []string{"v1.34.1"}, version: "v1.34.1", family: "kube-controller-manager", platforms: multiArch, system: true, size: 22_800_000},
+	{repo: "registry.k8s.io/kube-proxy", tags: []string{"v1.34.1"}, version: "v1.34.1", family: "kube-proxy", platforms: multiArch, system: true, size: 31_200_000},
 	{repo: "registry.k8s.io/kube-scheduler", tags: []string{"v1.34.1"}, version: "v1.34.1", family: "kube-scheduler", platforms: multiArch, system: true, size: 17_400_000},
 	{repo: "registry.k8s.io/pause", tags: []string{"3.10"}, version: "3.10", family: "pause", platforms: multiArch, size: 320_368},
 }
 
-// ControlPlaneImages are the images of the control plane's static pods, by component, as kubeadm
-// v1.34 names them (kubeadm config images list).
-var ControlPlaneImages = map[string]string{
+// KubeadmImages are the images kubeadm v1.34 runs in kube-system, by component (kubeadm config images
+// list): the control plane's static pods and the coredns and kube-proxy add-ons.
+var KubeadmImages = map[string]string{
+	"coredns":                 "registry.k8s.io/coredns/coredns:v1.12.1",
 	"etcd":                    "registry.k8s.io/etcd:3.6.4-0",
+	"kube-proxy":              "registry.k8s.io/kube-proxy:v1.34.1",
 	"kube-apiserver":          "registry.k8s.io/kube-apiserver:v1.34.1",
 	"kube-controller-manager": "registry.k8s.io/kube-controller-manager:v1.34.1",
 	"kube-scheduler":          "registry.k8s.io/kube-scheduler:v1.34.1",

@@ -36,9 +36,10 @@
 //	                                 exec probes answer PONG; SIGTERM -> exit 0
 //	registry.example.com/.../app     a distroless server on :8080, every HTTP path 200; no shell,
 //	                                 so "sh -c" fails to start and exec probes fail to exec
-//	registry.k8s.io/kube-apiserver,  the control plane's images (ControlPlaneImages): the component
-//	  etcd, kube-controller-manager,  serves forever; its log is the component's own lines
-//	  kube-scheduler                 (Options.ServerLog); Options.Preloaded puts them on a node
+//	registry.k8s.io/kube-apiserver,  kubeadm's images (KubeadmImages): the component serves
+//	  etcd, kube-controller-manager,  forever; its log is the component's own lines
+//	  kube-scheduler, kube-proxy,    (Options.ServerLog); HTTP probes pass on any path;
+//	  coredns/coredns                Options.Preloaded puts them on a node
 //	busybox (no command)             "sh" with no stdin: exits 0 at once ("Completed") -> a
 //	                                 Deployment of it ends in CrashLoopBackOff
 //	sleep N                          exits 0 after N seconds; "sleep infinity" never exits

@@ -13,8 +13,11 @@ package fakeruntime
 
 import (
 	"context"
+	"crypto/sha512"
+	"encoding/hex"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -112,6 +115,15 @@ func startupLog(b *behavior, at time.Time) [][2]string {
 			{"stdout", fmt.Sprintf("1:M %s * Server initialized", at.UTC().Format("02 Jan 2006 15:04:05.000"))},
 			{"stdout", fmt.Sprintf("1:M %s * Ready to accept connections tcp", at.UTC().Format("02 Jan 2006 15:04:05.000"))},
 		}
+	case slices.Contains(b.fam.servers, "coredns"):
+		// CoreDNS prints its server blocks, the reload plugin the SHA512 of the Corefile it runs, then
+		// its version.
+		out := [][2]string{{"stdout", ".:53"}}
+		if corefile, ok := b.files["/etc/coredns/Corefile"]; ok {
+			sum := sha512.Sum512([]byte(corefile))
+			out = append(out, [2]string{"stdout", "[INFO] plugin/reload: Running configuration SHA512 = " + hex.EncodeToString(sum[:])})
+		}
+		return append(out, [2]string{"stdout", "CoreDNS-" + strings.TrimPrefix(b.version, "v")})
 	case slices.Contains(b.fam.servers, "app"):
 		return [][2]string{{"stderr", fmt.Sprintf(`{"level":"info","msg":"listening","addr":":8080","version":%q}`, b.version)}}
 	}

@@ -115,7 +115,7 @@ func TestAControlPlaneContainerLogsItsComponentsLines(t *testing.T) {
 	clk := clock.NewVirtual(t0)
 	var asked []string
 	rt, err := fakeruntime.New(fakeruntime.Options{Clock: clk, NodeName: "control-plane", PodCIDR: "10.244.0.0/24",
-		Preloaded: []string{fakeruntime.ControlPlaneImages["kube-apiserver"]},
+		Preloaded: []string{fakeruntime.KubeadmImages["kube-apiserver"]},
 		ServerLog: func(server string, until time.Time) []fakeruntime.LogLine {
 			asked = append(asked, server+" until "+until.Sub(t0).String())
 			return []fakeruntime.LogLine{{Time: t0.Add(2 * time.Second), Stream: "stderr", Log: "I0101 00:00:02.000000       1 kube-apiserver] ready"}}
@@ -130,7 +130,7 @@ func TestAControlPlaneContainerLogsItsComponentsLines(t *testing.T) {
 	assert.ElementsMatch(t, []string{"registry.k8s.io/pause:3.10", "registry.k8s.io/kube-apiserver:v1.34.1"}, tags)
 
 	n := &node{clk: clk, rt: rt}
-	id := n.run(t, "kube-apiserver-control-plane", fakeruntime.ContainerConfig{Image: fakeruntime.ControlPlaneImages["kube-apiserver"],
+	id := n.run(t, "kube-apiserver-control-plane", fakeruntime.ContainerConfig{Image: fakeruntime.KubeadmImages["kube-apiserver"],
 		Command: []string{"kube-apiserver", "--secure-port=6443"}})
 	assert.Equal(t, fakeruntime.ContainerRunning, n.status(t, id).State, "kube-apiserver serves")
 	clk.Advance(5 * time.Second)
@@ -147,6 +147,6 @@ func TestAControlPlaneContainerLogsItsComponentsLines(t *testing.T) {
 	assert.NotContains(t, logText(t, n, web, -1), "2s stderr I0101 00:00:02.000000       1 kube-apiserver] ready")
 	assert.Len(t, asked, 2, "nginx's log is the runtime's own")
 
-	_, err = fakeruntime.New(fakeruntime.Options{Clock: clk, Preloaded: []string{"registry.k8s.io/kube-proxy:v1.34.1"}})
-	assert.EqualError(t, err, `fakeruntime: preloaded image "registry.k8s.io/kube-proxy:v1.34.1" is not in any registry`)
+	_, err = fakeruntime.New(fakeruntime.Options{Clock: clk, Preloaded: []string{"registry.k8s.io/kube-proxy:v9.9.9"}})
+	assert.EqualError(t, err, `fakeruntime: preloaded image "registry.k8s.io/kube-proxy:v9.9.9" is not in any registry`)
 }

@@ -39,9 +39,9 @@ type Options struct {
 	// Preloaded are images already in the node's store besides the pause image, as `kubeadm config
 	// images pull` leaves them on a control-plane node (references the catalogue holds).
 	Preloaded []string
-	// ServerLog, if set, is the log of a server the runtime cannot make up itself: a control-plane
-	// component (ControlPlaneImages), whose log is what the component recorded up to until. Its
-	// lines join the container's own.
+	// ServerLog, if set, is the log of a server the runtime cannot make up itself: a kubeadm
+	// component (KubeadmImages: the control plane, kube-proxy, CoreDNS), whose log is what the
+	// component recorded up to until. Its lines join the container's own.
 	ServerLog func(server string, until time.Time) []LogLine
 }
 

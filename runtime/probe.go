@@ -75,7 +75,7 @@ func (r *Runtime) ProbeContainer(ctx context.Context, containerID string, probe 
 			status = 500
 		case forced:
 			status = 503
-		case !slices.Contains(b.fam.servers, "app") && p != "/" && p != "/index.html":
+		case !slices.Contains(b.fam.servers, "app") && !b.fam.component && p != "/" && p != "/index.html":
 			status = 404
 		}
 		c.probeHitLocked(now, r.ipam.gateway().String(), p, status)

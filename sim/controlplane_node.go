@@ -2,8 +2,9 @@
 // control plane's components as static pods from /etc/kubernetes/manifests (kubelet/static_pods.go),
 // so that `kubectl -n kube-system get pods` lists them and `kubectl -n kube-system logs` reads them
 // (component_logs.go), as on a kubeadm cluster; its role label and NoSchedule taint keep other pods
-// off it. kubesim serve starts one (ControlPlaneNode); a scenario's cluster has none, so the
-// scenarios' "0/3 nodes are available" stays as the catalogue tells it.
+// off it. A cluster with one (and a controller manager and a scheduler) also gets kubeadm's add-ons,
+// CoreDNS and kube-proxy (addons.go). kubesim serve starts one (ControlPlaneNode); a scenario's
+// cluster has none, so the scenarios' "0/3 nodes are available" stays as the catalogue tells it.
 //
 // The pods are kubeadm v1.34's (cmd/kubeadm/app/phases/controlplane, phases/etcd): one container,
 // hostNetwork, priorityClassName system-node-critical, labels component and tier=control-plane,
@@ -50,7 +51,7 @@ func (c *Cluster) controlPlaneManifests(node, ip string) []*api.Pod {
 			ObjectMeta: api.ObjectMeta{Name: component, Namespace: api.NamespaceSystem,
 				Labels: map[string]string{"component": component, "tier": "control-plane"}},
 			Spec: api.PodSpec{
-				Containers: []api.Container{{Name: component, Image: fakeruntime.ControlPlaneImages[component],
+				Containers: []api.Container{{Name: component, Image: fakeruntime.KubeadmImages[component],
 					ImagePullPolicy: api.PullIfNotPresent, Command: append([]string{component}, command...),
 					Resources: api.ResourceRequirements{Requests: requests}}},
 				HostNetwork: true, PriorityClassName: api.SystemNodeCritical,
