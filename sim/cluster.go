@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -291,6 +292,13 @@ func New(ctx context.Context, cfg Config) (*Cluster, error) {
 			return c.NodesReady(ctx, len(specs))
 		}
 		if err := c.Driver.RunUntil(ctx, "every node is Ready", allReady, 0); err != nil {
+			c.Close()
+			return nil, err
+		}
+	}
+	// As kubeadm init does once the control plane is up: CoreDNS and kube-proxy (addons.go).
+	if slices.ContainsFunc(specs, func(s NodeSpec) bool { return s.ControlPlane }) && cfg.ControllerManager && cfg.Scheduler {
+		if err := c.installAddons(ctx, len(specs)); err != nil {
 			c.Close()
 			return nil, err
 		}

@@ -1,7 +1,8 @@
-// component_logs.go: what the control plane's components log, for `kubectl -n kube-system logs
+// component_logs.go: what kubeadm's components log, for `kubectl -n kube-system logs
 // kube-apiserver-control-plane` (article 1, 2.3: `kubectl -n kube-system logs <apiserver pod> --tail 200
-// | grep -E 'Forbidden|timeout|admission'`; 7.2: the controller manager's log). On a control-plane
-// node (controlplane_node.go) each component runs as a static pod; the container runtime asks
+// | grep -E 'Forbidden|timeout|admission'`; 7.2: the controller manager's log) and for CoreDNS's and
+// kube-proxy's pods. On a control-plane node (controlplane_node.go) the control plane runs as static
+// pods, and the add-ons (addons.go) as a Deployment and a DaemonSet; the container runtime asks
 // componentLog for the log of such a container (fakeruntime.Options.ServerLog).
 //
 // A component's log is its trace lines, the last Config.JournalLines of each, in klog's format:
@@ -12,7 +13,8 @@
 // where klog names the source file and line, the part of the component that wrote it. The message is
 // the component's line as the story tells it, not klog's wording; routine (detail) lines are left out,
 // as klog's default verbosity leaves out the chatty ones. kube-controller-manager's log holds its
-// controllers' lines and its leader election's; kube-scheduler's the scheduler's.
+// controllers' lines and its leader election's; kube-scheduler's the scheduler's; a kube-proxy pod's
+// its node's kube-proxy's.
 package sim
 
 import (
@@ -21,13 +23,10 @@ import (
 	"sync"
 	"time"
 
+	"kubesim/dns"
 	fakeruntime "kubesim/runtime"
 	"kubesim/trace"
 )
-
-// controlPlaneProcesses are the processes whose log componentLog keeps: the trace components that
-// are not one of them belong to one (processOf).
-var controlPlaneProcesses = []string{"etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler"}
 
 // processes maps a trace component to the control-plane process it runs in (the controller
 // manager's controllers, a scheduler's name); filled as the components start.
@@ -37,12 +36,14 @@ func (p *processes) add(component, process string) { p.m.Store(component, proces
 
 // of is the process a trace line's component runs in, if it is a control-plane one.
 func (p *processes) of(e trace.Event) (string, bool) {
-	if e.Detail {
+	if e.Detail && !strings.HasPrefix(e.Component, "kube-proxy/") { // its syncs are all it says
 		return "", false
 	}
 	switch c := e.Component; {
-	case c == "kube-apiserver" || c == "etcd":
+	case c == "kube-apiserver" || c == "etcd" || c == dns.Name:
 		return c, true
+	case strings.HasPrefix(c, "kube-proxy/"):
+		return c, true // each node's its own
 	case strings.HasPrefix(c, "kube-controller-manager"):
 		return "kube-controller-manager", true
 	case strings.HasPrefix(c, "kube-scheduler"):
@@ -54,14 +55,18 @@ func (p *processes) of(e trace.Event) (string, bool) {
 	return "", false
 }
 
-// componentLog is the log of a control-plane process up to until, for the runtime: nil for any
-// other server, or when the run keeps no logs.
-func (c *Cluster) componentLog(server string, until time.Time) []fakeruntime.LogLine {
+// componentLog is the log of a kubeadm component's server up to until, for node's runtime: nil when
+// the run keeps no logs.
+func (c *Cluster) componentLog(node, server string, until time.Time) []fakeruntime.LogLine {
 	if c.componentLogs == nil {
 		return nil
 	}
+	unit := server
+	if server == "kube-proxy" {
+		unit = "kube-proxy/" + node
+	}
 	var out []fakeruntime.LogLine
-	for _, l := range c.componentLogs.last(server, -1) {
+	for _, l := range c.componentLogs.last(unit, -1) {
 		if l.at.After(until) {
 			break
 		}
@@ -80,8 +85,9 @@ func klogLine(l journalLine) string {
 		sev = "W"
 	}
 	from := l.from
-	if i := strings.LastIndexByte(from, '/'); i >= 0 {
-		from = from[i+1:] // kube-controller-manager-2/deployment-controller: the controller
+	if strings.HasPrefix(from, "kube-controller-manager") {
+		from = from[strings.LastIndexByte(from, '/')+1:] // kube-controller-manager-2/deployment-controller: the controller
 	}
+	from, _, _ = strings.Cut(from, "/") // kube-proxy/node-1: kube-proxy
 	return fmt.Sprintf("%s%s %7d %s] %s", sev, l.at.UTC().Format("0102 15:04:05.000000"), 1, from, l.msg)
 }

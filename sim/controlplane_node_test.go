@@ -60,6 +60,31 @@ func TestControlPlaneNodeRunsTheControlPlaneAsStaticPods(t *testing.T) {
 		assert.Empty(t, p.Spec.ServiceAccountName, comp+": a mirror pod gets no service account")
 	}
 
+	// kubeadm's add-ons: CoreDNS behind the kube-dns Service, kube-proxy on every node (New waits for
+	// them), each pod's log its component's.
+	dnsPods, _, err := pods.List(ctx, api.NamespaceSystem, client.ListOptions{LabelSelector: "k8s-app=kube-dns"})
+	require.NoError(t, err)
+	require.Len(t, dnsPods, 2)
+	slices, _, err := client.For[api.EndpointSlice](c.Kubectl.Client()).List(ctx, api.NamespaceSystem, client.ListOptions{LabelSelector: "kubernetes.io/service-name=kube-dns"})
+	require.NoError(t, err)
+	require.Len(t, slices, 1)
+	var ips []string
+	for _, ep := range slices[0].Endpoints {
+		ips = append(ips, ep.Addresses...)
+	}
+	assert.ElementsMatch(t, []string{dnsPods[0].Status.PodIP, dnsPods[1].Status.PodIP}, ips, "kube-dns serves from the coredns pods")
+	proxies, _, err := pods.List(ctx, api.NamespaceSystem, client.ListOptions{LabelSelector: "k8s-app=kube-proxy"})
+	require.NoError(t, err)
+	require.Len(t, proxies, 2)
+	var proxyOn1 string
+	for _, p := range proxies {
+		assert.Equal(t, api.PodRunning, p.Status.Phase, p.Name)
+		if p.Spec.NodeName == "node-1" {
+			proxyOn1 = p.Name
+		}
+	}
+	require.NotEmpty(t, proxyOn1, "a kube-proxy pod on node-1")
+
 	// Workloads land on the worker only.
 	_, err = c.Kubectl.Apply(ctx, []byte(manifests.NginxDeployment))
 	require.NoError(t, err)
@@ -101,4 +126,9 @@ func TestControlPlaneNodeRunsTheControlPlaneAsStaticPods(t *testing.T) {
 	_, err = c.Inspect(ctx, &out, "logs -n kube-system kube-controller-manager-"+sim.ControlPlaneNodeName)
 	require.NoError(t, err)
 	assert.Regexp(t, `(?m)\] I\d{4} [0-9:.]+ +1 replicaset-controller\] reconcile default/nginx-`, out.String())
+	out.Reset()
+	_, err = c.Inspect(ctx, &out, "logs -n kube-system "+proxyOn1)
+	require.NoError(t, err)
+	assert.Regexp(t, `(?m)^\[kube-proxy\] I\d{4} [0-9:.]+ +1 kube-proxy\] `, out.String())
+	assert.NotContains(t, out.String(), "node-2", "node-1's kube-proxy only")
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/netip"
 	"slices"
+	"time"
 
 	"kubesim/api"
 	"kubesim/api/resource"
@@ -119,7 +120,9 @@ func (c *Cluster) StartNode(ctx context.Context, spec NodeSpec, index int) (*Nod
 		}
 	}
 	rt, err := fakeruntime.New(fakeruntime.Options{Clock: criClock, NodeName: spec.Name, PodCIDR: podCIDR, Arch: spec.Arch,
-		ImageFsCapacityBytes: uint64(disk.Value()), Trace: c.Trace, Preloaded: preloaded, ServerLog: c.componentLog})
+		ImageFsCapacityBytes: uint64(disk.Value()), Trace: c.Trace, Preloaded: preloaded, ServerLog: func(server string, until time.Time) []fakeruntime.LogLine {
+			return c.componentLog(spec.Name, server, until)
+		}})
 	if err != nil {
 		return nil, fmt.Errorf("node %s: %w", spec.Name, err)
 	}
