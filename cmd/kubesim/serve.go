@@ -147,22 +147,14 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 		}
 		cfg.Nodes, cfg.NodeSpecs = 0, specs
 	}
-	// As kubeadm makes a cluster: a control-plane node that runs the control plane as static pods
-	// (kubectl -n kube-system get pods lists them, kubectl -n kube-system logs reads them), then the
-	// workers.
-	workers := cfg.NodeSpecs
-	if len(workers) == 0 {
-		workers = sim.DefaultNodes(cfg.Nodes)
-	}
-	cfg.Nodes, cfg.NodeSpecs = 0, append([]sim.NodeSpec{sim.ControlPlaneNode()}, workers...)
-	// The kubelets' journals and the control plane's logs, kept as their trace lines.
-	cfg.JournalLines = sim.PromptJournalLines
+	cfg = kubeadmShaped(cfg)
+	workers := len(cfg.NodeSpecs) - 1
 	etcdAt := filepath.Join(dir, "etcd")
 	if o.etcd != "" {
 		cfg.EtcdEndpoints = strings.Split(o.etcd, ",")
 		etcdAt = o.etcd
 	}
-	fmt.Fprintf(stderr, "Starting a cluster of a control-plane node and %d worker nodes (etcd at %s)...\n", len(workers), etcdAt)
+	fmt.Fprintf(stderr, "Starting a cluster of a control-plane node and %d worker nodes (etcd at %s)...\n", workers, etcdAt)
 	cfg.Mode, cfg.Speed, cfg.DataDir, cfg.Seed = sim.RealTime, o.speed, filepath.Join(dir, "etcd"), time.Now().UnixNano()
 	var page *serveWeb
 	if o.web != "" {
@@ -312,6 +304,20 @@ func listen(port int) (net.Listener, error) {
 		return ln, nil
 	}
 	return net.Listen("tcp", "127.0.0.1:0")
+}
+
+// kubeadmShaped is cfg as kubeadm makes a cluster: a control-plane node that runs the control plane
+// as static pods (kubectl -n kube-system get pods lists them, kubectl -n kube-system logs reads them)
+// and gets CoreDNS and kube-proxy, then cfg's nodes as the workers; the kubelets' journals and the
+// components' logs kept.
+func kubeadmShaped(cfg sim.Config) sim.Config {
+	workers := cfg.NodeSpecs
+	if len(workers) == 0 {
+		workers = sim.DefaultNodes(cfg.Nodes)
+	}
+	cfg.Nodes, cfg.NodeSpecs = 0, append([]sim.NodeSpec{sim.ControlPlaneNode()}, workers...)
+	cfg.JournalLines = sim.PromptJournalLines
+	return cfg
 }
 
 // runtimeLogs reads a container's log from the fake runtime of the pod's node, as the kubelet's

@@ -68,6 +68,9 @@ func printHint(w io.Writer, sc sim.Scenario, ex exercise) {
 	fmt.Fprintf(w, "\nScenario %s: %s\n", sc.Name, sc.Summary)
 	if _, signs, ok := strings.Cut(sc.Teaches, "Signs to look for:"); ok {
 		fmt.Fprintf(w, "\nSigns to look for:%s\n", signs)
+		if strings.Contains(signs, "nodes are available") {
+			fmt.Fprintln(w, controlPlaneNodeNote)
+		}
 	}
 	fmt.Fprintln(w, "\nTry:")
 	for _, cmd := range ex.try {
@@ -75,6 +78,12 @@ func printHint(w io.Writer, sc sim.Scenario, ex exercise) {
 	}
 	fmt.Fprintf(w, "\n(kubesim describe %s tells the whole story.)\n\n", sc.Name)
 }
+
+// controlPlaneNodeNote says how serve's cluster differs from the scenario's in what the scheduler
+// counts.
+const controlPlaneNodeNote = `Here the cluster also has a control-plane node, tainted node-role.kubernetes.io/control-plane:NoSchedule
+as kubeadm makes it, and the scheduler counts it: one more node in "0/N nodes are available", and
+"1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }" among the reasons.`
 
 // scenarioConfig is the cluster a scenario needs; one that names no nodes (it plays on the control
 // plane alone) gets serve's full cluster of nodes.

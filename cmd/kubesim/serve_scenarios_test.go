@@ -28,8 +28,9 @@ func TestEveryExerciseIsAScenario(t *testing.T) {
 	}
 }
 
-// Every exercise sets up: its scenario's first steps run to their end on the scenario's cluster (in
-// step mode here, where that is quick and the same every time).
+// Every exercise sets up: its scenario's first steps run to their end on the scenario's cluster as
+// serve shapes it, with a control-plane node and kubeadm's add-ons (in step mode here, where that is
+// quick and the same every time).
 func TestEveryExerciseSetsUp(t *testing.T) {
 	for _, name := range exerciseNames() {
 		t.Run(name, func(t *testing.T) {
@@ -37,7 +38,7 @@ func TestEveryExerciseSetsUp(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cfg := scenarioConfig(sc, 3)
+			cfg := kubeadmShaped(scenarioConfig(sc, 3))
 			cfg.Mode, cfg.Seed = sim.StepMode, 1
 			c, ctx := testenv.Cluster(t, cfg)
 			if err := sim.SetUp(ctx, sc, c, ex.steps); err != nil {
@@ -73,6 +74,9 @@ func TestServeScenarioCrashLoop(t *testing.T) {
 	t.Parallel() // real time: it mostly waits, beside the others that do
 	s := startServe(t, serveOptions{speed: 5, port: freePort(t), scenario: "crash-loop"})
 	s.eventually(60*time.Second, a("get pods"), `crasher 0/1 CrashLoopBackOff [1-9]`)
+	if strings.Contains(s.told.String(), controlPlaneNodeNote) {
+		t.Errorf("serve spoke of the scheduler's count in an exercise whose signs do not")
+	}
 	s.expect(a("describe pod crasher"), `Last State: Terminated`, `Reason: Error`, `Exit Code: 1`)
 	s.stopServe()
 }
@@ -86,6 +90,9 @@ func TestServeScenarioInsufficientResources(t *testing.T) {
 	s := startServe(t, serveOptions{speed: 1, port: freePort(t), scenario: "insufficient-resources"})
 	s.eventually(60*time.Second, a("describe pod big"), `Warning FailedScheduling .* 0/4 nodes are available: 1 node\(s\) had untolerated taint \{node-role.kubernetes.io/control-plane: \}, 3 Insufficient cpu\.`)
 	s.expect(a("get pod big"), `big 0/1 Pending 0`)
+	if !strings.Contains(s.told.String(), controlPlaneNodeNote) {
+		t.Errorf("serve did not say that the scheduler counts its control-plane node:\n%s", s.told.String())
+	}
 	s.expect(a("get nodes"), `node-1`, `node-2`, `node-3`)
 	s.stopServe()
 }
