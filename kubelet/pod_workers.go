@@ -189,7 +189,7 @@ func (k *Kubelet) podStep(ctx context.Context) bool {
 			return true
 		}
 	}
-	if k.takeMirrorsDue() && k.syncMirrorPods(ctx) {
+	if len(k.static) > 0 && k.takeMirrorsDue() && k.syncMirrorPods(ctx) {
 		return true
 	}
 	if k.writeOneStatus(ctx) {
