@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"kubesim/api"
+	"kubesim/apiserver"
 	"kubesim/client"
 	"kubesim/kubelet"
 	"kubesim/scenarios/manifests"
@@ -45,6 +46,7 @@ func TestControlPlaneNodeRunsTheControlPlaneAsStaticPods(t *testing.T) {
 	node, err := client.For[api.Node](c.Kubectl.Client()).Get(ctx, "", sim.ControlPlaneNodeName)
 	require.NoError(t, err)
 	assert.Contains(t, node.Labels, api.LabelNodeRoleControlPlane)
+	assert.Equal(t, apiserver.AdvertiseAddress, node.Status.Addresses[0].Address, "the address the apiserver advertises, Service kubernetes' endpoint")
 	require.Len(t, node.Spec.Taints, 1)
 	assert.Equal(t, api.Taint{Key: api.LabelNodeRoleControlPlane, Effect: api.TaintEffectNoSchedule}, node.Spec.Taints[0])
 	for _, comp := range components {

@@ -113,6 +113,8 @@ func (c *Cluster) StartNode(ctx context.Context, spec NodeSpec, index int) (*Nod
 	ip := fmt.Sprintf("10.0.%d.%d", index>>8, index&0xff)
 	labels, taints, static, preloaded := spec.Labels, spec.Taints, []*api.Pod(nil), []string(nil)
 	if spec.ControlPlane {
+		// The apiserver advertises its node's address: the endpoint of Service "kubernetes".
+		ip = apiserver.AdvertiseAddress
 		labels, taints = controlPlaneRole(labels, taints)
 		static = c.controlPlaneManifests(spec.Name, ip)
 		for _, p := range static {

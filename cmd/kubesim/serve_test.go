@@ -160,7 +160,7 @@ func TestServeDrivenByTheRealKubectl(t *testing.T) {
 	expect(a("describe node control-plane"), `Taints: node-role.kubernetes.io/control-plane:NoSchedule`)
 	// The control plane, as kubeadm runs it: static pods on the control-plane node (article 1, 7.2:
 	// first check that the controller manager's pod is fine).
-	s.eventually(30*time.Second, a("-n kube-system get pods -o wide"), `etcd-control-plane 1/1 Running 0 \S+ 10\.0\.0\.1 control-plane`)
+	s.eventually(30*time.Second, a("-n kube-system get pods -o wide"), `etcd-control-plane 1/1 Running 0 \S+ 192\.168\.49\.2 control-plane`)
 	expect(a("-n kube-system get pods"), `NAME READY STATUS RESTARTS AGE`, `kube-apiserver-control-plane 1/1 Running 0`,
 		`kube-controller-manager-control-plane 1/1 Running 0`, `kube-scheduler-control-plane 1/1 Running 0`)
 	expect(a("get --raw /healthz"), `^ok$`)
