@@ -139,7 +139,9 @@ func crictlPs(ctx context.Context, w io.Writer, rt *fakeruntime.Runtime, all boo
 	for _, s := range sandboxes {
 		pods[s.ID] = s.Metadata
 	}
-	// crictl lists the newest first.
+	// crictl lists the newest first. (The runtime's lists are shared with its kubelet, whose relist
+	// reads them at the same moment in real time: sort a copy.)
+	containers = slices.Clone(containers)
 	slices.SortStableFunc(containers, func(a, b *fakeruntime.Container) int { return b.CreatedAt.Compare(a.CreatedAt) })
 	imageIDs := map[string]string{} // image name -> the ID crictl shows, asked once per image
 	tw := tabwriter.NewWriter(w, 0, 8, 3, ' ', 0)
@@ -165,6 +167,7 @@ func crictlPods(ctx context.Context, w io.Writer, rt *fakeruntime.Runtime, now t
 	if err != nil {
 		return runtimeError("listing pod sandboxes", err)
 	}
+	sandboxes = slices.Clone(sandboxes) // shared with the kubelet: sort a copy
 	slices.SortStableFunc(sandboxes, func(a, b *fakeruntime.PodSandbox) int { return b.CreatedAt.Compare(a.CreatedAt) })
 	tw := tabwriter.NewWriter(w, 0, 8, 3, ' ', 0)
 	fmt.Fprintln(tw, "POD ID\tCREATED\tSTATE\tNAME\tNAMESPACE\tATTEMPT\tRUNTIME")
