@@ -5,7 +5,8 @@
 // pods, and the add-ons (addons.go) as a Deployment and a DaemonSet; the container runtime asks
 // componentLog for the log of such a container (fakeruntime.Options.ServerLog).
 //
-// A component's log is its trace lines, the last Config.JournalLines of each, in klog's format:
+// A component's log is its trace lines, the last Config.JournalLines of each, in klog's format (etcd's
+// in zap's JSON, {"level":"info","ts":"2026-12-03T04:10:11.123456Z","msg":"..."}):
 //
 //	I1203 04:10:11.123456       1 replicaset-controller] reconcile default/web-7d4b9c: wants 3, has 0 -> ...
 //
@@ -18,6 +19,7 @@
 package sim
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -70,9 +72,34 @@ func (c *Cluster) componentLog(node, server string, until time.Time) []fakerunti
 		if l.at.After(until) {
 			break
 		}
-		out = append(out, fakeruntime.LogLine{Time: l.at, Stream: "stderr", Log: klogLine(l)})
+		line := klogLine(l)
+		if server == "etcd" {
+			line = zapLine(l)
+		}
+		out = append(out, fakeruntime.LogLine{Time: l.at, Stream: "stderr", Log: line})
 	}
 	return out
+}
+
+// zapLine writes one line as etcd logs, in zap's JSON (etcd names the caller's file and line where
+// this says nothing).
+func zapLine(l journalLine) string {
+	level := "info"
+	switch {
+	case l.code >= 500:
+		level = "error"
+	case l.code >= 400:
+		level = "warn"
+	}
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // zap writes "->" as it is
+	enc.Encode(struct {
+		Level string `json:"level"`
+		TS    string `json:"ts"`
+		Msg   string `json:"msg"`
+	}{level, l.at.UTC().Format("2006-01-02T15:04:05.000000Z07:00"), l.msg})
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // klogLine writes one line with klog's header.
