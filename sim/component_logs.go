@@ -84,13 +84,7 @@ func (c *Cluster) componentLog(node, server string, until time.Time) []fakerunti
 // zapLine writes one line as etcd logs, in zap's JSON (etcd names the caller's file and line where
 // this says nothing).
 func zapLine(l journalLine) string {
-	level := "info"
-	switch {
-	case l.code >= 500:
-		level = "error"
-	case l.code >= 400:
-		level = "warn"
-	}
+	level := [...]string{"info", "warn", "error"}[severity(l.code)]
 	var b strings.Builder
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false) // zap writes "->" as it is
@@ -102,15 +96,21 @@ func zapLine(l journalLine) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
+// severity ranks a line by the HTTP status it tells of: 0 information, 1 a warning (4xx), 2 an
+// error (5xx).
+func severity(code int) int {
+	switch {
+	case code >= 500:
+		return 2
+	case code >= 400:
+		return 1
+	}
+	return 0
+}
+
 // klogLine writes one line with klog's header.
 func klogLine(l journalLine) string {
-	sev := "I"
-	switch {
-	case l.code >= 500:
-		sev = "E"
-	case l.code >= 400:
-		sev = "W"
-	}
+	sev := [...]string{"I", "W", "E"}[severity(l.code)]
 	from := l.from
 	if strings.HasPrefix(from, "kube-controller-manager") {
 		from = from[strings.LastIndexByte(from, '/')+1:] // kube-controller-manager-2/deployment-controller: the controller
