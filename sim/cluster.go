@@ -110,6 +110,12 @@ func FullCluster(nodes int) Config {
 	return Config{Nodes: nodes, ControllerManager: true, Scheduler: true}
 }
 
+// hasControlPlaneNode reports whether one of the nodes is a control-plane node (default nodes never
+// are).
+func (cfg Config) hasControlPlaneNode() bool {
+	return slices.ContainsFunc(cfg.NodeSpecs, func(s NodeSpec) bool { return s.ControlPlane })
+}
+
 // describe says what the cluster runs, for the header of a story.
 func (cfg Config) describe() string {
 	parts := []string{"etcd", "kube-apiserver"}
@@ -203,8 +209,11 @@ func New(ctx context.Context, cfg Config) (*Cluster, error) {
 	if cfg.JournalLines > 0 {
 		c.journal = newJournal(cfg.JournalLines)
 		c.Trace.Subscribe(c.journal.subscriber(c.Clock))
-		c.componentLogs = newUnitLog(cfg.JournalLines, c.procs.of)
-		c.Trace.Subscribe(c.componentLogs.subscriber(c.Clock))
+		// Only a control-plane node's pods show the components' logs (controlplane_node.go).
+		if cfg.hasControlPlaneNode() {
+			c.componentLogs = newUnitLog(cfg.JournalLines, c.procs.of)
+			c.Trace.Subscribe(c.componentLogs.subscriber(c.Clock))
+		}
 	}
 
 	c.Trace.Record(trace.Event{Component: "scenario", Action: "boot"}.Msgf("The cluster starts: %s", cfg.describe()))
@@ -297,7 +306,7 @@ func New(ctx context.Context, cfg Config) (*Cluster, error) {
 		}
 	}
 	// As kubeadm init does once the control plane is up: CoreDNS and kube-proxy (addons.go).
-	if slices.ContainsFunc(specs, func(s NodeSpec) bool { return s.ControlPlane }) && cfg.ControllerManager && cfg.Scheduler {
+	if cfg.hasControlPlaneNode() && cfg.ControllerManager && cfg.Scheduler {
 		if err := c.installAddons(ctx, len(specs)); err != nil {
 			c.Close()
 			return nil, err
