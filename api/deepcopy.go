@@ -1,7 +1,10 @@
-// deepcopy.go: DeepCopy, SpecEqual and CopyStatus, the generic object helpers that
-// Kubernetes generates per type (zz_generated.deepcopy.go, and the apiserver strategies' spec and
-// status handling). kubesim derives them by reflection instead, once per Go type, and caches the
-// result, so adding a kind needs no generated code.
+// deepcopy.go: DeepCopy and Detach, the deep copies that Kubernetes generates per type
+// (zz_generated.deepcopy.go). kubesim generates them too (zz_generated.copy.go, written by
+// internal/copygen) for every type reachable from the registered kinds, and uses that code when it
+// is present. Any other type, or every type when the generated file is absent or does not yet know
+// a kind, is copied by a copier derived by reflection once per Go type and cached: adding a kind
+// still works without regenerating, only slower, which matters because the apiserver copies every
+// object it caches.
 //
 // Why copies matter: objects in an informer's cache are shared by every reader. A controller that
 // changes one in place corrupts the cache for everyone ("never modify objects from the cache"), so it
@@ -12,8 +15,31 @@ import (
 	"reflect"
 )
 
+//go:generate go run -tags apigen kubesim/internal/copygen -o zz_generated.copy.go
+
+// The generated code registers its functions in these hooks from its init. Each reports false for
+// a type it does not cover, which then takes the reflective path. They are nil when the generated
+// file is absent: package api must compile and work without it, because the generator imports
+// package api, and builds it with the tag apigen, which leaves the generated files out.
+var (
+	// generatedDeepCopy returns a deep copy of obj, a pointer to a kind the generator covered.
+	generatedDeepCopy func(obj Object) (Object, bool)
+	// generatedDetach detaches *v, v being a *T for a type T the generator covered.
+	generatedDetach func(v any) bool
+)
+
 // DeepCopy returns a copy of obj that shares no mutable memory with it. A nil obj is returned as is.
 func DeepCopy[T Object](obj T) T {
+	if generatedDeepCopy != nil {
+		if c, ok := generatedDeepCopy(obj); ok {
+			return c.(T)
+		}
+	}
+	return reflectDeepCopy(obj)
+}
+
+// reflectDeepCopy is DeepCopy by reflection alone.
+func reflectDeepCopy[T Object](obj T) T {
 	v := reflect.ValueOf(obj)
 	if v.Kind() != reflect.Pointer || v.IsNil() {
 		return obj
@@ -30,9 +56,29 @@ func DeepCopy[T Object](obj T) T {
 // mutable memory with anything: DeepCopy for a value that is not an object (the containers of a pod,
 // its labels).
 func Detach[T any](v *T) {
+	if generatedDetach != nil && generatedDetach(v) {
+		return
+	}
+	reflectDetach(v)
+}
+
+// reflectDetach is Detach by reflection alone. The generated code also calls it for a field whose
+// type it does not cover (an interface, say).
+func reflectDetach[T any](v *T) {
 	if c := copierFor(reflect.TypeFor[T]()); c != nil {
 		c(reflect.ValueOf(v).Elem())
 	}
+}
+
+// copyWith returns a copy of *v detached by detach, or nil for a nil v: the generated DeepCopy of
+// a kind.
+func copyWith[T any](v *T, detach func(*T)) *T {
+	if v == nil {
+		return nil
+	}
+	c := *v
+	detach(&c)
+	return &c
 }
 
 // A copier takes a settable value that was copied by assignment, and so still shares the maps,
@@ -90,7 +136,9 @@ func (b copierBuild) makeLocked(t reflect.Type) copier {
 		if t == stringsType { // labels' values, finalizers, verbs: the common case, without reflection
 			return func(v reflect.Value) {
 				if !v.IsNil() {
-					v.Set(reflect.ValueOf(append([]string(nil), v.Interface().([]string)...)))
+					// Not append([]string(nil), s...), which makes an empty slice nil.
+					s := v.Interface().([]string)
+					v.Set(reflect.ValueOf(append(make([]string, 0, len(s)), s...)))
 				}
 			}
 		}

@@ -1,9 +1,12 @@
 // equal.go: Equal, reflect.DeepEqual for API values without its allocations. reflect.DeepEqual
 // guards against cycles with a map of the pointers it has visited, made on every call and grown on
 // every pointer, slice or map it meets; API objects have no cycles, so Equal needs no such map. Like
-// the copiers (deepcopy.go), an equality function is derived by reflection once per Go type and
-// cached. The apiserver's watch cache compares each pod it keeps with its controller's last one
-// (apiserver/share.go): the comparison is on every write's path.
+// the copies (deepcopy.go), equality is generated code (zz_generated.copy.go) for every type
+// reachable from the registered kinds, and for any other type, or when the generated file is absent
+// or stale, an equality function derived by reflection once per Go type and cached: a new kind
+// still works without regenerating, only slower. The apiserver's watch cache compares each pod it
+// keeps with its controller's last one (apiserver/share.go): the comparison is on every write's
+// path.
 package api
 
 import (
@@ -12,13 +15,41 @@ import (
 	"slices"
 )
 
+// generatedEqual, registered by the generated code's init, compares *a and *b (a and b being *T of
+// one type T) if the generator covered T, and reports whether it did. Nil without the generated file.
+var generatedEqual func(a, b any) (equal, ok bool)
+
 // Equal reports whether *a and *b are deeply equal exactly as reflect.DeepEqual(*a, *b) says: the
 // same values and the same shape (a nil slice or map is not equal to an empty one; a float NaN is not
 // equal to itself), unexported fields included. T must not hold cycles (no API type does). It takes
 // pointers so that comparing costs no allocation: a value of T would have to be copied to the heap
 // to be looked at by reflection.
 func Equal[T any](a, b *T) bool {
+	if generatedEqual != nil {
+		if eq, ok := generatedEqual(a, b); ok {
+			return eq
+		}
+	}
+	return reflectEqual(a, b)
+}
+
+// reflectEqual is Equal by reflection alone.
+func reflectEqual[T any](a, b *T) bool {
 	return equalFor(reflect.TypeFor[T]())(reflect.ValueOf(a).Elem(), reflect.ValueOf(b).Elem())
+}
+
+// reflectEqualValues is reflectEqual(&x, &y), for the generated code to compare what it cannot
+// field by field: the unexported fields of another package's struct (resource.Quantity, time.Time)
+// and a field of a type it does not cover. It takes copies because what reflection is given the
+// address of is moved to the heap: passing it the addresses of the generated code's own values
+// would allocate them on every call (a ResourceList's quantities, as it ranges over them), when
+// the fallback is seldom taken.
+func reflectEqualValues[T any](x, y T) bool { return reflectEqual(&x, &y) }
+
+// sameMap reports whether x and y are the very same map, which reflect.DeepEqual calls equal without
+// looking at its entries (a shortcut that also decides the answer for a map holding a NaN).
+func sameMap[M ~map[K]V, K comparable, V any](x, y M) bool {
+	return reflect.ValueOf(x).UnsafePointer() == reflect.ValueOf(y).UnsafePointer()
 }
 
 // An equality compares two values of one type.

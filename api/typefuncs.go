@@ -1,5 +1,6 @@
 // typefuncs.go: the cache that both reflective helpers (the copiers of deepcopy.go and the
 // equalities of equal.go) keep their per-type functions in, and the recursion-safe way they build them.
+// They serve the types the generated code (zz_generated.copy.go) does not cover.
 package api
 
 import (
