@@ -140,9 +140,10 @@ func DecodeInto(data []byte, obj Object) error {
 	return nil
 }
 
-// Encode writes obj as JSON, the form the apiserver stores in etcd and serves.
+// Encode writes obj as JSON, the form the apiserver stores in etcd and serves: byte for byte what
+// json.Marshal writes, through the encoders generated for the registered kinds (encode.go).
 func Encode(obj Object) ([]byte, error) {
-	return json.Marshal(obj)
+	return encodeJSON(obj)
 }
 
 // EncodeYAML writes obj as YAML with sorted keys, as "kubectl get -o yaml" shows it.

@@ -31,7 +31,11 @@
 //	policy.go          Eviction, DeleteOptions
 //	wellknown.go       well-known labels and taint keys
 //	intstr.go          IntOrString and percentage scaling
-//	deepcopy.go        DeepCopy
+//	deepcopy.go        DeepCopy, Detach
+//	equal.go           Equal: reflect.DeepEqual without its allocations
+//	zz_generated.copy.go the code behind DeepCopy, Detach and Equal (go generate ./api: internal/copygen)
+//	encode.go          Encode's fast path: the hook to the generated JSON encoders and their helpers
+//	zz_generated.json.go the encoders, byte for byte encoding/json's (go generate ./api: internal/jsongen)
 //	specstatus.go      SpecEqual, CopyStatus
 //	generation.go      TracksGeneration, BumpsGeneration: which kinds keep metadata.generation
 //	decode.go          Decode, DecodeWithWarnings, DecodeInto, Encode, EncodeYAML
@@ -57,6 +61,8 @@
 //   - One version per group and no conversion: what is stored is what is served.
 //   - Many fields are left out (volumes, init containers, security contexts, most of Service); they
 //     are listed in unmodelled.go, which difftest keeps complete against k8s.io/api.
-//   - Deep copies, spec/status comparison and the strict check are derived by reflection, cached per
-//     type, where Kubernetes generates code per type.
+//   - Spec/status comparison and the strict check are derived by reflection, cached per type, where
+//     Kubernetes generates code per type. Deep copies and equality are generated, as Kubernetes' are
+//     (zz_generated.copy.go), with reflection for any type the generated code does not know: a new
+//     kind works before it is regenerated, only slower.
 package api

@@ -40,7 +40,7 @@ func encode(obj api.Object) ([]byte, error) {
 	rv := m.ResourceVersion
 	m.ResourceVersion = ""
 	defer func() { m.ResourceVersion = rv }()
-	return json.Marshal(obj)
+	return api.Encode(obj)
 }
 
 func decode(res *api.Resource, kv store.KV) (api.Object, error) {
