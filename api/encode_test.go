@@ -23,9 +23,18 @@ import (
 )
 
 // jsonFiller fills values with random content meant to find where the generated encoders and
-// encoding/json part: strings that need escaping, nil, empty and filled slices and maps, nil and
-// non-nil pointers, zero and odd times, quantities of every format, raw JSON with spaces to compact.
-type jsonFiller struct{ r *rand.Rand }
+// encoding/json part: every shape (shapeFiller), with strings that need escaping, zero and odd times,
+// quantities of every format, raw JSON with spaces to compact, extreme numbers.
+type jsonFiller struct {
+	shapeFiller
+	r *rand.Rand
+}
+
+func newJSONFiller(seed1, seed2 uint64) jsonFiller {
+	f := jsonFiller{r: rand.New(rand.NewPCG(seed1, seed2))}
+	f.shapeFiller = shapeFiller{r: f.r, maxDepth: 8, leaf: f.leaf}
+	return f
+}
 
 // jsonAwkwardStrings are strings encoding/json escapes in every way it has.
 var jsonAwkwardStrings = []string{
@@ -149,19 +158,20 @@ var (
 	jsonIntOrStrType  = reflect.TypeFor[IntOrString]()
 )
 
-// fill sets v, a settable value, to random content.
-func (f jsonFiller) fill(v reflect.Value, depth int) {
+// leaf sets v if it is a leaf: a quantity, a time, an IntOrString, raw JSON, a string, a bool, a
+// number or an interface.
+func (f jsonFiller) leaf(v reflect.Value) bool {
 	t := v.Type()
 	switch t {
 	case jsonQuantityType:
 		v.Set(reflect.ValueOf(f.quantity()))
-		return
+		return true
 	case jsonTimeType:
 		v.Set(reflect.ValueOf(Time{f.time()}))
-		return
+		return true
 	case jsonMicroTimeType:
 		v.Set(reflect.ValueOf(MicroTime{f.time()}))
-		return
+		return true
 	case jsonIntOrStrType:
 		switch f.r.IntN(4) {
 		case 0:
@@ -171,14 +181,14 @@ func (f jsonFiller) fill(v reflect.Value, depth int) {
 		default:
 			v.Set(reflect.ValueOf(FromInt32(f.r.Int32() - math.MaxInt32/2)))
 		}
-		return
+		return true
 	case jsonRawType:
 		if f.r.IntN(4) == 0 {
 			v.SetZero()
 		} else {
 			v.Set(reflect.ValueOf(f.rawJSON()))
 		}
-		return
+		return true
 	}
 	switch t.Kind() {
 	case reflect.String:
@@ -205,54 +215,10 @@ func (f jsonFiller) fill(v reflect.Value, depth int) {
 			reflect.TypeOf(val).Implements(t) {
 			v.Set(reflect.ValueOf(val))
 		}
-	case reflect.Pointer:
-		if depth > 8 || f.r.IntN(3) == 0 {
-			v.SetZero()
-			return
-		}
-		p := reflect.New(t.Elem())
-		f.fill(p.Elem(), depth+1)
-		v.Set(p)
-	case reflect.Slice:
-		switch n := f.r.IntN(5); {
-		case depth > 8 || n == 0:
-			v.SetZero()
-		case n == 1:
-			v.Set(reflect.MakeSlice(t, 0, 0)) // empty, not nil: [] where not omitted
-		default:
-			s := reflect.MakeSlice(t, n-1, n-1)
-			for i := range s.Len() {
-				f.fill(s.Index(i), depth+1)
-			}
-			v.Set(s)
-		}
-	case reflect.Map:
-		switch n := f.r.IntN(5); {
-		case depth > 8 || n == 0:
-			v.SetZero()
-		case n == 1:
-			v.Set(reflect.MakeMap(t))
-		default:
-			m := reflect.MakeMap(t)
-			for range 2 * (n - 1) {
-				k, e := reflect.New(t.Key()).Elem(), reflect.New(t.Elem()).Elem()
-				f.fill(k, depth+1)
-				f.fill(e, depth+1)
-				m.SetMapIndex(k, e)
-			}
-			v.Set(m)
-		}
-	case reflect.Array:
-		for i := range v.Len() {
-			f.fill(v.Index(i), depth+1)
-		}
-	case reflect.Struct:
-		for i := range t.NumField() {
-			if t.Field(i).IsExported() && f.r.IntN(5) > 0 { // some fields stay zero
-				f.fill(v.Field(i), depth+1)
-			}
-		}
+	default:
+		return false
 	}
+	return true
 }
 
 // requireSameJSON checks that the generated encoder writes what json.Marshal writes for obj, and
@@ -292,7 +258,7 @@ func TestEncodeIsGeneratedForEveryKind(t *testing.T) {
 }
 
 func TestEncodeMatchesEncodingJSONForEveryKind(t *testing.T) {
-	f := jsonFiller{rand.New(rand.NewPCG(1, 2))}
+	f := newJSONFiller(1, 2)
 	tries := 300
 	if testing.Short() {
 		tries = 30
@@ -349,7 +315,7 @@ func TestEncodeFailsWhereEncodingJSONFails(t *testing.T) {
 }
 
 func TestAppendJSONString(t *testing.T) {
-	f := jsonFiller{rand.New(rand.NewPCG(3, 4))}
+	f := newJSONFiller(3, 4)
 	strs := append([]string(nil), jsonAwkwardStrings...)
 	for c := range 256 {
 		strs = append(strs, string([]byte{byte(c)}), "a"+string(rune(c))+"b")

@@ -25,101 +25,47 @@ var (
 	randTimeType     = reflect.TypeFor[time.Time]()
 )
 
-// randFiller fills values with random content of every shape a field can have: nil, empty and filled
-// slices and maps, nil and non-nil pointers, quantities, times.
-type randFiller struct{ r *rand.Rand }
+// randFiller fills values with random content of every shape a field can have (shapeFiller), from
+// few strings, numbers, quantities and times, so that independently filled values are sometimes
+// equal.
+type randFiller struct{ shapeFiller }
 
-func newRandFiller(seed uint64) randFiller { return randFiller{rand.New(rand.NewPCG(seed, 1))} }
+func newRandFiller(seed uint64) randFiller {
+	r := rand.New(rand.NewPCG(seed, 1))
+	return randFiller{shapeFiller{r: r, maxDepth: 6, leaf: func(v reflect.Value) bool { return randLeaf(r, v) }}}
+}
 
-// Few strings and numbers, so that independently filled values are sometimes equal.
 var (
 	randStrings    = []string{"", "a", "b", "web", "kube-system"}
 	randQuantities = []string{"0", "1", "1000m", "100m", "128Mi", "1Gi", "1.5", "10G",
 		"10000000000.000000001"} // the last one held in a big.Int: two parsings of it are not ==, but deeply equal
 )
 
-// fill sets v, a settable value, to random content. Past a depth pointers, slices and maps stay
-// nil, so that a recursive type ends.
-func (f randFiller) fill(v reflect.Value, depth int) {
-	t := v.Type()
-	switch t {
-	case randQuantityType:
-		v.Set(reflect.ValueOf(resource.MustParse(randQuantities[f.r.IntN(len(randQuantities))])))
-		return
-	case randTimeType:
-		tm := time.Date(2026, 1, 1, 0, 0, f.r.IntN(3), f.r.IntN(2)*1000, time.UTC)
-		if f.r.IntN(8) == 0 {
+// randLeaf sets v if it is a leaf: a quantity, a time, a string, a bool or a number.
+func randLeaf(r *rand.Rand, v reflect.Value) bool {
+	switch t := v.Type(); {
+	case t == randQuantityType:
+		v.Set(reflect.ValueOf(resource.MustParse(randQuantities[r.IntN(len(randQuantities))])))
+	case t == randTimeType:
+		tm := time.Date(2026, 1, 1, 0, 0, r.IntN(3), r.IntN(2)*1000, time.UTC)
+		if r.IntN(8) == 0 {
 			tm = tm.In(time.FixedZone("X", 3600)) // the same instant, another location
 		}
 		v.Set(reflect.ValueOf(tm))
-		return
+	case t.Kind() == reflect.String:
+		v.SetString(randStrings[r.IntN(len(randStrings))])
+	case t.Kind() == reflect.Bool:
+		v.SetBool(r.IntN(2) == 0)
+	case v.CanInt():
+		v.SetInt(int64(r.IntN(3)))
+	case v.CanUint():
+		v.SetUint(uint64(r.IntN(3)))
+	case v.CanFloat():
+		v.SetFloat(float64(r.IntN(3)))
+	default:
+		return false
 	}
-	switch t.Kind() {
-	case reflect.String:
-		v.SetString(randStrings[f.r.IntN(len(randStrings))])
-	case reflect.Bool:
-		v.SetBool(f.r.IntN(2) == 0)
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		v.SetInt(int64(f.r.IntN(3)))
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		v.SetUint(uint64(f.r.IntN(3)))
-	case reflect.Float32, reflect.Float64:
-		v.SetFloat(float64(f.r.IntN(3)))
-	case reflect.Pointer:
-		if depth > 6 || f.r.IntN(3) == 0 {
-			v.SetZero()
-			return
-		}
-		p := reflect.New(t.Elem())
-		f.fill(p.Elem(), depth+1)
-		v.Set(p)
-	case reflect.Slice:
-		switch n := f.r.IntN(5); {
-		case depth > 6 || n == 0:
-			v.SetZero()
-		case n == 1:
-			v.Set(reflect.MakeSlice(t, 0, f.r.IntN(2))) // empty, not nil; with room past its end or not
-		default:
-			s := reflect.MakeSlice(t, n-1, n-1+f.r.IntN(2))
-			for i := range s.Len() {
-				f.fill(s.Index(i), depth+1)
-			}
-			v.Set(s)
-		}
-	case reflect.Map:
-		switch n := f.r.IntN(5); {
-		case depth > 6 || n == 0:
-			v.SetZero()
-		case n == 1:
-			v.Set(reflect.MakeMap(t))
-		default:
-			m := reflect.MakeMap(t)
-			for range n - 1 {
-				k, e := reflect.New(t.Key()).Elem(), reflect.New(t.Elem()).Elem()
-				f.fill(k, depth+1)
-				f.fill(e, depth+1)
-				m.SetMapIndex(k, e)
-			}
-			v.Set(m)
-		}
-	case reflect.Array:
-		for i := range v.Len() {
-			f.fill(v.Index(i), depth+1)
-		}
-	case reflect.Struct:
-		for i := range t.NumField() {
-			if t.Field(i).IsExported() {
-				f.fill(v.Field(i), depth+1)
-			}
-		}
-	}
-}
-
-// newFilled returns a pointer to a random value of t.
-func (f randFiller) newFilled(t reflect.Type) reflect.Value {
-	p := reflect.New(t)
-	f.fill(p.Elem(), 0)
-	return p
+	return true
 }
 
 // reachableTypes returns the kinds' struct types and every struct, pointer, slice and map type
