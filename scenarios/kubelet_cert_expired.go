@@ -10,10 +10,8 @@ import (
 	"time"
 
 	"kubesim/api"
-	"kubesim/apiserver"
 	fakeruntime "kubesim/runtime"
 	"kubesim/sim"
-	"kubesim/trace"
 )
 
 func init() {
@@ -64,8 +62,7 @@ containerd 仍在运行 Pod 的容器；续签后 node-2 重新 Ready；然后�
 始续约。`,
 		Cluster: sim.FullCluster(3),
 		ZH: catalog{
-			"the client certificate of %s was renewed": "%s 的客户端证书已经续期",
-			"%d. node-2's client certificate expires":  "%d. node-2 的客户端证书过期",
+			"%d. node-2's client certificate expires": "%d. node-2 的客户端证书过期",
 			"%d. Every heartbeat is refused with 401; after the grace period the control plane marks node-2 Unknown":                    "%d. 每次心跳都被 401 拒绝；宽限期过后控制面把 node-2 标记为 Unknown",
 			"%d. On node-2 itself nothing stopped: ask containerd (crictl ps)":                                                          "%d. 在 node-2 本机上什么都没停：问问 containerd（crictl ps）",
 			"%d. The certificate is renewed (kubeadm certs renew): the next heartbeat is accepted":                                      "%d. 证书续期（kubeadm certs renew）：下一次心跳被接受",
@@ -132,9 +129,9 @@ func runKubeletCertExpired(ctx context.Context, s *sim.Session) error {
 	s.Expect(!n.Kubelet.Stopped(), "the kubelet on node-2 is running too: only its requests are refused")
 
 	s.Step("The certificate is renewed (kubeadm certs renew): the next heartbeat is accepted")
-	s.APIServer.AddCredential(apiserver.Credential{Token: s.Token(user),
-		User: apiserver.User{Name: user, Groups: []string{apiserver.GroupNodes}}})
-	s.Trace.Record(trace.Event{Component: "kubesim", Action: "heal"}.Msgf("the client certificate of %s was renewed", user))
+	if err := s.RenewCredential(user); err != nil {
+		return err
+	}
 	if !until(ctx, s, time.Minute, "node node-2 ready") {
 		return s.Err()
 	}

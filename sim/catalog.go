@@ -79,6 +79,7 @@ var zhSim = trace.Catalog{
 	"etcd writes are fast again":                               "etcd 写入恢复了正常速度",
 	"etcd's disk is slow: every write now waits %s for fsync":  "etcd 的磁盘变慢：每次写入都要等 %s 完成 fsync（持久化）",
 	"the client certificate of %s has expired":                 "%s 的客户端证书已过期（认证将失败）",
+	"the client certificate of %s was renewed":                 "%s 的客户端证书已经续期",
 	"network partition: %s can no longer reach kube-apiserver": "网络分区：%s 再也连不上 kube-apiserver",
 	"network healed: %s reaches kube-apiserver again":          "网络恢复：%s 又能连上 kube-apiserver 了",
 	"%s stopped":       "%s 停止了",

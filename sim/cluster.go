@@ -5,6 +5,7 @@ package sim
 
 import (
 	"context"
+	"crypto"
 	"fmt"
 	"math/rand"
 	"slices"
@@ -63,8 +64,10 @@ type Config struct {
 	ClusterCIDR      string
 	NodeCIDRMaskSize int
 	// RootCA is the cluster's CA certificate (PEM), which kube-controller-manager publishes as the
-	// ConfigMap kube-root-ca.crt in every namespace; nil: one made from Seed (pki.go).
-	RootCA []byte
+	// ConfigMap kube-root-ca.crt in every namespace, and RootCAKey its key, which signs each kubelet's
+	// client certificate; nil: one made from Seed (pki.go).
+	RootCA    []byte
+	RootCAKey crypto.Signer
 	// SchedulerPlugins are out-of-tree plugins for the kube-scheduler Scheduler starts (a learner's
 	// Filter or Score plugin); SchedulerProfiles, if set, replace its default profile, typically to
 	// enable them: plugins.DefaultProfile("") with a PluginRef appended.
@@ -151,13 +154,16 @@ type Cluster struct {
 	stopAPIServer   context.CancelFunc
 	apiserverStarts int
 
-	// credMu guards tokens, groups, credRand and links: the credentials the cluster has issued and
+	// credMu guards creds, kubeletPKI, credRand and links: the credentials the cluster has issued and
 	// each component's connection to the apiserver.
-	credMu   sync.Mutex
-	tokens   map[string]string   // user name -> token
-	groups   map[string][]string // user name -> groups
-	credRand *rand.Rand
-	links    map[string]*link // agent -> its transport
+	credMu sync.Mutex
+	// creds: user name -> its credential, as the apiserver holds it (token, groups, validity).
+	creds map[string]apiserver.Credential
+	// kubeletPKI: a kubelet's user (system:node:NAME) -> its node's /var/lib/kubelet/pki (pki.go);
+	// the kubelet's credential carries the validity of the last client certificate there.
+	kubeletPKI map[string]*kubeletPKI
+	credRand   *rand.Rand
+	links      map[string]*link // agent -> its transport
 
 	components map[string]Component  // by Name(), as added
 	stopped    map[string]bool       // components stopped by the Stop fault
@@ -183,15 +189,16 @@ type Cluster struct {
 
 	// seedOffset moves the apiserver's seed off the previous run's on resumed data (olddata.go).
 	seedOffset int64
-	// rootCA is Config.RootCA, or the CA made from the seed (pki.go).
-	rootCA []byte
+	// rootCA is Config.RootCA, or the CA made from the seed (pki.go); rootCAKey is its key.
+	rootCA    []byte
+	rootCAKey crypto.Signer
 }
 
 // New boots a cluster.
 func New(ctx context.Context, cfg Config) (*Cluster, error) {
 	ctx, cancel := context.WithCancel(ctx)
-	c := &Cluster{Config: cfg, ctx: ctx, cancel: cancel, tokens: map[string]string{}, groups: map[string][]string{},
-		credRand: rand.New(rand.NewSource(cfg.Seed)), links: map[string]*link{},
+	c := &Cluster{Config: cfg, ctx: ctx, cancel: cancel, creds: map[string]apiserver.Credential{},
+		kubeletPKI: map[string]*kubeletPKI{}, credRand: rand.New(rand.NewSource(cfg.Seed)), links: map[string]*link{},
 		components: map[string]Component{}, stopped: map[string]bool{}, nodes: map[string]*Node{},
 		schedulers: map[string]*Scheduler{}, controllerManagers: map[string]*ControllerManager{}}
 
@@ -217,12 +224,9 @@ func New(ctx context.Context, cfg Config) (*Cluster, error) {
 	}
 
 	c.Trace.Record(trace.Event{Component: "scenario", Action: "boot"}.Msgf("The cluster starts: %s", cfg.describe()))
-	if c.rootCA = cfg.RootCA; c.rootCA == nil {
-		var err error
-		if c.rootCA, err = seededCA(cfg.Seed); err != nil {
-			cancel()
-			return nil, err
-		}
+	if err := c.setRootCA(); err != nil {
+		cancel()
+		return nil, err
 	}
 
 	// etcd: the cluster's only state. Every other component reaches it through the apiserver.
@@ -333,14 +337,19 @@ func (c *Cluster) Client(user, agent string, groups ...string) *client.Client {
 func (c *Cluster) Token(user string, groups ...string) string {
 	c.credMu.Lock()
 	defer c.credMu.Unlock()
-	if t, ok := c.tokens[user]; ok {
-		return t
+	return c.issueLocked(user, groups).Token
+}
+
+// issueLocked returns user's credential, issuing one (valid forever) on first use. c.credMu must be
+// held.
+func (c *Cluster) issueLocked(user string, groups []string) apiserver.Credential {
+	if cr, ok := c.creds[user]; ok {
+		return cr
 	}
-	t := fmt.Sprintf("%016x", c.credRand.Int63())
-	c.tokens[user] = t
-	c.groups[user] = groups
-	c.APIServer.AddCredential(apiserver.Credential{Token: t, User: apiserver.User{Name: user, Groups: groups}})
-	return t
+	cr := apiserver.Credential{Token: fmt.Sprintf("%016x", c.credRand.Int63()), User: apiserver.User{Name: user, Groups: groups}}
+	c.creds[user] = cr
+	c.APIServer.AddCredential(cr)
+	return cr
 }
 
 func traceJoin(name string) trace.Event {

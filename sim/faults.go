@@ -4,7 +4,8 @@
 //
 //	SlowEtcd / SlowEtcd(0)         fsync latency: every write, and so every step, slows (etcd-slow)
 //	CompactEtcd                    history compacted: watches from older resourceVersions get 410
-//	ExpireCredential               a client certificate expires: 401 from then on (kubelet-cert-expired)
+//	ExpireCredential / RenewCredential  a client certificate expires: 401 from then on
+//	                               (kubelet-cert-expired); a new one is issued
 //	Partition / Heal               a component is cut off from the apiserver and reconnected
 //	                               (split-brain, local-autonomy)
 //	Stop / Start                   a component stops and starts again: a kubelet stops heartbeating and
@@ -67,18 +68,64 @@ func (c *Cluster) CompactEtcd(ctx context.Context) error {
 }
 
 // ExpireCredential makes user's credential expire now: its next request gets 401 Unauthorized, as a
-// client certificate past its NotAfter does.
+// client certificate past its NotAfter does. RenewCredential ends it.
+//
+// On a real node the certificate expires a year after it was signed, rotation having failed; a
+// scenario cannot wait a year, so the fault brings the end to the present instead of the present to
+// the end: a kubelet's current certificate keeps its file, serial and notBefore and now carries a
+// notAfter a second ago. openssl on the node and the apiserver then agree that it has expired; only
+// the life it shows, minutes instead of a year, is not a real one.
 func (c *Cluster) ExpireCredential(user string) error {
+	err := c.changeCredential(user, func(cr *apiserver.Credential, p *kubeletPKI) {
+		cr.NotAfter = c.Now().Add(-time.Second)
+		if p != nil {
+			cert := p.current()
+			cert.notAfter, cert.file = cr.NotAfter, nil
+		}
+	})
+	if err != nil {
+		return err
+	}
+	c.fault("fault", "the client certificate of %s has expired", user)
+	return nil
+}
+
+// RenewCredential makes user's credential valid again. A kubelet gets a new client certificate,
+// signed now for a year, in a new kubelet-client-<time>.pem that kubelet-client-current.pem now
+// points to, as a node that bootstraps again after its certificate expired writes it (the old files
+// stay); any other credential is valid forever again, as it was issued.
+func (c *Cluster) RenewCredential(user string) error {
+	err := c.changeCredential(user, func(cr *apiserver.Credential, p *kubeletPKI) {
+		cr.NotBefore, cr.NotAfter = time.Time{}, time.Time{}
+		if p == nil {
+			return
+		}
+		cert := newClientCert(c.Now(), c.nodeNowLocked(p.node))
+		if clientCertName(cert) == clientCertName(p.current()) {
+			p.client = p.client[:len(p.client)-1] // written in the same second: the new file replaces the old
+		}
+		p.client = append(p.client, cert)
+		cr.NotBefore, cr.NotAfter = cert.notBefore, cert.notAfter
+	})
+	if err != nil {
+		return err
+	}
+	c.fault("heal", "the client certificate of %s was renewed", user)
+	return nil
+}
+
+// changeCredential changes user's credential, and its node's /var/lib/kubelet/pki when the user is a
+// kubelet (p is nil otherwise), under c.credMu, and gives the apiserver the changed credential.
+func (c *Cluster) changeCredential(user string, change func(cr *apiserver.Credential, p *kubeletPKI)) error {
 	c.credMu.Lock()
-	token, ok := c.tokens[user]
-	groups := c.groups[user]
-	c.credMu.Unlock()
+	defer c.credMu.Unlock()
+	cr, ok := c.creds[user]
 	if !ok {
 		return fmt.Errorf("no credential was issued to %q", user)
 	}
-	c.APIServer.AddCredential(apiserver.Credential{Token: token, User: apiserver.User{Name: user, Groups: groups},
-		NotAfter: c.Now().Add(-time.Second)})
-	c.fault("fault", "the client certificate of %s has expired", user)
+	change(&cr, c.kubeletPKI[user])
+	c.creds[user] = cr
+	c.APIServer.AddCredential(cr)
 	return nil
 }
 

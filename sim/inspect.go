@@ -10,6 +10,8 @@
 //	cache [COMPONENT [RESOURCE]]        a component's informer cache beside etcd (inspect_cache.go)
 //	crictl ps [-a] | pods | images | logs ID [--node NODE]   a node's runtime, as crictl shows it (inspect_node.go)
 //	journalctl -u kubelet [-n N] [--node NODE]   a node's kubelet log, when the run keeps it (journal.go)
+//	ls [-l] [-a] /var/lib/kubelet/pki | cat FILE | openssl x509 -in FILE -noout -dates ... [--node NODE]
+//	                                    a node's kubelet certificates (inspect_pki.go)
 //
 //	Cluster.Inspect(ctx, w, line)   runs one command; false when the line is none of them
 //	Cluster.Ledger()                etcd, read-only
@@ -48,6 +50,8 @@ var InspectCommands = []string{
 	"get KIND [NAME] [-n NS] [-o yaml]", "describe KIND NAME [-n NS]", "logs POD [-n NS]",
 	"etcd get KEY | etcd get --prefix PREFIX", "queue", "explain POD [-n NS]", "cache [COMPONENT [RESOURCE]]",
 	"crictl ps [-a] | pods | images | logs [--tail N] ID, with --node NODE", "journalctl -u kubelet [-n N] --node NODE",
+	"ls [-l] [-a] /var/lib/kubelet/pki | cat FILE, with --node NODE",
+	"openssl x509 -in FILE -noout [-dates] [-subject] [-issuer] [-serial] [-fingerprint] [-checkend N] --node NODE",
 }
 
 // Inspect runs one command of the prompt, writing its answer to w. It reports false when the line is
@@ -80,6 +84,12 @@ func (c *Cluster) Inspect(ctx context.Context, w io.Writer, line string) (bool, 
 		return true, c.inspectCrictl(ctx, w, words[1:])
 	case words[0] == "journalctl":
 		return true, c.inspectJournal(w, words[1:])
+	case words[0] == "ls":
+		return true, c.inspectLs(w, words[1:])
+	case words[0] == "cat":
+		return true, c.inspectCat(w, words[1:])
+	case words[0] == "openssl":
+		return true, c.inspectOpenssl(w, words[1:])
 	}
 	return false, nil
 }

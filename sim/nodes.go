@@ -128,6 +128,8 @@ func (c *Cluster) StartNode(ctx context.Context, spec NodeSpec, index int) (*Nod
 	if err != nil {
 		return nil, fmt.Errorf("node %s: %w", spec.Name, err)
 	}
+	// The kubelet's client certificate, and its serving one (pki.go).
+	c.issueKubeletCredential(spec.Name)
 	cl := c.Client(nodeUser(spec.Name), "kubelet/"+spec.Name, apiserver.GroupNodes)
 	k := kubelet.New(kubelet.Options{
 		NodeName: spec.Name, Client: cl, Clock: c.Clock, Trace: c.Trace,

@@ -12,11 +12,11 @@ import (
 // The cluster's own CA is the same bytes for the same seed (step mode is reproducible), another for
 // another seed, and a real CA certificate, valid from the Epoch for ten years.
 func TestTheSeededCAIsReproducibleAndARealCA(t *testing.T) {
-	a, err := seededCA(1)
+	a, _, err := seededCA(1)
 	require.NoError(t, err)
-	again, err := seededCA(1)
+	again, _, err := seededCA(1)
 	require.NoError(t, err)
-	other, err := seededCA(2)
+	other, _, err := seededCA(2)
 	require.NoError(t, err)
 	assert.Equal(t, a, again)
 	assert.NotEqual(t, a, other)

@@ -49,8 +49,8 @@ func (c *Cluster) startAPIServer() error {
 		Seed: c.Config.Seed + c.seedOffset + int64(c.apiserverStarts), ValidatingAdmission: c.Config.ValidatingAdmission,
 		EventTTL: c.Config.eventTTL(), RootCA: c.rootCA})
 	c.credMu.Lock()
-	for user, token := range c.tokens {
-		s.AddCredential(apiserver.Credential{Token: token, User: apiserver.User{Name: user, Groups: c.groups[user]}})
+	for _, cr := range c.creds {
+		s.AddCredential(cr)
 	}
 	c.credMu.Unlock()
 	if c.APIServer != nil {

@@ -5,7 +5,8 @@
 //	continue      run to the next breakpoint, or the end
 //	until COND    run until the condition holds (the language of --until)
 //	section       run to the next heading of the story
-//	get, describe, logs, etcd get, queue, explain, cache, crictl, journalctl   look at the cluster (sim.Cluster.Inspect)
+//	get, describe, logs, etcd get, queue, explain, cache, crictl, journalctl, ls, cat, openssl
+//	              look at the cluster and its nodes (sim.Cluster.Inspect)
 //	net trace, net rules                           the network as it stands (net_prompt.go)
 //	help          these commands
 //	q             stop the run
@@ -169,8 +170,9 @@ func (c *console) command(p sim.Pause, line string) (resume, stop bool) {
 // completes after get and describe.
 var everydayKinds = []string{"deployments", "replicasets", "pods", "nodes"}
 
-// words are the prompt's first words, for completion.
-var words = []string{"next", "continue", "section", "until", "get", "describe", "logs", "etcd", "queue", "explain", "cache", "crictl", "journalctl", "help", "q"}
+// words are the prompt's first words, for completion (not ls and cat: shorter typed than completed,
+// they would only make l and ca ambiguous).
+var words = []string{"next", "continue", "section", "until", "get", "describe", "logs", "etcd", "queue", "explain", "cache", "crictl", "journalctl", "openssl", "help", "q"}
 
 // completer completes the prompt's commands at pause p: the first word, the kind after get and
 // describe, and the names of the objects the cluster holds now (pods after logs and explain).
@@ -184,6 +186,8 @@ func completer(ctx context.Context, p sim.Pause) func(before string) []string {
 				return everydayKinds
 			case len(f) == 2 && f[0] == "etcd":
 				return []string{"get"}
+			case len(f) == 2 && f[0] == "openssl":
+				return []string{"x509"}
 			case len(f) == 3 && (f[0] == "get" || f[0] == "describe"):
 				return objectNames(ctx, p, f[1])
 			case len(f) == 2 && (f[0] == "logs" || f[0] == "explain"):

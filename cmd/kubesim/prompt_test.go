@@ -200,3 +200,16 @@ func TestPromptCrictlOnAHungRuntime(t *testing.T) {
 	assert.Contains(t, out, "listing containers: rpc error: code = DeadlineExceeded desc = context deadline exceeded")
 	assert.Regexp(t, `(?m)^[0-9a-f]{13} +[0-9a-f]{13} +.* ago +Running +nginx +0 `, out, "the other nodes' runtimes answer")
 }
+
+// openssl on the node whose client certificate expired says so, as the apiserver's 401s do; the
+// other nodes' certificates have a year left. ls shows the kubelet's files.
+func TestPromptOpensslReadsTheExpiredKubeletCertificate(t *testing.T) {
+	const current = "/var/lib/kubelet/pki/kubelet-client-current.pem"
+	code, out, errOut := runWith(t, "until node node-2 unknown\n"+
+		"openssl x509 -in "+current+" -noout -checkend 0 --node node-2\n"+
+		"openssl x509 -in "+current+" -noout -checkend 86400 --node node-1\n"+
+		"ls -l /var/lib/kubelet/pki --node node-2\nq\n", "run", "kubelet-cert-expired", "--step")
+	require.Equal(t, 0, code, errOut+out)
+	assert.Regexp(t, `(?s)Certificate will expire\n.*Certificate will not expire\n`, out)
+	assert.Regexp(t, `(?m)^lrwxrwxrwx 1 root root +59 .* kubelet-client-current\.pem -> /var/lib/kubelet/pki/kubelet-client-\S+\.pem$`, out)
+}

@@ -178,12 +178,13 @@ func runServe(ctx context.Context, o serveOptions, stdout, stderr io.Writer) err
 		cfg.Mode, cfg.Speed, cfg.Observe = sim.StepMode, 0, observe
 	}
 	// Certificates: a CA (kept in dir/pki), the server's, and the admin's client certificate. The CA
-	// is also the one the cluster publishes to its pods (kube-root-ca.crt).
+	// is also the one the cluster publishes to its pods (kube-root-ca.crt) and the one that signs its
+	// kubelets' client certificates (/var/lib/kubelet/pki in the serve terminal).
 	pki, err := loadOrCreatePKI(filepath.Join(dir, "pki"))
 	if err != nil {
 		return fmt.Errorf("certificates: %w", err)
 	}
-	cfg.RootCA = pki.caPEM
+	cfg.RootCA, cfg.RootCAKey = pki.caPEM, pki.caKey
 	c, err := sim.New(ctx, cfg)
 	if err != nil {
 		return err
