@@ -12,12 +12,15 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"net"
+	"net/url"
 	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"kubesim/api"
+	"kubesim/api/resource"
 	"kubesim/wire"
 )
 
@@ -264,27 +267,116 @@ func capitalized(b bool) string {
 	return "False"
 }
 
-// describeContainers prints the Init Containers or Containers section: each container's image, ports,
-// state, readiness, restarts, environment and mounts.
+// describeContainers prints the Init Containers or Containers section as kubectl does
+// (pkg/describe's describeContainers): each container's IDs, image, ports, command and arguments,
+// state, readiness and restarts, resources, probes, environment and mounts.
 func describeContainers(w *tabwriter.Writer, title string, p *api.Pod, specs []api.Container, statuses []api.ContainerStatus) {
 	fmt.Fprintf(w, "%s:\n", title)
 	for _, c := range specs {
 		fmt.Fprintf(w, "  %s:\n", c.Name)
-		fmt.Fprintf(w, "    Image:\t%s\n", c.Image)
-		for _, port := range c.Ports {
-			fmt.Fprintf(w, "    Port:\t%d/%s\n", port.ContainerPort, port.Protocol)
-			fmt.Fprintf(w, "    Host Port:\t%d/%s\n", port.HostPort, port.Protocol)
+		i := slices.IndexFunc(statuses, func(s api.ContainerStatus) bool { return s.Name == c.Name })
+		if i >= 0 {
+			fmt.Fprintf(w, "    Container ID:\t%s\n", statuses[i].ContainerID)
 		}
-		for _, s := range statuses {
-			if s.Name == c.Name {
-				describeContainerState(w, "State", s.State)
-				if s.LastTerminationState != (api.ContainerState{}) {
-					describeContainerState(w, "Last State", s.LastTerminationState)
-				}
-				fmt.Fprintf(w, "    Ready:\t%s\n", capitalized(s.Ready))
-				fmt.Fprintf(w, "    Restart Count:\t%d\n", s.RestartCount)
+		fmt.Fprintf(w, "    Image:\t%s\n", c.Image)
+		if i >= 0 {
+			fmt.Fprintf(w, "    Image ID:\t%s\n", statuses[i].ImageID)
+		}
+		describePorts(w, c.Ports)
+		describeStrings(w, "Command", c.Command)
+		describeStrings(w, "Args", c.Args)
+		if i >= 0 {
+			s := statuses[i]
+			describeContainerState(w, "State", s.State)
+			if s.LastTerminationState != (api.ContainerState{}) {
+				describeContainerState(w, "Last State", s.LastTerminationState)
+			}
+			fmt.Fprintf(w, "    Ready:\t%s\n", capitalized(s.Ready))
+			fmt.Fprintf(w, "    Restart Count:\t%d\n", s.RestartCount)
+		}
+		describeResourceList(w, "Limits", c.Resources.Limits)
+		describeResourceList(w, "Requests", c.Resources.Requests)
+		for _, probe := range []struct {
+			title string
+			p     *api.Probe
+		}{{"Liveness", c.LivenessProbe}, {"Readiness", c.ReadinessProbe}, {"Startup", c.StartupProbe}} {
+			if probe.p != nil {
+				fmt.Fprintf(w, "    %s:\t%s\n", probe.title, describeProbe(probe.p))
 			}
 		}
 		describeContainerConfig(w, p, &c)
 	}
+}
+
+// describePorts prints a container's Port and Host Port (Ports and Host Ports when it has several):
+// 80/TCP, with the port's name after it in parentheses, <none> without any.
+func describePorts(w *tabwriter.Writer, ports []api.ContainerPort) {
+	var container, host []string
+	for _, p := range ports {
+		name := ""
+		if p.Name != "" {
+			name = " (" + p.Name + ")"
+		}
+		container = append(container, fmt.Sprintf("%d/%s%s", p.ContainerPort, p.Protocol, name))
+		host = append(host, fmt.Sprintf("%d/%s%s", p.HostPort, p.Protocol, name))
+	}
+	for _, line := range []struct {
+		title string
+		list  []string
+	}{{"Port", container}, {"Host Port", host}} {
+		switch len(line.list) {
+		case 0:
+			fmt.Fprintf(w, "    %s:\t<none>\n", line.title)
+		case 1:
+			fmt.Fprintf(w, "    %s:\t%s\n", line.title, line.list[0])
+		default:
+			fmt.Fprintf(w, "    %ss:\t%s\n", line.title, strings.Join(line.list, ", "))
+		}
+	}
+}
+
+// describeStrings prints a container's Command or Args, one line of each word's lines a line.
+func describeStrings(w *tabwriter.Writer, title string, words []string) {
+	if len(words) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "    %s:\n", title)
+	for _, word := range words {
+		for _, line := range strings.Split(word, "\n") {
+			fmt.Fprintf(w, "      %s\n", line)
+		}
+	}
+}
+
+// describeResourceList prints a container's Limits or Requests, by resource name.
+func describeResourceList(w *tabwriter.Writer, title string, list resource.ResourceList) {
+	if len(list) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "    %s:\n", title)
+	for _, name := range slices.Sorted(maps.Keys(list)) {
+		q := list[name]
+		fmt.Fprintf(w, "      %s:\t%s\n", name, q.String())
+	}
+}
+
+// describeProbe is a probe as kubectl describe prints it (DescribeProbe): its action, then
+// delay=0s timeout=1s period=10s #success=1 #failure=3. An HTTP probe reads as a URL: http-get
+// http://:8080/healthz (kubesim's probes have no host: the pod's IP is used).
+func describeProbe(p *api.Probe) string {
+	attrs := fmt.Sprintf("delay=%ds timeout=%ds period=%ds #success=%d #failure=%d",
+		p.InitialDelaySeconds, p.TimeoutSeconds, p.PeriodSeconds, p.SuccessThreshold, p.FailureThreshold)
+	switch {
+	case p.Exec != nil:
+		return fmt.Sprintf("exec %v %s", p.Exec.Command, attrs)
+	case p.HTTPGet != nil:
+		u := url.URL{Scheme: strings.ToLower(string(p.HTTPGet.Scheme)), Path: p.HTTPGet.Path}
+		if port := p.HTTPGet.Port.String(); port != "" {
+			u.Host = net.JoinHostPort("", port)
+		}
+		return fmt.Sprintf("http-get %s %s", u.String(), attrs)
+	case p.TCPSocket != nil:
+		return fmt.Sprintf("tcp-socket :%s %s", p.TCPSocket.Port.String(), attrs)
+	}
+	return "unknown " + attrs
 }

@@ -46,11 +46,14 @@ func describeHeader(w *tabwriter.Writer, m *api.ObjectMeta) {
 	describeMap(w, "Annotations", m.Annotations, ": ")
 }
 
-// describeContainerConfig prints a container's Environment, Environment Variables from, and Mounts.
+// describeContainerConfig prints a container's Environment Variables from (only when it has some, as
+// kubectl does), Environment, and Mounts.
 // A fieldRef shows what it resolves to when describe can tell from the pod's metadata, and a
 // resourceFieldRef the container's own figure ("node allocatable" for an unset cpu or memory limit).
 func describeContainerConfig(w *tabwriter.Writer, p *api.Pod, c *api.Container) {
-	section(w, "    Environment Variables from", len(c.EnvFrom))
+	if len(c.EnvFrom) > 0 { // kubectl leaves the section out when there is nothing in it
+		fmt.Fprintf(w, "    Environment Variables from:\n")
+	}
 	for _, e := range c.EnvFrom {
 		from, name, optional := "Secret", "", (*bool)(nil)
 		switch {

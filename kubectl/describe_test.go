@@ -1,6 +1,8 @@
 package kubectl_test
 
 import (
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -40,4 +42,77 @@ func TestDescribeShowsTheObjectAndItsEvents(t *testing.T) {
 	require.NoError(t, err)
 	assert.Regexp(t, `(?m)^Unschedulable: +true$`, out)
 	assert.Regexp(t, `(?m)^  Ready +True +KubeletReady `, out)
+}
+
+// kubectl describe pod: each container as kubectl prints it (pkg/describe's describeContainers), in
+// its order: IDs, image, ports, command and args, state, resources, then the probes with their
+// timings, which a learner reads when a probe restarts a container.
+func TestDescribePodShowsContainersAsKubectlDoes(t *testing.T) {
+	c := newCluster(t)
+	_, err := c.k.Apply(c.ctx, []byte(`apiVersion: v1
+kind: Pod
+metadata:
+  name: web
+spec:
+  containers:
+  - name: web
+    image: nginx:1.25
+    command: ["nginx"]
+    args: ["-g", "daemon off;"]
+    ports:
+    - {name: http, containerPort: 80}
+    - containerPort: 9090
+    resources:
+      requests: {cpu: 250m, memory: 64Mi}
+      limits: {memory: 128Mi}
+    livenessProbe:
+      httpGet: {path: /healthz, port: http}
+      initialDelaySeconds: 3
+      periodSeconds: 3
+    readinessProbe:
+      tcpSocket: {port: 80}
+    startupProbe:
+      exec: {command: ["cat", "/tmp/ready"]}
+      failureThreshold: 30
+`))
+	require.NoError(t, err)
+	require.NoError(t, c.Driver.RunUntil(c.ctx, "web running", func() (bool, error) {
+		p, err := client.For[api.Pod](c.k.Client()).Get(c.ctx, "default", "web")
+		return err == nil && len(p.Status.ContainerStatuses) == 1 && p.Status.ContainerStatuses[0].ContainerID != "", err
+	}, 0))
+
+	out, err := c.k.Describe(c.ctx, "pod", "default", "web")
+	require.NoError(t, err)
+	start := strings.Index(out, "Containers:\n")
+	require.GreaterOrEqual(t, start, 0, out)
+	var got []string
+	for _, l := range lines(out[start:])[1:] {
+		if !strings.HasPrefix(l, "  ") {
+			break
+		}
+		got = append(got, regexp.MustCompile(` +`).ReplaceAllString(strings.TrimRight(l, " "), " "))
+	}
+	require.GreaterOrEqual(t, len(got), 24, out)
+	assert.Regexp(t, `^ Container ID: containerd://[0-9a-f]{64}$`, got[1])
+	assert.Regexp(t, `^ Image ID: docker.io/library/nginx@sha256:[0-9a-f]{64}$`, got[3])
+	got[1], got[3] = " Container ID: ...", " Image ID: ..."
+	assert.Equal(t, []string{
+		" web:",
+		" Container ID: ...",
+		" Image: nginx:1.25",
+		" Image ID: ...",
+		" Ports: 80/TCP (http), 9090/TCP",
+		" Host Ports: 0/TCP (http), 0/TCP",
+		" Command:",
+		" nginx",
+		" Args:",
+		" -g",
+		" daemon off;",
+	}, got[:11])
+	rest := strings.Join(got[11:], "\n")
+	assert.Contains(t, rest, " Limits:\n memory: 128Mi\n Requests:\n cpu: 250m\n memory: 64Mi\n"+
+		" Liveness: http-get http://:http/healthz delay=3s timeout=1s period=3s #success=1 #failure=3\n"+
+		" Readiness: tcp-socket :80 delay=0s timeout=1s period=10s #success=1 #failure=3\n"+
+		" Startup: exec [cat /tmp/ready] delay=0s timeout=1s period=10s #success=1 #failure=30\n"+
+		" Environment: <none>\n Mounts:\n")
 }
