@@ -169,14 +169,20 @@ const (
 
 // HTTPGetAction is a GET on the pod's IP; a status from 200 to 399 is success.
 type HTTPGetAction struct {
-	Path   string      `json:"path,omitempty"`
-	Port   IntOrString `json:"port"`
-	Scheme URIScheme   `json:"scheme,omitempty"`
+	Path string      `json:"path,omitempty"`
+	Port IntOrString `json:"port"`
+	// Host is the host to connect to, the pod's IP when empty: kubeadm's static pods probe their
+	// component at the node's address or 127.0.0.1. kubesim's kubelet names it in what it reports,
+	// and the fake runtime answers for the container whatever it says (it has no network to send the
+	// probe elsewhere).
+	Host   string    `json:"host,omitempty"`
+	Scheme URIScheme `json:"scheme,omitempty"`
 }
 
 // TCPSocketAction succeeds if the port accepts a connection.
 type TCPSocketAction struct {
 	Port IntOrString `json:"port"`
+	Host string      `json:"host,omitempty"` // the pod's IP when empty; see HTTPGetAction.Host
 }
 
 // Affinity groups the three kinds of scheduling affinity.

@@ -1771,6 +1771,7 @@ func equalExecAction(a, b *ExecAction) bool {
 // equalHTTPGetAction is Equal for a HTTPGetAction.
 func equalHTTPGetAction(a, b *HTTPGetAction) bool {
 	return a.Path == b.Path &&
+		a.Host == b.Host &&
 		a.Scheme == b.Scheme &&
 		equalIntOrString(&a.Port, &b.Port)
 }
@@ -5701,7 +5702,8 @@ func equalSubjectRulesReviewStatus(a, b *SubjectRulesReviewStatus) bool {
 
 // equalTCPSocketAction is Equal for a TCPSocketAction.
 func equalTCPSocketAction(a, b *TCPSocketAction) bool {
-	return equalIntOrString(&a.Port, &b.Port)
+	return a.Host == b.Host &&
+		equalIntOrString(&a.Port, &b.Port)
 }
 
 // detachTaint is Detach for a Taint.

@@ -1316,6 +1316,10 @@ func appendJSONHTTPGetAction(b []byte, x *HTTPGetAction) []byte {
 	}
 	b = append(b, `,"port":`...)
 	b = appendJSONIntOrString(b, x.Port)
+	if x.Host != "" {
+		b = append(b, `,"host":`...)
+		b = appendJSONString(b, x.Host)
+	}
 	if x.Scheme != "" {
 		b = append(b, `,"scheme":`...)
 		b = appendJSONString(b, string(x.Scheme))
@@ -3748,6 +3752,10 @@ func appendJSONTCPSocketAction(b []byte, x *TCPSocketAction) []byte {
 	start := len(b)
 	b = append(b, `,"port":`...)
 	b = appendJSONIntOrString(b, x.Port)
+	if x.Host != "" {
+		b = append(b, `,"host":`...)
+		b = appendJSONString(b, x.Host)
+	}
 	return closeJSONObject(b, start)
 }
 

@@ -361,8 +361,8 @@ func describeResourceList(w *tabwriter.Writer, title string, list resource.Resou
 }
 
 // describeProbe is a probe as kubectl describe prints it (DescribeProbe): its action, then
-// delay=0s timeout=1s period=10s #success=1 #failure=3. An HTTP probe reads as a URL: http-get
-// http://:8080/healthz (kubesim's probes have no host: the pod's IP is used).
+// delay=0s timeout=1s period=10s #success=1 #failure=3. An HTTP probe reads as a URL, with its host
+// (empty: the pod's IP): http-get http://:8080/healthz, http-get https://192.168.49.2:probe-port/livez.
 func describeProbe(p *api.Probe) string {
 	attrs := fmt.Sprintf("delay=%ds timeout=%ds period=%ds #success=%d #failure=%d",
 		p.InitialDelaySeconds, p.TimeoutSeconds, p.PeriodSeconds, p.SuccessThreshold, p.FailureThreshold)
@@ -372,11 +372,13 @@ func describeProbe(p *api.Probe) string {
 	case p.HTTPGet != nil:
 		u := url.URL{Scheme: strings.ToLower(string(p.HTTPGet.Scheme)), Path: p.HTTPGet.Path}
 		if port := p.HTTPGet.Port.String(); port != "" {
-			u.Host = net.JoinHostPort("", port)
+			u.Host = net.JoinHostPort(p.HTTPGet.Host, port)
+		} else {
+			u.Host = p.HTTPGet.Host
 		}
 		return fmt.Sprintf("http-get %s %s", u.String(), attrs)
 	case p.TCPSocket != nil:
-		return fmt.Sprintf("tcp-socket :%s %s", p.TCPSocket.Port.String(), attrs)
+		return fmt.Sprintf("tcp-socket %s:%s %s", p.TCPSocket.Host, p.TCPSocket.Port.String(), attrs)
 	}
 	return "unknown " + attrs
 }

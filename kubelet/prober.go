@@ -17,6 +17,7 @@
 package kubelet
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strconv"
@@ -189,7 +190,8 @@ func probeVerdict(pw *probeWorker) string {
 	return "failure after " + itoa(pw.failures) + " consecutive failures: " + pw.output
 }
 
-// runtimeProbe translates the Pod API's probe into the runtime's, aimed at host (the pod's IP). A
+// runtimeProbe translates the Pod API's probe into the runtime's, aimed at the probe's host, or host
+// (the pod's IP) without one; the fake runtime answers for the container either way. A
 // port given by name is the container's port of that name, or a number written as a string
 // (ResolveContainerPort in pkg/probe); anything else is an error, in its words.
 func runtimeProbe(kind probeKind, p *api.Probe, c *api.Container, host string) (*fakeruntime.Probe, error) {
@@ -204,12 +206,14 @@ func runtimeProbe(kind probeKind, p *api.Probe, c *api.Container, host string) (
 			return nil, err
 		}
 		out.HTTPGet = &fakeruntime.HTTPGetAction{Path: p.HTTPGet.Path, Port: port}
+		out.Host = cmp.Or(p.HTTPGet.Host, host)
 	case p.TCPSocket != nil:
 		port, err := containerPort(p.TCPSocket.Port, c)
 		if err != nil {
 			return nil, err
 		}
 		out.TCPSocket = &fakeruntime.TCPSocketAction{Port: port}
+		out.Host = cmp.Or(p.TCPSocket.Host, host)
 	}
 	return out, nil
 }

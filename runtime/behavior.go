@@ -59,7 +59,7 @@ var families = map[string]*family{
 	// kubeadm's images (the control plane's, kube-proxy and CoreDNS) are distroless too: the
 	// component's binary and nothing else. What they log is the component's own lines
 	// (Options.ServerLog); their health endpoints answer 200 on any path.
-	"etcd":                    {cmd: []string{"/usr/local/bin/etcd"}, servers: []string{"etcd"}, ports: []int32{2379, 2380}, memory: 40 << 20, component: true},
+	"etcd":                    {cmd: []string{"/usr/local/bin/etcd"}, servers: []string{"etcd"}, ports: []int32{2379, 2380, 2381}, memory: 40 << 20, component: true},
 	"kube-apiserver":          {cmd: []string{"kube-apiserver"}, servers: []string{"kube-apiserver"}, ports: []int32{6443}, memory: 250 << 20, component: true},
 	"kube-controller-manager": {cmd: []string{"kube-controller-manager"}, servers: []string{"kube-controller-manager"}, ports: []int32{10257}, memory: 60 << 20, component: true},
 	"kube-proxy":              {cmd: []string{"/usr/local/bin/kube-proxy"}, servers: []string{"kube-proxy"}, ports: []int32{10249, 10256}, memory: 20 << 20, component: true},

@@ -60,7 +60,30 @@ func TestControlPlaneNodeRunsTheControlPlaneAsStaticPods(t *testing.T) {
 		assert.Equal(t, api.Ptr(int32(2000001000)), p.Spec.Priority, comp)
 		assert.Equal(t, node.Status.Addresses[0].Address, p.Status.PodIP, comp+": hostNetwork")
 		assert.Empty(t, p.Spec.ServiceAccountName, comp+": a mirror pod gets no service account")
+		require.NotNil(t, p.Spec.Containers[0].LivenessProbe, comp)
+		assert.Equal(t, api.FromString("probe-port"), p.Spec.Containers[0].LivenessProbe.HTTPGet.Port, comp)
+		require.Len(t, p.Status.ContainerStatuses, 1, comp)
 	}
+	// kubeadm's probes, as describe shows them; and they pass: the pods become Ready.
+	described, err := c.Kubectl.Describe(ctx, "pod", api.NamespaceSystem, "kube-apiserver-"+sim.ControlPlaneNodeName)
+	require.NoError(t, err)
+	assert.Regexp(t, `(?m)^    Liveness: +http-get https://192\.168\.49\.2:probe-port/livez delay=10s timeout=15s period=10s #success=1 #failure=8$`, described)
+	assert.Regexp(t, `(?m)^    Readiness: +http-get https://192\.168\.49\.2:probe-port/readyz delay=0s timeout=15s period=1s #success=1 #failure=3$`, described)
+	assert.Regexp(t, `(?m)^    Startup: +http-get https://192\.168\.49\.2:probe-port/livez delay=10s timeout=15s period=10s #success=1 #failure=24$`, described)
+	assert.Regexp(t, `(?m)^    Port: +6443/TCP \(probe-port\)$`, described)
+	described, err = c.Kubectl.Describe(ctx, "pod", api.NamespaceSystem, "etcd-"+sim.ControlPlaneNodeName)
+	require.NoError(t, err)
+	assert.Regexp(t, `(?m)^    Liveness: +http-get http://127\.0\.0\.1:probe-port/livez `, described)
+	ready := func() (bool, error) {
+		list, _, err := pods.List(ctx, api.NamespaceSystem, client.ListOptions{LabelSelector: "tier=control-plane"})
+		for _, p := range list {
+			if s := p.Status.ContainerStatuses; len(s) != 1 || !s[0].Ready {
+				return false, err
+			}
+		}
+		return len(list) == len(components), err
+	}
+	require.NoError(t, c.Driver.RunUntil(ctx, "the control plane's pods are Ready", ready, 5000))
 
 	// kubeadm's add-ons: CoreDNS behind the kube-dns Service, kube-proxy on every node (New waits for
 	// them), each pod's log its component's.
