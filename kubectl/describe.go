@@ -152,14 +152,35 @@ func describePod(w *tabwriter.Writer, p *api.Pod) {
 	describeList(w, "Tolerations", tolerations)
 }
 
+// describeContainerState prints a container's State or Last State as kubectl does (describeStatus):
+// Running and when it started; Waiting and why, if it says; Terminated with its reason and message
+// when it has them, its exit code, its signal, and when it started and finished. A container with
+// no state yet is Waiting.
 func describeContainerState(w *tabwriter.Writer, title string, s api.ContainerState) {
 	switch {
 	case s.Running != nil:
 		fmt.Fprintf(w, "    %s:\tRunning\n      Started:\t%s\n", title, s.Running.StartedAt.Format(time.RFC1123Z))
 	case s.Waiting != nil:
-		fmt.Fprintf(w, "    %s:\tWaiting\n      Reason:\t%s\n", title, s.Waiting.Reason)
+		fmt.Fprintf(w, "    %s:\tWaiting\n", title)
+		if s.Waiting.Reason != "" {
+			fmt.Fprintf(w, "      Reason:\t%s\n", s.Waiting.Reason)
+		}
 	case s.Terminated != nil:
-		fmt.Fprintf(w, "    %s:\tTerminated\n      Reason:\t%s\n      Exit Code:\t%d\n", title, s.Terminated.Reason, s.Terminated.ExitCode)
+		t := s.Terminated
+		fmt.Fprintf(w, "    %s:\tTerminated\n", title)
+		if t.Reason != "" {
+			fmt.Fprintf(w, "      Reason:\t%s\n", t.Reason)
+		}
+		if t.Message != "" {
+			fmt.Fprintf(w, "      Message:\t%s\n", t.Message)
+		}
+		fmt.Fprintf(w, "      Exit Code:\t%d\n", t.ExitCode)
+		if t.Signal > 0 {
+			fmt.Fprintf(w, "      Signal:\t%d\n", t.Signal)
+		}
+		fmt.Fprintf(w, "      Started:\t%s\n      Finished:\t%s\n", t.StartedAt.Format(time.RFC1123Z), t.FinishedAt.Format(time.RFC1123Z))
+	default:
+		fmt.Fprintf(w, "    %s:\tWaiting\n", title)
 	}
 }
 
@@ -288,7 +309,7 @@ func describeContainers(w *tabwriter.Writer, title string, p *api.Pod, specs []a
 		if i >= 0 {
 			s := statuses[i]
 			describeContainerState(w, "State", s.State)
-			if s.LastTerminationState != (api.ContainerState{}) {
+			if s.LastTerminationState.Terminated != nil {
 				describeContainerState(w, "Last State", s.LastTerminationState)
 			}
 			fmt.Fprintf(w, "    Ready:\t%s\n", capitalized(s.Ready))

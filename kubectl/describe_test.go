@@ -10,6 +10,7 @@ import (
 
 	"kubesim/api"
 	"kubesim/client"
+	"kubesim/scenarios/manifests"
 )
 
 // kubectl describe: the object as a person reads it, and the Events about it at the end.
@@ -115,4 +116,19 @@ spec:
 		" Readiness: tcp-socket :80 delay=0s timeout=1s period=10s #success=1 #failure=3\n"+
 		" Startup: exec [cat /tmp/ready] delay=0s timeout=1s period=10s #success=1 #failure=30\n"+
 		" Environment: <none>\n Mounts:\n")
+}
+
+// kubectl describe pod of a crash-looping container: its last termination as kubectl prints it,
+// with when it started and finished, beside the Waiting state's reason.
+func TestDescribePodShowsTheLastTermination(t *testing.T) {
+	c := newCluster(t)
+	_, err := c.k.Apply(c.ctx, []byte(manifests.Read("crasher.yaml")))
+	require.NoError(t, err)
+	require.NoError(t, c.Driver.RunUntil(c.ctx, "crasher restarted", func() (bool, error) {
+		p, err := client.For[api.Pod](c.k.Client()).Get(c.ctx, "default", "crasher")
+		return err == nil && len(p.Status.ContainerStatuses) == 1 && p.Status.ContainerStatuses[0].LastTerminationState.Terminated != nil, err
+	}, 0))
+	out, err := c.k.Describe(c.ctx, "pod", "default", "crasher")
+	require.NoError(t, err)
+	assert.Regexp(t, `(?m)^    Last State: +Terminated\n      Reason: +Error\n      Exit Code: +1\n      Started: +\w{3}, \d\d \w{3} \d{4} [\d:]{8} \+0000\n      Finished: +\w{3}, \d\d \w{3} \d{4} [\d:]{8} \+0000\n    Ready: +False\n    Restart Count: +[1-9]`, out)
 }
