@@ -12,6 +12,7 @@
 //	journalctl -u kubelet [-n N] [--node NODE]   a node's kubelet log, when the run keeps it (journal.go)
 //	ls [-l] [-a] /var/lib/kubelet/pki | cat FILE | openssl x509 -in FILE -noout -dates ... [--node NODE]
 //	                                    a node's kubelet certificates (inspect_pki.go)
+//	date | timedatectl [--node NODE]    a node's clock and whether NTP keeps it (inspect_clock.go)
 //
 //	Cluster.Inspect(ctx, w, line)   runs one command; false when the line is none of them
 //	Cluster.Ledger()                etcd, read-only
@@ -52,6 +53,7 @@ var InspectCommands = []string{
 	"crictl ps [-a] | pods | images | logs [--tail N] ID, with --node NODE", "journalctl -u kubelet [-n N] --node NODE",
 	"ls [-l] [-a] /var/lib/kubelet/pki | cat FILE, with --node NODE",
 	"openssl x509 -in FILE -noout [-dates] [-subject] [-issuer] [-serial] [-fingerprint] [-checkend N] --node NODE",
+	"date | timedatectl, with --node NODE",
 }
 
 // Inspect runs one command of the prompt, writing its answer to w. It reports false when the line is
@@ -90,6 +92,10 @@ func (c *Cluster) Inspect(ctx context.Context, w io.Writer, line string) (bool, 
 		return true, c.inspectCat(w, words[1:])
 	case words[0] == "openssl":
 		return true, c.inspectOpenssl(w, words[1:])
+	case words[0] == "date":
+		return true, c.inspectDate(w, words[1:])
+	case words[0] == "timedatectl":
+		return true, c.inspectTimedatectl(w, words[1:])
 	}
 	return false, nil
 }

@@ -147,12 +147,14 @@ func (c *Cluster) issueKubeletCredential(node string) {
 
 // nodeNowLocked is the time by node's clock: the cluster's, off by SkewClock's skew. c.credMu must be
 // held.
-func (c *Cluster) nodeNowLocked(node string) time.Time {
-	now := c.Now()
+func (c *Cluster) nodeNowLocked(node string) time.Time { return c.Now().Add(c.nodeSkewLocked(node)) }
+
+// nodeSkewLocked is how far node's clock is off (SkewClock). c.credMu must be held.
+func (c *Cluster) nodeSkewLocked(node string) time.Duration {
 	if l := c.links["kubelet/"+node]; l != nil {
-		now = now.Add(time.Duration(l.skew.Load()))
+		return time.Duration(l.skew.Load())
 	}
-	return now
+	return 0
 }
 
 // nodeFile is one entry of a node's /var/lib/kubelet/pki.

@@ -5,7 +5,8 @@
 //	continue      run to the next breakpoint, or the end
 //	until COND    run until the condition holds (the language of --until)
 //	section       run to the next heading of the story
-//	get, describe, logs, etcd get, queue, explain, cache, crictl, journalctl, ls, cat, openssl
+//	get, describe, logs, etcd get, queue, explain, cache, crictl, journalctl, ls, cat, openssl,
+//	date, timedatectl
 //	              look at the cluster and its nodes (sim.Cluster.Inspect)
 //	net trace, net rules                           the network as it stands (net_prompt.go)
 //	help          these commands
@@ -172,7 +173,7 @@ var everydayKinds = []string{"deployments", "replicasets", "pods", "nodes"}
 
 // words are the prompt's first words, for completion (not ls and cat: shorter typed than completed,
 // they would only make l and ca ambiguous).
-var words = []string{"next", "continue", "section", "until", "get", "describe", "logs", "etcd", "queue", "explain", "cache", "crictl", "journalctl", "openssl", "help", "q"}
+var words = []string{"next", "continue", "section", "until", "get", "describe", "logs", "etcd", "queue", "explain", "cache", "crictl", "journalctl", "openssl", "timedatectl", "help", "q"}
 
 // completer completes the prompt's commands at pause p: the first word, the kind after get and
 // describe, and the names of the objects the cluster holds now (pods after logs and explain).

@@ -8,6 +8,7 @@
 //	ls -l /var/lib/kubelet/pki --node NODE                            the kubelet's certificates
 //	cat FILE --node NODE                                              one of them, PEM
 //	openssl x509 -in FILE -noout -dates ... --node NODE               one of them, as openssl reads it
+//	date | timedatectl --node NODE                                    the node's clock, and NTP
 //
 // kubectl, in another terminal, does the rest. serve keeps each kubelet's last lines for journalctl
 // (sim.PromptJournalLines), in real time as in step mode.
@@ -27,14 +28,15 @@ import (
 // nodeHelp is what the serve terminal of a real-time cluster accepts.
 const nodeHelp = `This terminal is a shell on the nodes: crictl ps [-a] | pods | images | logs ID --node NODE;
 journalctl -u kubelet [-n N] --node NODE; ls -l /var/lib/kubelet/pki --node NODE; cat FILE --node NODE;
-openssl x509 -in FILE -noout -dates [-subject] [-issuer] [-checkend N] --node NODE.
-kubectl, in another terminal, does the rest.`
+openssl x509 -in FILE -noout -dates [-subject] [-issuer] [-checkend N] --node NODE;
+date | timedatectl --node NODE. kubectl, in another terminal, does the rest.`
 
 // nodeTools are the commands of a shell on a node, which sim.Cluster.Inspect runs.
-var nodeTools = []string{"crictl", "journalctl", "ls", "cat", "openssl"}
+var nodeTools = []string{"crictl", "journalctl", "ls", "cat", "openssl", "date", "timedatectl"}
 
 // isNodeCommand reports whether line is a command of a shell on a node (crictl, journalctl, ls, cat,
-// openssl) rather than one about the cluster: its errors are the tool's own, not the apiserver's.
+// openssl, date, timedatectl) rather than one about the cluster: its errors are the tool's own,
+// not the apiserver's.
 func isNodeCommand(line string) bool {
 	tool, _, _ := strings.Cut(strings.TrimSpace(line), " ")
 	return slices.Contains(nodeTools, tool)

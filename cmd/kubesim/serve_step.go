@@ -178,7 +178,7 @@ func parseStep(steps, until string) (int, sim.Condition, error) {
 const stepHelp = `Enter or next: run one step; next N: run N steps; until COND: run until a condition holds
 (e.g. until pods bound); from another terminal: kubesim step [N], kubesim step --until COND.
 On a node: crictl ps [-a] | pods | images | logs ID --node NODE; journalctl -u kubelet [-n N] --node NODE;
-ls -l /var/lib/kubelet/pki, cat FILE, openssl x509 -in FILE -noout -dates, with --node NODE`
+ls -l /var/lib/kubelet/pki, cat FILE, openssl x509 -in FILE -noout -dates, date, timedatectl, with --node NODE`
 
 // parseStepCommand reads one command of the serve terminal or the web view: Enter or next [N], or
 // until COND. known is false for any other command.
@@ -202,7 +202,7 @@ func parseStepCommand(line string) (n int, cond sim.Condition, known bool, err e
 func (s *stepper) console(ctx context.Context, in io.Reader, out io.Writer) {
 	lines := bufio.NewScanner(in)
 	for lines.Scan() && ctx.Err() == nil {
-		if nodeCommand(ctx, s.c, out, lines.Text()) { // crictl, journalctl, ls, cat, openssl (serve_node.go)
+		if nodeCommand(ctx, s.c, out, lines.Text()) { // crictl, journalctl, ls, cat, openssl, date, timedatectl (serve_node.go)
 			continue
 		}
 		n, cond, known, err := parseStepCommand(lines.Text())
