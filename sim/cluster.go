@@ -346,8 +346,19 @@ func (c *Cluster) issueLocked(user string, groups []string) apiserver.Credential
 	if cr, ok := c.creds[user]; ok {
 		return cr
 	}
-	cr := apiserver.Credential{Token: fmt.Sprintf("%016x", c.credRand.Int63()), User: apiserver.User{Name: user, Groups: groups}}
-	c.creds[user] = cr
+	return c.putCredentialLocked(c.newCredentialLocked(user, groups))
+}
+
+// newCredentialLocked draws a new token for user, valid forever; nobody holds it yet. c.credMu must
+// be held.
+func (c *Cluster) newCredentialLocked(user string, groups []string) apiserver.Credential {
+	return apiserver.Credential{Token: fmt.Sprintf("%016x", c.credRand.Int63()), User: apiserver.User{Name: user, Groups: groups}}
+}
+
+// putCredentialLocked records cr as its user's credential and gives it to the apiserver, replacing
+// the one it had. c.credMu must be held.
+func (c *Cluster) putCredentialLocked(cr apiserver.Credential) apiserver.Credential {
+	c.creds[cr.User.Name] = cr
 	c.APIServer.AddCredential(cr)
 	return cr
 }

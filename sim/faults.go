@@ -124,8 +124,7 @@ func (c *Cluster) changeCredential(user string, change func(cr *apiserver.Creden
 		return fmt.Errorf("no credential was issued to %q", user)
 	}
 	change(&cr, c.kubeletPKI[user])
-	c.creds[user] = cr
-	c.APIServer.AddCredential(cr)
+	c.putCredentialLocked(cr)
 	return nil
 }
 

@@ -139,10 +139,12 @@ func (c *Cluster) issueKubeletCredential(node string) {
 	user := nodeUser(node)
 	p := &kubeletPKI{node: node, started: now, client: []*clientCert{newClientCert(now, now)}}
 	c.kubeletPKI[user] = p
-	cr := c.issueLocked(user, []string{apiserver.GroupNodes})
+	cr, ok := c.creds[user] // a node started again keeps its token
+	if !ok {
+		cr = c.newCredentialLocked(user, []string{apiserver.GroupNodes})
+	}
 	cr.NotBefore, cr.NotAfter = p.current().notBefore, p.current().notAfter
-	c.creds[user] = cr
-	c.APIServer.AddCredential(cr)
+	c.putCredentialLocked(cr)
 }
 
 // nodeNowLocked is the time by node's clock: the cluster's, off by SkewClock's skew. c.credMu must be
