@@ -206,8 +206,9 @@ func appendJSONBytes(b []byte, p []byte) []byte {
 	return append(b, '"')
 }
 
-// appendJSONTime appends what Time.MarshalJSON returns: null for the zero time, else RFC 3339 in UTC
-// to the second (only digits, '-', ':', 'T' and 'Z': nothing to escape or compact).
+// appendJSONTime appends a Time's JSON, which Time.MarshalJSON also returns: null for the zero time,
+// else RFC 3339 in UTC to the second (only digits, '-', ':', 'T' and 'Z': nothing to escape or
+// compact).
 func appendJSONTime(b []byte, t Time) []byte {
 	if t.IsZero() {
 		return append(b, "null"...)
@@ -217,7 +218,8 @@ func appendJSONTime(b []byte, t Time) []byte {
 	return append(b, '"')
 }
 
-// appendJSONMicroTime appends what MicroTime.MarshalJSON returns: null, or RFC 3339 with microseconds.
+// appendJSONMicroTime appends a MicroTime's JSON, which MicroTime.MarshalJSON also returns: null, or
+// RFC 3339 with microseconds.
 func appendJSONMicroTime(b []byte, t MicroTime) []byte {
 	if t.IsZero() {
 		return append(b, "null"...)
@@ -227,8 +229,8 @@ func appendJSONMicroTime(b []byte, t MicroTime) []byte {
 	return append(b, '"')
 }
 
-// appendJSONIntOrString appends what IntOrString.MarshalJSON returns: the JSON string of StrVal for a
-// string, else the number IntVal (whatever Type holds, as MarshalJSON decides).
+// appendJSONIntOrString appends an IntOrString's JSON, which its MarshalJSON also returns: the JSON
+// string of StrVal for a string, else the number IntVal (whatever Type holds).
 func appendJSONIntOrString(b []byte, v IntOrString) []byte {
 	if v.Type == StringType {
 		return appendJSONString(b, v.StrVal)

@@ -59,13 +59,8 @@ func (v IntOrString) IntValue() int {
 	return int(v.IntVal)
 }
 
-// MarshalJSON writes a JSON number or a JSON string.
-func (v IntOrString) MarshalJSON() ([]byte, error) {
-	if v.Type == StringType {
-		return json.Marshal(v.StrVal)
-	}
-	return json.Marshal(v.IntVal)
-}
+// MarshalJSON writes a JSON number or a JSON string (appendJSONIntOrString, encode.go).
+func (v IntOrString) MarshalJSON() ([]byte, error) { return appendJSONIntOrString(nil, v), nil }
 
 // UnmarshalJSON accepts a JSON number or a JSON string.
 func (v *IntOrString) UnmarshalJSON(b []byte) error {

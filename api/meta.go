@@ -160,26 +160,16 @@ type MicroTime struct {
 // NewMicroTime wraps t, truncated to microseconds.
 func NewMicroTime(t time.Time) MicroTime { return MicroTime{t.UTC().Truncate(time.Microsecond)} }
 
-// MarshalJSON writes RFC 3339 seconds, or null for the zero time.
-func (t Time) MarshalJSON() ([]byte, error) {
-	if t.IsZero() {
-		return []byte("null"), nil
-	}
-	return json.Marshal(t.UTC().Format(time.RFC3339))
-}
+// MarshalJSON writes RFC 3339 seconds, or null for the zero time (appendJSONTime, encode.go).
+func (t Time) MarshalJSON() ([]byte, error) { return appendJSONTime(nil, t), nil }
 
 // UnmarshalJSON reads RFC 3339 or null.
 func (t *Time) UnmarshalJSON(b []byte) error {
 	return unmarshalTime(b, time.RFC3339, &t.Time)
 }
 
-// MarshalJSON writes RFC 3339 with microseconds, or null for the zero time.
-func (t MicroTime) MarshalJSON() ([]byte, error) {
-	if t.IsZero() {
-		return []byte("null"), nil
-	}
-	return json.Marshal(t.UTC().Format(rfc3339Micro))
-}
+// MarshalJSON writes RFC 3339 with microseconds, or null for the zero time (appendJSONMicroTime).
+func (t MicroTime) MarshalJSON() ([]byte, error) { return appendJSONMicroTime(nil, t), nil }
 
 // UnmarshalJSON reads RFC 3339 with exactly six fractional digits, as Kubernetes does, or null.
 func (t *MicroTime) UnmarshalJSON(b []byte) error {
