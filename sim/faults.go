@@ -57,14 +57,21 @@ func (c *Cluster) SlowEtcd(d time.Duration) {
 
 // CompactEtcd compacts etcd's history up to its current revision.
 func (c *Cluster) CompactEtcd(ctx context.Context) error {
-	rev, err := c.Store.CurrentRevision(ctx)
+	rev, err := c.cacheCaughtUp(ctx)
 	if err != nil {
 		return err
 	}
-	if err := c.APIServer.WaitForRevision(ctx, rev); err != nil {
-		return err
-	}
 	return c.APIServer.Compact(ctx, rev)
+}
+
+// cacheCaughtUp waits until the apiserver's watch cache has read etcd up to its current revision,
+// and returns that revision.
+func (c *Cluster) cacheCaughtUp(ctx context.Context) (int64, error) {
+	rev, err := c.Store.CurrentRevision(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return rev, c.APIServer.WaitForRevision(ctx, rev)
 }
 
 // ExpireCredential makes user's credential expire now: its next request gets 401 Unauthorized, as a

@@ -35,10 +35,18 @@ func (c *Cluster) etcdCluster() (*store.Cluster, error) {
 
 // StopEtcdMember stops a member, then waits for what follows: a new leader if a quorum is left (an
 // election, if the member led), or, without a quorum, until no member believes it has a leader.
+// While a quorum runs, the member stops only once the watch cache has read every committed write:
+// otherwise whether the last write's event was still on its way through that member when it
+// stopped would decide the story (a write taken before the quorum was lost, unseen after it).
 func (c *Cluster) StopEtcdMember(ctx context.Context, name string) error {
 	ec, err := c.etcdCluster()
 	if err != nil {
 		return err
+	}
+	if quorate(ec) {
+		if _, err := c.cacheCaughtUp(ctx); err != nil {
+			return err
+		}
 	}
 	if err := ec.Stop(name); err != nil {
 		return err
