@@ -78,6 +78,10 @@
 //   - The default member listens only on unix sockets in its data
 //     directory, so parallel tests and processes never compete for ports;
 //     requests go through etcd's in-process client and never touch a socket.
+//     Its watches go further in: they read the member's own watch stream
+//     (watch.go, watchMember), not etcd's gRPC watch server and the client's
+//     watch goroutines, which add several goroutine hops to every event and
+//     nothing a watcher sees.
 //     A cluster's members listen on unix sockets too and are reached through
 //     them; only their peer links are loopback TCP, on ports the kernel picks.
 //   - Ticks are 10ms and the election timeout 100ms (300ms in a cluster;

@@ -21,6 +21,7 @@ import (
 
 	"go.etcd.io/etcd/api/v3/mvccpb"
 	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.etcd.io/etcd/server/v3/storage/mvcc"
 )
 
 // EventType says what happened to a key.
@@ -137,9 +138,74 @@ func (s *Store) Watch(ctx context.Context, prefix string, fromRevision int64, op
 	if !o.withoutPrevious {
 		etcdOpts = append(etcdOpts, clientv3.WithPrevKV())
 	}
+	if s.etcd != nil {
+		s.watchMember(ctx, w, prefix, fromRevision, !o.withoutPrevious)
+		return w
+	}
 	wch := s.client.Watch(clientv3.WithRequireLeader(ctx), prefix, etcdOpts...)
 	go func() { w.finish(w.run(ctx, wch, fromRevision)) }()
 	return w
+}
+
+// watchMember serves a watch of the embedded member from its own watch stream, in process: the
+// events the member's store hands its watchers reach w without passing etcd's gRPC watch server
+// and the client's watch goroutines, each a goroutine hop per batch. What a watcher receives is
+// the same: etcd's watch server forwards the store's responses as they are, reading each
+// previous value at the revision before the change, as here. A single member is always its own
+// leader, so there is nothing for WithRequireLeader to end.
+func (s *Store) watchMember(ctx context.Context, w *Watch, prefix string, from int64, prev bool) {
+	kv := s.etcd.Server.KV()
+	ws := kv.NewWatchStream()
+	if _, err := ws.Watch(0, []byte(prefix), []byte(clientv3.GetPrefixRangeEnd(prefix)), from); err != nil {
+		ws.Close()
+		w.finish(err)
+		return
+	}
+	go func() {
+		defer ws.Close()
+		w.finish(w.runMember(ctx, s.closing, ws, kv, from, prev))
+	}()
+}
+
+// runMember forwards the member's watch responses until ctx ends, the store closes or the
+// watched history is compacted. next is the first revision not yet delivered.
+func (w *Watch) runMember(ctx, closing context.Context, ws mvcc.WatchStream, kv mvcc.KV, next int64, prev bool) error {
+	for {
+		var resp mvcc.WatchResponse
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-closing.Done():
+			if ctx.Err() != nil {
+				return nil
+			}
+			return errors.New("etcd closed the watch")
+		case resp = <-ws.Chan():
+		}
+		if resp.CompactRevision != 0 {
+			return &CompactedError{Requested: next, Compacted: resp.CompactRevision}
+		}
+		if len(resp.Events) == 0 {
+			continue
+		}
+		batch := make([]Event, len(resp.Events))
+		for i := range resp.Events {
+			e := &resp.Events[i]
+			if prev && !(e.Type == mvccpb.PUT && e.Kv.CreateRevision == e.Kv.ModRevision) {
+				r, err := kv.Range(ctx, e.Kv.Key, nil, mvcc.RangeOptions{Rev: e.Kv.ModRevision - 1})
+				if err == nil && len(r.KVs) != 0 {
+					e.PrevKv = &r.KVs[0]
+				}
+			}
+			batch[i] = eventFrom((*clientv3.Event)(e))
+		}
+		next = batch[len(batch)-1].Revision + 1
+		select {
+		case w.events <- batch:
+		case <-ctx.Done():
+			return nil
+		}
+	}
 }
 
 // run forwards etcd's watch responses until ctx ends or the stream fails.
@@ -168,7 +234,7 @@ func (w *Watch) run(ctx context.Context, wch clientv3.WatchChan, next int64) err
 		}
 		batch := make([]Event, len(resp.Events))
 		for i, e := range resp.Events {
-			batch[i] = eventFrom(e)
+			batch[i] = eventFrom((*clientv3.Event)(e))
 		}
 		next = batch[len(batch)-1].Revision + 1
 		select {

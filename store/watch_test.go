@@ -22,6 +22,14 @@ type summary struct {
 	Revision int64
 }
 
+// forEachWatchPath runs test on both ways a watch reaches etcd: the embedded member's own watch
+// stream (the default member) and etcd's client, over the member's socket (a cluster of one).
+func forEachWatchPath(t *testing.T, test func(*testing.T, store.Config)) {
+	t.Parallel()
+	t.Run("member", func(t *testing.T) { test(t, store.Config{}) })
+	t.Run("client", func(t *testing.T) { test(t, store.Config{Members: 1}) })
+}
+
 func summarize(events []store.Event) []summary {
 	out := make([]summary, len(events))
 	for i, e := range events {
@@ -37,8 +45,12 @@ func summarize(events []store.Event) []summary {
 }
 
 func TestWatchFromRevisionSeesEveryLaterEventOnceInOrder(t *testing.T) {
+	forEachWatchPath(t, testWatchFromRevisionSeesEveryLaterEventOnceInOrder)
+}
+
+func testWatchFromRevisionSeesEveryLaterEventOnceInOrder(t *testing.T, cfg store.Config) {
 	t.Parallel()
-	s := openStore(t, store.Config{})
+	s := openStore(t, cfg)
 	ctx := context.Background()
 	const a, b = "/registry/pods/default/a", "/registry/pods/default/b"
 
@@ -81,8 +93,12 @@ func TestWatchFromRevisionSeesEveryLaterEventOnceInOrder(t *testing.T) {
 // A watch WithoutPrevious carries no previous values (a delete only its key and revision); GetAt reads
 // what a deleted key held at the revision before its delete, until that revision is compacted.
 func TestWatchWithoutPreviousAndGetAt(t *testing.T) {
+	forEachWatchPath(t, testWatchWithoutPreviousAndGetAt)
+}
+
+func testWatchWithoutPreviousAndGetAt(t *testing.T, cfg store.Config) {
 	t.Parallel()
-	s := openStore(t, store.Config{})
+	s := openStore(t, cfg)
 	ctx := context.Background()
 	const a = "/registry/events/default/a"
 	w := s.Watch(ctx, "/registry/", 0, store.WithoutPrevious())
@@ -114,8 +130,12 @@ func TestWatchWithoutPreviousAndGetAt(t *testing.T) {
 }
 
 func TestWatchFromZeroSeesWritesAfterWatchReturns(t *testing.T) {
+	forEachWatchPath(t, testWatchFromZeroSeesWritesAfterWatchReturns)
+}
+
+func testWatchFromZeroSeesWritesAfterWatchReturns(t *testing.T, cfg store.Config) {
 	t.Parallel()
-	s := openStore(t, store.Config{})
+	s := openStore(t, cfg)
 	ctx := context.Background()
 
 	_, err := s.Create(ctx, "/old", []byte("already there"))
@@ -129,8 +149,12 @@ func TestWatchFromZeroSeesWritesAfterWatchReturns(t *testing.T) {
 }
 
 func TestWatchFromCompactedRevisionFailsWithCompactedError(t *testing.T) {
+	forEachWatchPath(t, testWatchFromCompactedRevisionFailsWithCompactedError)
+}
+
+func testWatchFromCompactedRevisionFailsWithCompactedError(t *testing.T, cfg store.Config) {
 	t.Parallel()
-	s := openStore(t, store.Config{})
+	s := openStore(t, cfg)
 	ctx := context.Background()
 	first, last := writeTwiceAndCompact(t, s, "/registry/pods/default/a")
 
@@ -145,8 +169,12 @@ func TestWatchFromCompactedRevisionFailsWithCompactedError(t *testing.T) {
 }
 
 func TestStoppedWatchClosesWithoutError(t *testing.T) {
+	forEachWatchPath(t, testStoppedWatchClosesWithoutError)
+}
+
+func testStoppedWatchClosesWithoutError(t *testing.T, cfg store.Config) {
 	t.Parallel()
-	s := openStore(t, store.Config{})
+	s := openStore(t, cfg)
 	ctx := context.Background()
 
 	w := s.Watch(ctx, "/", 0)
@@ -160,4 +188,17 @@ func TestStoppedWatchClosesWithoutError(t *testing.T) {
 	cancel()
 	waitClosed(t, w)
 	assert.NoError(t, w.Err())
+}
+
+func TestWatchEndsWithAnErrorWhenTheStoreCloses(t *testing.T) {
+	forEachWatchPath(t, testWatchEndsWithAnErrorWhenTheStoreCloses)
+}
+
+func testWatchEndsWithAnErrorWhenTheStoreCloses(t *testing.T, cfg store.Config) {
+	t.Parallel()
+	s := openStore(t, cfg)
+	w := s.Watch(context.Background(), "/", 0)
+	require.NoError(t, s.Close())
+	waitClosed(t, w)
+	assert.Error(t, w.Err(), "the watch did not end by its own Stop or context: its reader must learn why it ended")
 }
