@@ -21,6 +21,8 @@ func BenchmarkCreatePathVersusRawPut(b *testing.B) {
 	b.ReportMetric(res.CreatesPerSecond, "creates/s")
 	b.ReportMetric(res.Ratio(), "pipeline/raw")
 	b.ReportMetric(res.SmallRatio(), "pipeline/raw-sent-size")
+	b.ReportMetric(res.WatchedRatio(), "pipeline/raw-watched")
+	b.ReportMetric(res.WatchedCPU, "cpu-µs/watched-put")
 	b.ReportMetric(res.CreateBytes, "B/create")
 	b.ReportMetric(res.CreateAllocs, "allocs/create")
 	b.ReportMetric(res.RawBytes, "B/put")
