@@ -179,7 +179,7 @@ func (w *Watch) runMember(ctx, closing context.Context, ws mvcc.WatchStream, kv 
 			if ctx.Err() != nil {
 				return nil
 			}
-			return errors.New("etcd closed the watch")
+			return errWatchClosed
 		case resp = <-ws.Chan():
 		}
 		if resp.CompactRevision != 0 {
@@ -200,9 +200,7 @@ func (w *Watch) runMember(ctx, closing context.Context, ws mvcc.WatchStream, kv 
 			batch[i] = eventFrom((*clientv3.Event)(e))
 		}
 		next = batch[len(batch)-1].Revision + 1
-		select {
-		case w.events <- batch:
-		case <-ctx.Done():
+		if !w.deliver(ctx, batch) {
 			return nil
 		}
 	}
@@ -224,7 +222,7 @@ func (w *Watch) run(ctx context.Context, wch clientv3.WatchChan, next int64) err
 			if ctx.Err() != nil {
 				return nil
 			}
-			return errors.New("etcd closed the watch")
+			return errWatchClosed
 		case resp.CompactRevision != 0:
 			return &CompactedError{Requested: next, Compacted: resp.CompactRevision}
 		case resp.Err() != nil:
@@ -234,14 +232,25 @@ func (w *Watch) run(ctx context.Context, wch clientv3.WatchChan, next int64) err
 		}
 		batch := make([]Event, len(resp.Events))
 		for i, e := range resp.Events {
-			batch[i] = eventFrom((*clientv3.Event)(e))
+			batch[i] = eventFrom(e)
 		}
 		next = batch[len(batch)-1].Revision + 1
-		select {
-		case w.events <- batch:
-		case <-ctx.Done():
+		if !w.deliver(ctx, batch) {
 			return nil
 		}
+	}
+}
+
+// errWatchClosed ends a watch whose etcd went away under it (the store closed).
+var errWatchClosed = errors.New("etcd closed the watch")
+
+// deliver hands batch to the watch's reader, and says false if ctx ended first.
+func (w *Watch) deliver(ctx context.Context, batch []Event) bool {
+	select {
+	case w.events <- batch:
+		return true
+	case <-ctx.Done():
+		return false
 	}
 }
 
