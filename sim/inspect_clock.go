@@ -25,8 +25,7 @@ func (c *Cluster) nodeClock(tool, node string) (now time.Time, synced bool, err 
 	}
 	c.credMu.Lock()
 	defer c.credMu.Unlock()
-	skew := c.nodeSkewLocked(nd.Name)
-	return c.Now().Add(skew).UTC(), skew == 0, nil
+	return c.nodeNowLocked(nd.Name).UTC(), c.nodeSkewLocked(nd.Name) == 0, nil
 }
 
 // inspectDate is date on a node: `Thu Dec  3 08:43:37 UTC 2026` (-u changes nothing, the node's
